@@ -1,0 +1,84 @@
+"""Input validation shared by the public functions of geomotion.
+
+Every public function checks its arguments here, at the boundary, so that bad
+input raises a ``ValueError`` naming the argument, what was expected and what
+came, instead of propagating a silent wrong number or a NaN.
+"""
+
+import numpy as np
+
+#: Tolerance on ``R^T R - I`` and ``det R - 1`` for a matrix to count as a rotation.
+ROTATION_TOL = 1e-9
+
+
+def real_array(value, name):
+    """Return ``value`` as a float ndarray; reject non-numeric or non-finite entries."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name}: expected finite values, got non-finite entries in {array!r}")
+    return array
+
+
+def trailing_shape(value, name, shape):
+    """Return ``value`` as a finite float array whose trailing axes equal ``shape``.
+
+    Parameters
+    ----------
+    value : array_like
+        The argument as the user passed it.
+    name : str
+        Argument name, used in the error message.
+    shape : tuple of int
+        Required trailing shape, e.g. ``(6,)`` or ``(4, 4)``.
+    """
+    array = real_array(value, name)
+    if array.shape[array.ndim - len(shape):] != tuple(shape) or array.ndim < len(shape):
+        expected = "(..., " + ", ".join(str(n) for n in shape) + ")"
+        raise ValueError(f"{name}: expected shape {expected}, got shape {array.shape}")
+    return array
+
+
+def positive(value, name):
+    """Return ``value`` as a finite float array with every entry > 0."""
+    array = real_array(value, name)
+    if np.any(array <= 0):
+        raise ValueError(f"{name}: expected positive values, got {array!r}")
+    return array
+
+
+def nonnegative(value, name):
+    """Return ``value`` as a finite float array with every entry >= 0."""
+    array = real_array(value, name)
+    if np.any(array < 0):
+        raise ValueError(f"{name}: expected non-negative values, got {array!r}")
+    return array
+
+
+def rotation(value, name):
+    """Return ``value`` as a (..., 3, 3) array of proper rotations (orthonormal, det +1)."""
+    R = trailing_shape(value, name, (3, 3))
+    gram_error = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(axis=(-1, -2), initial=0.0)
+    det_error = np.abs(np.linalg.det(R) - 1.0) if R.size else np.zeros(R.shape[:-2])
+    if np.any(gram_error > ROTATION_TOL) or np.any(det_error > ROTATION_TOL):
+        worst = float(np.max(np.maximum(gram_error, det_error)))
+        raise ValueError(
+            f"{name}: expected a rotation matrix (R^T R = I, det R = +1 within "
+            f"{ROTATION_TOL:g}), got a deviation of {worst:.3g}"
+        )
+    return R
+
+
+def pose(value, name):
+    """Return ``value`` as a (..., 4, 4) array of rigid homogeneous transforms."""
+    T = trailing_shape(value, name, (4, 4))
+    bottom = T[..., 3, :]
+    if np.any(np.abs(bottom - np.array([0.0, 0.0, 0.0, 1.0])) > 0):
+        raise ValueError(
+            f"{name}: expected a homogeneous pose with last row (0, 0, 0, 1), "
+            f"got last row(s) {bottom!r}"
+        )
+    rotation(T[..., :3, :3], f"{name}[..., :3, :3]")
+    return T

@@ -1,0 +1,476 @@
+r"""Rigid-body inertia: spatial inertia, physical realizability, shape models and energy.
+
+A spatial inertia :math:`\mathcal I_O` (6x6) maps an angular-first twist about an
+origin O to the body's momentum about O (moment-first): :math:`\mathcal P = \mathcal I_O\mathcal V`,
+and gives the kinetic energy :math:`K = \tfrac12\mathcal V^T\mathcal I_O\mathcal V`.
+Its blocks carry kg m^2 (rotational), kg m (coupling) and kg (translational).
+
+The particle model (:func:`particle_model`, :func:`particle_kinetic_energy`) is an
+independent route to the same energies: it replaces a body by six point masses with
+exactly the same mass, centre of mass and rotational inertia, and sums
+:math:`\tfrac12 m_k\|v + \omega\times r_k\|^2` directly.
+"""
+
+import numpy as np
+
+from . import _validate
+from .spatial import _force_transform, _skew, planar_embedding
+
+__all__ = [
+    "spatial_inertia",
+    "central_second_moments",
+    "is_physically_realizable",
+    "point_mass_central_inertia",
+    "thin_rod_central_inertia",
+    "solid_cylinder_central_inertia",
+    "solid_box_central_inertia",
+    "transform_inertia",
+    "kinetic_energy",
+    "momentum",
+    "newton_euler_bias",
+    "newton_euler_wrench",
+    "planar_inertia",
+    "particle_model",
+    "particle_kinetic_energy",
+]
+
+#: Default relative tolerance of the realizability test, scaled by trace(I_C).
+REALIZABILITY_RTOL = 1e-10
+
+
+def spatial_inertia(mass, com, inertia_com):
+    r"""Spatial inertia about a frame origin O, in that frame's axes.
+
+    .. math:: \mathcal I_O = \begin{bmatrix} I_C - m[c][c] & m[c] \\ -m[c] & m I_3 \end{bmatrix}
+              = \begin{bmatrix} I_C + m(\|c\|^2 I_3 - c c^T) & m[c] \\ m[c]^T & m I_3 \end{bmatrix}
+
+    It is the matrix of the energy :math:`2K = \omega^T I_C\omega + m\|v_O - [c]\omega\|^2`.
+
+    Parameters
+    ----------
+    mass : array_like
+        Mass :math:`m > 0` in kg, shape ``(...)``.
+    com : (..., 3) array_like
+        Vector :math:`c` from O to the centre of mass C, in m, in the frame's axes.
+    inertia_com : (..., 3, 3) array_like
+        Rotational inertia :math:`I_C` about C in the frame's axes, kg m^2; symmetric.
+        Singular ideal bodies (point mass, thin rod) are allowed; use
+        :func:`is_physically_realizable` to test the triangle inequalities.
+
+    Returns
+    -------
+    (..., 6, 6) ndarray
+        Symmetric positive semidefinite spatial inertia (positive definite iff
+        :math:`I_C` is).
+
+    Raises
+    ------
+    ValueError
+        If ``mass`` is not positive, shapes are wrong, values are non-finite, or
+        ``inertia_com`` is not symmetric.
+    """
+    m = _validate.positive(mass, "mass")
+    c = _validate.trailing_shape(com, "com", (3,))
+    I_C = _symmetric(inertia_com, "inertia_com")
+    C = _skew(c)
+    mC = m[..., None, None] * C
+    shape = np.broadcast_shapes(m.shape, c.shape[:-1], I_C.shape[:-2])
+    I = np.zeros(shape + (6, 6))
+    I[..., :3, :3] = I_C - mC @ C
+    I[..., :3, 3:] = mC
+    I[..., 3:, :3] = -mC
+    I[..., 3:, 3:] = m[..., None, None] * np.eye(3)
+    return I
+
+
+def _symmetric(value, name):
+    """Validate a (..., 3, 3) symmetric matrix (tolerance relative to its size)."""
+    A = _validate.trailing_shape(value, name, (3, 3))
+    asym = np.abs(A - np.swapaxes(A, -1, -2)).max(axis=(-1, -2), initial=0.0)
+    scale = np.abs(A).max(axis=(-1, -2), initial=0.0)
+    if np.any(asym > 1e-12 * (1 + scale)):
+        raise ValueError(f"{name}: expected a symmetric 3x3 matrix, got asymmetry {asym.max():.3g}")
+    return A
+
+
+def central_second_moments(inertia_com):
+    r"""Central second-moment matrix :math:`\Sigma = \tfrac12\operatorname{tr}(I_C) I_3 - I_C`.
+
+    :math:`\Sigma = \int (r - c)(r - c)^T\,dm` for a real mass distribution, so it is
+    positive semidefinite exactly when :math:`I_C` is physically realizable.
+
+    Parameters
+    ----------
+    inertia_com : (..., 3, 3) array_like
+        Rotational inertia about the centre of mass, kg m^2, symmetric.
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        :math:`\Sigma` in kg m^2.
+
+    Raises
+    ------
+    ValueError
+        If ``inertia_com`` is malformed or not symmetric.
+    """
+    I_C = _symmetric(inertia_com, "inertia_com")
+    trace = np.trace(I_C, axis1=-2, axis2=-1)
+    return 0.5 * trace[..., None, None] * np.eye(3) - I_C
+
+
+def is_physically_realizable(inertia_com, rtol=REALIZABILITY_RTOL):
+    r"""Whether :math:`I_C` can be the central inertia of a non-negative mass distribution.
+
+    Equivalent conditions: :math:`\Sigma = \tfrac12\operatorname{tr}(I_C)I_3 - I_C \succeq 0`;
+    principal moments satisfy the triangle inequalities
+    :math:`J_1 \le J_2 + J_3` (and cyclic), since :math:`J_2 + J_3 - J_1 = 2\int x_1^2\,dm`.
+    Ideal point masses (:math:`I_C = 0`) and thin rods (one zero moment) are realizable.
+
+    Parameters
+    ----------
+    inertia_com : (..., 3, 3) array_like
+        Rotational inertia about the centre of mass, kg m^2, symmetric.
+    rtol : float
+        Eigenvalues of :math:`\Sigma` down to ``-rtol * trace(I_C)`` count as zero.
+
+    Returns
+    -------
+    ndarray of bool
+        Shape ``(...)``.
+
+    Raises
+    ------
+    ValueError
+        If ``inertia_com`` is malformed or not symmetric.
+    """
+    sigma = central_second_moments(inertia_com)
+    trace = np.trace(sigma, axis1=-2, axis2=-1)
+    return np.linalg.eigvalsh(sigma).min(axis=-1) >= -rtol * np.abs(trace)
+
+
+def point_mass_central_inertia(mass):
+    r"""Central rotational inertia of an ideal point mass: :math:`I_C = 0`.
+
+    Its spatial inertia has rank 3; twists :math:`(\omega, [c]\omega)` leave the point
+    still and cost no energy.
+
+    Parameters
+    ----------
+    mass : array_like
+        Mass in kg, positive, shape ``(...)``.
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        Zeros, kg m^2.
+    """
+    m = _validate.positive(mass, "mass")
+    return np.zeros(m.shape + (3, 3))
+
+
+def _axis_index(axis):
+    if axis not in (0, 1, 2):
+        raise ValueError(f"axis: expected 0, 1 or 2 (x, y or z), got {axis!r}")
+    return axis
+
+
+def thin_rod_central_inertia(mass, length, axis=0):
+    r"""Central inertia of a uniform thin rod along a coordinate axis.
+
+    .. math:: I_C = \operatorname{diag}(0, mL^2/12, mL^2/12) \quad\text{(rod along x)}
+
+    Parameters
+    ----------
+    mass : array_like
+        Mass in kg, positive.
+    length : array_like
+        Length L in m, positive.
+    axis : {0, 1, 2}
+        Coordinate axis of the rod.
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        kg m^2; rank 2, so the spatial inertia has rank 5.
+    """
+    m = _validate.positive(mass, "mass")
+    L = _validate.positive(length, "length")
+    moment = m * L**2 / 12
+    diag = np.stack([moment, moment, moment], axis=-1)
+    diag[..., _axis_index(axis)] = 0.0
+    return diag[..., None] * np.eye(3)
+
+
+def solid_cylinder_central_inertia(mass, radius, length, axis=2):
+    r"""Central inertia of a uniform solid cylinder with its symmetry axis along ``axis``.
+
+    .. math:: I_C = \operatorname{diag}\Big(\frac{m(3r^2+L^2)}{12}, \frac{m(3r^2+L^2)}{12}, \frac{mr^2}{2}\Big)
+              \quad\text{(axis z)}
+
+    Parameters
+    ----------
+    mass : array_like
+        Mass in kg, positive.
+    radius : array_like
+        Radius r in m, positive.
+    length : array_like
+        Length L in m, positive.
+    axis : {0, 1, 2}
+        Coordinate axis of symmetry (default z).
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        kg m^2, positive definite.
+    """
+    m = _validate.positive(mass, "mass")
+    r = _validate.positive(radius, "radius")
+    L = _validate.positive(length, "length")
+    transverse = m * (3 * r**2 + L**2) / 12
+    diag = np.stack(np.broadcast_arrays(transverse, transverse, transverse), axis=-1)
+    diag[..., _axis_index(axis)] = np.broadcast_to(m * r**2 / 2, transverse.shape)
+    return diag[..., None] * np.eye(3)
+
+
+def solid_box_central_inertia(mass, size):
+    r"""Central inertia of a uniform solid box with edges along the coordinate axes.
+
+    .. math:: I_C = \frac{m}{12}\operatorname{diag}(b^2 + c^2,\ a^2 + c^2,\ a^2 + b^2)
+
+    Parameters
+    ----------
+    mass : array_like
+        Mass in kg, positive.
+    size : (..., 3) array_like
+        Edge lengths (a, b, c) along x, y, z in m, positive.
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        kg m^2.
+    """
+    m = _validate.positive(mass, "mass")
+    s = _validate.trailing_shape(size, "size", (3,))
+    _validate.positive(s, "size")
+    s2 = s**2
+    diag = m[..., None] / 12 * (s2.sum(axis=-1, keepdims=True) - s2)
+    return diag[..., None] * np.eye(3)
+
+
+def transform_inertia(I_B, T_AB):
+    r"""Re-express a spatial inertia from frame B in frame A (a congruence).
+
+    .. math:: \mathcal I_A = \mathrm{Ad}_{T_{AB}}^{-T}\,\mathcal I_B\,\mathrm{Ad}_{T_{AB}}^{-1}
+
+    It follows from :math:`K = \tfrac12\mathcal V_B^T\mathcal I_B\mathcal V_B` with
+    :math:`\mathcal V_B = \mathrm{Ad}^{-1}\mathcal V_A`.  Not a similarity: rank and
+    definiteness are kept, 6-D eigenvalues are not.  Singular ideal inertias are fine.
+
+    Parameters
+    ----------
+    I_B : (..., 6, 6) array_like
+        Spatial inertia about B's origin in B's axes (symmetric).
+    T_AB : (..., 4, 4) array_like
+        Pose of B in A (translation in m).
+
+    Returns
+    -------
+    (..., 6, 6) ndarray
+        The same body's inertia about A's origin in A's axes.
+
+    Raises
+    ------
+    ValueError
+        If ``I_B`` is not a finite symmetric (..., 6, 6) array or ``T_AB`` not a rigid pose.
+    """
+    I_B = _validate.trailing_shape(I_B, "I_B", (6, 6))
+    if np.any(np.abs(I_B - np.swapaxes(I_B, -1, -2)) > 1e-12 * (1 + np.abs(I_B).max())):
+        raise ValueError("I_B: expected a symmetric 6x6 spatial inertia, got an asymmetric matrix")
+    T = _validate.pose(T_AB, "T_AB")
+    X = _force_transform(T[..., :3, :3], T[..., :3, 3])  # Ad^{-T}; its transpose is Ad^{-1}
+    return X @ I_B @ np.swapaxes(X, -1, -2)
+
+
+def kinetic_energy(I, V):
+    r"""Kinetic energy :math:`K = \tfrac12\mathcal V^T\mathcal I\mathcal V` in J.
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array_like
+        Spatial inertia about some origin, in some axes.
+    V : (..., 6) array_like
+        The body's twist about the same origin in the same axes.
+
+    Returns
+    -------
+    ndarray or float
+        Energy in J, broadcast leading shape.
+    """
+    I = _validate.trailing_shape(I, "I", (6, 6))
+    V = _validate.trailing_shape(V, "V", (6,))
+    return 0.5 * np.einsum("...i,...ij,...j->...", V, I, V)
+
+
+def momentum(I, V):
+    r"""Spatial momentum :math:`\mathcal P = \mathcal I\mathcal V` (moment-first).
+
+    The upper block is the angular momentum about the reporting origin (kg m^2/s),
+    the lower block the total linear momentum (kg m/s).
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array_like
+        Spatial inertia.
+    V : (..., 6) array_like
+        Twist about the same origin in the same axes.
+
+    Returns
+    -------
+    (..., 6) ndarray
+    """
+    I = _validate.trailing_shape(I, "I", (6, 6))
+    V = _validate.trailing_shape(V, "V", (6,))
+    return np.einsum("...ij,...j->...i", I, V)
+
+
+def newton_euler_bias(I, V):
+    r"""Velocity-product term of the body-frame Newton–Euler equation, :math:`[\mathcal V\times^*]\mathcal I\mathcal V`.
+
+    It does no power on the body's own motion: :math:`\mathcal V^T[\mathcal V\times^*]\mathcal I\mathcal V = 0`.
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array_like
+        Body-fixed spatial inertia (constant in body coordinates).
+    V : (..., 6) array_like
+        Body twist in body coordinates.
+
+    Returns
+    -------
+    (..., 6) ndarray
+        Wrench, moment-first (N m, N).
+    """
+    P = momentum(I, V)
+    w, v = V[..., :3], V[..., 3:]
+    n, f = P[..., :3], P[..., 3:]
+    return np.concatenate([np.cross(w, n) + np.cross(v, f), np.cross(w, f)], axis=-1)
+
+
+def newton_euler_wrench(I, V, Vdot):
+    r"""Net wrench on a rigid body from the body-frame Newton–Euler equation.
+
+    .. math:: \mathcal F_B = \mathcal I_B\dot{\mathcal V}_B + [\mathcal V_B\times^*]\,\mathcal I_B\mathcal V_B
+
+    ``Vdot`` differentiates the body-coordinate components of ``V``; its linear block
+    is not the Cartesian acceleration of the origin (that is
+    :math:`\dot v_B + \omega_B\times v_B`).
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array_like
+        Body-fixed spatial inertia.
+    V : (..., 6) array_like
+        Body twist (rad/s, m/s).
+    Vdot : (..., 6) array_like
+        Time derivative of the body twist components (rad/s^2, m/s^2).
+
+    Returns
+    -------
+    (..., 6) ndarray
+        Net applied wrench in body coordinates (N m, N).
+    """
+    return momentum(I, _validate.trailing_shape(Vdot, "Vdot", (6,))) + newton_euler_bias(I, V)
+
+
+def planar_inertia(I):
+    r"""Planar restriction :math:`\mathcal I_p = E^T\mathcal I E` of a spatial inertia.
+
+    For :math:`c = (c_x, c_y, 0)` and central moment :math:`J_C` about z,
+
+    .. math:: \mathcal I_p = \begin{bmatrix} J_C + m(c_x^2+c_y^2) & -mc_y & mc_x \\
+              -mc_y & m & 0 \\ mc_x & 0 & m \end{bmatrix}
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array_like
+        Spatial inertia.
+
+    Returns
+    -------
+    (..., 3, 3) ndarray
+        Acts on planar twists (omega_z, v_x, v_y).
+    """
+    I = _validate.trailing_shape(I, "I", (6, 6))
+    E = planar_embedding()
+    return E.T @ I @ E
+
+
+def particle_model(mass, com, inertia_com, rtol=REALIZABILITY_RTOL):
+    r"""Six point masses with exactly the given mass, centre of mass and central inertia.
+
+    With :math:`\Sigma = U\operatorname{diag}(s)U^T` the central second moments, put
+    :math:`m/6` at :math:`c \pm \sqrt{3 s_i/m}\,u_i` for each principal axis :math:`u_i`:
+    each pair contributes :math:`s_i u_i u_i^T` to :math:`\Sigma`, nothing to the first moment.
+
+    Parameters
+    ----------
+    mass : float
+        Mass in kg, positive.
+    com : (3,) array_like
+        Centre of mass in m.
+    inertia_com : (3, 3) array_like
+        Realizable central inertia, kg m^2.
+    rtol : float
+        Realizability tolerance, see :func:`is_physically_realizable`.
+
+    Returns
+    -------
+    masses : (6,) ndarray
+        kg.
+    positions : (6, 3) ndarray
+        m, in the same axes and about the same origin as ``com``.
+
+    Raises
+    ------
+    ValueError
+        If the inertia is not physically realizable (no non-negative mass
+        distribution has it) or arguments are malformed.
+    """
+    m = float(_validate.positive(mass, "mass"))
+    c = _validate.trailing_shape(com, "com", (3,)).reshape(3)
+    if not is_physically_realizable(inertia_com, rtol):
+        raise ValueError(
+            "inertia_com: expected a physically realizable inertia (triangle inequalities), "
+            f"got principal moments {np.linalg.eigvalsh(inertia_com)}"
+        )
+    s, U = np.linalg.eigh(central_second_moments(inertia_com))
+    offsets = np.sqrt(3 * np.clip(s, 0, None) / m) * U  # column i = offset along u_i
+    positions = c + np.concatenate([offsets.T, -offsets.T])
+    return np.full(6, m / 6), positions
+
+
+def particle_kinetic_energy(masses, positions, V):
+    r"""Kinetic energy of point masses moving with a rigid twist, by direct summation.
+
+    .. math:: K = \sum_k \tfrac12 m_k \|v + \omega\times r_k\|^2
+
+    Parameters
+    ----------
+    masses : (K,) array_like
+        Particle masses in kg, non-negative.
+    positions : (K, 3) array_like
+        Particle positions in m, relative to the twist's reporting origin.
+    V : (..., 6) array_like
+        Rigid twist (omega [rad/s], v [m/s]) about that origin.
+
+    Returns
+    -------
+    ndarray or float
+        Energy in J, shape ``(...)``.
+    """
+    m = _validate.nonnegative(masses, "masses")
+    r = _validate.trailing_shape(positions, "positions", (3,))
+    V = _validate.trailing_shape(V, "V", (6,))
+    velocity = V[..., None, 3:] + np.cross(V[..., None, :3], r)
+    return 0.5 * np.einsum("k,...ki,...ki->...", m, velocity, velocity)

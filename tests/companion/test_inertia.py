@@ -1,0 +1,281 @@
+"""Inertia: the seed chapter's numbers, particle sums, congruence properties, bad input."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from strategies import poses, realizable_bodies, rotations, vectors
+
+from geomotion import inertia, spatial
+
+
+def link_one():
+    return inertia.spatial_inertia(2.0, [0.3, 0, 0], np.diag([0.05, 0.05, 0.01]))
+
+
+# --- the seed's worked numbers ---------------------------------------------
+
+
+def test_first_link_matrix_matches_the_chapter():
+    expected = np.array(
+        [
+            [0.05, 0, 0, 0, 0, 0],
+            [0, 0.23, 0, 0, 0, -0.6],
+            [0, 0, 0.19, 0, 0.6, 0],
+            [0, 0, 0, 2, 0, 0],
+            [0, 0, 0.6, 0, 2, 0],
+            [0, -0.6, 0, 0, 0, 2],
+        ]
+    )
+    np.testing.assert_allclose(link_one(), expected, atol=1e-15)
+
+
+def test_unit_spin_about_z_splits_into_central_and_translational_energy():
+    V = np.array([0, 0, 1.0, 0, 0, 0])  # origin O stationary
+    total = inertia.kinetic_energy(link_one(), V)
+    central = 0.5 * 0.01 * 1.0**2
+    translational = 0.5 * 2.0 * np.linalg.norm(np.cross([0, 0, 1.0], [0.3, 0, 0])) ** 2
+    assert total == pytest.approx(0.095, abs=1e-15)
+    assert central == pytest.approx(0.005) and translational == pytest.approx(0.09)
+    assert total == pytest.approx(central + translational, abs=1e-15)
+
+
+def test_planar_restriction_first_row_and_direct_energy():
+    m, J_C, c = 2.0, 0.1, np.array([0.3, 0.4, 0.0])
+    I_p = inertia.planar_inertia(inertia.spatial_inertia(m, c, np.diag([0.05, 0.05, J_C])))
+    np.testing.assert_allclose(I_p[0], [0.6, -0.8, 0.6], atol=1e-15)
+    closed_form = np.array(
+        [[J_C + m * (c[0] ** 2 + c[1] ** 2), -m * c[1], m * c[0]], [-m * c[1], m, 0], [m * c[0], 0, m]]
+    )
+    np.testing.assert_allclose(I_p, closed_form, atol=1e-15)
+    nu = np.array([1.3, -0.4, 0.7])  # (omega_z, v_x, v_y)
+    direct = 0.5 * m * np.sum((nu[1:] + nu[0] * np.array([-c[1], c[0]])) ** 2) + 0.5 * J_C * nu[0] ** 2
+    assert 0.5 * nu @ I_p @ nu == pytest.approx(direct, rel=1e-14)
+
+
+def test_cylinder_moments_and_end_coupling():
+    I_C = inertia.solid_cylinder_central_inertia(2.0, 0.05, 0.30)
+    np.testing.assert_allclose(np.diag(I_C), [0.01625, 0.01625, 0.0025], rtol=1e-14)
+    I_end = inertia.spatial_inertia(2.0, [0, 0, 0.15], I_C)
+    np.testing.assert_allclose(np.diag(I_end)[:3] - np.diag(I_C), [0.045, 0.045, 0], atol=1e-15)
+    assert I_end[0, 4] == pytest.approx(-0.3) and I_end[1, 3] == pytest.approx(0.3)
+    assert np.linalg.matrix_rank(I_end) == 6
+
+
+def test_principal_moments_1_1_3_are_rejected_and_1_2_2p5_rotate_to_2_1_2p5():
+    assert not inertia.is_physically_realizable(np.diag([1.0, 1.0, 3.0]))
+    assert np.all(np.linalg.eigvalsh(np.diag([1.0, 1.0, 3.0])) > 0)  # yet positive definite
+    sigma = inertia.central_second_moments(np.diag([1.0, 1.0, 3.0]))
+    assert sigma[2, 2] == pytest.approx((1 + 1 - 3) / 2)
+    I_C = np.diag([1.0, 2.0, 2.5])
+    assert inertia.is_physically_realizable(I_C)
+    R = spatial.rot_z(np.pi / 2)
+    rotated = R @ I_C @ R.T
+    np.testing.assert_allclose(rotated, np.diag([2.0, 1.0, 2.5]), atol=1e-15)
+    w = np.array([1.0, 0, 0])
+    assert 0.5 * w @ I_C @ w == pytest.approx(0.5)
+    assert 0.5 * (R @ w) @ rotated @ (R @ w) == pytest.approx(0.5, abs=1e-15)
+
+
+def test_ranks_of_point_mass_rod_and_cylinder_are_3_5_6():
+    c = np.array([0.2, -0.1, 0.4])
+    point = inertia.spatial_inertia(1.5, c, inertia.point_mass_central_inertia(1.5))
+    rod = inertia.spatial_inertia(1.5, c, inertia.thin_rod_central_inertia(1.5, 0.8))
+    cylinder = inertia.spatial_inertia(1.5, c, inertia.solid_cylinder_central_inertia(1.5, 0.05, 0.8))
+    assert [np.linalg.matrix_rank(I) for I in (point, rod, cylinder)] == [3, 5, 6]
+    # Every (omega, [c] omega) keeps the point still: zero energy.
+    for omega in np.eye(3):
+        V = np.concatenate([omega, np.cross(c, omega)])
+        np.testing.assert_allclose(point @ V, 0, atol=1e-15)
+    assert all(inertia.is_physically_realizable(I) for I in (np.zeros((3, 3)),
+               inertia.thin_rod_central_inertia(1.5, 0.8)))
+
+
+def test_thin_rod_at_its_end_and_the_thin_cylinder_limit():
+    m, L = 3.0, 0.9
+    rod = inertia.thin_rod_central_inertia(m, L, axis=0)
+    np.testing.assert_allclose(np.diag(rod), [0, m * L**2 / 12, m * L**2 / 12])
+    at_end = inertia.spatial_inertia(m, [L / 2, 0, 0], rod)
+    np.testing.assert_allclose(np.diag(at_end)[1:3], m * L**2 / 3, rtol=1e-14)
+    thin = inertia.solid_cylinder_central_inertia(m, 1e-7, L, axis=0)
+    np.testing.assert_allclose(thin, rod, atol=1e-13)
+
+
+def test_box_inertia_matches_a_fine_grid_of_particles():
+    m, size = 2.0, np.array([0.4, 0.2, 0.1])
+    n = 40
+    axes = [((np.arange(n) + 0.5) / n - 0.5) * s for s in size]
+    x, y, z = (a.ravel() for a in np.meshgrid(*axes, indexing="ij"))
+    dm = m / x.size
+    grid = dm * np.array(
+        [[np.sum(y**2 + z**2), 0, 0], [0, np.sum(x**2 + z**2), 0], [0, 0, np.sum(x**2 + y**2)]]
+    )
+    np.testing.assert_allclose(inertia.solid_box_central_inertia(m, size), grid, rtol=1e-3)
+
+
+# --- block forms, congruence and particles ---------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(realizable_bodies())
+def test_both_block_forms_of_the_chapter_agree(body):
+    m, c, I_C = body
+    C = np.array([[0, -c[2], c[1]], [c[2], 0, -c[0]], [-c[1], c[0], 0]])
+    second_form = np.block([[I_C + m * (c @ c * np.eye(3) - np.outer(c, c)), m * C], [m * C.T, m * np.eye(3)]])
+    np.testing.assert_allclose(inertia.spatial_inertia(m, c, I_C), second_form, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(realizable_bodies(), vectors(6))
+def test_particle_sums_reproduce_the_spatial_energy(body, V):
+    m, c, I_C = body
+    masses, positions = inertia.particle_model(m, c, I_C)
+    assert masses.sum() == pytest.approx(m)
+    np.testing.assert_allclose(masses @ positions / m, c, atol=1e-12)
+    d = positions - c
+    I_particles = np.einsum("k,kij->ij", masses, np.einsum("ki,ki->k", d, d)[:, None, None] * np.eye(3)
+                            - np.einsum("ki,kj->kij", d, d))
+    np.testing.assert_allclose(I_particles, I_C, atol=1e-12)
+    spatial_energy = inertia.kinetic_energy(inertia.spatial_inertia(m, c, I_C), V)
+    particle_energy = inertia.particle_kinetic_energy(masses, positions, V)
+    assert particle_energy == pytest.approx(spatial_energy, rel=1e-10, abs=1e-12)
+    assert spatial_energy >= -1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(realizable_bodies(), poses(), vectors(6))
+def test_congruence_keeps_energy_rank_and_definiteness(body, T_AB, V_B):
+    m, c, I_C = body
+    I_B = inertia.spatial_inertia(m, c, I_C)
+    I_A = inertia.transform_inertia(I_B, T_AB)
+    V_A = spatial.motion_transform(T_AB) @ V_B
+    energy = inertia.kinetic_energy(I_B, V_B)
+    assert inertia.kinetic_energy(I_A, V_A) == pytest.approx(energy, rel=1e-9, abs=1e-9)
+    assert np.linalg.eigvalsh(I_A).min() > 0
+    # The same body described directly in A: centre of mass and central inertia moved by T_AB.
+    R, p = T_AB[:3, :3], T_AB[:3, 3]
+    direct = inertia.spatial_inertia(m, R @ c + p, R @ I_C @ R.T)
+    np.testing.assert_allclose(I_A, direct, atol=1e-9 * (1 + np.abs(direct).max()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(poses())
+def test_congruence_keeps_the_rank_of_singular_ideal_bodies(T_AB):
+    point = inertia.spatial_inertia(1.0, [0.1, 0.2, 0.3], np.zeros((3, 3)))
+    rod = inertia.spatial_inertia(1.0, [0.1, 0.2, 0.3], inertia.thin_rod_central_inertia(1.0, 0.5))
+    assert np.linalg.matrix_rank(inertia.transform_inertia(point, T_AB), tol=1e-9) == 3
+    assert np.linalg.matrix_rank(inertia.transform_inertia(rod, T_AB), tol=1e-9) == 5
+
+
+def test_congruence_is_not_a_similarity():
+    I_B = link_one()
+    T_AB = spatial.pose(spatial.rot_x(0.3), [0.5, -0.2, 0.1])
+    I_A = inertia.transform_inertia(I_B, T_AB)
+    assert not np.allclose(np.linalg.eigvalsh(I_A), np.linalg.eigvalsh(I_B))
+
+
+def test_centre_of_mass_frame_block_formula():
+    m, I_C_B = 2.0, np.diag([0.05, 0.04, 0.01])
+    R, c_A = spatial.rot_y(0.4) @ spatial.rot_z(-0.7), np.array([0.3, -0.1, 0.2])
+    I_A = inertia.transform_inertia(inertia.spatial_inertia(m, [0, 0, 0], I_C_B), spatial.pose(R, c_A))
+    upper_left = R @ I_C_B @ R.T + m * (c_A @ c_A * np.eye(3) - np.outer(c_A, c_A))
+    np.testing.assert_allclose(I_A[:3, :3], upper_left, atol=1e-15)
+    np.testing.assert_allclose(I_A[:3, 3:], m * spatial.skew(c_A), atol=1e-15)
+    np.testing.assert_allclose(I_A[3:, :3], m * spatial.skew(c_A).T, atol=1e-15)
+
+
+def test_at_the_centre_of_mass_the_inertia_is_block_diagonal():
+    I_C = np.diag([0.05, 0.04, 0.01])
+    np.testing.assert_allclose(
+        inertia.spatial_inertia(2.0, [0, 0, 0], I_C), np.block([[I_C, np.zeros((3, 3))], [np.zeros((3, 3)), 2 * np.eye(3)]])
+    )
+
+
+# --- momentum and Newton-Euler ---------------------------------------------
+
+
+def test_momentum_blocks_are_angular_about_origin_and_linear_total():
+    m, c, I_C = 2.0, np.array([0.3, 0.1, 0]), np.diag([0.05, 0.05, 0.01])
+    V = np.array([0.2, -0.5, 1.0, 0.3, 0.1, -0.2])
+    P = inertia.momentum(inertia.spatial_inertia(m, c, I_C), V)
+    v_C = V[3:] + np.cross(V[:3], c)
+    np.testing.assert_allclose(P[3:], m * v_C, atol=1e-15)
+    np.testing.assert_allclose(P[:3], I_C @ V[:3] + np.cross(c, m * v_C), atol=1e-15)
+
+
+def test_bias_at_the_centre_of_mass_restores_euler_and_newton():
+    m, I_C = 2.0, np.diag([0.05, 0.04, 0.01])
+    w, v = np.array([0.2, -0.5, 1.0]), np.array([0.3, 0.1, -0.2])
+    bias = inertia.newton_euler_bias(inertia.spatial_inertia(m, [0, 0, 0], I_C), np.concatenate([w, v]))
+    np.testing.assert_allclose(bias[:3], np.cross(w, I_C @ w), atol=1e-15)
+    np.testing.assert_allclose(bias[3:], np.cross(w, m * v), atol=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(realizable_bodies(), vectors(6))
+def test_bias_does_no_power(body, V):
+    I = inertia.spatial_inertia(*body)
+    assert abs(V @ inertia.newton_euler_bias(I, V)) <= 1e-12 * (1 + (V @ V) * np.abs(I).max())
+
+
+def body_pose(t):
+    """A smooth, non-trivial rigid motion T_sB(t) used for finite differences."""
+    R = spatial.rot_z(0.8 * t + 0.3 * t**2) @ spatial.rot_x(1.1 * t) @ spatial.rot_y(-0.4 * t**2)
+    return spatial.pose(R, [0.5 * t, -0.2 * t**2, 0.1 + 0.3 * t**3])
+
+
+def body_twist(t, h=1e-5):
+    """V_B = (T^{-1} dT/dt)^vee by a central difference."""
+    T = body_pose(t)
+    dT = (body_pose(t + h) - body_pose(t - h)) / (2 * h)
+    S = np.linalg.inv(T) @ dT
+    return np.array([S[2, 1], S[0, 2], S[1, 0], S[0, 3], S[1, 3], S[2, 3]])
+
+
+def test_newton_euler_matches_the_rate_of_inertial_momentum():
+    I_B = inertia.spatial_inertia(2.0, [0.3, -0.1, 0.2], np.diag([0.05, 0.04, 0.02]))
+    t, h = 0.7, 1e-4
+
+    def momentum_in_space(s):
+        return spatial.force_transform(body_pose(s)) @ inertia.momentum(I_B, body_twist(s))
+
+    F_space = (momentum_in_space(t + h) - momentum_in_space(t - h)) / (2 * h)
+    Vdot = (body_twist(t + h) - body_twist(t - h)) / (2 * h)
+    F_body = inertia.newton_euler_wrench(I_B, body_twist(t), Vdot)
+    np.testing.assert_allclose(spatial.force_transform(body_pose(t)) @ F_body, F_space, rtol=1e-5, atol=1e-6)
+    # Without the bias term the balance fails: the test can tell.
+    wrong = spatial.force_transform(body_pose(t)) @ inertia.momentum(I_B, Vdot)
+    assert np.abs(wrong - F_space).max() > 1e-2
+
+
+# --- bad input ---------------------------------------------------------------
+
+
+def test_bad_inputs_raise_clear_value_errors():
+    with pytest.raises(ValueError, match="mass: expected positive values"):
+        inertia.spatial_inertia(0.0, [0, 0, 0], np.eye(3))
+    with pytest.raises(ValueError, match=r"com: expected shape \(\.\.\., 3\)"):
+        inertia.spatial_inertia(1.0, [0, 0], np.eye(3))
+    with pytest.raises(ValueError, match="inertia_com: expected a symmetric 3x3 matrix"):
+        inertia.spatial_inertia(1.0, [0, 0, 0], [[1, 0.5, 0], [0, 1, 0], [0, 0, 1]])
+    with pytest.raises(ValueError, match="inertia_com: expected finite values"):
+        inertia.is_physically_realizable(np.full((3, 3), np.nan))
+    with pytest.raises(ValueError, match="length: expected positive values"):
+        inertia.thin_rod_central_inertia(1.0, -0.3)
+    with pytest.raises(ValueError, match="axis: expected 0, 1 or 2"):
+        inertia.thin_rod_central_inertia(1.0, 0.3, axis="x")
+    with pytest.raises(ValueError, match="radius: expected positive values"):
+        inertia.solid_cylinder_central_inertia(1.0, 0.0, 0.3)
+    with pytest.raises(ValueError, match="size: expected positive values"):
+        inertia.solid_box_central_inertia(1.0, [0.1, -0.2, 0.3])
+    with pytest.raises(ValueError, match="I_B: expected a symmetric 6x6"):
+        inertia.transform_inertia(np.triu(np.ones((6, 6))), np.eye(4))
+    with pytest.raises(ValueError, match="T_AB: expected a homogeneous pose"):
+        inertia.transform_inertia(link_one(), np.zeros((4, 4)))
+    with pytest.raises(ValueError, match="inertia_com: expected a physically realizable inertia"):
+        inertia.particle_model(1.0, [0, 0, 0], np.diag([1.0, 1.0, 3.0]))
+    with pytest.raises(ValueError, match="masses: expected non-negative values"):
+        inertia.particle_kinetic_energy([-1.0], [[0, 0, 0]], np.zeros(6))
+    with pytest.raises(ValueError, match=r"Vdot: expected shape \(\.\.\., 6\)"):
+        inertia.newton_euler_wrench(link_one(), np.zeros(6), np.zeros(3))
+    with pytest.raises(ValueError, match=r"V: expected shape \(\.\.\., 6\)"):
+        inertia.kinetic_energy(link_one(), np.zeros(5))
