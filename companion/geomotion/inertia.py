@@ -18,6 +18,7 @@ from .spatial import _force_transform, _skew, planar_embedding
 
 __all__ = [
     "spatial_inertia",
+    "mass_properties",
     "central_second_moments",
     "is_physically_realizable",
     "point_mass_central_inertia",
@@ -81,6 +82,50 @@ def spatial_inertia(mass, com, inertia_com):
     I[..., 3:, :3] = -mC
     I[..., 3:, 3:] = m[..., None, None] * np.eye(3)
     return I
+
+
+def mass_properties(I):
+    r"""Mass, centre of mass and central inertia of a spatial inertia: the inverse of :func:`spatial_inertia`.
+
+    .. math:: m = \mathcal I_{44},\qquad [c] = \mathcal I_{12}/m,\qquad
+              I_C = \mathcal I_{11} + m[c][c]
+
+    Parameters
+    ----------
+    I : (..., 6, 6) array_like
+        Rigid-body spatial inertia about a frame origin, in that frame's axes.
+
+    Returns
+    -------
+    mass : ndarray
+        kg, shape ``(...)``.
+    com : (..., 3) ndarray
+        Centre of mass in m.
+    inertia_com : (..., 3, 3) ndarray
+        Central rotational inertia in kg m^2.
+
+    Raises
+    ------
+    ValueError
+        If ``I`` is not the spatial inertia of a rigid body: not symmetric, a
+        translational block that is not :math:`m I_3` with :math:`m > 0`, or
+        coupling blocks that are not :math:`\pm m[c]`.
+    """
+    I = _validate.trailing_shape(I, "I", (6, 6))
+    scale = 1 + np.abs(I).max(initial=0.0)
+    if np.any(np.abs(I - np.swapaxes(I, -1, -2)) > 1e-12 * scale):
+        raise ValueError("I: expected a symmetric 6x6 spatial inertia, got an asymmetric matrix")
+    m = I[..., 3, 3]
+    if np.any(m <= 0) or np.any(np.abs(I[..., 3:, 3:] - m[..., None, None] * np.eye(3)) > 1e-12 * scale):
+        raise ValueError("I: expected a translational block m*I3 with m > 0, got "
+                         f"{I[..., 3:, 3:]!r}")
+    mC = I[..., :3, 3:]
+    if np.any(np.abs(mC + np.swapaxes(mC, -1, -2)) > 1e-12 * scale):
+        raise ValueError("I: expected an antisymmetric coupling block m[c], got "
+                         f"{mC!r}")
+    c = np.stack([mC[..., 2, 1], mC[..., 0, 2], mC[..., 1, 0]], axis=-1) / m[..., None]
+    C = _skew(c)
+    return m, c, I[..., :3, :3] + m[..., None, None] * (C @ C)
 
 
 def _symmetric(value, name):

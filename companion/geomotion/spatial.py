@@ -581,7 +581,7 @@ def _axis_of_pair(angular, linear, angular_name):
     point = np.where(finite[..., None], np.cross(angular, linear) / safe[..., None], 0.0)
     norm = np.sqrt(np.where(finite, a2, b2))
     direction = np.where(finite[..., None], angular, linear) / norm[..., None]
-    return pitch, point, direction
+    return pitch[()], point, direction  # [()] gives a scalar, not a 0-d array, for one vector
 
 
 def screw_axis(V):

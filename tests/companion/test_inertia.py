@@ -279,3 +279,27 @@ def test_bad_inputs_raise_clear_value_errors():
         inertia.newton_euler_wrench(link_one(), np.zeros(6), np.zeros(3))
     with pytest.raises(ValueError, match=r"V: expected shape \(\.\.\., 6\)"):
         inertia.kinetic_energy(link_one(), np.zeros(5))
+
+
+@settings(max_examples=40, deadline=None)
+@given(realizable_bodies())
+def test_mass_properties_invert_spatial_inertia(body):
+    m, c, I_C = body
+    mass, com, inertia_com = inertia.mass_properties(inertia.spatial_inertia(m, c, I_C))
+    assert mass == pytest.approx(m, rel=1e-14)
+    np.testing.assert_allclose(com, c, atol=1e-13)
+    np.testing.assert_allclose(inertia_com, I_C, atol=1e-12)
+
+
+def test_mass_properties_rejects_matrices_that_are_not_rigid_body_inertias():
+    with pytest.raises(ValueError, match="I: expected a translational block"):
+        inertia.mass_properties(np.eye(6) * np.array([1, 1, 1, 1, 2, 3.0]))
+    wrong_sign = link_one()
+    wrong_sign[:3, 3:] *= -1  # symmetric, but the coupling is no longer m[c] / -m[c]
+    wrong_sign[3:, :3] *= -1
+    assert np.allclose(wrong_sign, wrong_sign.T)
+    np.testing.assert_allclose(inertia.mass_properties(wrong_sign)[1], [-0.3, 0, 0])
+    with pytest.raises(ValueError, match="I: expected an antisymmetric coupling block"):
+        bad = link_one()
+        bad[0, 4] = bad[4, 0] = 0.6
+        inertia.mass_properties(bad)

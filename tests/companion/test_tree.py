@@ -1,0 +1,849 @@
+"""Tree dynamics: the seed's numbers, independent checks on branched trees, properties, bad input.
+
+Every expected value comes from somewhere other than the code under test: the chapter's
+closed forms, particle sums, body Jacobians, dense linear algebra, finite differences of
+energy and momentum, or a re-expression of the same mechanism in other body frames.
+The random trees are branched, with rotated and offset placements, non-parallel axes
+that miss the body origins, and a mix of revolute, prismatic and helical joints.
+"""
+
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from trees import random_rotation, random_spec, spatial_inertia, two_link_spec
+
+from geomotion import inertia, spatial, tree
+
+# ---------------------------------------------------------------------------
+# The chapter's two-link teaching mechanism
+# ---------------------------------------------------------------------------
+
+M_AT_ZERO = np.array([[0.9175, 0.2175], [0.2175, 0.0675]])
+
+
+def two_link_closed_form(q2):
+    """M(q2) from differentiating the two centre-of-mass positions (the chapter's result)."""
+    c = np.cos(q2)
+    M = np.empty(np.shape(q2) + (2, 2))
+    M[..., 0, 0] = 0.6175 + 0.3 * c
+    M[..., 0, 1] = M[..., 1, 0] = 0.0675 + 0.15 * c
+    M[..., 1, 1] = 0.0675
+    return M
+
+
+@pytest.fixture(scope="module")
+def two_link():
+    return two_link_spec().tree()
+
+
+def test_seed_listing_prepared_tree_reproduces_the_chapter():
+    first = inertia.spatial_inertia(2.0, [0.3, 0, 0], np.diag([0.05, 0.05, 0.01]))
+    second = inertia.spatial_inertia(1.0, [0.25, 0, 0], np.diag([0.02, 0.02, 0.005]))
+    pose_12 = np.eye(4)
+    pose_12[0, 3] = 0.6  # link-2 origin in link 1, m
+    prepared = tree.PreparedTree(
+        parents=(-1, 0),
+        transform=np.array([np.eye(6), spatial.motion_transform(np.linalg.inv(pose_12))]),
+        subspace=np.tile([0, 0, 1, 0, 0, 0], (2, 1)),
+        inertia=np.array([first, second]),
+    )
+    mass = tree.joint_mass_matrix(prepared)
+    rates = np.array([1.0, -2.0])  # rad/s
+    np.testing.assert_allclose(mass, M_AT_ZERO, rtol=0, atol=1e-14)
+    assert rates @ mass @ rates / 2 == pytest.approx(0.15875, abs=1e-14)  # J
+
+
+def test_seed_mass_matrix_at_zero_by_prepared_tree_and_by_crba(two_link):
+    q = np.zeros(2)
+    np.testing.assert_allclose(
+        tree.joint_mass_matrix(tree.prepare(two_link, q)), M_AT_ZERO, atol=1e-14
+    )
+    np.testing.assert_allclose(tree.crba(two_link, q), M_AT_ZERO, atol=1e-14)
+
+
+@pytest.mark.parametrize("shape", [(7, 9), (13, 17)])  # 63 and 221 configurations: both code paths
+def test_seed_closed_form_over_a_grid_of_both_angles(two_link, shape):
+    q1, q2 = np.meshgrid(
+        np.linspace(-np.pi, np.pi, shape[0]), np.linspace(-3, 3.5, shape[1]), indexing="ij"
+    )
+    q = np.stack([q1, q2], axis=-1)
+    expected = two_link_closed_form(q2)  # independent of q1
+    np.testing.assert_allclose(tree.crba(two_link, q), expected, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(
+        tree.joint_mass_matrix(tree.prepare(two_link, q)), expected, rtol=0, atol=1e-13
+    )
+
+
+def test_seed_quarter_turn_entries(two_link):
+    M = tree.crba(two_link, [0.4, np.pi / 2])
+    assert M[0, 0] == pytest.approx(0.6175, abs=1e-14)
+    assert M[0, 1] == pytest.approx(0.0675, abs=1e-14)
+    assert M[1, 0] == pytest.approx(0.0675, abs=1e-14)
+    assert M[1, 1] == pytest.approx(0.0675, abs=1e-14)
+
+
+def test_seed_kinetic_energy_at_rates_one_minus_two(two_link):
+    q, rates = np.zeros(2), np.array([1.0, -2.0])
+    M = tree.crba(two_link, q)
+    assert rates @ M @ rates / 2 == pytest.approx(0.15875, abs=1e-14)
+    assert tree.kinetic_energy(two_link, q, rates) == pytest.approx(0.15875, abs=1e-14)
+
+
+def test_seed_first_link_inertia_is_the_chapters_matrix(two_link):
+    expected = np.array(
+        [
+            [0.05, 0, 0, 0, 0, 0],
+            [0, 0.23, 0, 0, 0, -0.6],
+            [0, 0, 0.19, 0, 0.6, 0],
+            [0, 0, 0, 2, 0, 0],
+            [0, 0, 0.6, 0, 2, 0],
+            [0, -0.6, 0, 0, 0, 2],
+        ]
+    )
+    np.testing.assert_allclose(two_link.inertias[0], expected, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# Random branched trees
+# ---------------------------------------------------------------------------
+
+SPECS = {
+    "mixed": dict(seed=11, n=9, kinds="rph", roots=2),
+    "revolute": dict(seed=12, n=8, kinds="r", roots=1),
+    "prismatic-helical": dict(seed=13, n=7, kinds="ph", roots=1),
+    "mixed-one-root": dict(seed=14, n=10, kinds="rph", roots=1),
+}
+
+
+def make(name):
+    params = SPECS[name]
+    rng = np.random.default_rng(params["seed"])
+    spec = random_spec(rng, params["n"], params["kinds"], branched=True, roots=params["roots"])
+    return spec, spec.tree()
+
+
+@pytest.fixture(scope="module", params=sorted(SPECS))
+def random_tree(request):
+    return make(request.param)
+
+
+def states(n, batch, seed=0, scale=1.5):
+    rng = np.random.default_rng(seed)
+    return tuple(rng.uniform(-scale, scale, batch + (n,)) for _ in range(3))
+
+
+def test_random_trees_are_branched_offset_and_non_parallel(random_tree):
+    spec, model = random_tree
+    children = np.bincount([p for p in spec.parents if p >= 0], minlength=spec.n)
+    assert children.max() >= 2 or spec.parents.count(-1) >= 2  # a real branch point
+    S = model.subspaces
+    moments = np.linalg.norm(S[:, 3:], axis=1)
+    assert np.all(moments > 1e-3)  # no axis through its body origin, no zero offsets
+    axes = S[:, :3] / np.maximum(np.linalg.norm(S[:, :3], axis=1, keepdims=True), 1e-300)
+    assert np.abs(axes @ axes.T - np.eye(spec.n)).max() > 0.1  # axes not all parallel
+
+
+def test_particle_sums_match_half_qd_M_qd(random_tree):
+    spec, model = random_tree
+    q, qd, _ = states(spec.n, (4,), seed=1)
+    M = tree.crba(model, q)
+    V = tree.body_twists(model, q, qd)
+    particles = [
+        inertia.particle_model(m, c, Ic)
+        for m, c, Ic in zip(spec.masses, spec.coms, spec.inertias_com)
+    ]
+    K = sum(inertia.particle_kinetic_energy(w, r, V[:, i]) for i, (w, r) in enumerate(particles))
+    np.testing.assert_allclose(K, 0.5 * np.einsum("bi,bij,bj->b", qd, M, qd), rtol=1e-12)
+    np.testing.assert_allclose(tree.kinetic_energy(model, q, qd), K, rtol=1e-12)
+
+
+def test_body_jacobian_energy_matches_crba(random_tree):
+    spec, model = random_tree
+    q, _, _ = states(spec.n, (5,), seed=2)
+    J = tree.body_jacobians(model, q)
+    M_from_jacobians = np.einsum("bkix,kij,bkjy->bxy", J, spec.spatial_inertias(), J)
+    np.testing.assert_allclose(tree.crba(model, q), M_from_jacobians, rtol=1e-12, atol=1e-12)
+
+
+def test_body_twists_are_jacobians_times_rates(random_tree):
+    spec, model = random_tree
+    q, qd, _ = states(spec.n, (3,), seed=3)
+    np.testing.assert_allclose(
+        tree.body_twists(model, q, qd),
+        np.einsum("bkij,bj->bki", tree.body_jacobians(model, q), qd),
+        atol=1e-13,
+    )
+
+
+def test_rnea_columns_are_mass_matrix_columns(random_tree):
+    spec, model = random_tree
+    q, _, _ = states(spec.n, (), seed=4)
+    eye = np.eye(spec.n)
+    columns = tree.rnea(model, q, np.zeros(spec.n), eye, gravity=(0, 0, 0))  # row j = M e_j
+    np.testing.assert_allclose(columns.T, tree.crba(model, q), rtol=1e-12, atol=1e-12)
+
+
+def test_aba_matches_a_dense_solve(random_tree):
+    spec, model = random_tree
+    q, qd, tau = states(spec.n, (6,), seed=5)
+    M = tree.crba(model, q)
+    bias = tree.bias_forces(model, q, qd, gravity=(0.5, -1.0, -9.81))
+    expected = np.linalg.solve(M, (tau - bias)[..., None])[..., 0]
+    np.testing.assert_allclose(
+        tree.aba(model, q, qd, tau, gravity=(0.5, -1.0, -9.81)), expected, rtol=1e-10, atol=1e-10
+    )
+
+
+def test_rnea_inverts_aba(random_tree):
+    spec, model = random_tree
+    q, qd, tau = states(spec.n, (8,), seed=6)
+    qdd = tree.aba(model, q, qd, tau)
+    np.testing.assert_allclose(tree.rnea(model, q, qd, qdd), tau, rtol=1e-10, atol=1e-10)
+
+
+def test_bias_forces_are_rnea_at_zero_acceleration(random_tree):
+    spec, model = random_tree
+    q, qd, _ = states(spec.n, (3,), seed=7)
+    np.testing.assert_allclose(
+        tree.bias_forces(model, q, qd), tree.rnea(model, q, qd, np.zeros_like(q)), atol=1e-14
+    )
+
+
+def test_prepared_tree_path_matches_crba(random_tree):
+    spec, model = random_tree
+    q, _, _ = states(spec.n, (4,), seed=8)
+    np.testing.assert_allclose(
+        tree.joint_mass_matrix(tree.prepare(model, q)), tree.crba(model, q), rtol=1e-12, atol=1e-12
+    )
+
+
+def test_root_composite_inertia_is_the_sum_of_all_body_inertias():
+    spec, model = make("mixed-one-root")
+    q, _, _ = states(spec.n, (), seed=9)
+    IC = tree.composite_inertias(tree.prepare(model, q))
+    T = tree.forward_kinematics(model, q)
+    total = sum(inertia.transform_inertia(I, T[i]) for i, I in enumerate(spec.spatial_inertias()))
+    np.testing.assert_allclose(
+        inertia.transform_inertia(IC[0], T[0]), total, rtol=1e-12, atol=1e-12
+    )
+
+
+def test_mass_matrix_is_independent_of_the_body_frames_chosen():
+    """Re-express every body in another frame (placements, screws, inertias follow): same M, tau, qdd."""
+    spec, model = make("mixed")
+    rng = np.random.default_rng(21)
+    G = np.array(
+        [spatial.pose(random_rotation(rng), rng.uniform(-0.5, 0.5, 3)) for _ in range(spec.n)]
+    )
+    P = spec.placements()
+    moved_P = np.empty_like(P)
+    for i, p in enumerate(spec.parents):
+        parent_G_inv = np.linalg.inv(G[p]) if p >= 0 else np.eye(4)
+        moved_P[i] = parent_G_inv @ P[i] @ G[i]
+    moved_S = np.einsum("kij,kj->ki", spatial.inverse_motion_transform(G), model.subspaces)
+    moved_I = np.array(
+        [inertia.transform_inertia(I, np.linalg.inv(g)) for I, g in zip(spec.spatial_inertias(), G)]
+    )
+    moved = tree.Tree(spec.parents, moved_S, moved_P, moved_I)
+    q, qd, qdd = states(spec.n, (3,), seed=10)
+    np.testing.assert_allclose(tree.crba(moved, q), tree.crba(model, q), rtol=1e-11, atol=1e-12)
+    np.testing.assert_allclose(
+        tree.rnea(moved, q, qd, qdd), tree.rnea(model, q, qd, qdd), rtol=1e-11, atol=1e-11
+    )
+    np.testing.assert_allclose(
+        tree.aba(moved, q, qd, qdd), tree.aba(model, q, qd, qdd), rtol=1e-10, atol=1e-10
+    )
+
+
+# --- kinematics -------------------------------------------------------------
+
+
+def vee_body_velocity(T, Tdot):
+    """Body twist (omega, v) from T^-1 dT/dt."""
+    R, Rdot, pdot = T[:3, :3], Tdot[:3, :3], Tdot[:3, 3]
+    W = R.T @ Rdot
+    return np.concatenate([[W[2, 1], W[0, 2], W[1, 0]], R.T @ pdot])
+
+
+def test_forward_kinematics_differentiates_to_the_body_twists():
+    spec, model = make("mixed")
+    q, qd, _ = states(spec.n, (), seed=11)
+    h = 1e-4
+    Tp, Tm = tree.forward_kinematics(model, np.stack([q + h * qd, q - h * qd]))
+    T0 = tree.forward_kinematics(model, q)
+    V = tree.body_twists(model, q, qd)
+    for i in range(spec.n):
+        np.testing.assert_allclose(
+            vee_body_velocity(T0[i], (Tp[i] - Tm[i]) / (2 * h)), V[i], atol=1e-7
+        )
+
+
+def test_joint_transforms_are_relative_poses_of_forward_kinematics():
+    spec, model = make("mixed")
+    q, _, _ = states(spec.n, (), seed=12)
+    T = tree.forward_kinematics(model, q)
+    X = tree.joint_transforms(model, q)
+    for i, p in enumerate(spec.parents):
+        T_parent_i = T[i] if p < 0 else np.linalg.inv(T[p]) @ T[i]
+        np.testing.assert_allclose(X[i], spatial.inverse_motion_transform(T_parent_i), atol=1e-13)
+
+
+def test_helical_joint_advances_by_its_pitch():
+    S = np.array(
+        [[0.0, 0.0, 2.0, 0.0, 0.0, 0.6]]
+    )  # |omega| = 2 per unit q, pitch 1.2 / 2^2 = 0.3 m/rad
+    body = spatial_inertia(1.0, np.array([0.1, 0.0, 0.0]), np.diag([0.01, 0.02, 0.03]))
+    model = tree.Tree([-1], S, np.eye(4)[None], body[None])
+    T = tree.forward_kinematics(model, [0.5])[0]
+    np.testing.assert_allclose(T[:3, :3], spatial.rot_z(1.0), atol=1e-15)
+    np.testing.assert_allclose(T[:3, 3], [0, 0, 0.3 * 1.0], atol=1e-15)  # 1 rad turned
+
+
+# --- energy and momentum ----------------------------------------------------
+
+
+def derivative(f, h=1e-3):
+    """Fourth-order central difference of f(t) at t = 0."""
+    return (-f(2 * h) + 8 * f(h) - 8 * f(-h) + f(-2 * h)) / (12 * h)
+
+
+def test_energy_rate_equals_joint_power_plus_external_power():
+    spec, model = make("mixed")
+    q0, qd0, qdd0 = states(spec.n, (), seed=13, scale=1.0)
+    g = np.array([0.4, -0.7, -9.81])
+    wrenches = np.random.default_rng(14).normal(size=(spec.n, 6))  # body coordinates
+
+    def energy(t):
+        q, qd = q0 + qd0 * t + 0.5 * qdd0 * t**2, qd0 + qdd0 * t
+        return tree.kinetic_energy(model, q, qd) + tree.potential_energy(model, q, gravity=g)
+
+    tau = tree.rnea(model, q0, qd0, qdd0, gravity=g, f_ext=wrenches)
+    external_power = np.einsum("ki,ki->", tree.body_twists(model, q0, qd0), wrenches)
+    assert derivative(energy) == pytest.approx(qd0 @ tau + external_power, rel=1e-8, abs=1e-8)
+
+
+def test_gravity_torques_are_the_gradient_of_potential_energy():
+    spec, model = make("mixed")
+    q, _, _ = states(spec.n, (), seed=15)
+    g = np.array([0.0, 2.0, -9.81])
+    grad = np.array(
+        [
+            derivative(lambda t, e=e: tree.potential_energy(model, q + t * e, gravity=g))
+            for e in np.eye(spec.n)
+        ]
+    )
+    np.testing.assert_allclose(
+        tree.rnea(model, q, np.zeros(spec.n), np.zeros(spec.n), gravity=g),
+        grad,
+        rtol=1e-8,
+        atol=1e-8,
+    )
+
+
+def test_momentum_rate_balances_root_joint_force():
+    """Newton-Euler for the whole tree about the base origin, in base axes:
+
+    dP/dt = F_base + sum_i (c_i x m_i g, m_i g) + sum_i F^ext_i, and the root joint
+    transmits F_base, whose component along the root's joint screw s_0 (base
+    coordinates) is the root joint force: tau_0 = s_0 . (dP/dt - gravity - external).
+    """
+    spec, model = make("mixed-one-root")
+    q0, qd0, qdd0 = states(spec.n, (), seed=16, scale=1.0)
+    g = np.array([0.3, 0.2, -9.81])
+    wrenches = np.random.default_rng(17).normal(
+        size=(spec.n, 6)
+    )  # base coordinates, about base origin
+
+    def momentum(t):
+        return tree.spatial_momentum(model, q0 + qd0 * t + 0.5 * qdd0 * t**2, qd0 + qdd0 * t)
+
+    T = tree.forward_kinematics(model, q0)
+    centres = np.einsum("kij,kj->ki", T[:, :3, :3], spec.coms) + T[:, :3, 3]
+    gravity = sum(np.concatenate([np.cross(c, m * g), m * g]) for c, m in zip(centres, spec.masses))
+    s0 = spatial.motion_transform(T[0]) @ model.subspaces[0]
+    tau = tree.rnea(model, q0, qd0, qdd0, gravity=g, f_ext=wrenches, f_ext_frame="world")
+    assert s0 @ (derivative(momentum) - gravity - wrenches.sum(axis=0)) == pytest.approx(
+        tau[0], rel=1e-8, abs=1e-8
+    )
+
+
+def test_spatial_momentum_is_the_sum_of_particle_momenta():
+    spec, model = make("mixed")
+    q, qd, _ = states(spec.n, (), seed=18)
+    T = tree.forward_kinematics(model, q)
+    V = tree.body_twists(model, q, qd)
+    total = np.zeros(6)
+    for i in range(spec.n):
+        masses, positions = inertia.particle_model(
+            spec.masses[i], spec.coms[i], spec.inertias_com[i]
+        )
+        R, p = T[i, :3, :3], T[i, :3, 3]
+        for mass, r in zip(masses, positions):
+            velocity = R @ (V[i, 3:] + np.cross(V[i, :3], r))  # base axes
+            position = R @ r + p
+            total += mass * np.concatenate([np.cross(position, velocity), velocity])
+    np.testing.assert_allclose(tree.spatial_momentum(model, q, qd), total, rtol=1e-12, atol=1e-12)
+
+
+def test_precision_does_not_depend_on_the_distance_from_the_base_origin():
+    """A tree 1 km from the base origin: same relative accuracy as one at the origin."""
+    spec = random_spec(np.random.default_rng(33), 8, "rph", roots=2)
+    spec.offsets[0] = [1000.0, -800.0, 500.0]
+    spec.offsets[1] = [-700.0, 900.0, 20.0]
+    model = spec.tree()
+    for batch in ((4,), (130,)):  # both code paths
+        q, qd, qdd = states(spec.n, batch, seed=34)
+        J = tree.body_jacobians(model, q)
+        M = np.einsum("bkix,kij,bkjy->bxy", J, model.inertias, J)
+        np.testing.assert_allclose(tree.crba(model, q), M, rtol=0, atol=1e-13 * np.abs(M).max())
+        tau = tree.rnea(model, q, qd, qdd)
+        np.testing.assert_allclose(tree.aba(model, q, qd, tau), qdd, rtol=0, atol=1e-11)
+        body = np.random.default_rng(35).normal(size=batch + (spec.n, 6))
+        world = np.einsum(
+            "...kij,...kj->...ki", spatial.force_transform(tree.forward_kinematics(model, q)), body
+        )
+        np.testing.assert_allclose(
+            tree.rnea(model, q, qd, qdd, f_ext=world, f_ext_frame="world"),
+            tree.rnea(model, q, qd, qdd, f_ext=body),
+            rtol=0,
+            atol=1e-9,  # the world moments are ~1e3 times the body ones
+        )
+
+
+# --- external wrenches ------------------------------------------------------
+
+
+def test_external_wrenches_in_body_and_world_frames_agree(random_tree):
+    spec, model = random_tree
+    q, qd, qdd = states(spec.n, (3,), seed=19)
+    body = np.random.default_rng(20).normal(size=(3, spec.n, 6))
+    world = np.einsum(
+        "bkij,bkj->bki", spatial.force_transform(tree.forward_kinematics(model, q)), body
+    )
+    np.testing.assert_allclose(
+        tree.rnea(model, q, qd, qdd, f_ext=body),
+        tree.rnea(model, q, qd, qdd, f_ext=world, f_ext_frame="world"),
+        atol=1e-11,
+    )
+    np.testing.assert_allclose(
+        tree.aba(model, q, qd, qdd, f_ext=body),
+        tree.aba(model, q, qd, qdd, f_ext=world, f_ext_frame="world"),
+        atol=1e-10,
+    )
+
+
+def test_external_wrenches_enter_through_the_jacobian_transpose(random_tree):
+    spec, model = random_tree
+    q, qd, qdd = states(spec.n, (2,), seed=21)
+    wrenches = np.random.default_rng(22).normal(size=(2, spec.n, 6))
+    J = tree.body_jacobians(model, q)
+    change = tree.rnea(model, q, qd, qdd, f_ext=wrenches) - tree.rnea(model, q, qd, qdd)
+    np.testing.assert_allclose(change, -np.einsum("bkij,bki->bj", J, wrenches), atol=1e-11)
+
+
+# --- batches and the two code paths -----------------------------------------
+
+
+def test_a_batch_equals_one_call_per_configuration(random_tree):
+    spec, model = random_tree
+    q, qd, qdd = states(spec.n, (150,), seed=23)  # large enough for the batch path
+    wrenches = np.random.default_rng(24).normal(size=(150, spec.n, 6))
+    M, tau = tree.crba(model, q), tree.rnea(model, q, qd, qdd, f_ext=wrenches)
+    acc = tree.aba(model, q, qd, qdd, f_ext=wrenches, f_ext_frame="world")
+    for b in (0, 77, 149):
+        np.testing.assert_allclose(M[b], tree.crba(model, q[b]), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            tau[b], tree.rnea(model, q[b], qd[b], qdd[b], f_ext=wrenches[b]), atol=1e-11
+        )
+        np.testing.assert_allclose(
+            acc[b],
+            tree.aba(model, q[b], qd[b], qdd[b], f_ext=wrenches[b], f_ext_frame="world"),
+            atol=1e-10,
+        )
+
+
+@pytest.mark.parametrize("frame", ["body", "world"])
+def test_small_and_large_batch_paths_agree(random_tree, monkeypatch, frame):
+    spec, model = random_tree
+    q, qd, qdd = states(spec.n, (5,), seed=25)
+    wrenches = np.random.default_rng(26).normal(size=(5, spec.n, 6))
+    results = {}
+    for name, threshold in (("small", 10**9), ("large", 1)):
+        monkeypatch.setattr(tree, "_SOA_MIN_BATCH", threshold)
+        results[name] = (
+            tree.crba(model, q),
+            tree.rnea(
+                model, q, qd, qdd, gravity=(1.0, 0.5, -9.81), f_ext=wrenches, f_ext_frame=frame
+            ),
+            tree.aba(
+                model, q, qd, qdd, gravity=(1.0, 0.5, -9.81), f_ext=wrenches, f_ext_frame=frame
+            ),
+        )
+    for small, large in zip(results["small"], results["large"]):
+        np.testing.assert_allclose(small, large, rtol=1e-11, atol=1e-11)
+
+
+def test_leading_axes_broadcast():
+    spec, model = make("mixed")
+    q, qd, qdd = states(spec.n, (2, 3), seed=27)
+    tau = tree.rnea(model, q, qd[0, 0], qdd[:1])  # (2, 3, N), (N,), (1, 3, N)
+    assert tau.shape == (2, 3, spec.n)
+    np.testing.assert_allclose(
+        tau[1, 2], tree.rnea(model, q[1, 2], qd[0, 0], qdd[0, 2]), atol=1e-12
+    )
+    assert tree.crba(model, q).shape == (2, 3, spec.n, spec.n)
+    assert tree.aba(model, q, qd, qdd).shape == (2, 3, spec.n)
+    assert tree.body_jacobians(model, q).shape == (2, 3, spec.n, 6, spec.n)
+    assert tree.spatial_momentum(model, q, qd).shape == (2, 3, 6)
+
+
+def test_batch_results_do_not_depend_on_earlier_calls():
+    """The batch path reuses work arrays between calls; a second call must not see the first."""
+    spec, model = make("mixed")
+    q, qd, qdd = states(spec.n, (120,), seed=28)
+    first = tree.rnea(model, q, qd, qdd).copy()
+    tree.aba(model, q[:100] * 2, qd[:100], qdd[:100])
+    tree.crba(model, q[:110])
+    np.testing.assert_array_equal(tree.rnea(model, q, qd, qdd), first)
+
+
+def test_concurrent_calls_on_one_model():
+    spec, model = make("mixed")
+    inputs = [states(spec.n, (120,), seed=s) for s in range(4)]
+    expected = [tree.rnea(model, *x) for x in inputs]
+    results = [None] * 4
+
+    def work(i):
+        for _ in range(3):
+            results[i] = tree.rnea(model, *inputs[i])
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r, e in zip(results, expected):
+        np.testing.assert_array_equal(r, e)
+
+
+def test_fast_sincos_matches_numpy():
+    angles = np.concatenate(
+        [np.linspace(-50, 50, 5001), [0.0, 1e-300, np.pi, -np.pi / 2, 3e5, 2e6]]
+    )
+    x = np.tile(angles, (2, 1))
+    c, s = np.empty_like(x), np.empty_like(x)
+    tree._sincos(x, c, s, tree._Scratch())
+    np.testing.assert_allclose(c, np.cos(x), rtol=0, atol=4e-16)  # about 1 ulp each side
+    np.testing.assert_allclose(s, np.sin(x), rtol=0, atol=4e-16)
+
+
+# --- singular ideal bodies --------------------------------------------------
+
+
+def test_point_masses_and_thin_rods_need_permission_and_then_work():
+    spec = random_spec(np.random.default_rng(30), 5, "rp", roots=1)
+    spec.inertias_com[1] = np.zeros((3, 3))  # point mass
+    spec.inertias_com[3] = inertia.thin_rod_central_inertia(spec.masses[3], 0.4, axis=1)
+    with pytest.raises(ValueError, match="inertias.*positive definite.*allow_singular_inertias"):
+        spec.tree()
+    model = spec.tree(allow_singular_inertias=True)
+    q, qd, tau = states(spec.n, (3,), seed=31)
+    J = tree.body_jacobians(model, q)
+    np.testing.assert_allclose(
+        tree.crba(model, q),
+        np.einsum("bkix,kij,bkjy->bxy", J, model.inertias, J),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        tree.rnea(model, q, qd, tree.aba(model, q, qd, tau)), tau, rtol=1e-9, atol=1e-9
+    )
+
+
+# --- the model object -------------------------------------------------------
+
+
+def test_tree_stores_read_only_copies():
+    spec = random_spec(np.random.default_rng(32), 3, "r")
+    inertias = spec.spatial_inertias()
+    model = tree.Tree(spec.parents, spec.subspaces(), spec.placements(), inertias)
+    inertias[0, 0, 0] += 1.0
+    assert model.inertias[0, 0, 0] != inertias[0, 0, 0]
+    with pytest.raises(ValueError):
+        model.inertias[0, 0, 0] = 5.0
+    with pytest.raises(AttributeError):
+        model.parents = np.array([-1, 0, 0])
+    assert model.num_bodies == 3
+    np.testing.assert_allclose(model.masses, spec.masses)
+    np.testing.assert_allclose(model.centers_of_mass, spec.coms, atol=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# Properties (hypothesis)
+# ---------------------------------------------------------------------------
+
+_PROPERTY_SPEC, _PROPERTY_MODEL = make("mixed")
+_N = _PROPERTY_SPEC.n
+joint_vectors = st.lists(st.floats(-4.0, 4.0, allow_nan=False), min_size=_N, max_size=_N).map(
+    np.array
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(joint_vectors, joint_vectors, joint_vectors)
+def test_property_rnea_inverts_aba(q, qd, tau):
+    qdd = tree.aba(_PROPERTY_MODEL, q, qd, tau)
+    np.testing.assert_allclose(
+        tree.rnea(_PROPERTY_MODEL, q, qd, qdd),
+        tau,
+        rtol=1e-9,
+        atol=1e-9 * (1 + np.abs(qd).max() ** 2),
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(joint_vectors, joint_vectors)
+def test_property_mass_matrix_is_symmetric_positive_definite_and_gives_the_energy(q, qd):
+    M = tree.crba(_PROPERTY_MODEL, q)
+    np.testing.assert_allclose(M, M.T, atol=1e-14)
+    assert np.linalg.eigvalsh(M).min() > 0
+    assert tree.kinetic_energy(_PROPERTY_MODEL, q, qd) == pytest.approx(
+        0.5 * qd @ M @ qd, rel=1e-11, abs=1e-12
+    )
+
+
+@settings(max_examples=20, deadline=None)
+@given(joint_vectors, joint_vectors)
+def test_property_velocity_terms_do_no_work(q, qd):
+    """qd . (C(q, qd) qd) = qd . Mdot qd / 2: the bias power equals half the rate of M along qd."""
+    h = 1e-5
+    Mdot = (tree.crba(_PROPERTY_MODEL, q + h * qd) - tree.crba(_PROPERTY_MODEL, q - h * qd)) / (
+        2 * h
+    )
+    coriolis = tree.bias_forces(_PROPERTY_MODEL, q, qd, gravity=(0, 0, 0))
+    scale = 1 + np.abs(qd).max() ** 3
+    assert qd @ coriolis == pytest.approx(0.5 * qd @ Mdot @ qd, abs=1e-6 * scale)
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+def good_arguments(n=3):
+    spec = random_spec(np.random.default_rng(40), n, "rph")
+    return dict(
+        parents=spec.parents,
+        subspaces=spec.subspaces(),
+        placements=spec.placements(),
+        inertias=spec.spatial_inertias(),
+    )
+
+
+def with_change(name, value):
+    args = good_arguments()
+    args[name] = value(args[name]) if callable(value) else value
+    return args
+
+
+def edit(array, index, value):
+    array = np.array(array, dtype=float)
+    array[index] = value
+    return array
+
+
+@pytest.mark.parametrize(
+    "name, value, match",
+    [
+        ("parents", [-1, 2, 0], r"parents: expected parent-before-child.*parents\[1\] = 2"),
+        ("parents", [0, 0, 1], r"parents: expected parent-before-child.*parents\[0\] = 0"),
+        ("parents", [-1, 0, -2], r"parents\[2\] = -2"),
+        ("parents", [[-1, 0, 1]], r"parents: expected a 1-D"),
+        ("parents", [-1, 0.5, 1], r"parents: expected integer"),
+        ("parents", [], r"parents: expected at least one body"),
+        ("parents", [-1, 0], r"subspaces: expected 2 joint screws"),
+        ("subspaces", lambda S: S[:, :5], r"subspaces: expected shape \(3, 6\)"),
+        (
+            "subspaces",
+            lambda S: edit(S, 1, 0.0),
+            r"subspaces: expected nonzero joint screws.*body 1",
+        ),
+        ("subspaces", lambda S: edit(S, (0, 2), np.nan), r"subspaces: expected finite"),
+        ("subspaces", "abc", r"subspaces: expected real numbers"),
+        ("placements", lambda P: edit(P, (1, 0, 0), 1.5), r"placements.*rotation"),
+        (
+            "placements",
+            lambda P: edit(P, (2, 3, 0), 0.1),
+            r"placements: expected a homogeneous pose",
+        ),
+        ("placements", lambda P: P[:, :3], r"placements: expected shape \(3, 4, 4\)"),
+        ("placements", lambda P: P[:2], r"placements: expected 3 poses"),
+        (
+            "inertias",
+            lambda I: edit(I, (0, 0, 1), 0.3),
+            r"inertias: expected a symmetric 6x6 inertia for body 0",
+        ),
+        (
+            "inertias",
+            lambda I: edit(I, (1, slice(3, 6), slice(3, 6)), 0.0),
+            r"inertias: expected a positive mass.*body 1",
+        ),
+        (
+            "inertias",
+            lambda I: edit(I, (1, slice(3, 6), slice(3, 6)), -np.eye(3)),
+            r"inertias: expected a positive mass.*body 1",
+        ),
+        (
+            "inertias",
+            lambda I: edit(I, (2, 3, 3), I[2, 3, 3] + 0.5),
+            r"inertias: expected the lower-right block of body 2 to be m\*I3",
+        ),
+        (
+            "inertias",
+            lambda I: edit(edit(I, (0, 0, 4), I[0, 0, 4] + 0.2), (0, 4, 0), I[0, 4, 0] + 0.2),
+            r"inertias: expected coupling blocks.*body 0",
+        ),
+        (
+            "inertias",
+            lambda I: np.array([spatial_inertia(1.0, np.zeros(3), np.diag([1.0, 1.0, 3.0]))] * 3),
+            r"inertias: expected a physically realizable body 0",
+        ),
+        ("inertias", lambda I: I[:, :5, :5], r"inertias: expected shape \(3, 6, 6\)"),
+        ("inertias", lambda I: edit(I, (0, 0, 0), np.inf), r"inertias: expected finite"),
+    ],
+)
+def test_bad_tree_arguments_name_the_argument(name, value, match):
+    with pytest.raises(ValueError, match=match):
+        tree.Tree(**with_change(name, value))
+
+
+def test_allow_singular_inertias_must_be_a_bool():
+    with pytest.raises(ValueError, match="allow_singular_inertias: expected True or False"):
+        tree.Tree(**good_arguments(), allow_singular_inertias="yes")
+
+
+@pytest.fixture(scope="module")
+def small_model():
+    return tree.Tree(**good_arguments())
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda m: tree.crba(m, np.zeros(4)), r"q: expected shape \(\.\.\., 3\)"),
+        (lambda m: tree.crba(m, 0.0), r"q: expected shape \(\.\.\., 3\)"),
+        (lambda m: tree.crba(m, [0.0, np.nan, 0.0]), r"q: expected finite"),
+        (lambda m: tree.crba(m, ["a", "b", "c"]), r"q: expected real numbers"),
+        (lambda m: tree.crba("model", np.zeros(3)), r"model: expected a geomotion.tree.Tree"),
+        (lambda m: tree.rnea(m, np.zeros(3), [0, np.inf, 0], np.zeros(3)), r"qd: expected finite"),
+        (
+            lambda m: tree.rnea(m, np.zeros(3), np.zeros(3), np.zeros(2)),
+            r"qdd: expected shape \(\.\.\., 3\)",
+        ),
+        (lambda m: tree.rnea(m, np.zeros((2, 3)), np.zeros((4, 3)), np.zeros(3)), r"broadcast"),
+        (
+            lambda m: tree.rnea(m, np.zeros(3), np.zeros(3), np.zeros(3), gravity=(0, -9.81)),
+            r"gravity: expected shape \(3,\)",
+        ),
+        (
+            lambda m: tree.rnea(m, np.zeros(3), np.zeros(3), np.zeros(3), gravity=(0, 0, np.nan)),
+            r"gravity: expected finite",
+        ),
+        (
+            lambda m: tree.rnea(m, np.zeros(3), np.zeros(3), np.zeros(3), f_ext=np.zeros((3, 3))),
+            r"f_ext: expected shape \(\.\.\., 3, 6\)",
+        ),
+        (
+            lambda m: tree.rnea(
+                m, np.zeros(3), np.zeros(3), np.zeros(3), f_ext=np.full((3, 6), np.nan)
+            ),
+            r"f_ext: expected finite",
+        ),
+        (
+            lambda m: tree.rnea(m, np.zeros(3), np.zeros(3), np.zeros(3), f_ext_frame="base"),
+            r"f_ext_frame: expected 'body' or 'world'",
+        ),
+        (
+            lambda m: tree.aba(m, np.zeros(3), np.zeros(3), np.zeros(5)),
+            r"tau: expected shape \(\.\.\., 3\)",
+        ),
+        (
+            lambda m: tree.aba(m, np.zeros(3), np.zeros(3), np.zeros(3), f_ext_frame=None),
+            r"f_ext_frame",
+        ),
+        (lambda m: tree.bias_forces(m, np.zeros(3), [1, 2]), r"qd: expected shape \(\.\.\., 3\)"),
+        (lambda m: tree.body_jacobians(m, np.zeros(2)), r"q: expected shape"),
+        (lambda m: tree.body_twists(m, np.zeros(3), np.zeros(4)), r"qd: expected shape"),
+        (lambda m: tree.kinetic_energy(m, np.zeros(3), [np.nan] * 3), r"qd: expected finite"),
+        (
+            lambda m: tree.potential_energy(m, np.zeros(3), gravity=[0, 0, 0, 1]),
+            r"gravity: expected shape",
+        ),
+        (lambda m: tree.spatial_momentum(m, np.zeros(1), np.zeros(3)), r"q: expected shape"),
+        (lambda m: tree.forward_kinematics(m, np.zeros(2)), r"q: expected shape"),
+        (lambda m: tree.joint_transforms(m, [[0, 0]]), r"q: expected shape"),
+        (lambda m: tree.prepare(m, np.zeros(5)), r"q: expected shape"),
+        (lambda m: tree.composite_inertias(m), r"prepared: expected a geomotion.tree.PreparedTree"),
+        (
+            lambda m: tree.joint_mass_matrix("prepared"),
+            r"prepared: expected a geomotion.tree.PreparedTree",
+        ),
+    ],
+)
+def test_bad_call_arguments_name_the_argument(small_model, call, match):
+    with pytest.raises(ValueError, match=match):
+        call(small_model)
+
+
+def prepared_arguments():
+    model = tree.Tree(**good_arguments())
+    p = tree.prepare(model, np.zeros(3))
+    return dict(
+        parents=p.parents,
+        transform=np.array(p.transform),
+        subspace=np.array(p.subspace),
+        inertia=np.array(p.inertia),
+    )
+
+
+@pytest.mark.parametrize(
+    "name, value, match",
+    [
+        ("parents", [-1, 1, 0], r"parents: expected parent-before-child"),
+        (
+            "transform",
+            lambda X: edit(X, (1, 0, 4), 0.3),
+            r"transform: expected motion transforms \[\[R, 0\]",
+        ),
+        (
+            "transform",
+            lambda X: edit(X, (1, 4, 4), 0.3),
+            r"transform: expected motion transforms with equal diagonal blocks",
+        ),
+        ("transform", lambda X: 2.0 * X, r"transform\[\.\.\., :3, :3\]: expected a rotation"),
+        (
+            "transform",
+            lambda X: edit(X, (2, 3, 0), X[2, 3, 0] + 0.4),
+            r"transform: expected a lower-left block",
+        ),
+        ("transform", lambda X: X[:2], r"transform: expected shape \(\.\.\., 3, 6, 6\)"),
+        ("transform", lambda X: edit(X, (0, 0, 0), np.nan), r"transform: expected finite"),
+        ("subspace", lambda S: edit(S, 2, 0.0), r"subspace: expected nonzero joint screws.*body 2"),
+        ("subspace", lambda S: S[:, :3], r"subspace: expected shape"),
+        ("inertia", lambda I: edit(I, (1, 0, 2), I[1, 0, 2] + 0.1), r"inertia: expected symmetric"),
+        (
+            "inertia",
+            lambda I: edit(I, (0, 5, 5), -4.0),
+            r"inertia: expected positive semidefinite.*body 0",
+        ),
+        ("inertia", lambda I: I[:2], r"inertia: expected shape \(3, 6, 6\)"),
+    ],
+)
+def test_bad_prepared_tree_arguments_name_the_argument(name, value, match):
+    args = prepared_arguments()
+    args[name] = value(args[name]) if callable(value) else value
+    with pytest.raises(ValueError, match=match):
+        tree.PreparedTree(**args)

@@ -1,0 +1,268 @@
+"""Cross-engine checks: geomotion's crba, rnea and aba against Pinocchio and MuJoCo.
+
+The same random branched trees (rotated, offset placements; revolute and prismatic
+joints about arbitrary axes that miss the body origins; helical joints too for
+Pinocchio) are built in each engine, with every convention conversion written out:
+
+* Pinocchio orders motion linear-first, ``[v; w]``, and force ``[f; n]``: with
+  ``P = [[0, I], [I, 0]]``, ``P @ X_pin @ P`` is our 6x6 operator.  Its joints rotate
+  about an axis through the joint frame's origin, so each body's joint frame is our
+  body frame moved to the point ``r`` on the joint axis (same axes), and the body's
+  inertia is given about that frame (centre of mass ``c - r``).  ``pin.crba`` fills only
+  the upper triangle (we mirror it) and assumes depth-first joint order (we add the
+  joints depth-first and map the indices by joint name).
+* MuJoCo nests bodies in MJCF: ``pos``/``quat`` of a body are its placement in the
+  parent, a hinge's ``axis``/``pos`` and the ``inertial`` element are in the body frame.
+  Numbers are written as plain Python floats.  Degrees of freedom follow the depth-first
+  nesting; we map them by joint name.  ``qfrc_bias`` is ``C qd + g``;
+  ``xfrc_applied`` is a world-frame (force, torque) at the body's centre of mass.
+
+Agreement is required to a relative error of 1e-9 (largest difference over the largest
+entry).
+"""
+
+import numpy as np
+import pytest
+from trees import random_spec, spatial_inertia
+
+from geomotion import spatial, tree
+
+pin = pytest.importorskip("pinocchio")
+mujoco = pytest.importorskip("mujoco")
+
+RTOL = 1e-9
+P_SWAP = np.block([[np.zeros((3, 3)), np.eye(3)], [np.eye(3), np.zeros((3, 3))]])
+
+
+def assert_close(ours, theirs):
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    scale = max(np.abs(theirs).max(), 1e-12)
+    assert np.abs(ours - theirs).max() <= RTOL * scale, (
+        f"relative error {np.abs(ours - theirs).max() / scale:.2e}"
+    )
+
+
+def axis_point(spec, i):
+    """Point of body i's joint axis used as the peer engines' joint origin (body coordinates)."""
+    return np.zeros(3) if spec.kinds[i] == "p" else spec.points[i]
+
+
+# ---------------------------------------------------------------------------
+# Building the peers
+# ---------------------------------------------------------------------------
+
+
+def pinocchio_model(spec):
+    """Pinocchio model with joints added depth-first; returns (model, index of our body i)."""
+    model = pin.Model()
+    joint_id, index = {}, np.empty(spec.n, dtype=int)
+    for i in spec.depth_first_order():
+        p = spec.parents[i]
+        r_i = axis_point(spec, i)
+        r_p = axis_point(spec, p) if p >= 0 else np.zeros(3)
+        R = spec.rotations[i]
+        # joint frame of i in joint frame of p: Trans(-r_p) T_{p,i} Trans(r_i)
+        placement = pin.SE3(R, spec.offsets[i] + R @ r_i - r_p)
+        u = spec.axes[i]
+        if spec.kinds[i] == "r":
+            joint = pin.JointModelRevoluteUnaligned(u)
+        elif spec.kinds[i] == "p":
+            joint = pin.JointModelPrismaticUnaligned(u)
+        else:
+            joint = pin.JointModelHelicalUnaligned(u, float(spec.pitches[i]))
+        jid = model.addJoint(joint_id[p] if p >= 0 else 0, joint, placement, f"joint{i}")
+        model.appendBodyToJoint(
+            jid,
+            pin.Inertia(spec.masses[i], spec.coms[i] - r_i, spec.inertias_com[i]),
+            pin.SE3.Identity(),
+        )
+        joint_id[i] = jid
+    for i in range(spec.n):
+        index[i] = model.joints[model.getJointId(f"joint{i}")].idx_v
+    return model, index
+
+
+def quaternion(R):
+    q = np.empty(4)
+    mujoco.mju_mat2Quat(q, np.ascontiguousarray(R).reshape(9))
+    return q
+
+
+def floats(values):
+    return " ".join(repr(float(x)) for x in np.ravel(values))
+
+
+def mujoco_model(spec):
+    """MuJoCo model nested depth-first; returns (model, dof index of our body i)."""
+    children = {i: [] for i in range(-1, spec.n)}
+    for i, p in enumerate(spec.parents):
+        children[p].append(i)
+
+    def body(i):
+        Ic = spec.inertias_com[i]
+        kind = {"r": "hinge", "p": "slide"}[spec.kinds[i]]
+        inner = "".join(body(c) for c in children[i])
+        return (
+            f'<body name="body{i}" pos="{floats(spec.offsets[i])}" quat="{floats(quaternion(spec.rotations[i]))}">'
+            f'<joint name="joint{i}" type="{kind}" axis="{floats(spec.axes[i])}" pos="{floats(axis_point(spec, i))}"/>'
+            f'<inertial pos="{floats(spec.coms[i])}" mass="{floats([spec.masses[i]])}" '
+            f'fullinertia="{floats([Ic[0, 0], Ic[1, 1], Ic[2, 2], Ic[0, 1], Ic[0, 2], Ic[1, 2]])}"/>'
+            f"{inner}</body>"
+        )
+
+    xml = (
+        '<mujoco><compiler angle="radian"/>'
+        '<option gravity="0 0 -9.81"><flag contact="disable"/></option>'
+        f"<worldbody>{''.join(body(r) for r in children[-1])}</worldbody></mujoco>"
+    )
+    model = mujoco.MjModel.from_xml_string(xml)
+    index = np.array(
+        [
+            model.jnt_dofadr[mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, f"joint{i}")]
+            for i in range(spec.n)
+        ]
+    )
+    return model, index
+
+
+def to_peer(x, index):
+    """Our joint order -> the peer's."""
+    out = np.empty_like(x)
+    out[index] = x
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Convention conversions, checked on their own
+# ---------------------------------------------------------------------------
+
+
+def test_pinocchio_operators_are_ours_after_swapping_halves():
+    rng = np.random.default_rng(1)
+    spec = random_spec(rng, 1, "r")
+    m, c, Ic = spec.masses[0], spec.coms[0], spec.inertias_com[0]
+    assert_close(P_SWAP @ pin.Inertia(m, c, Ic).matrix() @ P_SWAP, spatial_inertia(m, c, Ic))
+    R, p = spec.rotations[0], spec.offsets[0]
+    assert_close(
+        P_SWAP @ pin.SE3(R, p).toActionMatrix() @ P_SWAP,
+        spatial.motion_transform(spatial.pose(R, p)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# The three algorithms
+# ---------------------------------------------------------------------------
+
+CASES = [
+    dict(seed=101, n=6, kinds="rp", roots=1),
+    dict(seed=102, n=9, kinds="rp", roots=2),
+    dict(seed=103, n=12, kinds="rp", roots=1),
+]
+
+
+@pytest.fixture(scope="module", params=range(len(CASES)), ids=lambda i: f"tree{i}")
+def peers(request):
+    case = CASES[request.param]
+    spec = random_spec(
+        np.random.default_rng(case["seed"]),
+        case["n"],
+        case["kinds"],
+        branched=True,
+        roots=case["roots"],
+    )
+    return spec, spec.tree(), pinocchio_model(spec), mujoco_model(spec)
+
+
+def random_states(spec, batch, seed):
+    rng = np.random.default_rng(seed)
+    return tuple(rng.uniform(-2.0, 2.0, (batch, spec.n)) for _ in range(3))
+
+
+@pytest.mark.parametrize("batch", [1, 120], ids=["one-configuration", "batch"])
+def test_against_pinocchio(peers, batch):
+    spec, model, (pmodel, pindex), _ = peers
+    data = pmodel.createData()
+    q, qd, x = random_states(spec, batch, seed=batch)
+    M, tau, qdd = tree.crba(model, q), tree.rnea(model, q, qd, x), tree.aba(model, q, qd, x)
+    for b in range(0, batch, max(1, batch // 6)):
+        qp, vp, xp = (to_peer(v[b], pindex) for v in (q, qd, x))
+        Mp = np.triu(pin.crba(pmodel, data, qp))
+        Mp = Mp + np.triu(Mp, 1).T  # pin.crba fills the upper triangle only
+        assert_close(M[b], Mp[np.ix_(pindex, pindex)])
+        assert_close(tau[b], pin.rnea(pmodel, data, qp, vp, xp)[pindex])
+        assert_close(qdd[b], pin.aba(pmodel, data, qp, vp, xp)[pindex])
+
+
+def test_helical_joints_against_pinocchio():
+    spec = random_spec(np.random.default_rng(104), 8, "rph", branched=True, roots=1)
+    assert "h" in spec.kinds
+    model, (pmodel, pindex) = spec.tree(), pinocchio_model(spec)
+    data = pmodel.createData()
+    q, qd, x = random_states(spec, 1, seed=7)
+    qp, vp, xp = (to_peer(v[0], pindex) for v in (q, qd, x))
+    Mp = np.triu(pin.crba(pmodel, data, qp))
+    assert_close(tree.crba(model, q[0]), (Mp + np.triu(Mp, 1).T)[np.ix_(pindex, pindex)])
+    assert_close(tree.rnea(model, q[0], qd[0], x[0]), pin.rnea(pmodel, data, qp, vp, xp)[pindex])
+    assert_close(tree.aba(model, q[0], qd[0], x[0]), pin.aba(pmodel, data, qp, vp, xp)[pindex])
+
+
+def test_external_wrenches_against_pinocchio(peers):
+    """Our body-frame wrench about the body origin -> Pinocchio's joint frame (origin at r)."""
+    spec, model, (pmodel, pindex), _ = peers
+    data = pmodel.createData()
+    q, qd, x = random_states(spec, 1, seed=3)
+    wrenches = np.random.default_rng(4).normal(size=(spec.n, 6))
+    fext = [pin.Force.Zero() for _ in range(pmodel.njoints)]
+    for i in range(spec.n):
+        n, f = wrenches[i, :3], wrenches[i, 3:]
+        moment_about_axis_point = n - np.cross(axis_point(spec, i), f)
+        fext[pmodel.getJointId(f"joint{i}")] = pin.Force(f, moment_about_axis_point)
+    qp, vp, xp = (to_peer(v[0], pindex) for v in (q, qd, x))
+    assert_close(
+        tree.rnea(model, q[0], qd[0], x[0], f_ext=wrenches),
+        pin.rnea(pmodel, data, qp, vp, xp, fext)[pindex],
+    )
+    assert_close(
+        tree.aba(model, q[0], qd[0], x[0], f_ext=wrenches),
+        pin.aba(pmodel, data, qp, vp, xp, fext)[pindex],
+    )
+
+
+@pytest.mark.parametrize("batch", [1, 120], ids=["one-configuration", "batch"])
+def test_against_mujoco(peers, batch):
+    spec, model, _, (mmodel, mindex) = peers
+    data = mujoco.MjData(mmodel)
+    q, qd, x = random_states(spec, batch, seed=10 + batch)
+    M, tau = tree.crba(model, q), tree.rnea(model, q, qd, x)
+    bias, qdd = tree.bias_forces(model, q, qd), tree.aba(model, q, qd, x)
+    for b in range(0, batch, max(1, batch // 6)):
+        data.qpos[:], data.qvel[:] = to_peer(q[b], mindex), to_peer(qd[b], mindex)
+        data.qfrc_applied[:] = to_peer(x[b], mindex)
+        mujoco.mj_forward(mmodel, data)
+        Mm = np.zeros((mmodel.nv, mmodel.nv))
+        mujoco.mj_fullM(mmodel, data, Mm)
+        assert_close(M[b], Mm[np.ix_(mindex, mindex)])
+        assert_close(bias[b], data.qfrc_bias[mindex])  # C qd + g
+        assert_close(qdd[b], data.qacc[mindex])
+        data.qacc[:] = to_peer(x[b], mindex)
+        mujoco.mj_inverse(mmodel, data)
+        assert_close(tau[b], data.qfrc_inverse[mindex])
+
+
+def test_world_frame_external_wrenches_against_mujoco(peers):
+    """Our world wrench about the base origin -> MuJoCo's force and torque at the centre of mass."""
+    spec, model, _, (mmodel, mindex) = peers
+    data = mujoco.MjData(mmodel)
+    q, qd, x = random_states(spec, 1, seed=5)
+    wrenches = np.random.default_rng(6).normal(size=(spec.n, 6))
+    data.qpos[:], data.qvel[:] = to_peer(q[0], mindex), to_peer(qd[0], mindex)
+    data.qfrc_applied[:] = to_peer(x[0], mindex)
+    mujoco.mj_kinematics(mmodel, data)
+    for i in range(spec.n):
+        b = mujoco.mj_name2id(mmodel, mujoco.mjtObj.mjOBJ_BODY, f"body{i}")
+        n, f = wrenches[i, :3], wrenches[i, 3:]
+        data.xfrc_applied[b, :3] = f
+        data.xfrc_applied[b, 3:] = n - np.cross(data.xipos[b], f)
+    mujoco.mj_forward(mmodel, data)
+    expected = data.qacc[mindex]
+    assert_close(tree.aba(model, q[0], qd[0], x[0], f_ext=wrenches, f_ext_frame="world"), expected)

@@ -1,0 +1,148 @@
+"""Random rigid-body trees shared by the tree tests (geomotion, Pinocchio, MuJoCo).
+
+A tree is described engine-neutrally by :class:`TreeSpec`: per body, the parent, the
+placement (R, p) of its frame in the parent's at q = 0, the joint kind ('r' revolute,
+'p' prismatic, 'h' helical), the joint axis direction and a point on the axis (body
+coordinates), the pitch, and the mass properties.  Rotations come from normalized
+quaternions, not from geomotion, so a bug in geomotion cannot hide in the test inputs.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def random_rotation(rng):
+    q = rng.normal(size=4)
+    w, x, y, z = q / np.linalg.norm(q)
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def skew(a):
+    return np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+
+
+def spatial_inertia(m, c, Ic):
+    """About the frame origin, angular-first (written out here, independently of geomotion)."""
+    C = skew(c)
+    return np.block([[Ic + m * (C @ C.T), m * C], [m * C.T, m * np.eye(3)]])
+
+
+@dataclass
+class TreeSpec:
+    parents: list
+    rotations: np.ndarray  # (N, 3, 3) R_{parent,i} at q = 0
+    offsets: np.ndarray  # (N, 3) p_{parent,i} at q = 0, m
+    kinds: str
+    axes: np.ndarray  # (N, 3) unit axis, body coordinates
+    points: np.ndarray  # (N, 3) point on the axis, body coordinates (m)
+    pitches: np.ndarray  # (N,) m/rad, helical only
+    masses: np.ndarray
+    coms: np.ndarray  # (N, 3) centre of mass, body coordinates
+    inertias_com: np.ndarray  # (N, 3, 3) about the centre of mass, body axes
+
+    @property
+    def n(self):
+        return len(self.parents)
+
+    def subspaces(self):
+        S = np.zeros((self.n, 6))
+        for i, (kind, u, r, h) in enumerate(zip(self.kinds, self.axes, self.points, self.pitches)):
+            if kind == "p":
+                S[i, 3:] = u
+            else:
+                S[i, :3] = u
+                S[i, 3:] = np.cross(r, u) + (h * u if kind == "h" else 0.0)
+        return S
+
+    def placements(self):
+        T = np.zeros((self.n, 4, 4))
+        T[:, :3, :3] = self.rotations
+        T[:, :3, 3] = self.offsets
+        T[:, 3, 3] = 1.0
+        return T
+
+    def spatial_inertias(self):
+        return np.array(
+            [
+                spatial_inertia(m, c, Ic)
+                for m, c, Ic in zip(self.masses, self.coms, self.inertias_com)
+            ]
+        )
+
+    def tree(self, **kwargs):
+        from geomotion import tree
+
+        return tree.Tree(
+            self.parents, self.subspaces(), self.placements(), self.spatial_inertias(), **kwargs
+        )
+
+    def depth_first_order(self):
+        children = [[] for _ in range(self.n)]
+        roots = []
+        for i, p in enumerate(self.parents):
+            (roots if p < 0 else children[p]).append(i)
+        order, stack = [], roots[::-1]
+        while stack:
+            i = stack.pop()
+            order.append(i)
+            stack.extend(children[i][::-1])
+        return order
+
+
+def random_central_inertia(rng, mass):
+    """Realizable central inertia from positive second moments along random principal axes."""
+    s = rng.uniform(0.002, 0.03, 3)
+    U = random_rotation(rng)
+    Ic = mass * U @ np.diag([s[1] + s[2], s[0] + s[2], s[0] + s[1]]) @ U.T
+    return 0.5 * (Ic + Ic.T)
+
+
+def random_spec(rng, n, kinds="rph", branched=True, roots=1):
+    """A random tree: rotated placements with offsets, non-parallel axes off the body origin."""
+    parents = []
+    for i in range(n):
+        if i < roots:
+            parents.append(-1)
+        elif branched:
+            parents.append(int(rng.integers(0, i)))
+        else:
+            parents.append(i - 1)
+    kind = "".join(kinds[int(rng.integers(len(kinds)))] for _ in range(n))
+    axes = rng.normal(size=(n, 3))
+    axes /= np.linalg.norm(axes, axis=1, keepdims=True)
+    masses = rng.uniform(0.5, 2.5, n)
+    return TreeSpec(
+        parents=parents,
+        rotations=np.array([random_rotation(rng) for _ in range(n)]),
+        offsets=rng.uniform(-0.4, 0.4, (n, 3)),
+        kinds=kind,
+        axes=axes,
+        points=rng.uniform(-0.2, 0.2, (n, 3)),
+        pitches=rng.uniform(-0.1, 0.1, n),
+        masses=masses,
+        coms=rng.uniform(-0.15, 0.15, (n, 3)),
+        inertias_com=np.array([random_central_inertia(rng, m) for m in masses]),
+    )
+
+
+def two_link_spec():
+    """The chapter's two-link teaching mechanism (both joints about local z)."""
+    return TreeSpec(
+        parents=[-1, 0],
+        rotations=np.array([np.eye(3), np.eye(3)]),
+        offsets=np.array([[0.0, 0, 0], [0.6, 0, 0]]),
+        kinds="rr",
+        axes=np.array([[0.0, 0, 1], [0.0, 0, 1]]),
+        points=np.zeros((2, 3)),
+        pitches=np.zeros(2),
+        masses=np.array([2.0, 1.0]),
+        coms=np.array([[0.3, 0, 0], [0.25, 0, 0]]),
+        inertias_com=np.array([np.diag([0.05, 0.05, 0.01]), np.diag([0.02, 0.02, 0.005])]),
+    )
