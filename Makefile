@@ -1,0 +1,66 @@
+# The Geometry of Motion: build the book, run every check, open the notebooks.
+# Every target works from a fresh clone: it first creates .venv and installs the
+# project into it (again whenever pyproject.toml changes).
+
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PYTEST := $(BIN)/pytest
+
+# One BLAS thread: on small shared machines two threads make small solves slow and erratic.
+export OPENBLAS_NUM_THREADS := 1
+# Kernels come from .venv, never from a stray "python3" kernelspec in the user's home.
+export JUPYTER_PREFER_ENV_PATH := 1
+
+# Notebooks found by the notebook layer and by `make notebooks` (checkpoints excluded).
+NOTEBOOKS = $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null | sort)
+
+.PHONY: book test lab clean distclean bench notebooks
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/pip install -e '.[book,test]'
+	touch $@
+
+# Strict build from a clean _build: --all re-reads, hence re-executes, every notebook;
+# warnings, nitpicky cross-reference misses and cell errors all fail it.
+book: $(STAMP)
+	rm -rf _build
+	$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going --all .
+	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+# The README's test command; CI runs it through .ci/run.
+test: $(STAMP)
+	@echo "=== [1/4] companion tests: pytest tests/companion ==="
+	MPLBACKEND=Agg $(PYTEST) tests/companion
+	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
+	$(if $(NOTEBOOKS),$(PYTEST) --nbval --nbval-current-env notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
+	@echo "=== [3/4] strict book build: jupyter-book build --warningiserror --nitpick ==="
+	@$(MAKE) --no-print-directory book
+	@echo "=== [4/4] book tests: toc, environment sync, kernel, rendered pages in headless Chromium ==="
+	$(PYTEST) tests/book
+
+# Jupyter refuses to run as root unless told; containers often are root.
+lab: $(STAMP)
+	mkdir -p notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# Re-execute every notebook in place so that the stored outputs nbval compares are fresh.
+# No timestamps are stored, so re-running an unchanged notebook changes nothing but the
+# random ids of widgets.  (store_widget_state=False would be tidier, but nbclient 0.11
+# then fails on cells with output widgets, e.g. ipywidgets.interactive.)
+notebooks: $(STAMP)
+	$(if $(NOTEBOOKS),$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.timeout=300 --ExecutePreprocessor.record_timing=False \
+		$(NOTEBOOKS),@echo "no notebooks under notebooks/ yet")
+
+bench: $(STAMP)
+	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis
+	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -print0 \
+		| xargs -0 rm -rf
+
+distclean: clean
+	rm -rf $(VENV)

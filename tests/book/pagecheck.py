@@ -1,0 +1,158 @@
+"""Open HTML pages in headless Chromium with the network cut off and list what is wrong.
+
+The checker is shared by the test over the built book (test_book_pages.py) and by the
+tests that feed it deliberately broken pages (test_pagecheck.py), so a check that
+silently stopped detecting its defect would be noticed.
+"""
+
+import contextlib
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; playwright never downloads a browser here
+
+# Quiet, offline Chromium.  The resolver rule makes every host name except 127.0.0.1
+# unresolvable, so a page that reaches for the network fails loudly instead of working
+# on a developer's machine and breaking for an offline reader.
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+LOCAL_HOST = "127.0.0.1"
+
+# Runs in the page after load: wait for MathJax (when the page loads it), then report
+# untypeset math, MathJax errors, raw TeX in visible prose and broken images.
+PAGE_AUDIT_JS = r"""
+async () => {
+  const problems = [];
+  const mathNodes = Array.from(document.querySelectorAll(".math"));
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  } else if (mathNodes.length > 0) {
+    problems.push(`${mathNodes.length} math element(s) but MathJax is not loaded`);
+  }
+  const untypeset = mathNodes.filter((el) => !el.querySelector("mjx-container"));
+  for (const el of untypeset.slice(0, 5)) {
+    problems.push(`math not typeset: ${el.textContent.trim().slice(0, 80)}`);
+  }
+  for (const el of Array.from(document.querySelectorAll("mjx-merror")).slice(0, 5)) {
+    problems.push(`MathJax error: ${el.textContent.trim().slice(0, 80)}`);
+  }
+
+  // Raw TeX left in visible prose: delimiters, or any control word such as \frac (a
+  // markdown "\[" loses its backslash but keeps the TeX inside).  Code listings may
+  // legitimately show TeX source.
+  const raw = /\$\$|\\[\[(]|\\[A-Za-z]+/;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest("pre, code, script, style, textarea, mjx-container")) continue;
+    if (!parent.checkVisibility() || !raw.test(node.textContent)) continue;
+    problems.push(`raw TeX in text: ${node.textContent.trim().slice(0, 80)}`);
+  }
+
+  // Lazy images below the fold would not have loaded yet: load them all first.
+  const images = Array.from(document.images);
+  images.forEach((img) => { img.loading = "eager"; });
+  await Promise.all(images.map((img) => img.decode().catch(() => null)));
+  for (const img of images) {
+    if (!(img.complete && img.naturalWidth > 0)) {
+      problems.push(`image not loaded: ${img.getAttribute("src")}`);
+    }
+  }
+  return problems;
+}
+"""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # keep test output readable
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory):
+    """Serve ``directory`` over HTTP on 127.0.0.1 at a free port; yield the base URL."""
+    handler = functools.partial(_QuietHandler, directory=os.fspath(directory))
+    with http.server.ThreadingHTTPServer((LOCAL_HOST, 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://{LOCAL_HOST}:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+            thread.join()
+
+
+@contextlib.contextmanager
+def chromium():
+    """Launch the offline headless Chromium; yield a playwright Browser."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=os.fspath(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _is_local(url):
+    parts = urlsplit(url)
+    return parts.scheme in {"data", "blob", "about"} or parts.hostname == LOCAL_HOST
+
+
+def check_page(browser, url, screenshot=None):
+    """Load ``url`` and return a list of human-readable problems (empty when all is well).
+
+    Reports: console errors and uncaught exceptions, requests to hosts other than
+    127.0.0.1, requests that failed or returned an HTTP error, untypeset math or MathJax
+    errors, raw TeX in visible text, and images that did not load.  If ``screenshot``
+    is a path, a full-page PNG is saved there.
+    """
+    problems = []
+
+    def on_console(message):
+        source = message.location.get("url", "")
+        # Chromium probes /favicon.ico on its own when a page declares no icon; the
+        # 404 it logs is not a defect of the page.
+        if message.type == "error" and not source.endswith("/favicon.ico"):
+            problems.append(f"console error: {message.text} ({source})")
+
+    def on_request(request):
+        if not _is_local(request.url):
+            problems.append(f"request leaves the machine: {request.url}")
+
+    def on_response(response):
+        if response.status >= 400:
+            problems.append(f"HTTP {response.status}: {response.url}")
+
+    page = browser.new_page()
+    try:
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: problems.append(f"uncaught exception: {error}"))
+        page.on("request", on_request)
+        page.on("requestfailed", lambda request: problems.append(
+            f"request failed ({request.failure}): {request.url}"))
+        page.on("response", on_response)
+
+        page.goto(url, wait_until="networkidle")
+        problems.extend(page.evaluate(PAGE_AUDIT_JS))
+        if screenshot is not None:
+            Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=os.fspath(screenshot), full_page=True)
+    finally:
+        page.close()
+    return problems
