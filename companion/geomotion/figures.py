@@ -1,0 +1,331 @@
+"""The book's figures: one function per figure, each returning a matplotlib Figure.
+
+Every number drawn is computed by geomotion in the function itself, so a figure
+cannot drift from the algorithms it illustrates.  All figures share one style
+(:data:`STYLE`) and are meant to be saved or displayed as PNG.  Figures are created
+without pyplot, so nothing is registered globally: a notebook cell ending in a
+figure call displays it exactly once, and callers never close figures.
+"""
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+from . import inertia, models, spatial, tree, verification
+
+__all__ = [
+    "STYLE",
+    "POWER_EXAMPLE",
+    "reporting_origin_figure",
+    "inertia_energy_figure",
+    "joint_inertia_figure",
+    "rotated_inertia_figure",
+    "screw_axis_figure",
+    "particle_energy_figure",
+]
+
+#: Shared matplotlib settings of every book figure.
+STYLE = {
+    "figure.dpi": 110,
+    "font.size": 9.5,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9.5,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "legend.frameon": False,
+}
+
+#: Colours: twist/motion, wrench/force, energy/power, and a neutral accent.
+MOTION, FORCE, ENERGY, ACCENT = "#1f77b4", "#d62728", "#2ca02c", "#7f7f7f"
+
+#: Power-transport example (a 10 N force along y through B, B at 0.2 m along A's
+#: x axis with parallel axes, body twist about B (0, 0, 3 rad/s, 1, 2, 0 m/s)).
+POWER_EXAMPLE = {
+    "p_AB": np.array([0.2, 0.0, 0.0]),
+    "F_B": np.array([0.0, 0.0, 0.0, 0.0, 10.0, 0.0]),
+    "V_B": np.array([0.0, 0.0, 3.0, 1.0, 2.0, 0.0]),
+}
+
+
+def _report_about(origin):
+    """Wrench, twist and power of :data:`POWER_EXAMPLE` reported about a point of A's x-y plane."""
+    T_OB = spatial.pose(np.eye(3), POWER_EXAMPLE["p_AB"] - origin)
+    F = spatial.force_transform(T_OB) @ POWER_EXAMPLE["F_B"]
+    V = spatial.motion_transform(T_OB) @ POWER_EXAMPLE["V_B"]
+    return F, V, float(spatial.power(F, V))
+
+
+def reporting_origin_figure(origin_x=0.0):
+    """Figure: the reporting origin alters the moment and the twist's linear block but never the power.
+
+    Left, the plane of motion: the force at B and the rigid velocity field's value
+    at B and at the reporting origin O = (origin_x, 0, 0) (O = A by default).  Right,
+    the moment n_z, the twist's linear y block and the power reported about B and about O.
+
+    Parameters
+    ----------
+    origin_x : float
+        x coordinate of the reporting origin O in A's axes, m.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    origin = np.array([float(origin_x), 0.0, 0.0])
+    about_B = _report_about(POWER_EXAMPLE["p_AB"])
+    about_O = _report_about(origin)
+    label_O = "A" if origin_x == 0 else "O"
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(9.0, 3.4), layout="constrained")
+        grid = fig.add_gridspec(1, 4, width_ratios=[2.2, 1, 1, 1])
+        ax = fig.add_subplot(grid[0])
+        p_B = POWER_EXAMPLE["p_AB"]
+        for point, (F, V, _), name in ((p_B, about_B, "B"), (origin, about_O, label_O)):
+            ax.plot(point[0], point[1], "o", color="black")
+            ax.annotate(name, point[:2], xytext=(-12, -14), textcoords="offset points")
+            ax.quiver(point[0], point[1], V[3], V[4], color=MOTION, angles="xy",
+                      scale_units="xy", scale=12, width=0.008)
+        ax.quiver(p_B[0], p_B[1], 0, POWER_EXAMPLE["F_B"][4], color=FORCE, angles="xy",
+                  scale_units="xy", scale=60, width=0.008)
+        ax.plot([], [], color=MOTION, label="twist linear block (1/12 m per m/s)")
+        ax.plot([], [], color=FORCE, label="force 10 N at B (1/60 m per N)")
+        ax.set(xlim=(min(origin_x, 0) - 0.15, max(origin_x, 0.2) + 0.25), ylim=(-0.12, 0.32),
+               xlabel="x (m)", ylabel="y (m)", aspect="equal",
+               title=f"Rigid motion, omega_z = {POWER_EXAMPLE['V_B'][2]:g} rad/s")
+        ax.legend(loc="upper left", fontsize=8)
+        bars = [
+            ("moment n_z (N m)", lambda F, V, P: F[2], FORCE),
+            ("linear block v_y (m/s)", lambda F, V, P: V[4], MOTION),
+            ("power (W)", lambda F, V, P: P, ENERGY),
+        ]
+        for k, (title, value, colour) in enumerate(bars):
+            bar_ax = fig.add_subplot(grid[k + 1])
+            values = [value(*about_B), value(*about_O)]
+            bar_ax.bar(["about B", f"about {label_O}"], values, color=colour, alpha=0.85)
+            for x, y in enumerate(values):
+                bar_ax.annotate(f"{y:.3g}", (x, y), ha="center", va="bottom")
+            bar_ax.set_title(title)
+            bar_ax.margins(y=0.2)
+    return fig
+
+
+def _two_link_inertia_curves(ax, marker_q2=None):
+    """Plot M_11, M_12, M_22 of the two-link arm against the elbow angle on ``ax``."""
+    arm = models.two_link_teaching_arm()
+    q2 = np.linspace(-np.pi, np.pi, 181)
+    M = tree.crba(arm, np.stack([np.zeros_like(q2), q2], axis=-1))
+    for (i, j), style in (((0, 0), "-"), ((0, 1), "--"), ((1, 1), ":")):
+        ax.plot(q2, M[:, i, j], style, label=f"M{i + 1}{j + 1}", linewidth=1.8)
+    ax.axhline(0, color=ACCENT, linewidth=0.8)
+    if marker_q2 is not None:
+        ax.axvline(marker_q2, color=ACCENT, linewidth=1.0)
+    ax.set(xlabel="elbow angle q2 (rad)", ylabel="joint inertia (kg m^2)",
+           xticks=np.pi * np.array([-1, -0.5, 0, 0.5, 1]),
+           xticklabels=["-pi", "-pi/2", "0", "pi/2", "pi"])
+    ax.legend(loc="upper right")
+
+
+def inertia_energy_figure():
+    """Figure: point-mass vs extended-body energy, and the two-link joint inertia against the elbow angle.
+
+    Left: a 2 kg body whose centre of mass is 0.3 m from the origin along x spins at
+    1 rad/s about z while the origin moves along y.  As a point mass its energy
+    vanishes at v_y = -0.3 m/s (the mass is then at rest); as a uniform thin disk
+    (J_C = 0.1 kg m^2) it keeps its rotational 0.05 J.  Right: entries of the
+    two-link arm's joint inertia M(q2) from :func:`geomotion.tree.crba`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    m, c, J_C = 2.0, np.array([0.3, 0.0, 0.0]), 0.1
+    v_y = np.linspace(-1.0, 0.4, 141)
+    V = np.zeros((v_y.size, 6))
+    V[:, 2], V[:, 4] = 1.0, v_y
+    point = inertia.kinetic_energy(inertia.spatial_inertia(m, c, inertia.point_mass_central_inertia(m)), V)
+    disk = inertia.kinetic_energy(inertia.spatial_inertia(m, c, np.diag([J_C / 2, J_C / 2, J_C])), V)
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(9.0, 3.4), layout="constrained")
+        left, right = fig.subplots(1, 2)
+        left.plot(v_y, point, color=MOTION, label="point mass")
+        left.plot(v_y, disk, color=ENERGY, label="thin disk, J_C = 0.1 kg m^2")
+        left.plot([-0.3], [0.0], "o", color=MOTION)
+        left.annotate("0.05 J retained", (-0.3, disk.min()), xytext=(10, 25), textcoords="offset points",
+                      arrowprops={"arrowstyle": "->", "color": ACCENT})
+        left.set(xlabel="origin velocity v_y (m/s)", ylabel="kinetic energy (J)",
+                 title="m = 2 kg, offset 0.3 m, omega = 1 rad/s")
+        left.legend(loc="upper left")
+        _two_link_inertia_curves(right)
+        right.set_title("Two-link arm: joint inertia vs elbow angle")
+    return fig
+
+
+def joint_inertia_figure(q2=0.0, rates=(1.0, -2.0)):
+    """Figure for the elbow explorer: M(q2) curves with the current elbow angle and its kinetic energy.
+
+    Parameters
+    ----------
+    q2 : float
+        Elbow angle, rad.
+    rates : (2,) array_like
+        Joint rates (qd1, qd2), rad/s.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    arm = models.two_link_teaching_arm()
+    q = np.array([0.0, float(q2)])
+    qd = np.asarray(rates, dtype=float)
+    M = tree.crba(arm, q)
+    energy = float(tree.kinetic_energy(arm, q, qd))
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(9.0, 3.4), layout="constrained")
+        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.6, 1]})
+        _two_link_inertia_curves(left, marker_q2=q2)
+        left.set_title(f"q2 = {q2:.3f} rad")
+        right.axis("off")
+        right.text(0.0, 0.95, "M(q2) (kg m^2)", fontweight="bold", va="top")
+        right.text(0.0, 0.78, f"[[{M[0, 0]:.4f}, {M[0, 1]:.4f}],\n [{M[1, 0]:.4f}, {M[1, 1]:.4f}]]",
+                   family="monospace", va="top")
+        right.text(0.0, 0.45, f"rates ({qd[0]:g}, {qd[1]:g}) rad/s", va="top")
+        right.text(0.0, 0.32, f"K = qd^T M qd / 2 = {energy:.5f} J", va="top", color=ENERGY)
+    return fig
+
+
+def rotated_inertia_figure(angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(1.0, 0.0, 0.0)):
+    """Figure for the rotation explorer: the components of R I_C R^T change, the energy does not.
+
+    The body and its angular velocity are rotated together by ``angle`` about z;
+    the rotational energy omega^T I_C omega / 2 is the same in both descriptions.
+
+    Parameters
+    ----------
+    angle : float
+        Rotation about z, rad.
+    inertia_com : (3,) array_like
+        Principal moments of the central inertia, kg m^2.
+    omega : (3,) array_like
+        Angular velocity in the original axes, rad/s.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    I_C = np.diag(np.asarray(inertia_com, dtype=float))
+    w = np.asarray(omega, dtype=float)
+    R = spatial.rot_z(angle)
+    rotated, w_rotated = R @ I_C @ R.T, R @ w + 0.0
+    energy, energy_rotated = 0.5 * w @ I_C @ w, 0.5 * w_rotated @ rotated @ w_rotated
+    vmax = float(np.abs(I_C).max())
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(7.5, 3.3), layout="constrained")
+        axes = fig.subplots(1, 2)
+        for ax, matrix, w_shown, K, title in (
+            (axes[0], I_C, w, energy, "original axes"),
+            (axes[1], rotated, w_rotated, energy_rotated, f"rotated by {np.degrees(angle):.0f} deg about z"),
+        ):
+            ax.imshow(matrix, cmap="RdBu_r", vmin=-vmax, vmax=vmax)
+            for (i, j), value in np.ndenumerate(matrix + 0.0):  # + 0.0 turns -0.0 into 0.0
+                shade = "white" if abs(value) > 0.6 * vmax else "black"
+                ax.text(j, i, f"{value:.3f}", ha="center", va="center", color=shade)
+            ax.set(xticks=[], yticks=[], title=f"{title}\nomega = ({w_shown[0]:.2f}, {w_shown[1]:.2f}, "
+                                                f"{w_shown[2]:.2f}) rad/s, K = {K:.3f} J")
+            ax.grid(False)
+    return fig
+
+
+def screw_axis_figure(V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
+    """Figure: the screw axis of a twist, its pitch, and the rigid velocity field around it.
+
+    Velocities v + omega x r are drawn at points on the axis (purely axial, h omega)
+    and on a ring around it (axial plus tangential): the motion is a screw.
+
+    Parameters
+    ----------
+    V : (6,) array_like
+        Twist about the origin (omega [rad/s], v [m/s]), with omega != 0.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    V = np.asarray(V, dtype=float)
+    pitch, point, direction = spatial.screw_axis(V)
+    s = np.linspace(-0.6, 0.6, 3)
+    on_axis = point + s[:, None] * direction
+    helper = np.cross(direction, [1.0, 0.0, 0.0] if abs(direction[0]) < 0.9 else [0.0, 1.0, 0.0])
+    e1 = helper / np.linalg.norm(helper)
+    e2 = np.cross(direction, e1)
+    phi = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+    ring = point + 0.5 * (np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2)
+    samples = np.concatenate([on_axis, ring])
+    velocity = V[3:] + np.cross(V[:3], samples)
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(5.6, 4.6), layout="constrained")
+        ax = fig.add_subplot(projection="3d")
+        line = point + np.outer([-1.0, 1.0], direction)
+        ax.plot(*line.T, color=ACCENT, linewidth=2, label="screw axis")
+        ax.quiver(*samples.T, *velocity.T, length=0.25, color=MOTION, label="velocity v + omega x r")
+        ax.scatter(*point, color="black", label="closest point r_perp")
+        ax.scatter([0], [0], [0], color=FORCE, label="origin")
+        x, y, z = point + 0.0  # + 0.0 turns -0.0 into 0.0
+        ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)", aspect="equal",
+               title=f"axis through r_perp = ({x:.2f}, {y:.2f}, {z:.2f}) m\n"
+                     f"pitch h = {pitch:.2f} m/rad: on the axis v = h omega")
+        ax.legend(loc="upper left", fontsize=8)
+        ax.set_xticks(np.round(point[0] + np.array([-0.5, 0.0, 0.5]), 2))
+        ax.view_init(elev=22, azim=-58)
+    return fig
+
+
+def particle_energy_figure(model=None, n_states=200, seed=0):
+    """Figure: a tree's particle cloud, and particle-sum energies against spatial-inertia energies.
+
+    Each body is replaced by six point masses with its exact mass, centre of mass and
+    central inertia (:func:`geomotion.inertia.particle_model`).  For ``n_states``
+    random states the direct sum of particle energies is compared with
+    qd^T M qd / 2 from :func:`geomotion.tree.crba`.
+
+    Parameters
+    ----------
+    model : Tree, optional
+        Defaults to :func:`geomotion.models.humanoid_upper_body`.
+    n_states : int
+        Number of random (q, qd) states.
+    seed : int
+        Seed of the random states.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    model = models.humanoid_upper_body() if model is None else model
+    rng = np.random.default_rng(seed)
+    q = rng.uniform(-1.0, 1.0, size=(n_states, model.num_bodies))
+    qd = rng.normal(size=(n_states, model.num_bodies))
+    particle_energy = verification.tree_particle_energy(model, q, qd)
+    matrix_energy = 0.5 * np.einsum("bi,bij,bj->b", qd, tree.crba(model, q), qd)
+    posture = np.zeros(model.num_bodies)
+    cloud = verification.tree_particle_cloud(model, posture)
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=(9.0, 3.9), layout="constrained")
+        ax = fig.add_subplot(1, 2, 1, projection="3d")
+        origins = tree.forward_kinematics(model, posture)[:, :3, 3]
+        for i, parent in enumerate(model.parents):
+            ax.scatter(*cloud[i].T, s=12)
+            if parent >= 0:
+                ax.plot(*np.stack([origins[parent], origins[i]]).T, color=ACCENT, linewidth=1)
+        ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)", aspect="equal", xticks=[-0.1, 0.1],
+               title="six particles per body, all joints at q = 0")
+        ax.view_init(elev=12, azim=20)  # a frontal view: the arms hang either side of the torso
+        right = fig.add_subplot(1, 2, 2)
+        right.plot(matrix_energy, particle_energy, ".", color=ENERGY, markersize=4)
+        limit = float(matrix_energy.max()) * 1.05
+        right.plot([0, limit], [0, limit], color=ACCENT, linewidth=0.8)
+        worst = float(np.max(np.abs(particle_energy - matrix_energy) / matrix_energy))
+        right.set(xlabel="qd^T M qd / 2 (J)", ylabel="sum of particle energies (J)",
+                  title=f"{n_states} random states; largest relative gap {worst:.1e}")
+    return fig

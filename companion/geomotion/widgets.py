@@ -1,0 +1,76 @@
+"""Interactive explorers: ipywidgets sliders around the book's figure functions.
+
+Each explorer redraws one function of :mod:`geomotion.figures`, so what a reader
+sees while dragging a slider is computed by the same code the book's static
+figures and tests use.  The static default view of each explorer is that figure
+function called with its defaults; the rendered book shows it, and a live kernel
+(``make lab``) makes the sliders work.
+"""
+
+import ipywidgets
+import numpy as np
+from IPython.display import display
+
+from . import figures
+
+__all__ = ["reporting_origin_explorer", "elbow_explorer", "inertia_rotation_explorer"]
+
+
+def _show(fig):
+    """Display a figure inside an interact callback."""
+    display(fig)
+
+
+def reporting_origin_explorer():
+    """Move the reporting origin along x and watch moment, twist and power.
+
+    Redraws :func:`geomotion.figures.reporting_origin_figure`; the moment and the
+    twist's linear block change with the origin, the power stays at 20 W.
+
+    Returns
+    -------
+    ipywidgets.interactive
+        The slider and its output area.
+    """
+    slider = ipywidgets.FloatSlider(value=0.0, min=-0.6, max=0.8, step=0.05,
+                                    description="origin x (m)", continuous_update=False)
+    return ipywidgets.interactive(lambda origin_x: _show(figures.reporting_origin_figure(origin_x)),
+                                  origin_x=slider)
+
+
+def elbow_explorer():
+    """Move the elbow angle and the joint rates and watch M(q2) and the kinetic energy.
+
+    Redraws :func:`geomotion.figures.joint_inertia_figure` for the two-link arm.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    angle = ipywidgets.FloatSlider(value=0.0, min=-np.pi, max=np.pi, step=np.pi / 36,
+                                   description="q2 (rad)", continuous_update=False)
+    rate1 = ipywidgets.FloatSlider(value=1.0, min=-3, max=3, step=0.25, description="qd1 (rad/s)",
+                                   continuous_update=False)
+    rate2 = ipywidgets.FloatSlider(value=-2.0, min=-3, max=3, step=0.25, description="qd2 (rad/s)",
+                                   continuous_update=False)
+    return ipywidgets.interactive(
+        lambda q2, qd1, qd2: _show(figures.joint_inertia_figure(q2, (qd1, qd2))),
+        q2=angle, qd1=rate1, qd2=rate2,
+    )
+
+
+def inertia_rotation_explorer():
+    """Rotate an inertia about z and watch its components change while the energy does not.
+
+    Redraws :func:`geomotion.figures.rotated_inertia_figure` for principal moments
+    (1, 2, 2.5) kg m^2 and omega = (1, 0, 0) rad/s rotated with the body.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    angle = ipywidgets.FloatSlider(value=90.0, min=0.0, max=180.0, step=5.0,
+                                   description="angle (deg)", continuous_update=False)
+    return ipywidgets.interactive(
+        lambda degrees: _show(figures.rotated_inertia_figure(np.radians(degrees))), degrees=angle
+    )

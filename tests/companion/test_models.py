@@ -1,0 +1,68 @@
+"""Example models: the chapter's two-link arm, the humanoid tree and random trees."""
+
+import numpy as np
+import pytest
+
+from geomotion import inertia, models, tree
+
+
+def test_two_link_arm_carries_the_chapter_parameters():
+    arm = models.two_link_teaching_arm()
+    m, c, I_C = inertia.mass_properties(arm.inertias)
+    np.testing.assert_allclose(m, [2.0, 1.0])
+    np.testing.assert_allclose(c, [[0.3, 0, 0], [0.25, 0, 0]], atol=1e-15)
+    np.testing.assert_allclose(I_C, [np.diag([0.05, 0.05, 0.01]), np.diag([0.02, 0.02, 0.005])], atol=1e-15)
+    np.testing.assert_allclose(tree.forward_kinematics(arm, [0.0, 0.7])[1, :3, 3], [0.6, 0, 0], atol=1e-15)
+
+
+def test_humanoid_is_a_depth_first_torso_with_two_three_segment_arms():
+    body = models.humanoid_upper_body()
+    np.testing.assert_array_equal(body.parents, [-1, 0, 1, 2, 0, 4, 5])
+    assert len(models.HUMANOID_BODIES) == body.num_bodies
+    m, _, I_C = inertia.mass_properties(body.inertias)
+    np.testing.assert_allclose(m.sum(), 30 + 2 * (2.0 + 1.2 + 0.45))
+    assert all(inertia.is_physically_realizable(I_C))
+    # Left and right arms mirror each other through the torso's x-z plane at q = 0.
+    origins = tree.forward_kinematics(body, np.zeros(7))[:, :3, 3]
+    np.testing.assert_allclose(origins[4:], origins[1:4] * [1, -1, 1], atol=1e-14)
+
+
+def test_random_trees_are_depth_first_branched_and_have_no_parallel_axes():
+    rng = np.random.default_rng(5)
+    model = models.random_tree(rng, 12, branching=0.5, prismatic_fraction=0.3, helical_fraction=0.2)
+    parents = np.array(model.parents)
+    assert np.all(parents < np.arange(12))
+    assert len(set(parents[parents >= 0])) < 11  # at least one body has two children: branched
+    # Depth-first: every subtree is a contiguous block right after its root.
+    for root in range(12):
+        members = [root] + [i for i in range(root + 1, 12) if _is_descendant(parents, i, root)]
+        assert members == list(range(root, root + len(members)))
+    kinds = {_joint_kind(S) for S in model.subspaces}
+    assert kinds == {"revolute", "prismatic", "helical"}
+    axes = np.array([S[:3] if np.any(S[:3]) else S[3:] for S in model.subspaces])
+    axes /= np.linalg.norm(axes, axis=1, keepdims=True)
+    assert np.abs(axes @ axes.T - np.eye(12)).max() < 0.999  # no two axes parallel
+    offsets = np.linalg.norm(model.placements[:, :3, 3], axis=1)
+    assert offsets.min() > 0
+
+
+def _is_descendant(parents, i, root):
+    while i > root:
+        i = parents[i]
+    return i == root
+
+
+def _joint_kind(S):
+    if not np.any(S[:3]):
+        return "prismatic"
+    return "helical" if abs(S[:3] @ S[3:]) > 1e-12 else "revolute"
+
+
+def test_random_tree_rejects_bad_arguments():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="n_bodies: expected a positive integer"):
+        models.random_tree(rng, 0)
+    with pytest.raises(ValueError, match="branching: expected a probability"):
+        models.random_tree(rng, 3, branching=1.5)
+    with pytest.raises(ValueError, match=r"prismatic_fraction \+ helical_fraction: expected at most 1"):
+        models.random_tree(rng, 3, prismatic_fraction=0.7, helical_fraction=0.6)
