@@ -28,7 +28,7 @@ Two ways through the same mechanics
   is organized for speed; see the implementation notes below.
 
 Implementation notes (measured on the 2-core benchmark machine; ``bench/bench_dynamics.py``)
---------------------------------------------------------------------------------------
+--------------------------------------------------------------------------------------------
 Joint-space results (``M``, ``tau``, ``qdd``) do not depend on the body frames used
 inside the algorithms.  At model construction every body ``i`` is re-expressed in a
 *canonical joint frame* ``i'`` (``T_{i,i'} = G_i``): origin on the joint axis (the point
