@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 from geomotion import inertia, spatial, tree
+from geomotion.models import random_rotation
 
 try:
     import pinocchio as pin
@@ -38,18 +39,6 @@ GROWTH_BATCH = 2_000
 GROWTH_SIZES = (16, 32, 64)
 TARGETS = {("batch", 7): 1.0, ("batch", 32): 1.5, ("single", 7): 60.0}
 GROWTH_TARGETS = {"crba": 2.1, "rnea": 1.15, "aba": 1.15}
-
-
-def random_rotation(rng):
-    q = rng.normal(size=4)
-    w, x, y, z = q / np.linalg.norm(q)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
 
 
 def chain(n, seed=0):

@@ -13,6 +13,7 @@ __all__ = [
     "two_link_teaching_arm",
     "humanoid_upper_body",
     "random_tree",
+    "random_rotation",
 ]
 
 #: Joint screw of a revolute joint about the body's own z axis through its origin.
@@ -157,10 +158,10 @@ def random_tree(rng, n_bodies, branching=0.4, prismatic_fraction=0.25, helical_f
             point = rng.uniform(-0.1, 0.1, size=3)  # the axis misses the body origin
             pitch = rng.uniform(0.02, 0.1) if kind < prismatic_fraction + helical_fraction else 0.0
             subspaces.append(np.concatenate([axis, np.cross(point, axis) + pitch * axis]))
-        placements.append(spatial.pose(_random_rotation(rng), rng.uniform(-0.4, 0.4, size=3)))
+        placements.append(spatial.pose(random_rotation(rng), rng.uniform(-0.4, 0.4, size=3)))
         mass = rng.uniform(0.5, 3.0)
         second_moments = rng.uniform(0.002, 0.02, size=3) * mass
-        U = _random_rotation(rng)
+        U = random_rotation(rng)
         I_C = U @ np.diag(second_moments.sum() - second_moments) @ U.T
         inertias.append(inertia.spatial_inertia(mass, rng.uniform(-0.2, 0.2, size=3), 0.5 * (I_C + I_C.T)))
     return tree.Tree(
@@ -180,8 +181,18 @@ def _unit(v):
     return v / np.linalg.norm(v)
 
 
-def _random_rotation(rng):
-    """Uniformly distributed rotation from a normalized Gaussian quaternion."""
+def random_rotation(rng):
+    """A uniformly distributed random rotation, from a normalized Gaussian quaternion.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    (3, 3) ndarray
+        A proper rotation matrix.
+    """
     w, x, y, z = _unit(rng.normal(size=4))
     return np.array(
         [

@@ -10,18 +10,11 @@ quaternions, not from geomotion, so a bug in geomotion cannot hide in the test i
 from dataclasses import dataclass
 
 import numpy as np
+from strategies import quaternion_rotation
 
 
 def random_rotation(rng):
-    q = rng.normal(size=4)
-    w, x, y, z = q / np.linalg.norm(q)
-    return np.array(
-        [
-            [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-            [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-            [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
-        ]
-    )
+    return quaternion_rotation(rng.normal(size=4))
 
 
 def skew(a):
