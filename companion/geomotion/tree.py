@@ -1345,6 +1345,24 @@ def _sincos(x, c, s, ws):
     s += t
 
 
+def _soa_screw_projection(cm, k, f, out):
+    """``S_k^T f = s_a f_z + s_l f_{z,linear}`` for a canonical-frame (6, B) wrench, into ``out``."""
+    sa, sl = cm.sa_list[k], cm.sl_list[k]
+    if sa:
+        np.multiply(f[2], sa, out=out)
+        if sl:
+            out += sl * f[5]
+    else:
+        np.multiply(f[5], sl, out=out)
+    return out
+
+
+def _soa_inputs(cm, ws, arrays, names):
+    """(B, N) user-order inputs -> (N, B) internal-order work arrays named ``names``."""
+    n, B = arrays[0].shape[1], arrays[0].shape[0]
+    return [_soa_columns(cm, x, ws.get(name, (n, B))) for x, name in zip(arrays, names)]
+
+
 def _soa_columns(cm, x, out):
     """(B, N) user order -> (N, B) internal order, into ``out``."""
     if cm.identity:
@@ -1617,10 +1635,7 @@ def _soa_rnea(cm, q, qd, qdd, g, f_ext=None, frame="body"):
     B, n = q.shape
     ws = _checkout(cm)
     try:
-        qs, qds, qdds = (
-            _soa_columns(cm, x, ws.get(name, (n, B)))
-            for x, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"))
-        )
+        qs, qds, qdds = _soa_inputs(cm, ws, (q, qd, qdd), ("q", "qd", "qdd"))
         trig = _soa_trig(cm, qs, ws)
         a_base = np.concatenate([np.zeros(3), -g])
         _, F = _soa_forward(cm, trig, qds, qdds, a_base, ws)
@@ -1631,13 +1646,7 @@ def _soa_rnea(cm, q, qd, qdd, g, f_ext=None, frame="body"):
         t2a, t2b = ws.get("t2", (2, B)), ws.get("t2b", (2, B))
         for k in range(n - 1, -1, -1):
             f = F[k]
-            sa, sl = cm.sa_list[k], cm.sl_list[k]
-            if sa:
-                np.multiply(f[2], sa, out=tau[k])
-                if sl:
-                    tau[k] += sl * f[5]
-            else:
-                np.multiply(f[5], sl, out=tau[k])
+            _soa_screw_projection(cm, k, f, tau[k])
             p = cm.parent[k]
             if p >= 0:
                 _soa_up(f, k, cm, trig, t2a, t2b)
@@ -1774,10 +1783,7 @@ def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
     B, n = q.shape
     ws = _checkout(cm)
     try:
-        qs, qds, taus = (
-            _soa_columns(cm, x, ws.get(name, (n, B)))
-            for x, name in ((q, "q"), (qd, "qd"), (tau, "qdd"))
-        )
+        qs, qds, taus = _soa_inputs(cm, ws, (q, qd, tau), ("q", "qd", "qdd"))
         trig = _soa_trig(cm, qs, ws, double=True)
         VA, P = _soa_forward(cm, trig, qds, None, np.zeros(6), ws)  # P: bias wrenches b_i
         if f_ext is not None:
@@ -1804,15 +1810,10 @@ def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
                 np.multiply(ia[_COLUMN2], sa, out=Uk)
                 if sl:
                     Uk += sl * ia[_COLUMN5]
-                np.multiply(Uk[2], sa, out=Dk)
-                np.multiply(pa[2], sa, out=t1)
-                if sl:
-                    Dk += sl * Uk[5]
-                    t1 += sl * pa[5]
             else:
                 np.multiply(ia[_COLUMN5], sl, out=Uk)
-                np.multiply(Uk[5], sl, out=Dk)
-                np.multiply(pa[5], sl, out=t1)
+            _soa_screw_projection(cm, k, Uk, Dk)
+            _soa_screw_projection(cm, k, pa, t1)
             np.divide(1.0, Dk, out=Dk)
             np.subtract(taus[k], t1, out=uk)
             p = cm.parent[k]

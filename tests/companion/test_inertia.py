@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from strategies import poses, realizable_bodies, rotations, vectors
+from strategies import poses, realizable_bodies, vectors
 
 from geomotion import inertia, spatial
 
