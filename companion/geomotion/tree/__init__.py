@@ -1,0 +1,301 @@
+r"""Rigid-body trees: kinematics, joint mass matrix (CRBA), inverse (RNEA) and forward (ABA) dynamics.
+
+Build a model once with :class:`Tree`, then ask for any quantity at one configuration or
+at a whole batch of them in one call (leading axes of ``q`` are batch axes):
+
+* :func:`crba` -- the joint-space mass matrix :math:`M(q)`;
+* :func:`rnea` -- joint forces for a given motion (inverse dynamics), and
+  :func:`bias_forces`, its value at zero acceleration;
+* :func:`aba` -- joint accelerations for given forces (forward dynamics, O(N));
+* :func:`forward_kinematics`, :func:`body_twists`, :func:`body_jacobians`,
+  :func:`kinetic_energy`, :func:`potential_energy`, :func:`spatial_momentum`.
+
+Model
+-----
+A fixed-base tree of ``N`` rigid bodies, one scalar joint per body.  ``parents[i] < i``
+(``-1`` is the fixed base).  Body ``i`` carries a constant joint screw ``S_i`` in its own
+coordinates (angular-first) and a constant placement ``T_{parent,i}`` at ``q_i = 0``;
+the joint moves body ``i`` by the screw exponential, so
+
+.. math:: T_{\lambda(i),i}(q_i) = T^{0}_{\lambda(i),i}\,\exp([S_i]\,q_i),\qquad
+          X_i = \mathrm{Ad}_{T_{\lambda(i),i}}^{-1},\qquad
+          \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i .
+
+Revolute (``omega != 0``, ``omega.v = 0``), helical (``omega.v != 0``) and prismatic
+(``omega = 0``) joints all follow from ``S_i``; ``q_i`` is in rad (revolute, helical)
+or m (prismatic), the matching ``tau_i`` in N m or N.  With ``S_i`` not of unit size,
+``q_i`` is a scaled coordinate and ``tau_i`` the matching generalized force.
+
+Two ways through the same mechanics
+-----------------------------------
+* The *readable* path, :class:`PreparedTree` with :func:`composite_inertias` and
+  :func:`joint_mass_matrix` (module :mod:`geomotion.tree.reference`), is the textbook
+  composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
+  shows, and the independent reference the fast path is tested against.
+* The *fast* path, :func:`crba`, :func:`rnea`, :func:`aba` (and :func:`bias_forces`),
+  defined here, dispatches on the number ``B`` of configurations in one call: batches of
+  at least ``_SOA_MIN_BATCH`` = 96 (the measured crossover) take the structure-of-arrays
+  implementation in :mod:`geomotion.tree.batched`, smaller ones the implementation
+  vectorized across bodies in :mod:`geomotion.tree.single`.  Both work on constant
+  operators built once per model (:mod:`geomotion.tree.compiled`); their implementation
+  notes are in those modules.
+"""
+
+import math
+
+import numpy as np
+
+from .batched import _Scratch, _sincos, _soa_aba, _soa_crba, _soa_rnea  # noqa: F401 (tested through the package namespace)
+from .model import (
+    DEFAULT_GRAVITY,
+    Tree,
+    _batch_shape,
+    _check_configuration,
+    _check_f_ext,
+    _check_gravity,
+    _check_model,
+    _finite_array,
+)
+from .reference import (
+    PreparedTree,
+    body_jacobians,
+    body_twists,
+    composite_inertias,
+    forward_kinematics,
+    joint_mass_matrix,
+    joint_transforms,
+    kinetic_energy,
+    potential_energy,
+    prepare,
+    spatial_momentum,
+)
+from .single import _stk_aba, _stk_crba, _stk_rnea
+
+__all__ = [
+    "DEFAULT_GRAVITY",
+    "Tree",
+    "PreparedTree",
+    "prepare",
+    "joint_transforms",
+    "forward_kinematics",
+    "composite_inertias",
+    "joint_mass_matrix",
+    "crba",
+    "body_jacobians",
+    "body_twists",
+    "rnea",
+    "aba",
+    "bias_forces",
+    "kinetic_energy",
+    "potential_energy",
+    "spatial_momentum",
+]
+
+#: Batches of at least this many configurations use the structure-of-arrays path
+#: (measured crossover on the benchmark machine, see bench/bench_dynamics.py).
+_SOA_MIN_BATCH = 96
+
+
+# ---------------------------------------------------------------------------
+# Public dynamics
+# ---------------------------------------------------------------------------
+
+
+def _flat(x, batch, core=1):
+    """Broadcast ``x`` to ``batch + core shape`` and flatten the batch: (B, ...), or (...) if B = 1."""
+    tail = x.shape[x.ndim - core :]
+    if x.shape[: x.ndim - core] != batch:
+        x = np.broadcast_to(x, batch + tail)
+    return x.reshape(tail if math.prod(batch) == 1 else (-1,) + tail)
+
+
+def _path(batch, soa, stacked):
+    """The large-batch (structure of arrays) or small-batch implementation."""
+    return soa if math.prod(batch) >= _SOA_MIN_BATCH else stacked
+
+
+def crba(model, q):
+    r"""Joint-space mass matrix :math:`M(q)` by the composite-rigid-body algorithm.
+
+    .. math:: M_{ij} = M_{ji} = S_i^T\,({}^{j}X_{i})^T\,\mathcal I^C_j S_j
+              \quad (i \text{ an ancestor of, or equal to, } j),\qquad
+              K = \tfrac12\dot q^T M(q)\dot q
+
+    with :math:`{}^{j}X_{i} = X_j X_{\lambda(j)}\cdots` the motion transform from body
+    :math:`i`'s coordinates to body :math:`j`'s; :math:`M_{ij} = 0` across branches.
+
+    Same mathematics as :func:`joint_mass_matrix` on :func:`prepare`, organized for
+    speed (see the module notes); batches of configurations are one call.
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m).
+
+    Returns
+    -------
+    (..., N, N) ndarray
+        Symmetric positive (semi)definite ``M`` (kg m^2, kg m or kg by joint types).
+        For large batches the result may be a non-contiguous view.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+    """
+    _check_model(model)
+    q = _check_configuration(model, q, "q")
+    batch, n = q.shape[:-1], model.num_bodies
+    cm = model._compiled
+    q2 = _flat(q, batch)
+    M = _path(batch, _soa_crba, _stk_crba)(cm, q2)
+    return M.reshape(batch + (n, n))
+
+
+def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
+    _check_model(model)
+    arrays = [_check_configuration(model, a, name) for a, name in zip(args, names)]
+    g = _check_gravity(gravity)
+    F = _check_f_ext(model, f_ext, f_ext_frame)
+    batch = _batch_shape(arrays, F)
+    flat = [_flat(a, batch) for a in arrays]
+    F = None if F is None else _flat(F, batch, core=2)
+    return batch, flat, g, F
+
+
+def rnea(model, q, qd, qdd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="body"):
+    r"""Inverse dynamics by the recursive Newton–Euler algorithm: joint forces for a motion.
+
+    Outward, with the base accelerating at :math:`-g` (so gravity needs no separate term):
+
+    .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
+              \mathcal A_i = X_i\mathcal A_{\lambda(i)} + S_i\ddot q_i + \mathcal V_i\times S_i\dot q_i,
+
+    .. math:: \mathcal F_i = \mathcal I_i\mathcal A_i
+              + \mathcal V_i\times^*\mathcal I_i\mathcal V_i - \mathcal F^{ext}_i ;
+
+    inward: :math:`\tau_i = S_i^T\mathcal F_i`,
+    :math:`\mathcal F_{\lambda(i)} \mathrel{+}= X_i^T\mathcal F_i`.  Equivalently
+    :math:`\tau = M(q)\ddot q + C(q,\dot q)\dot q + g(q) - \sum_i J_i^T\mathcal F^{ext}_i`
+    with the body Jacobians :math:`J_i` of :func:`body_jacobians`.
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd, qdd : (..., N) array_like
+        Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
+        m/s^2).  Leading axes broadcast against each other.
+    gravity : (3,) array_like
+        Gravitational acceleration in base coordinates, m/s^2.
+    f_ext : (..., N, 6) array_like, optional
+        External wrench on each body, moment-first (N m, N).
+    f_ext_frame : {"body", "world"}
+        ``"body"``: ``f_ext[..., i, :]`` in body ``i`` coordinates about body ``i``'s
+        origin; ``"world"``: in base coordinates about the base origin.
+
+    Returns
+    -------
+    (..., N) ndarray
+        Joint forces ``tau`` (N m for revolute/helical, N for prismatic joints).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, for a wrong model type, wrong shapes or lengths,
+        non-broadcasting batches, non-finite values, or an unknown ``f_ext_frame``.
+    """
+    batch, (q, qd, qdd), g, F = _dynamics_inputs(
+        model, (q, qd, qdd), ("q", "qd", "qdd"), gravity, f_ext, f_ext_frame
+    )
+    path = _path(batch, _soa_rnea, _stk_rnea)
+    return path(model._compiled, q, qd, qdd, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
+
+
+def bias_forces(model, q, qd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="body"):
+    r"""Joint forces at zero joint acceleration, the bias of the equations of motion.
+
+    .. math:: b(q,\dot q) = C(q,\dot q)\dot q + g(q) - \sum_i J_i^T\mathcal F^{ext}_i
+
+    Equal to ``rnea(model, q, qd, 0, gravity, f_ext, f_ext_frame)``, so that
+    :math:`M\ddot q + b = \tau`.
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd : (..., N) array_like
+        Joint positions (rad or m) and rates (rad/s or m/s).
+    gravity : (3,) array_like
+        Gravity in base coordinates, m/s^2.
+    f_ext : (..., N, 6) array_like, optional
+        External wrenches, see :func:`rnea`.
+    f_ext_frame : {"body", "world"}
+        Frame of ``f_ext``, see :func:`rnea`.
+
+    Returns
+    -------
+    (..., N) ndarray
+        N m or N per joint.
+
+    Raises
+    ------
+    ValueError
+        As :func:`rnea`.
+    """
+    qd_arr = _finite_array(qd, "qd")
+    return rnea(model, q, qd_arr, np.zeros(qd_arr.shape), gravity, f_ext, f_ext_frame)
+
+
+def aba(model, q, qd, tau, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="body"):
+    r"""Forward dynamics by the articulated-body algorithm, O(N): accelerations for given forces.
+
+    Solves :math:`M(q)\ddot q = \tau - b(q,\dot q)` without forming :math:`M`.  Inward,
+    starting from :math:`\mathcal I^A_i = \mathcal I_i` and the bias wrenches :math:`p^A_i`,
+    with :math:`U_i = \mathcal I^A_i S_i`, :math:`D_i = S_i^T U_i`,
+    :math:`u_i = \tau_i - S_i^T p^A_i`:
+
+    .. math:: \mathcal I^A_{\lambda(i)} \mathrel{+}=
+              X_i^T\Big(\mathcal I^A_i - \frac{U_iU_i^T}{D_i}\Big)X_i,\qquad
+              p^A_{\lambda(i)} \mathrel{+}= X_i^T\Big(p^A_i + U_i\frac{u_i}{D_i}\Big);
+
+    outward, from the base accelerating at :math:`-g`:
+
+    .. math:: \ddot q_i = \big(u_i - U_i^T X_i\mathcal A_{\lambda(i)}\big)/D_i,\qquad
+              \mathcal A_i = X_i\mathcal A_{\lambda(i)} + S_i\ddot q_i .
+
+    Here each body's velocity-product acceleration :math:`c_i` (its acceleration when all
+    :math:`\ddot q = 0` and :math:`g = 0`) is folded into the bias wrench,
+    :math:`p^A_i = \mathcal I_i c_i + \mathcal V_i\times^*\mathcal I_i\mathcal V_i - \mathcal F^{ext}_i`,
+    and :math:`\mathcal A_i` excludes it; this is algebraically the textbook algorithm
+    (whose :math:`\mathcal I^a_i c_i` terms it absorbs).
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd : (..., N) array_like
+        Joint positions (rad or m) and rates (rad/s or m/s).
+    tau : (..., N) array_like
+        Joint forces (N m or N).
+    gravity : (3,) array_like
+        Gravity in base coordinates, m/s^2.
+    f_ext : (..., N, 6) array_like, optional
+        External wrenches, see :func:`rnea`.
+    f_ext_frame : {"body", "world"}
+        Frame of ``f_ext``, see :func:`rnea`.
+
+    Returns
+    -------
+    (..., N) ndarray
+        Joint accelerations (rad/s^2 or m/s^2).
+
+    Raises
+    ------
+    ValueError
+        As :func:`rnea`.
+    """
+    batch, (q, qd, tau), g, F = _dynamics_inputs(
+        model, (q, qd, tau), ("q", "qd", "tau"), gravity, f_ext, f_ext_frame
+    )
+    path = _path(batch, _soa_aba, _stk_aba)
+    return path(model._compiled, q, qd, tau, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
+

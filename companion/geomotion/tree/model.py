@@ -1,0 +1,348 @@
+r"""The tree model: :class:`Tree`, its validation, and the default gravity.
+
+A fixed-base tree of ``N`` rigid bodies, one scalar joint per body.  ``parents[i] < i``
+(``-1`` is the fixed base).  Body ``i`` carries a constant joint screw ``S_i`` in its own
+coordinates (angular-first) and a constant placement ``T_{parent,i}`` at ``q_i = 0``;
+the joint moves body ``i`` by the screw exponential.  Everything here checks input at
+the boundary; the constant operators of the fast algorithms are built once per model
+by ``geomotion.tree.compiled._Compiled``.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _validate
+from ..inertia import is_physically_realizable
+from ..spatial import _skew
+from .compiled import _Compiled
+
+#: Default gravity in base coordinates, m/s^2.
+DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
+_DEFAULT_GRAVITY_ARRAY = np.array(DEFAULT_GRAVITY)
+_DEFAULT_GRAVITY_ARRAY.flags.writeable = False
+
+#: Relative tolerance for the structure checks of inertias and motion transforms.
+_STRUCTURE_RTOL = 1e-9
+
+
+# ---------------------------------------------------------------------------
+# Validation helpers
+# ---------------------------------------------------------------------------
+
+
+def _readonly(array):
+    array = np.array(array, copy=True)
+    array.flags.writeable = False
+    return array
+
+
+def _check_parents(parents, name="parents"):
+    try:
+        raw = np.asarray(parents)
+    except (TypeError, ValueError) as error:  # pragma: no cover - ragged input
+        raise ValueError(f"{name}: expected a sequence of integers, got {parents!r}") from error
+    if raw.ndim != 1:
+        raise ValueError(
+            f"{name}: expected a 1-D sequence of parent indices, got shape {raw.shape}"
+        )
+    if raw.size == 0:
+        raise ValueError(f"{name}: expected at least one body, got an empty sequence")
+    if raw.dtype.kind not in "iu":
+        if raw.dtype.kind != "f" or not np.all(np.isfinite(raw)) or np.any(raw != np.round(raw)):
+            raise ValueError(f"{name}: expected integer parent indices, got {raw!r}")
+    out = raw.astype(np.int64)
+    bad = [i for i, p in enumerate(out) if not -1 <= p < i]
+    if bad:
+        i = bad[0]
+        raise ValueError(
+            f"{name}: expected parent-before-child indices, -1 <= parents[i] < i, "
+            f"got parents[{i}] = {int(out[i])}"
+        )
+    return out
+
+
+def _check_count(array, n, name, what):
+    if array.shape[0] != n:
+        raise ValueError(f"{name}: expected {n} {what} (one per body), got {array.shape[0]}")
+
+
+def _check_subspaces(subspaces, n, name="subspaces"):
+    S = _validate.real_array(subspaces, name)
+    if S.ndim != 2 or S.shape[1] != 6:
+        raise ValueError(f"{name}: expected shape ({n}, 6), got shape {S.shape}")
+    _check_count(S, n, name, "joint screws")
+    norms = np.linalg.norm(S, axis=1)
+    if np.any(norms == 0):
+        i = int(np.argmin(norms))
+        raise ValueError(f"{name}: expected nonzero joint screws, got a zero screw for body {i}")
+    return S
+
+
+def _check_inertia_structure(I, name, allow_singular):
+    """Check (N, 6, 6) spatial inertias; return masses, centres of mass, central inertias."""
+    scale = np.abs(I).max(axis=(1, 2))
+    tol = _STRUCTURE_RTOL * (1.0 + scale)
+    asym = np.abs(I - np.swapaxes(I, 1, 2)).max(axis=(1, 2))
+    for i in np.nonzero(asym > tol)[0]:
+        raise ValueError(
+            f"{name}: expected a symmetric 6x6 inertia for body {i}, got asymmetry {asym[i]:.3g}"
+        )
+    lower = I[:, 3:, 3:]
+    m = np.trace(lower, axis1=1, axis2=2) / 3
+    for i in range(I.shape[0]):
+        if not m[i] > 0:
+            raise ValueError(
+                f"{name}: expected a positive mass (lower-right block m*I3) for body {i}, "
+                f"got m = {m[i]:.6g}"
+            )
+        if np.abs(lower[i] - m[i] * np.eye(3)).max() > tol[i]:
+            raise ValueError(
+                f"{name}: expected the lower-right block of body {i} to be m*I3, "
+                f"got {lower[i].tolist()}"
+            )
+        coupling = I[i, :3, 3:]
+        if np.abs(coupling + coupling.T).max() > tol[i]:
+            raise ValueError(
+                f"{name}: expected coupling blocks m[c] and -m[c] (a centre of mass) for body {i}, "
+                f"got a non-antisymmetric upper-right block {coupling.tolist()}"
+            )
+    mc = 0.5 * np.stack(
+        [I[:, 2, 4] - I[:, 1, 5], I[:, 0, 5] - I[:, 2, 3], I[:, 1, 3] - I[:, 0, 4]], axis=-1
+    )
+    com = mc / m[:, None]
+    C = _skew(com)
+    inertia_com = I[:, :3, :3] + m[:, None, None] * (C @ C)
+    inertia_com = 0.5 * (inertia_com + np.swapaxes(inertia_com, 1, 2))
+    # Recovering I_C = I_O + m[c][c] leaves rounding noise of the size of I_O (e.g. 1e-18
+    # for a point mass, whose I_C is 0): snap central second moments below 1e-12 of the
+    # body's rotational scale trace(I_O) to zero before judging realizability.
+    sigma = 0.5 * np.trace(inertia_com, axis1=1, axis2=2)[:, None, None] * np.eye(3) - inertia_com
+    lam, U = np.linalg.eigh(sigma)
+    lam = np.where(
+        np.abs(lam) <= 1e-12 * np.trace(I[:, :3, :3], axis1=1, axis2=2)[:, None], 0.0, lam
+    )
+    sigma = (U * lam[:, None, :]) @ np.swapaxes(U, 1, 2)
+    inertia_com = np.trace(sigma, axis1=1, axis2=2)[:, None, None] * np.eye(3) - sigma
+    for i in range(I.shape[0]):
+        if not is_physically_realizable(inertia_com[i]):
+            raise ValueError(
+                f"{name}: expected a physically realizable body {i} (central principal moments "
+                f"obeying the triangle inequalities), got moments "
+                f"{np.linalg.eigvalsh(inertia_com[i]).tolist()}"
+            )
+        if not allow_singular:
+            eig = np.linalg.eigvalsh(inertia_com[i])
+            if eig.min() <= _STRUCTURE_RTOL * max(eig.max(), np.finfo(float).tiny):
+                raise ValueError(
+                    f"{name}: expected a positive definite central inertia for body {i}, got "
+                    f"principal moments {eig.tolist()} (pass allow_singular_inertias=True for "
+                    f"ideal point masses or thin rods)"
+                )
+    return m, com, inertia_com
+
+
+def _check_motion_transforms(X, name):
+    """Check (..., 6, 6) rigid motion transforms [[R, 0], [[p]R, R]]."""
+    R = X[..., :3, :3]
+    tol = _STRUCTURE_RTOL * (1.0 + np.abs(X).max(initial=0.0))
+    if np.abs(X[..., :3, 3:]).max(initial=0.0) > tol:
+        raise ValueError(
+            f"{name}: expected motion transforms [[R, 0], [[p]R, R]], got a nonzero upper-right block"
+        )
+    if np.abs(X[..., 3:, 3:] - R).max(initial=0.0) > tol:
+        raise ValueError(
+            f"{name}: expected motion transforms with equal diagonal blocks R, got different blocks"
+        )
+    _validate.rotation(R, f"{name}[..., :3, :3]")
+    P = np.swapaxes(R, -1, -2) @ X[..., 3:, :3]  # = R^T [p] R, antisymmetric
+    if np.abs(P + np.swapaxes(P, -1, -2)).max(initial=0.0) > tol:
+        raise ValueError(
+            f"{name}: expected a lower-left block [p]R of a rigid motion, got a non-skew R^T B"
+        )
+
+
+def _finite_array(value, name):
+    """``value`` as a float ndarray; ValueError naming ``name`` if not real and finite.
+
+    The common case costs two cheap numpy calls: a sum of squares is finite unless an
+    entry is not (or the sum overflows, which the full check then clears).
+    """
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
+    flat = array.reshape(-1)
+    if not math.isfinite(flat.dot(flat)):
+        _validate.real_array(array, name)
+    return array
+
+
+def _check_configuration(model, value, name):
+    array = _finite_array(value, name)
+    n = model.num_bodies
+    if array.ndim == 0 or array.shape[-1] != n:
+        raise ValueError(
+            f"{name}: expected shape (..., {n}) (one entry per joint), got shape {array.shape}"
+        )
+    return array
+
+
+def _check_gravity(gravity):
+    if gravity is DEFAULT_GRAVITY:
+        return _DEFAULT_GRAVITY_ARRAY
+    g = _finite_array(gravity, "gravity")
+    if g.shape != (3,):
+        raise ValueError(
+            f"gravity: expected shape (3,) (m/s^2 in base coordinates), got shape {g.shape}"
+        )
+    return g
+
+
+def _check_f_ext(model, f_ext, frame):
+    if frame not in ("body", "world"):
+        raise ValueError(f"f_ext_frame: expected 'body' or 'world', got {frame!r}")
+    if f_ext is None:
+        return None
+    F = _finite_array(f_ext, "f_ext")
+    n = model.num_bodies
+    if F.ndim < 2 or F.shape[-2:] != (n, 6):
+        raise ValueError(
+            f"f_ext: expected shape (..., {n}, 6) (one wrench per body), got shape {F.shape}"
+        )
+    return F
+
+
+def _batch_shape(arrays, wrench=None):
+    """Broadcast leading (batch) shape of (..., N) arrays and an optional (..., N, 6) wrench array."""
+    shapes = [a.shape[:-1] for a in arrays]
+    if wrench is not None:
+        shapes.append(wrench.shape[:-2])
+    first = shapes[0]
+    for shape in shapes:
+        if shape != first:
+            break
+    else:
+        return first
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError as error:
+        raise ValueError(
+            f"q, qd, qdd, tau, f_ext: expected leading (batch) shapes that broadcast, got {shapes}"
+        ) from error
+
+
+
+# ---------------------------------------------------------------------------
+# Models
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    r"""A fixed-base tree of rigid bodies with one scalar joint each.
+
+    .. math:: T_{\lambda(i),i}(q_i) = T^0_{\lambda(i),i}\exp([S_i]q_i),\qquad
+              \mathcal V_i = X_i(q)\,\mathcal V_{\lambda(i)} + S_i\dot q_i,\quad
+              X_i = \mathrm{Ad}_{T_{\lambda(i),i}}^{-1}
+
+    Parameters
+    ----------
+    parents : (N,) sequence of int
+        ``parents[i]`` is the parent body of body ``i``; ``-1`` for the fixed base.
+        Parents come before children: ``-1 <= parents[i] < i``.
+    subspaces : (N, 6) array_like
+        Constant joint screw ``S_i`` of body ``i`` in body ``i`` coordinates,
+        angular-first ``(omega, v)``.  ``omega != 0, omega.v = 0``: revolute (q in rad);
+        ``omega.v != 0``: helical with pitch ``omega.v/|omega|^2`` m/rad; ``omega = 0``:
+        prismatic along ``v`` (q in m).  Nonzero.
+    placements : (N, 4, 4) array_like
+        ``T_{parent,i}`` at ``q_i = 0``: maps body ``i`` coordinates into its parent's
+        (the base frame for roots); translations in m.
+    inertias : (N, 6, 6) array_like
+        Spatial inertia of body ``i`` about its origin in its axes
+        (:func:`geomotion.inertia.spatial_inertia`): symmetric, lower-right block
+        ``m I3`` with ``m > 0`` kg, coupling blocks ``m[c]`` and ``-m[c]``, physically
+        realizable central inertia.
+    allow_singular_inertias : bool
+        If False (default) every central inertia must be positive definite; if True,
+        ideal singular bodies (point mass, thin rod) that are still realizable are
+        admitted.  The mass matrix stays positive definite as long as every joint moves
+        some mass; :func:`aba` needs that.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, for wrong shapes or counts, non-finite values, parents not
+        ordered parent-before-child, zero joint screws, non-rigid placements, and
+        inertias that are asymmetric, have a non-positive mass, inconsistent coupling
+        blocks, or an unrealizable (or, unless allowed, singular) central inertia.
+
+    Notes
+    -----
+    A frozen dataclass: the arrays are stored as read-only copies, and the constant
+    operators of the fast algorithms are built once here.
+    """
+
+    parents: np.ndarray
+    subspaces: np.ndarray
+    placements: np.ndarray
+    inertias: np.ndarray
+    allow_singular_inertias: bool = False
+    _compiled: _Compiled = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        parents = _check_parents(self.parents, "parents")
+        n = parents.size
+        S = _check_subspaces(self.subspaces, n, "subspaces")
+        P = _validate.real_array(self.placements, "placements")
+        if P.ndim != 3 or P.shape[1:] != (4, 4):
+            raise ValueError(f"placements: expected shape ({n}, 4, 4), got shape {P.shape}")
+        _check_count(P, n, "placements", "poses")
+        _validate.pose(P, "placements")
+        I = _validate.real_array(self.inertias, "inertias")
+        if I.ndim != 3 or I.shape[1:] != (6, 6):
+            raise ValueError(f"inertias: expected shape ({n}, 6, 6), got shape {I.shape}")
+        _check_count(I, n, "inertias", "spatial inertias")
+        if not isinstance(self.allow_singular_inertias, (bool, np.bool_)):
+            raise ValueError(
+                f"allow_singular_inertias: expected True or False, got {self.allow_singular_inertias!r}"
+            )
+        masses, coms, inertias_com = _check_inertia_structure(
+            I, "inertias", bool(self.allow_singular_inertias)
+        )
+        for name, value in (
+            ("parents", parents),
+            ("subspaces", S),
+            ("placements", P),
+            ("inertias", I),
+        ):
+            object.__setattr__(self, name, _readonly(value))
+        object.__setattr__(self, "allow_singular_inertias", bool(self.allow_singular_inertias))
+        object.__setattr__(
+            self, "_compiled", _Compiled(parents, S, P, I, masses, coms, inertias_com)
+        )
+
+    @property
+    def num_bodies(self):
+        """Number of bodies N (= number of joints)."""
+        return self.parents.size
+
+    @property
+    def masses(self):
+        """(N,) body masses in kg."""
+        return self._compiled.user_mass.copy()
+
+    @property
+    def centers_of_mass(self):
+        """(N, 3) centre of mass of each body in its own coordinates, m."""
+        return self._compiled.user_com.copy()
+
+
+
+def _check_model(model, name="model"):
+    if type(model) is not Tree and not isinstance(model, Tree):
+        raise ValueError(f"{name}: expected a geomotion.tree.Tree, got {type(model).__name__}")
+    return model
+

@@ -1,0 +1,449 @@
+r"""The readable reference path: explicit 6x6 operators in the user's body frames.
+
+:class:`~geomotion.tree.PreparedTree` with :func:`~geomotion.tree.composite_inertias` and
+:func:`~geomotion.tree.joint_mass_matrix` is the textbook composite-rigid-body algorithm on
+explicit 6x6 operators: what the book chapter shows.  :func:`~geomotion.tree.body_jacobians`,
+:func:`~geomotion.tree.body_twists`, :func:`~geomotion.tree.joint_transforms` and
+:func:`~geomotion.tree.forward_kinematics` are likewise plain propagations in the user's body
+frames, and the energies and momentum are sums over bodies.  None of this shares code with
+the fast paths (:mod:`geomotion.tree.single`, :mod:`geomotion.tree.batched`), which are
+tested against it.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate
+from ..spatial import _inverse_pose, _motion_transform, _skew, exp_twist
+from .model import (
+    _STRUCTURE_RTOL,
+    DEFAULT_GRAVITY,
+    _check_configuration,
+    _check_gravity,
+    _check_model,
+    _check_motion_transforms,
+    _check_parents,
+    _check_subspaces,
+    _readonly,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedTree:
+    r"""A tree frozen at one configuration: explicit 6x6 joint transforms.
+
+    The object the textbook algorithms (:func:`composite_inertias`,
+    :func:`joint_mass_matrix`) act on.  Build it from a :class:`Tree` with
+    :func:`prepare`, or by hand as in the book's worked example.
+
+    .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i
+
+    Parameters
+    ----------
+    parents : (N,) sequence of int
+        Parent indices, ``-1 <= parents[i] < i``.
+    transform : (..., N, 6, 6) array_like
+        ``X_i``: motion transform from the parent's coordinates to body ``i``'s
+        (Featherstone's ``Xup``), ``X_i = Ad_{T_{parent,i}}^{-1}``.  Leading axes are a
+        batch of configurations.
+    subspace : (N, 6) array_like
+        Joint screws ``S_i`` in body ``i`` coordinates (angular-first), nonzero.
+    inertia : (N, 6, 6) array_like
+        Body inertias about body ``i``'s origin in its axes, symmetric positive
+        semidefinite (kg, kg m, kg m^2 blocks).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, for wrong shapes, non-finite values, parents not ordered
+        parent-before-child, transforms that are not rigid motion transforms, zero joint
+        screws, and inertias that are asymmetric or not positive semidefinite.
+    """
+
+    parents: np.ndarray
+    transform: np.ndarray
+    subspace: np.ndarray
+    inertia: np.ndarray
+
+    def __post_init__(self):
+        parents = _check_parents(self.parents, "parents")
+        n = parents.size
+        X = _validate.real_array(self.transform, "transform")
+        if X.ndim < 3 or X.shape[-3:] != (n, 6, 6):
+            raise ValueError(f"transform: expected shape (..., {n}, 6, 6), got shape {X.shape}")
+        _check_motion_transforms(X, "transform")
+        S = _check_subspaces(self.subspace, n, "subspace")
+        I = _validate.real_array(self.inertia, "inertia")
+        if I.shape != (n, 6, 6):
+            raise ValueError(f"inertia: expected shape ({n}, 6, 6), got shape {I.shape}")
+        scale = np.abs(I).max(axis=(1, 2))
+        asym = np.abs(I - np.swapaxes(I, 1, 2)).max(axis=(1, 2))
+        for i in np.nonzero(asym > _STRUCTURE_RTOL * (1 + scale))[0]:
+            raise ValueError(
+                f"inertia: expected symmetric 6x6 inertias, got asymmetry {asym[i]:.3g} for body {i}"
+            )
+        eig = np.linalg.eigvalsh(0.5 * (I + np.swapaxes(I, 1, 2)))
+        for i in np.nonzero(eig.min(axis=1) < -_STRUCTURE_RTOL * (1 + scale))[0]:
+            raise ValueError(
+                f"inertia: expected positive semidefinite inertias, "
+                f"got eigenvalue {eig[i].min():.3g} for body {i}"
+            )
+        for name, value in (
+            ("parents", parents),
+            ("transform", X),
+            ("subspace", S),
+            ("inertia", I),
+        ):
+            object.__setattr__(self, name, _readonly(value))
+
+    @property
+    def num_bodies(self):
+        """Number of bodies N."""
+        return self.parents.size
+
+
+
+# ---------------------------------------------------------------------------
+# Plain kinematics in the user's body frames (the independent references)
+# ---------------------------------------------------------------------------
+
+
+def _joint_poses(model, q):
+    """T_{parent,i}(q) = placements[i] @ exp_twist(S_i q_i): (..., N, 4, 4)."""
+    return model.placements @ exp_twist(q[..., None] * model.subspaces)
+
+
+def joint_transforms(model, q):
+    r"""Parent-to-child motion transforms :math:`X_i(q)` of every joint.
+
+    .. math:: X_i = \mathrm{Ad}_{T_{\lambda(i),i}(q_i)}^{-1},\qquad
+              T_{\lambda(i),i}(q_i) = T^0_{\lambda(i),i}\exp([S_i]q_i)
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad for revolute/helical, m for prismatic joints).
+
+    Returns
+    -------
+    (..., N, 6, 6) ndarray
+        ``X_i`` maps angular-first twists in the parent's coordinates (base frame for
+        roots) into body ``i``'s coordinates.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+    """
+    _check_model(model)
+    q = _check_configuration(model, q, "q")
+    T = _inverse_pose(_joint_poses(model, q))  # T_{i, parent}
+    return _motion_transform(T[..., :3, :3], T[..., :3, 3])
+
+
+def forward_kinematics(model, q):
+    r"""Pose of every body in the base frame, :math:`T_{0,i}(q)`.
+
+    .. math:: T_{0,i} = T_{0,\lambda(i)}\,T^0_{\lambda(i),i}\exp([S_i]q_i)
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m).
+
+    Returns
+    -------
+    (..., N, 4, 4) ndarray
+        ``T_{0,i}`` maps body ``i`` coordinates into base coordinates (m).
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+    """
+    _check_model(model)
+    q = _check_configuration(model, q, "q")
+    T = _joint_poses(model, q)
+    out = np.empty_like(T)
+    for i, p in enumerate(model.parents):
+        out[..., i, :, :] = T[..., i, :, :] if p < 0 else out[..., p, :, :] @ T[..., i, :, :]
+    return out
+
+
+def body_jacobians(model, q):
+    r"""Body Jacobians: joint rates to each body's twist in its own coordinates.
+
+    .. math:: \mathcal V_i = J_i(q)\,\dot q,\qquad J_i = X_i J_{\lambda(i)} + S_i e_i^T
+
+    Computed by its own propagation in the user's body frames (independent of the
+    CRBA code), so that :math:`M = \sum_i J_i^T\mathcal I_i J_i` is a genuine check.
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m).
+
+    Returns
+    -------
+    (..., N, 6, N) ndarray
+        ``J[..., i, :, j]``: twist of body ``i`` (rad/s, m/s; body ``i`` coordinates,
+        about its origin) per unit rate of joint ``j``.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+    """
+    X = joint_transforms(model, q)
+    n = model.num_bodies
+    J = np.zeros(X.shape[:-3] + (n, 6, n))
+    for i, p in enumerate(model.parents):
+        if p >= 0:
+            J[..., i, :, :] = X[..., i, :, :] @ J[..., p, :, :]
+        J[..., i, :, i] += model.subspaces[i]
+    return J
+
+
+def body_twists(model, q, qd):
+    r"""Twist of every body in its own coordinates.
+
+    .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
+              \mathcal V_{\text{base}} = 0
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m).
+    qd : (..., N) array_like
+        Joint rates (rad/s or m/s).
+
+    Returns
+    -------
+    (..., N, 6) ndarray
+        ``(omega, v)`` of body ``i`` about its origin in its axes (rad/s, m/s).
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed.
+    """
+    X = joint_transforms(model, q)
+    qd = _check_configuration(model, qd, "qd")
+    shape = np.broadcast_shapes(X.shape[:-3], qd.shape[:-1])
+    X = np.broadcast_to(X, shape + X.shape[-3:])
+    V = qd[..., None] * model.subspaces
+    V = np.array(np.broadcast_to(V, shape + V.shape[-2:]))
+    for i, p in enumerate(model.parents):
+        if p >= 0:
+            V[..., i, :] += np.einsum("...ij,...j->...i", X[..., i, :, :], V[..., p, :])
+    return V
+
+
+def prepare(model, q):
+    r"""Freeze a tree at configuration ``q``: a :class:`PreparedTree` with explicit ``X_i(q)``.
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m); leading axes give a batch of configurations, kept
+        as leading axes of ``transform``.
+
+    Returns
+    -------
+    PreparedTree
+        ``transform = joint_transforms(model, q)``; subspaces and inertias from the model.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is malformed.
+    """
+    return PreparedTree(model.parents, joint_transforms(model, q), model.subspaces, model.inertias)
+
+
+# ---------------------------------------------------------------------------
+# The textbook composite-rigid-body algorithm on a PreparedTree
+# ---------------------------------------------------------------------------
+
+
+def _check_prepared(prepared):
+    if not isinstance(prepared, PreparedTree):
+        raise ValueError(
+            f"prepared: expected a geomotion.tree.PreparedTree, got {type(prepared).__name__}"
+        )
+    return prepared
+
+
+def composite_inertias(prepared):
+    r"""Composite inertia of every subtree, with its internal joints locked.
+
+    Initialize :math:`\mathcal I^C_i = \mathcal I_i`, then visit children before parents:
+
+    .. math:: \mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\,\mathcal I^C_i\,X_i
+
+    (the energy of the locked child under a parent twist :math:`\mathcal V_p` is
+    :math:`\tfrac12 \mathcal V_p^T X_i^T\mathcal I^C_i X_i\mathcal V_p`).
+
+    Parameters
+    ----------
+    prepared : PreparedTree
+
+    Returns
+    -------
+    (..., N, 6, 6) ndarray
+        ``I^C_i`` about body ``i``'s origin in body ``i``'s axes (kg, kg m, kg m^2 blocks).
+
+    Raises
+    ------
+    ValueError
+        If ``prepared`` is not a PreparedTree.
+    """
+    _check_prepared(prepared)
+    X = prepared.transform
+    IC = np.array(np.broadcast_to(prepared.inertia, X.shape))
+    for i in reversed(range(prepared.num_bodies)):
+        p = prepared.parents[i]
+        if p >= 0:
+            Xi = X[..., i, :, :]
+            IC[..., p, :, :] += np.swapaxes(Xi, -1, -2) @ IC[..., i, :, :] @ Xi
+    return IC
+
+
+def joint_mass_matrix(prepared):
+    r"""Joint-space mass matrix by the composite-rigid-body algorithm (explicit 6x6 operators).
+
+    For each body ``i``: :math:`F = \mathcal I^C_i S_i`, :math:`M_{ii} = S_i^T F`; then walk to
+    the base, carrying the force column into each ancestor's coordinates and projecting:
+
+    .. math:: F \leftarrow X_j^T F,\quad j \leftarrow \lambda(j),\quad M_{ij} = M_{ji} = S_j^T F .
+
+    Bodies on different branches have :math:`M_{ij} = 0`.  Kinetic energy is
+    :math:`K = \tfrac12\dot q^T M\dot q`.
+
+    Parameters
+    ----------
+    prepared : PreparedTree
+
+    Returns
+    -------
+    (..., N, N) ndarray
+        Symmetric ``M`` (kg m^2 between revolute joints, kg between prismatic ones,
+        kg m mixed).
+
+    Raises
+    ------
+    ValueError
+        If ``prepared`` is not a PreparedTree.
+    """
+    IC = composite_inertias(prepared)
+    X, S, parents = prepared.transform, prepared.subspace, prepared.parents
+    n = prepared.num_bodies
+    M = np.zeros(X.shape[:-3] + (n, n))
+    for i in range(n):
+        F = IC[..., i, :, :] @ S[i]
+        M[..., i, i] = F @ S[i]
+        j = i
+        while parents[j] >= 0:
+            F = np.einsum("...ji,...j->...i", X[..., j, :, :], F)  # X_j^T F
+            j = parents[j]
+            M[..., i, j] = M[..., j, i] = F @ S[j]
+    return M
+
+
+
+def kinetic_energy(model, q, qd):
+    r"""Kinetic energy of the tree, summed over bodies, in J.
+
+    .. math:: K = \sum_i \tfrac12\mathcal V_i^T\mathcal I_i\mathcal V_i = \tfrac12\dot q^T M(q)\dot q
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd : (..., N) array_like
+        Joint positions (rad or m) and rates (rad/s or m/s).
+
+    Returns
+    -------
+    ndarray or float
+        Shape ``(...)``, J.
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed.
+    """
+    V = body_twists(model, q, qd)
+    return 0.5 * np.einsum("...ki,kij,...kj->...", V, model.inertias, V)
+
+
+def potential_energy(model, q, gravity=DEFAULT_GRAVITY):
+    r"""Gravitational potential energy, zero at the base origin, in J.
+
+    .. math:: U = -\sum_i m_i\, g^T c_{0,i}(q)
+
+    with :math:`c_{0,i}` the centre of mass of body ``i`` in base coordinates, so that
+    :math:`dU/dt = -\sum_i m_i g^T\dot c_{0,i}` and, for an unforced tree,
+    :math:`d(K + U)/dt = \dot q^T\tau`.
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m).
+    gravity : (3,) array_like
+        Gravity in base coordinates, m/s^2.
+
+    Returns
+    -------
+    ndarray or float
+        Shape ``(...)``, J.
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed.
+    """
+    T = forward_kinematics(model, q)
+    g = _check_gravity(gravity)
+    c0 = np.einsum("...kij,kj->...ki", T[..., :3, :3], model.centers_of_mass) + T[..., :3, 3]
+    return -np.einsum("k,...ki,i->...", model.masses, c0, g)
+
+
+def spatial_momentum(model, q, qd):
+    r"""Total spatial momentum of the tree about the base origin, in base axes.
+
+    .. math:: \mathcal P_0 = \sum_i \mathrm{Ad}_{T_{0,i}}^{-T}\,\mathcal I_i\mathcal V_i
+
+    Moment-first: angular momentum about the base origin (kg m^2/s), then linear
+    momentum (kg m/s).
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd : (..., N) array_like
+        Joint positions (rad or m) and rates (rad/s or m/s).
+
+    Returns
+    -------
+    (..., 6) ndarray
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed.
+    """
+    V = body_twists(model, q, qd)
+    T = forward_kinematics(model, q)
+    T = np.broadcast_to(T, V.shape[:-1] + (4, 4))
+    R, p = T[..., :3, :3], T[..., :3, 3]
+    X = np.zeros(R.shape[:-2] + (6, 6))
+    X[..., :3, :3] = R
+    X[..., 3:, 3:] = R
+    X[..., :3, 3:] = _skew(p) @ R
+    return np.einsum("...kij,kjl,...kl->...i", X, model.inertias, V)
