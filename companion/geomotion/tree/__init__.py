@@ -45,7 +45,8 @@ import math
 
 import numpy as np
 
-from .batched import _Scratch, _sincos, _soa_aba, _soa_crba, _soa_rnea  # noqa: F401 (tested through the package namespace)
+from .batched import _Scratch, _sincos  # noqa: F401  (tests reach these through the package)
+from .batched import _soa_aba, _soa_crba, _soa_rnea
 from .model import (
     DEFAULT_GRAVITY,
     Tree,
