@@ -41,15 +41,17 @@ Two ways through the same mechanics
   notes are in those modules.
 """
 
-import math
-
 import numpy as np
 
 from .batched import _Scratch, _sincos  # noqa: F401  (tests reach these through the package)
-from .batched import _soa_aba, _soa_crba, _soa_rnea
+from .batched import _soa_aba, _soa_rnea
+from .batched_base import _soa_crba
 from .model import (
+    _SOA_MIN_BATCH,  # noqa: F401  (tests reach it through the package)
     DEFAULT_GRAVITY,
     Tree,
+    _flat,
+    _path,
     _batch_shape,
     _check_configuration,
     _check_f_ext,
@@ -71,6 +73,8 @@ from .reference import (
     spatial_momentum,
 )
 from .single import _stk_aba, _stk_crba, _stk_rnea
+from .coriolis import coriolis_matrix
+from .points import point_acceleration_bias, point_jacobian, point_position
 
 __all__ = [
     "DEFAULT_GRAVITY",
@@ -90,29 +94,15 @@ __all__ = [
     "kinetic_energy",
     "potential_energy",
     "spatial_momentum",
+    "coriolis_matrix",
+    "point_position",
+    "point_jacobian",
+    "point_acceleration_bias",
 ]
-
-#: Batches of at least this many configurations use the structure-of-arrays path
-#: (measured crossover on the benchmark machine, see bench/bench_dynamics.py).
-_SOA_MIN_BATCH = 96
-
 
 # ---------------------------------------------------------------------------
 # Public dynamics
 # ---------------------------------------------------------------------------
-
-
-def _flat(x, batch, core=1):
-    """Broadcast ``x`` to ``batch + core shape`` and flatten the batch: (B, ...), or (...) if B = 1."""
-    tail = x.shape[x.ndim - core :]
-    if x.shape[: x.ndim - core] != batch:
-        x = np.broadcast_to(x, batch + tail)
-    return x.reshape(tail if math.prod(batch) == 1 else (-1,) + tail)
-
-
-def _path(batch, soa, stacked):
-    """The large-batch (structure of arrays) or small-batch implementation."""
-    return soa if math.prod(batch) >= _SOA_MIN_BATCH else stacked
 
 
 def crba(model, q):

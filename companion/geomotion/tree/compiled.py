@@ -156,6 +156,9 @@ class _Compiled:
         self.anc = A
         self.anc_T = np.ascontiguousarray(A.T)
         self.anc_T_strict = np.ascontiguousarray(A.T - np.eye(n))
+        self.upper_mask = A.T > 0  # i an ancestor of (or equal to) j
+        self.related_mask = (A + A.T) > 0  # i and j on one path from the base
+        self.all_related = bool(self.related_mask.all())
 
         # Canonical joint frames G (pose of i' in i) and S' = (0, 0, s_a, 0, 0, s_l).
         G, sa, sl = [], np.zeros(n), np.zeros(n)
@@ -169,6 +172,7 @@ class _Compiled:
         self.rot = [x != 0 for x in self.sa_list]
         self.trans = [x != 0 for x in self.sl_list]
         self.any_trans = any(self.trans)
+        self.G = G  # pose of the canonical frame k' in body k (internal order)
         Ginv = _inverse_pose(G)
         Gp = np.array([Ginv[p] if p >= 0 else np.eye(4) for p in self.parent])
         C = Gp @ placements[self.perm] @ G  # T_{parent', i'} at q = 0
@@ -181,6 +185,7 @@ class _Compiled:
             origin[k] = C[k, :3, 3] if p < 0 else origin[p]
         C[[k for k, p in enumerate(self.parent) if p < 0], :3, 3] = 0.0
         self.shifted = bool(np.any(origin))
+        self.origin = origin  # internal origin of each body's root subtree, base coordinates
         self.origin_skew = _skew(origin)
         Cinv = _inverse_pose(C)
         XC = _motion_transform(Cinv[:, :3, :3], Cinv[:, :3, 3])  # constant part of X_i

@@ -234,6 +234,24 @@ def _batch_shape(arrays, wrench=None):
 
 
 
+#: Batches of at least this many configurations use the structure-of-arrays path
+#: (measured crossover on the benchmark machine, see bench/bench_dynamics.py).
+_SOA_MIN_BATCH = 96
+
+
+def _flat(x, batch, core=1):
+    """Broadcast ``x`` to ``batch + core shape`` and flatten the batch: (B, ...), or (...) if B = 1."""
+    tail = x.shape[x.ndim - core :]
+    if x.shape[: x.ndim - core] != batch:
+        x = np.broadcast_to(x, batch + tail)
+    return x.reshape(tail if math.prod(batch) == 1 else (-1,) + tail)
+
+
+def _path(batch, soa, stacked):
+    """The large-batch (structure of arrays) or small-batch implementation."""
+    return soa if math.prod(batch) >= _SOA_MIN_BATCH else stacked
+
+
 # ---------------------------------------------------------------------------
 # Models
 # ---------------------------------------------------------------------------

@@ -210,3 +210,75 @@ def _stk_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
         np.subtract(ap, s7[:, k] * qk, out=a[:, k + 1])
     return _to_user(cm, qdd)
 
+
+
+def _stk_velocity_products(cm, s, qd):
+    """Body twists v_i = sum_{j <= i} s_j qd_j, their cross operators and ds_i/dt = v_i x s_i."""
+    v = _lmul(cm.anc, s * qd[..., None])
+    ops = (v.dot(_CROSS_BASIS) if v.ndim == 2 else v @ _CROSS_BASIS).reshape(
+        v.shape[:-1] + (2, 6, 6)
+    )
+    sdot = (ops[..., 0, :, :] @ s[..., None])[..., 0]
+    return v, ops, sdot
+
+
+def _stk_coriolis(cm, q, qd):
+    r"""Christoffel-consistent Coriolis matrix, vectorized across bodies in base coordinates.
+
+    The formulas of :func:`geomotion.tree.batched_base._soa_coriolis` on explicit 6x6
+    inertias: :math:`\dot{\mathcal I}_k = P_k + P_k^T` with :math:`P_k = [v_k\times^*]\mathcal I_k`,
+    subtree sums by the ancestor matrix.
+    """
+    q, qd = _to_internal(cm, q), _to_internal(cm, qd)
+    s, I0, _ = _stk_frames(cm, q)
+    v, ops, sdot = _stk_velocity_products(cm, s, qd)
+    P = ops[..., 1, :, :] @ I0
+    Idot = P + np.swapaxes(P, -1, -2)
+    mu = (I0 @ v[..., None])[..., 0]
+
+    def subtree(x):
+        return _lmul(cm.anc_T, x.reshape(x.shape[: q.ndim] + (-1,))).reshape(x.shape)
+
+    IC, IdC, muC = subtree(I0), subtree(Idot), subtree(mu)
+    s_ops = (s @ _CROSS_BASIS).reshape(s.shape[:-1] + (2, 6, 6))
+    e = (s_ops[..., 1, :, :] @ muC[..., None])[..., 0]  # s x* mu^C
+    D = (IdC @ s[..., None])[..., 0]
+    F2 = (IC @ s[..., None])[..., 0]
+    F3 = 0.5 * (D - e)
+    F1 = (IC @ sdot[..., None])[..., 0] + D - F3
+    upper = s @ np.swapaxes(F1, -1, -2)
+    lower = F2 @ np.swapaxes(sdot, -1, -2) + F3 @ np.swapaxes(s, -1, -2)
+    C = upper * cm.anc_T + lower * cm.anc_T_strict.T
+    if not cm.identity:
+        C = np.take(np.take(C, cm.inv, axis=-1), cm.inv, axis=-2)
+    return C
+
+
+def _stk_points(cm, q, qd, k, r):
+    """Point kinematics of internal body ``k`` at canonical-frame point ``r`` (..., 3).
+
+    Returns ``(p, J, a)``: the point in base coordinates about the internal origin
+    (..., 3), its Jacobian (..., 3, N) in internal column order, and with ``qd`` given
+    its acceleration at ``qdd = 0`` (..., 3), else None.
+    """
+    q = _to_internal(cm, q)
+    F0 = _stk_force_transforms(cm, q)
+    R = F0[..., :3, :3]
+    P = F0[..., :3, 3:] @ np.swapaxes(R, -1, -2)  # [p] of every frame origin
+    origins = np.stack([P[..., 2, 1], P[..., 0, 2], P[..., 1, 0]], axis=-1)
+    z = R[..., :, 2]
+    s = np.concatenate([z * cm.sa[:, None], np.cross(origins, z) * cm.sa[:, None]
+                        + z * cm.sl[:, None]], axis=-1)
+    point = (R[..., k, :, :] @ r[..., None])[..., 0] + origins[..., k, :]
+    ancestors = cm.anc[k]
+    J = (s[..., 3:] + np.cross(s[..., :3], point[..., None, :])) * ancestors[:, None]
+    J = np.swapaxes(J, -1, -2)
+    if qd is None:
+        return point, J, None
+    v, _, sdot = _stk_velocity_products(cm, s, _to_internal(cm, qd))
+    acc = np.einsum("...jr,j->...r", sdot * _to_internal(cm, qd)[..., None], ancestors)
+    w, vs = v[..., k, :3], v[..., k, 3:]
+    alpha, a_s = acc[..., :3], acc[..., 3:]
+    point_velocity = vs + np.cross(w, point)
+    a = a_s + np.cross(alpha, point) + np.cross(w, point_velocity)
+    return point, J, a

@@ -1,0 +1,65 @@
+r"""The Coriolis matrix of a tree, Christoffel-consistent and analytic.
+
+The velocity terms of the equations of motion, :math:`c(q,\dot q) = C(q,\dot q)\,\dot q`,
+can be written with many matrices :math:`C`; the one built from the Christoffel symbols
+of the first kind,
+
+.. math:: C_{ij} = \sum_k\Gamma_{ijk}\dot q_k,\qquad
+          \Gamma_{ijk} = \tfrac12(\partial_kM_{ij} + \partial_jM_{ik} - \partial_iM_{jk}),
+
+is the one for which :math:`\dot M - 2C` is skew-symmetric (the property passivity-based
+controllers and the energy identity :math:`\dot q^Tc = \tfrac12\dot q^T\dot M\dot q`
+use).  It is computed here without differentiating :math:`M`: with the body Jacobians
+:math:`J_k` in base coordinates,
+
+.. math:: C = \sum_k J_k^T\big(\mathcal I_k\dot J_k + B_k J_k\big),\qquad
+          B_k = \tfrac12\big((\mathcal V_k\times^*)\mathcal I_k
+          + ((\mathcal V_k\times^*)\mathcal I_k)^T + (\mathcal I_k\mathcal V_k)\bar\times^*\big),
+
+where :math:`(f\bar\times^*)\,x = x\times^* f`; Echeandia and Wensing (2021) show that
+this factorization is the Christoffel one.  Organized by subtrees it costs
+:math:`O(N^2)` per configuration (the size of :math:`C`), see
+:mod:`geomotion.tree.batched_base` for the formulas.
+"""
+
+from .batched_base import _soa_coriolis
+from .model import _batch_shape, _check_configuration, _check_model, _flat, _path
+from .single import _stk_coriolis
+
+__all__ = ["coriolis_matrix"]
+
+
+def coriolis_matrix(model, q, qd):
+    r"""Christoffel-consistent Coriolis matrix :math:`C(q, \dot q)` of a tree.
+
+    .. math:: C(q,\dot q)\,\dot q = \mathrm{RNEA}(q, \dot q, 0)\big|_{g = 0},\qquad
+              \dot M - 2C = -(\dot M - 2C)^T,\qquad C_{ij} = \sum_k\Gamma_{ijk}\dot q_k
+
+    Analytic (no finite differences), batched over configurations, :math:`O(N^2)` per
+    configuration; see the module notes for the algorithm.
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd : (..., N) array_like
+        Joint positions (rad or m) and rates (rad/s or m/s); leading axes broadcast.
+
+    Returns
+    -------
+    (..., N, N) ndarray
+        :math:`C` (kg m^2/s for revolute joints); :math:`C\dot q` are the centrifugal and
+        Coriolis joint forces (N m or N).
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q``, ``qd`` are malformed, non-finite or do not
+        broadcast.
+    """
+    _check_model(model)
+    arrays = [_check_configuration(model, a, name) for a, name in ((q, "q"), (qd, "qd"))]
+    batch = _batch_shape(arrays)
+    q2, qd2 = (_flat(a, batch) for a in arrays)
+    C = _path(batch, _soa_coriolis, _stk_coriolis)(model._compiled, q2, qd2)
+    n = model.num_bodies
+    return C.reshape(batch + (n, n))

@@ -1,0 +1,169 @@
+r"""Kinematics of points fixed in a body: position, Jacobian and acceleration bias.
+
+For a point fixed in body ``b`` at coordinates ``r`` (m, in body ``b``'s frame), in base
+coordinates:
+
+.. math:: p(q) = T_{0,b}(q)\,r,\qquad \dot p = J_p(q)\,\dot q,\qquad
+          \ddot p = J_p(q)\,\ddot q + \dot J_p\dot q .
+
+With the joint screws :math:`s_j` and body twists :math:`\mathcal V_b = (\omega, v_O)`
+expressed in base coordinates (about the base origin), column ``j`` of :math:`J_p` is
+:math:`s_{v,j} + s_{\omega,j}\times p` for every ancestor ``j`` of ``b`` (``b`` included)
+and zero otherwise, and the acceleration at :math:`\ddot q = 0`, the *bias*
+:math:`\dot J_p\dot q`, is the classical acceleration of the point,
+
+.. math:: \dot J_p\dot q = a_O + \alpha\times p + \omega\times(v_O + \omega\times p),
+          \qquad (\alpha, a_O) = \sum_{j\preceq b}(\mathcal V_j\times s_j)\,\dot q_j ,
+
+which includes the centripetal term :math:`\omega\times(\omega\times p)`.  These are
+what a loop closure between two points needs (:func:`geomotion.constraints.loop_closure`).
+"""
+
+from numbers import Integral
+
+import numpy as np
+
+from .batched_base import _soa_points
+from .model import _check_configuration, _check_model, _finite_array, _flat, _path
+from .single import _stk_points
+
+__all__ = ["point_position", "point_jacobian", "point_acceleration_bias"]
+
+
+def _check_body(model, body):
+    n = model.num_bodies
+    if isinstance(body, (bool, np.bool_)) or not isinstance(body, Integral) or not -1 <= body < n:
+        raise ValueError(
+            f"body: expected a body index in [-1, {n}) (-1 for the fixed base), got {body!r}"
+        )
+    return int(body)
+
+
+def _check_point(point):
+    r = _finite_array(point, "point")
+    if r.ndim == 0 or r.shape[-1] != 3:
+        raise ValueError(f"point: expected shape (..., 3) (m, in body coordinates), got shape {r.shape}")
+    return r
+
+
+def _point_kinematics(model, q, qd, body, point):
+    """Validate, then (position, Jacobian, bias or None) with the batch shape restored."""
+    _check_model(model)
+    arrays = [_check_configuration(model, q, "q")]
+    if qd is not None:
+        arrays.append(_check_configuration(model, qd, "qd"))
+    b = _check_body(model, body)
+    r = _check_point(point)
+    try:
+        batch = np.broadcast_shapes(*(a.shape[:-1] for a in arrays), r.shape[:-1])
+    except ValueError as error:
+        names = "q, qd, point" if qd is not None else "q, point"
+        raise ValueError(
+            f"{names}: expected leading (batch) shapes that broadcast, got "
+            f"{[a.shape for a in arrays] + [r.shape]}"
+        ) from error
+    n = model.num_bodies
+    if b < 0:  # a point of the fixed base: it does not move
+        zeros = np.zeros(batch + (3,))
+        position = np.broadcast_to(r, batch + (3,)).copy()
+        return position, np.zeros(batch + (3, n)), None if qd is None else zeros
+    cm = model._compiled
+    k = int(cm.inv[b])
+    G = cm.G[k]
+    r_canonical = (r - G[:3, 3]) @ G[:3, :3]  # R_G^T (r - p_G)
+    flat = [_flat(a, batch) for a in arrays] + [_flat(r_canonical, batch)]
+    q2, qd2 = flat[0], (flat[1] if qd is not None else None)
+    position, J, a = _path(batch, _soa_points, _stk_points)(cm, q2, qd2, k, flat[-1])
+    position = (position + cm.origin[k]).reshape(batch + (3,))
+    if not cm.identity:
+        J = np.take(J, cm.inv, axis=-1)
+    J = J.reshape(batch + (3, n))
+    return position, J, None if a is None else a.reshape(batch + (3,))
+
+
+def point_position(model, q, body, point):
+    r"""Base coordinates of a point fixed in a body, :math:`p = T_{0,b}(q)\,r`.
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m).
+    body : int
+        Index of the body that carries the point; ``-1`` for the fixed base.
+    point : (..., 3) array_like
+        The point in body ``body``'s coordinates, m.  Leading axes broadcast with ``q``'s.
+
+    Returns
+    -------
+    (..., 3) ndarray
+        The point in base coordinates, m.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree, ``body`` is not an index in [-1, N), or ``q`` or
+        ``point`` are malformed, non-finite or do not broadcast.
+    """
+    return _point_kinematics(model, q, None, body, point)[0]
+
+
+def point_jacobian(model, q, body, point):
+    r"""Jacobian of a point fixed in a body: joint rates to its base-frame velocity.
+
+    .. math:: \dot p = J_p\dot q,\qquad J_p[:, j] = s_{v,j} + s_{\omega,j}\times p
+              \quad (j \text{ an ancestor of, or equal to, } b;\ 0 \text{ otherwise})
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., N) array_like
+        Joint positions (rad or m).
+    body : int
+        Index of the body that carries the point; ``-1`` for the fixed base (zero Jacobian).
+    point : (..., 3) array_like
+        The point in body ``body``'s coordinates, m.
+
+    Returns
+    -------
+    (..., 3, N) ndarray
+        Column ``j``: the point's velocity in base coordinates (m/s) per unit rate of
+        joint ``j`` (rad/s or m/s).
+
+    Raises
+    ------
+    ValueError
+        As :func:`point_position`.
+    """
+    return _point_kinematics(model, q, None, body, point)[1]
+
+
+def point_acceleration_bias(model, q, qd, body, point):
+    r"""Acceleration of a point fixed in a body at zero joint acceleration, :math:`\dot J_p\dot q`.
+
+    .. math:: \ddot p = J_p\ddot q + \dot J_p\dot q,\qquad
+              \dot J_p\dot q = a_O + \alpha\times p + \omega\times(v_O + \omega\times p)
+
+    (see the module notes); gravity does not enter: this is kinematics.
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd : (..., N) array_like
+        Joint positions (rad or m) and rates (rad/s or m/s).
+    body : int
+        Index of the body that carries the point; ``-1`` for the fixed base (zero).
+    point : (..., 3) array_like
+        The point in body ``body``'s coordinates, m.
+
+    Returns
+    -------
+    (..., 3) ndarray
+        m/s^2 in base coordinates.
+
+    Raises
+    ------
+    ValueError
+        As :func:`point_position`, and for a malformed ``qd``.
+    """
+    return _point_kinematics(model, q, qd, body, point)[2]
