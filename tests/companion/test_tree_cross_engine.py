@@ -266,3 +266,51 @@ def test_world_frame_external_wrenches_against_mujoco(peers):
     mujoco.mj_forward(mmodel, data)
     expected = data.qacc[mindex]
     assert_close(tree.aba(model, q[0], qd[0], x[0], f_ext=wrenches, f_ext_frame="world"), expected)
+
+
+# ---------------------------------------------------------------------------
+# Chapter 2: Coriolis matrix and point kinematics
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch", [1, 120], ids=["one-configuration", "batch"])
+def test_coriolis_matrix_against_pinocchio(peers, batch):
+    """Pinocchio's computeCoriolisMatrix is the Christoffel-consistent C, as ours."""
+    spec, model, (pmodel, pindex), _ = peers
+    data = pmodel.createData()
+    q, qd, _ = random_states(spec, batch, seed=7 + batch)
+    C = tree.coriolis_matrix(model, q, qd)
+    for b in range(0, batch, max(1, batch // 6)):
+        Cp = pin.computeCoriolisMatrix(pmodel, data, to_peer(q[b], pindex), to_peer(qd[b], pindex))
+        assert_close(C[b], Cp[np.ix_(pindex, pindex)])
+
+
+@pytest.mark.parametrize("batch", [1, 120], ids=["one-configuration", "batch"])
+def test_point_kinematics_against_pinocchio_frames(peers, batch):
+    """A point of every body as a Pinocchio operational frame (LOCAL_WORLD_ALIGNED)."""
+    spec, model, (pmodel, pindex), _ = peers
+    rng = np.random.default_rng(8)
+    points = rng.normal(scale=0.3, size=(spec.n, 3))
+    frame = [
+        pmodel.addFrame(pin.Frame(
+            f"point{i}", pmodel.getJointId(f"joint{i}"), 0,
+            pin.SE3(np.eye(3), points[i] - axis_point(spec, i)), pin.FrameType.OP_FRAME))
+        for i in range(spec.n)
+    ]
+    data = pmodel.createData()
+    q, qd, _ = random_states(spec, batch, seed=9 + batch)
+    world = pin.ReferenceFrame.LOCAL_WORLD_ALIGNED
+    for i in range(spec.n):
+        p = tree.point_position(model, q, i, points[i])
+        J = tree.point_jacobian(model, q, i, points[i])
+        a = tree.point_acceleration_bias(model, q, qd, i, points[i])
+        for b in range(0, batch, max(1, batch // 4)):
+            qp, vp = to_peer(q[b], pindex), to_peer(qd[b], pindex)
+            pin.forwardKinematics(pmodel, data, qp, vp, 0 * vp)
+            pin.computeJointJacobians(pmodel, data, qp)
+            pin.updateFramePlacements(pmodel, data)
+            assert_close(p[b], data.oMf[frame[i]].translation)
+            Jp = pin.getFrameJacobian(pmodel, data, frame[i], world)[:3]
+            assert_close(J[b], Jp[:, pindex])
+            ap = pin.getFrameClassicalAcceleration(pmodel, data, frame[i], world).linear
+            assert_close(a[b], ap)
