@@ -11,11 +11,30 @@ import numpy as np
 ROTATION_TOL = 1e-9
 
 
+#: Array kinds read as real numbers: signed and unsigned integers, floats, and object
+#: arrays whose entries convert to float (Python ints, Fractions, Decimals...).
+#: Complex arrays are refused even with a zero imaginary part (casting would silently
+#: drop it), and so are booleans, strings, dates and durations.
+_REAL_KINDS = "iufO"
+_KIND_NAMES = {"c": "complex", "b": "boolean", "U": "string", "S": "bytes"}
+
+
 def real_array(value, name):
-    """Return ``value`` as a float ndarray; reject non-numeric or non-finite entries."""
+    """Return ``value`` as a float ndarray; reject non-real, non-numeric or non-finite entries.
+
+    Integers are legal numbers and come back as floats; complex and boolean arrays
+    raise (see ``_REAL_KINDS``).
+    """
     try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as error:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as error:  # e.g. ragged nesting
+        raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
+    if raw.dtype.kind not in _REAL_KINDS:
+        kind = _KIND_NAMES.get(raw.dtype.kind, "non-numeric")
+        raise ValueError(f"{name}: expected real numbers, got {kind} dtype ({raw.dtype})")
+    try:
+        array = raw.astype(float, copy=False)
+    except (TypeError, ValueError) as error:  # object entries that are not real numbers
         raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name}: expected finite values, got non-finite entries in {array!r}")

@@ -290,8 +290,12 @@ def constraint_residuals(dq):
     r"""Residuals of the two unit constraints, :math:`(q_r^Tq_r - 1,\ q_r^Tq_d)`.
 
     Both vanish exactly on the set of unit dual quaternions (rigid poses).  Summing
-    two poses' dual quaternions generally leaves that set, e.g. for two different
-    rotations :math:`q_r^Tq_r` of the sum is :math:`2 + 2\,q_{r,1}^Tq_{r,2} \ne 1`.
+    two poses' dual quaternions generally leaves that set: the sum's normalization
+    residual is :math:`1 + 2\,q_{r,1}^Tq_{r,2}`, which vanishes only when
+    :math:`q_{r,1}^Tq_{r,2} = -\tfrac12` (the relative rotation :math:`q_{r,1}^*q_{r,2}`
+    turns by 240 degrees; e.g. the identity plus a 240-degree turn about z is the
+    120-degree turn about z, and with no translation the sum is then a unit dual
+    quaternion).
 
     Parameters
     ----------

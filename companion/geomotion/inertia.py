@@ -14,7 +14,7 @@ exactly the same mass, centre of mass and rotational inertia, and sums
 import numpy as np
 
 from . import _validate
-from .spatial import _force_transform, _skew, planar_embedding
+from .spatial import _force_transform, _skew, _vee, planar_embedding
 
 __all__ = [
     "spatial_inertia",
@@ -35,8 +35,14 @@ __all__ = [
     "particle_kinetic_energy",
 ]
 
-#: Default relative tolerance of the realizability test, scaled by trace(I_C).
+#: Default relative tolerance of the realizability test, scaled by trace(I_C) / 2.
 REALIZABILITY_RTOL = 1e-10
+
+#: Relative tolerance of :func:`mass_properties`, the decoder of spatial inertias (also
+#: used by :class:`geomotion.tree.Tree`): a body's 6x6 matrix may miss the rigid-body
+#: pattern by this much relative to its largest entry (SI units), and central second
+#: moments this small relative to its rotational block are rounding noise.
+DECODE_RTOL = 1e-9
 
 
 def spatial_inertia(mass, com, inertia_com):
@@ -87,13 +93,22 @@ def spatial_inertia(mass, com, inertia_com):
 def mass_properties(I):
     r"""Mass, centre of mass and central inertia of a spatial inertia: the inverse of :func:`spatial_inertia`.
 
-    .. math:: m = \mathcal I_{44},\qquad [c] = \mathcal I_{12}/m,\qquad
+    .. math:: m = \tfrac13\operatorname{tr}\mathcal I_{22},\qquad [c] = \mathcal I_{12}/m,\qquad
               I_C = \mathcal I_{11} + m[c][c]
+
+    Recovering :math:`I_C` cancels :math:`m[c][c]` against :math:`\mathcal I_{11}`, which leaves
+    rounding noise of the size of :math:`m\|c\|^2` (a point mass 10 m away gets an
+    "inertia" of 1e-14 kg m^2 with a negative triangle inequality).  Central second
+    moments (eigenvalues of :func:`central_second_moments`) within
+    ``DECODE_RTOL`` times the body's rotational size, the largest entry of
+    :math:`\mathcal I_{11}`, are therefore set to zero: ideal point masses and thin rods
+    at any distance come back exactly singular and realizable, while a body that
+    violates a triangle inequality by more than that stays unrealizable.
 
     Parameters
     ----------
     I : (..., 6, 6) array_like
-        Rigid-body spatial inertia about a frame origin, in that frame's axes.
+        Rigid-body spatial inertia(s) about a frame origin, in that frame's axes.
 
     Returns
     -------
@@ -102,30 +117,80 @@ def mass_properties(I):
     com : (..., 3) ndarray
         Centre of mass in m.
     inertia_com : (..., 3, 3) ndarray
-        Central rotational inertia in kg m^2.
+        Central rotational inertia in kg m^2, symmetric.
 
     Raises
     ------
     ValueError
-        If ``I`` is not the spatial inertia of a rigid body: not symmetric, a
-        translational block that is not :math:`m I_3` with :math:`m > 0`, or
+        Naming the first offending body of a batch, if ``I`` is not the spatial inertia
+        of a rigid body within ``DECODE_RTOL`` of its largest entry (SI units): not
+        symmetric, a translational block that is not :math:`m I_3` with :math:`m > 0`, or
         coupling blocks that are not :math:`\pm m[c]`.
     """
-    I = _validate.trailing_shape(I, "I", (6, 6))
-    scale = 1 + np.abs(I).max(initial=0.0)
-    if np.any(np.abs(I - np.swapaxes(I, -1, -2)) > 1e-12 * scale):
-        raise ValueError("I: expected a symmetric 6x6 spatial inertia, got an asymmetric matrix")
-    m = I[..., 3, 3]
-    if np.any(m <= 0) or np.any(np.abs(I[..., 3:, 3:] - m[..., None, None] * np.eye(3)) > 1e-12 * scale):
-        raise ValueError("I: expected a translational block m*I3 with m > 0, got "
-                         f"{I[..., 3:, 3:]!r}")
+    return _decode_spatial_inertia(I, "I")
+
+
+def _body(index):
+    """How an error message names entry ``index`` of a batch of inertias."""
+    if index == ():
+        return "the body"
+    return f"body {index[0]}" if len(index) == 1 else f"body {index}"
+
+
+def _raise_at_first(failed, message):
+    """Raise ``ValueError(message(index))`` for the first index where ``failed`` is True."""
+    if np.any(failed):
+        raise ValueError(message(tuple(int(i) for i in np.argwhere(failed)[0])))
+
+
+def _decode_spatial_inertia(I, name):
+    """:func:`mass_properties` with the argument name ``name`` in its error messages.
+
+    The one decoder of spatial inertias: :class:`geomotion.tree.Tree` uses it too.
+    Every tolerance is relative to the body's own size, never to the rest of a batch.
+    """
+    I = _validate.trailing_shape(I, name, (6, 6))
+    size = np.abs(I).max(axis=(-1, -2))  # largest entry in SI units (kg, kg m, kg m^2)
+    tol = DECODE_RTOL * size
+    asymmetry = np.abs(I - np.swapaxes(I, -1, -2)).max(axis=(-1, -2))
+    _raise_at_first(
+        asymmetry > tol,
+        lambda i: f"{name}: expected a symmetric 6x6 inertia for {_body(i)}, "
+        f"got asymmetry {asymmetry[i]:.3g}",
+    )
+    lower = I[..., 3:, 3:]
+    m = np.trace(lower, axis1=-2, axis2=-1) / 3
+    _raise_at_first(
+        ~(m > 0),
+        lambda i: f"{name}: expected a positive mass (lower-right block m*I3) for {_body(i)}, "
+        f"got m = {m[i]:.6g}",
+    )
+    _raise_at_first(
+        np.abs(lower - m[..., None, None] * np.eye(3)).max(axis=(-1, -2)) > tol,
+        lambda i: f"{name}: expected the lower-right block of {_body(i)} to be m*I3, "
+        f"got {lower[i].tolist()}",
+    )
     mC = I[..., :3, 3:]
-    if np.any(np.abs(mC + np.swapaxes(mC, -1, -2)) > 1e-12 * scale):
-        raise ValueError("I: expected an antisymmetric coupling block m[c], got "
-                         f"{mC!r}")
-    c = np.stack([mC[..., 2, 1], mC[..., 0, 2], mC[..., 1, 0]], axis=-1) / m[..., None]
+    _raise_at_first(
+        np.abs(mC + np.swapaxes(mC, -1, -2)).max(axis=(-1, -2)) > tol,
+        lambda i: f"{name}: expected coupling blocks m[c] and -m[c] (a centre of mass) for "
+        f"{_body(i)}, got a non-antisymmetric upper-right block {mC[i].tolist()}",
+    )
+    c = _vee(mC) / m[..., None]
     C = _skew(c)
-    return m, c, I[..., :3, :3] + m[..., None, None] * (C @ C)
+    inertia_com = I[..., :3, :3] + m[..., None, None] * (C @ C)
+    inertia_com = 0.5 * (inertia_com + np.swapaxes(inertia_com, -1, -2))
+    rotational_size = np.abs(I[..., :3, :3]).max(axis=(-1, -2))
+    return m, c, _snap_second_moments(inertia_com, DECODE_RTOL * rotational_size)
+
+
+def _snap_second_moments(inertia_com, tol):
+    """Set central second moments with magnitude <= ``tol`` (kg m^2, per body) to zero."""
+    s, U = np.linalg.eigh(central_second_moments(inertia_com))
+    snap = np.abs(s) <= tol[..., None]
+    sigma = (U * np.where(snap, 0.0, s)[..., None, :]) @ np.swapaxes(U, -1, -2)
+    snapped = np.trace(sigma, axis1=-2, axis2=-1)[..., None, None] * np.eye(3) - sigma
+    return np.where(np.any(snap, axis=-1)[..., None, None], snapped, inertia_com)
 
 
 def _symmetric(value, name):
@@ -172,12 +237,20 @@ def is_physically_realizable(inertia_com, rtol=REALIZABILITY_RTOL):
     :math:`J_1 \le J_2 + J_3` (and cyclic), since :math:`J_2 + J_3 - J_1 = 2\int x_1^2\,dm`.
     Ideal point masses (:math:`I_C = 0`) and thin rods (one zero moment) are realizable.
 
+    The tolerance is relative to :math:`I_C` itself, which cannot tell a tiny body from
+    the rounding noise left by subtracting :math:`m[c][c]` from an inertia about a distant
+    origin.  Decode spatial inertias with :func:`mass_properties`, which removes that
+    noise on the scale of the body it came from; its results pass this test for every
+    realizable body, point masses at any distance included.
+
     Parameters
     ----------
     inertia_com : (..., 3, 3) array_like
         Rotational inertia about the centre of mass, kg m^2, symmetric.
     rtol : float
-        Eigenvalues of :math:`\Sigma` down to ``-rtol * trace(I_C)`` count as zero.
+        Eigenvalues of :math:`\Sigma` down to
+        :math:`-\mathrm{rtol}\,\operatorname{tr}\Sigma = -\mathrm{rtol}\,\operatorname{tr}(I_C)/2`
+        count as zero.
 
     Returns
     -------
@@ -395,7 +468,13 @@ def newton_euler_bias(I, V):
     -------
     (..., 6) ndarray
         Wrench, moment-first (N m, N).
+
+    Raises
+    ------
+    ValueError
+        If ``I`` is not a finite (..., 6, 6) array or ``V`` not a finite (..., 6) array.
     """
+    V = _validate.trailing_shape(V, "V", (6,))
     P = momentum(I, V)
     w, v = V[..., :3], V[..., 3:]
     n, f = P[..., :3], P[..., 3:]
@@ -424,6 +503,11 @@ def newton_euler_wrench(I, V, Vdot):
     -------
     (..., 6) ndarray
         Net applied wrench in body coordinates (N m, N).
+
+    Raises
+    ------
+    ValueError
+        If an argument is not a finite array of the stated trailing shape.
     """
     return momentum(I, _validate.trailing_shape(Vdot, "Vdot", (6,))) + newton_euler_bias(I, V)
 

@@ -12,6 +12,8 @@ Conventions (the book's coordinate contract):
   handled in one call.
 """
 
+import math
+
 import numpy as np
 
 from . import _validate
@@ -402,8 +404,11 @@ def motion_cross(V):
               \qquad [\mathcal V\times]\mathcal W = \begin{bmatrix} \omega\times\eta \\
               v\times\eta + \omega\times w \end{bmatrix}
 
-    It acts on twists expressed in the same frame as ``V``; it is not skew-symmetric
-    in the 6-D dot product, and :math:`[\mathcal V\times]\mathcal V = 0`.
+    It acts on twists expressed in the same frame as ``V``, and
+    :math:`[\mathcal V\times]\mathcal V = 0`.  Its symmetric part is
+    :math:`\begin{bmatrix} 0 & [v]^T \\ [v] & 0 \end{bmatrix}`: the operator is
+    skew-symmetric in the 6-D dot product exactly when :math:`v = 0` (a pure rotation
+    about the origin), and not otherwise.
 
     Parameters
     ----------
@@ -659,20 +664,44 @@ def wrench_axis(F):
 # Exponential and logarithm
 # ---------------------------------------------------------------------------
 
-#: Below this angle (rad) the trigonometric coefficients use their Taylor series;
-#: the truncation error there is below 1e-22, far under double rounding.
-_SERIES_ANGLE = 1e-2
+#: Below this angle (rad) :math:`(\theta - \sin\theta)/\theta^3` is summed from its
+#: Taylor series (see :func:`_exp_coefficients`).
+_SERIES_ANGLE = 1.0
+
+#: Taylor coefficients :math:`(-1)^k/(2k+3)!` of :math:`(\theta - \sin\theta)/\theta^3`
+#: in powers of :math:`\theta^2`, k = 0..8; the first omitted term, :math:`\theta^{18}/21!`,
+#: is below 2e-20 (1.3e-19 of the sum) for :math:`\theta < 1`.
+_THETA_MINUS_SIN_SERIES = tuple((-1) ** k / math.factorial(2 * k + 3) for k in range(9))
+
+
+def _sinc(theta):
+    """sin(theta)/theta for theta >= 0, with its limit 1 at 0; no cancellation anywhere."""
+    positive = theta > 0
+    safe = np.where(positive, theta, 1.0)
+    return np.where(positive, np.sin(safe) / safe, 1.0)
 
 
 def _exp_coefficients(theta):
-    r"""Coefficients :math:`\sin\theta/\theta`, :math:`(1-\cos\theta)/\theta^2`,
-    :math:`(\theta-\sin\theta)/\theta^3`, exact by series near zero."""
+    r"""Coefficients :math:`a = \sin\theta/\theta`, :math:`b = (1-\cos\theta)/\theta^2`,
+    :math:`c = (\theta-\sin\theta)/\theta^3` of the twist exponential, for :math:`\theta \ge 0`.
+
+    Each is evaluated in a form without cancellation: :math:`a` directly;
+    :math:`b = \tfrac12 a(\theta/2)^2` from :math:`1 - \cos\theta = 2\sin^2(\theta/2)`;
+    :math:`c` from its Taylor series below ``_SERIES_ANGLE`` = 1 rad and directly above,
+    where :math:`\theta - \sin\theta` is at least 1/5.3 of :math:`\sin\theta`.
+    Measured against 80-digit decimal arithmetic for 1e-9 <= theta <= pi (test_spatial.py):
+    relative errors of at most 1.0, 1.7 and 1.6 units of 2^-52 for a, b and c, and 3.0
+    for the coefficient of :func:`log_pose` built from them at the half angle.
+    """
+    a = _sinc(theta)
+    b = 0.5 * _sinc(0.5 * theta) ** 2
+    series = theta < _SERIES_ANGLE
+    safe = np.where(series, 1.0, theta)
     t2 = theta * theta
-    small = theta < _SERIES_ANGLE
-    safe = np.where(small, 1.0, theta)
-    a = np.where(small, 1 - t2 / 6 * (1 - t2 / 20 * (1 - t2 / 42)), np.sin(safe) / safe)
-    b = np.where(small, 0.5 - t2 / 24 * (1 - t2 / 30 * (1 - t2 / 56)), (1 - np.cos(safe)) / safe**2)
-    c = np.where(small, 1 / 6 - t2 / 120 * (1 - t2 / 42 * (1 - t2 / 72)), (safe - np.sin(safe)) / safe**3)
+    power_sum = np.zeros_like(t2)
+    for coefficient in reversed(_THETA_MINUS_SIN_SERIES):  # Horner in theta^2
+        power_sum = power_sum * t2 + coefficient
+    c = np.where(series, power_sum, (safe - np.sin(safe)) / safe**3)
     return a, b, c
 
 
@@ -684,8 +713,10 @@ def exp_twist(xi):
     .. math:: R = I + \frac{\sin\theta}{\theta} W + \frac{1-\cos\theta}{\theta^2} W^2,\qquad
               p = \Big(I + \frac{1-\cos\theta}{\theta^2} W + \frac{\theta-\sin\theta}{\theta^3} W^2\Big) v .
 
-    The coefficients switch to their Taylor series below 1e-2 rad, so arbitrarily
-    small rotations (1e-9 rad, say) are kept, never rounded to a pure translation.
+    The coefficients are evaluated without cancellation (half-angle forms, and a
+    Taylor series for :math:`(\theta-\sin\theta)/\theta^3` below 1 rad), so they keep
+    full double precision at every angle and arbitrarily small rotations (1e-9 rad,
+    say) are kept, never rounded to a pure translation.
     In a tree, ``exp_twist(S * q)`` is the joint motion of a constant screw ``S``.
 
     Parameters
@@ -721,12 +752,11 @@ def _rotation_log(R):
     sin_theta = np.linalg.norm(axial, axis=-1)
     cos_theta = 0.5 * (np.trace(R, axis1=-2, axis2=-1) - 1.0)
     theta = np.arctan2(sin_theta, cos_theta)
-    small = theta < _SERIES_ANGLE
-    t2 = theta * theta
-    # theta / sin(theta), by series near zero; at exactly pi the near-pi branch below decides.
-    safe_sin = np.where(small | (sin_theta == 0), 1.0, sin_theta)
-    factor = np.where(small, 1 + t2 / 6 + 7 * t2 * t2 / 360, theta / safe_sin)
-    omega = factor[..., None] * axial
+    # omega = theta * axial / |axial|: both factors carry full relative precision even for
+    # tiny angles, so no series is needed; sin_theta = 0 means theta = 0 (omega = 0) or pi
+    # (decided by the near-pi branch below).
+    safe_sin = np.where(sin_theta > 0, sin_theta, 1.0)
+    omega = (theta / safe_sin)[..., None] * axial
     # Near pi, sin(theta) carries no accuracy: read the axis off the symmetric part,
     # (R + R^T)/2 - cos(theta) I = (1 - cos(theta)) u u^T, and take the sign from axial.
     near_pi = cos_theta < -0.99
@@ -745,10 +775,16 @@ def log_pose(T):
 
     With :math:`\omega = \log R` (:math:`\|\omega\| = \theta \in [0, \pi]`) and :math:`W = [\omega]`,
 
-    .. math:: v = \Big(I - \tfrac12 W + \frac{1}{\theta^2}\Big(1 - \frac{\theta\sin\theta}{2(1-\cos\theta)}\Big) W^2\Big) p ,
+    .. math:: v = \Big(I - \tfrac12 W + d(\theta)\, W^2\Big) p ,\qquad
+              d(\theta) = \frac{1}{\theta^2}\Big(1 - \frac{\theta\sin\theta}{2(1-\cos\theta)}\Big)
+              = \frac{b(\theta/2) - c(\theta/2)}{4\,a(\theta/2)},
 
-    with series coefficients near :math:`\theta = 0` (no cut-off) and the rotation
-    axis read from the symmetric part of :math:`R` near :math:`\theta = \pi`.
+    where :math:`a, b, c` are the coefficients of :func:`exp_twist` at the half angle
+    (from :math:`\sin\theta = 2\sin\tfrac\theta2\cos\tfrac\theta2` and
+    :math:`1 - \cos\theta = 2\sin^2\tfrac\theta2`).  This form loses at most a factor 2
+    to cancellation (:math:`b \approx 1/2`, :math:`c \approx 1/6`) and tends smoothly to
+    :math:`d(0) = 1/12` with no cut-off; the rotation axis is read from the symmetric part
+    of :math:`R` near :math:`\theta = \pi`.
 
     Parameters
     ----------
@@ -767,14 +803,8 @@ def log_pose(T):
     """
     T = _validate.pose(T, "T")
     omega, theta = _rotation_log(T[..., :3, :3])
-    t2 = theta * theta
-    small = theta < _SERIES_ANGLE
-    safe = np.where(small, 1.0, theta)
-    d = np.where(
-        small,
-        1 / 12 + t2 / 720 + t2 * t2 / 30240,
-        (1 - safe * np.sin(safe) / (2 * (1 - np.cos(safe)))) / safe**2,
-    )
+    a, b, c = _exp_coefficients(0.5 * theta)
+    d = (b - c) / (4 * a)  # b ~ 1/2 and c ~ 1/6: the difference loses at most a factor 2
     W = _skew(omega)
     V_inv = np.eye(3) - 0.5 * W + d[..., None, None] * (W @ W)
     return np.concatenate([omega, np.einsum("...ij,...j->...i", V_inv, T[..., :3, 3])], axis=-1)

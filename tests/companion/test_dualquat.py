@@ -167,6 +167,35 @@ def test_sums_of_random_poses_violate_the_constraints():
     assert np.all(np.abs(residuals[:, 0]) > 1e-6)
 
 
+def test_normalization_residual_of_a_sum_is_one_plus_twice_the_real_parts_dot_product():
+    rng = np.random.default_rng(7)
+    a = dualquat.from_pose(random_poses(rng, (100,)))
+    b = dualquat.from_pose(random_poses(rng, (100,)))
+    dot = np.sum(a[:, :4] * b[:, :4], axis=1)
+    np.testing.assert_allclose(dualquat.constraint_residuals(a + b)[:, 0], 1 + 2 * dot, atol=1e-14)
+
+
+def test_the_sum_is_a_unit_dual_quaternion_when_the_real_parts_have_dot_product_minus_half():
+    # Identity (1, 0, 0, 0) plus a 240 degree turn about z, (cos 120, 0, 0, sin 120)
+    # = (-1/2, 0, 0, sqrt(3)/2): dot product -1/2, sum (1/2, 0, 0, sqrt(3)/2), which is
+    # the unit quaternion of a 120 degree turn about z.  No translation: dual parts zero.
+    s = np.sqrt(0.75)
+    turn = np.eye(4)
+    turn[:3, :3] = [[-0.5, s, 0], [-s, -0.5, 0], [0, 0, 1]]  # R_z(240 deg)
+    q240 = -dualquat.from_pose(turn)  # from_pose returns the w >= 0 sign; this one has w = -1/2
+    np.testing.assert_allclose(q240, [-0.5, 0, 0, s, 0, 0, 0, 0], atol=1e-15)
+    total = dualquat.identity() + q240
+    np.testing.assert_allclose(dualquat.constraint_residuals(total), 0, atol=1e-15)
+    assert dualquat.is_unit(total)
+    expected = np.eye(4)
+    expected[:3, :3] = [[-0.5, -s, 0], [s, -0.5, 0], [0, 0, 1]]  # R_z(120 deg)
+    np.testing.assert_allclose(dualquat.to_pose(total), expected, atol=1e-15)
+    # With a translation along the axis, q_r1.q_d2 + q_r2.q_d1 = -(1/2) p.(0, 0, s) != 0.
+    turn[:3, 3] = [0.0, 0.0, 1.0]
+    residuals = dualquat.constraint_residuals(dualquat.identity() - dualquat.from_pose(turn))
+    np.testing.assert_allclose(residuals, [0, -0.5 * s], atol=1e-15)
+
+
 def test_constraint_jacobian_matches_central_differences():
     rng = np.random.default_rng(5)
     for dq in (rng.normal(size=8), dualquat.from_pose(random_poses(rng, ()))):
