@@ -1,4 +1,4 @@
-r"""Rigid-body trees: kinematics, joint mass matrix (CRBA), inverse (RNEA) and forward (ABA) dynamics.
+r"""Rigid-body trees: kinematics, mass matrix, Coriolis matrix, inverse and forward dynamics.
 
 Build a model once with :class:`Tree`, then ask for any quantity at one configuration or
 at a whole batch of them in one call (leading axes of ``q`` are batch axes):
@@ -7,6 +7,9 @@ at a whole batch of them in one call (leading axes of ``q`` are batch axes):
 * :func:`rnea` -- joint forces for a given motion (inverse dynamics), and
   :func:`bias_forces`, its value at zero acceleration;
 * :func:`aba` -- joint accelerations for given forces (forward dynamics, O(N));
+* :func:`coriolis_matrix` -- the Christoffel-consistent :math:`C(q,\dot q)`;
+* :func:`point_position`, :func:`point_jacobian`, :func:`point_acceleration_bias` --
+  kinematics of a point fixed in a body, as loop closures need them;
 * :func:`forward_kinematics`, :func:`body_twists`, :func:`body_jacobians`,
   :func:`kinetic_energy`, :func:`potential_energy`, :func:`spatial_momentum`.
 
@@ -33,12 +36,15 @@ Two ways through the same mechanics
   composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
   shows, and the independent reference the fast path is tested against.
 * The *fast* path, :func:`crba`, :func:`rnea`, :func:`aba` (and :func:`bias_forces`),
-  defined here, dispatches on the number ``B`` of configurations in one call: batches of
-  at least ``_SOA_MIN_BATCH`` = 96 (the measured crossover) take the structure-of-arrays
-  implementation in :mod:`geomotion.tree.batched`, smaller ones the implementation
-  vectorized across bodies in :mod:`geomotion.tree.single`.  Both work on constant
-  operators built once per model (:mod:`geomotion.tree.compiled`); their implementation
-  notes are in those modules.
+  :func:`coriolis_matrix` (module :mod:`geomotion.tree.coriolis`) and the point
+  kinematics (:mod:`geomotion.tree.points`), dispatches on the number ``B`` of
+  configurations in one call: batches of at least ``_SOA_MIN_BATCH`` = 96 (the measured
+  crossover) take the structure-of-arrays implementations, in body frames
+  (:mod:`geomotion.tree.batched`: RNEA, ABA) or in base coordinates
+  (:mod:`geomotion.tree.batched_base`: CRBA, Coriolis matrix, points); smaller ones the
+  implementation vectorized across bodies in :mod:`geomotion.tree.single`.  All work on
+  constant operators built once per model (:mod:`geomotion.tree.compiled`); their
+  implementation notes are in those modules.
 """
 
 import numpy as np
@@ -149,9 +155,11 @@ def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
     arrays = [_check_configuration(model, a, name) for a, name in zip(args, names)]
     g = _check_gravity(gravity)
     F = _check_f_ext(model, f_ext, f_ext_frame)
-    batch = _batch_shape(arrays, F)
+    batch = _batch_shape(arrays, F, g)
     flat = [_flat(a, batch) for a in arrays]
     F = None if F is None else _flat(F, batch, core=2)
+    if g.ndim > 1:  # one gravity per configuration (a sweep over slopes, say)
+        g = _flat(g, batch)
     return batch, flat, g, F
 
 
@@ -177,8 +185,9 @@ def rnea(model, q, qd, qdd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="bo
     q, qd, qdd : (..., N) array_like
         Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
         m/s^2).  Leading axes broadcast against each other.
-    gravity : (3,) array_like
-        Gravitational acceleration in base coordinates, m/s^2.
+    gravity : (3,) or (..., 3) array_like
+        Gravitational acceleration in base coordinates, m/s^2; leading axes broadcast
+        with the configurations' (one gravity per configuration).
     f_ext : (..., N, 6) array_like, optional
         External wrench on each body, moment-first (N m, N).
     f_ext_frame : {"body", "world"}
@@ -216,8 +225,8 @@ def bias_forces(model, q, qd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="
     model : Tree
     q, qd : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
-    gravity : (3,) array_like
-        Gravity in base coordinates, m/s^2.
+    gravity : (3,) or (..., 3) array_like
+        Gravity in base coordinates, m/s^2, see :func:`rnea`.
     f_ext : (..., N, 6) array_like, optional
         External wrenches, see :func:`rnea`.
     f_ext_frame : {"body", "world"}
@@ -267,8 +276,8 @@ def aba(model, q, qd, tau, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="bod
         Joint positions (rad or m) and rates (rad/s or m/s).
     tau : (..., N) array_like
         Joint forces (N m or N).
-    gravity : (3,) array_like
-        Gravity in base coordinates, m/s^2.
+    gravity : (3,) or (..., 3) array_like
+        Gravity in base coordinates, m/s^2, see :func:`rnea`.
     f_ext : (..., N, 6) array_like, optional
         External wrenches, see :func:`rnea`.
     f_ext_frame : {"body", "world"}

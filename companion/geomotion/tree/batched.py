@@ -22,23 +22,39 @@ gemm on the whole batch (twist and acceleration stacked as ``(6, 2, B)`` share o
   measured 3.5x Pinocchio at N = 32).
 - numpy's float64 ``sin``/``cos`` cost ~30 ns per element here; a 256-entry table
   with short Taylor polynomials (``_sincos``, about 1 ulp) costs a third of that.
-- Work arrays come from a scratch arena kept with the model between calls: fresh
+  Measured after the split into base-coordinate and body-frame files (10,000
+  configurations, one BLAS thread): it saves 16-19 % of RNEA at N = 7 and 32, ~25 %
+  of CRBA at N = 7 and 2-5 % of ABA, so it stays.
+- Work arrays come from a scratch arena kept for the model between calls: fresh
   multi-megabyte temporaries were returned to the operating system and page-faulted
   back in on every call, which doubled the run time.  The arena holds no results, is
-  checked out for one call at a time (concurrent calls each get their own) and is kept
-  only up to ``_SCRATCH_LIMIT`` bytes.
+  checked out for one call at a time (concurrent calls each get their own), and the
+  arenas kept for all models of the process together stay under ``_SCRATCH_LIMIT``
+  bytes (least recently used ones are dropped first).
 
 Functions take ``(B, N)`` arrays in the user's body order and return ``(B, N)`` (or
 ``(B, N, N)``) results.
 """
+
+import collections
+import threading
+import weakref
 
 import numpy as np
 
 from .compiled import (
     _COLUMN2,
     _COLUMN5,
+    _DIAGONAL,
     _FULL_FROM_SYM,
+    _BLOCK_XX,
+    _BLOCK_XY,
+    _BLOCK_YX,
+    _BLOCK_YY,
     _SYM_PAIRS,
+    _VECTOR_X,
+    _VECTOR_Y,
+    _check_joint_inertia,
     _reference_world_wrenches,
     _to_internal,
 )
@@ -51,17 +67,15 @@ from .single import _stk_force_transforms
 # twists and wrenches (6, B), symmetric inertias (21, B) in the order of _SYM_PAIRS.
 # X_i = Ad_Z(q)^-1 X_C,i: the constant X_C,i is one gemm, the joint motion Z(q)
 # (rotation by theta = s_a q about z, slide d = s_l q along z) is elementwise on rows.
-#
-# Work arrays come from a per-model scratch arena (_Scratch) that is reused from one
-# call to the next.  Measured here: fresh multi-megabyte temporaries are returned to
-# the operating system between calls and page-faulted back in on every call, which
-# doubled the run time of these functions; reusing them removes that cost.  The arena
-# holds no results (every call fully overwrites what it reads), is checked out for the
-# duration of one call (so concurrent calls on one model each get their own), and is
-# kept only up to _SCRATCH_LIMIT bytes.
 
-#: Largest scratch arena (bytes) kept with a model between calls.
+#: Largest total size (bytes) of the scratch arenas kept between calls, over all models.
 _SCRATCH_LIMIT = 256 * 2**20
+
+# Arenas kept between calls: id(compiled model) -> (weak reference to it, arena), least
+# recently used first.  An entry goes when its model is collected or when the total
+# would pass _SCRATCH_LIMIT.
+_KEPT = collections.OrderedDict()
+_KEPT_LOCK = threading.RLock()  # re-entrant: a weakref callback may run inside the lock
 
 
 class _Scratch:
@@ -83,15 +97,33 @@ class _Scratch:
 
 
 def _checkout(cm):
-    try:
-        return cm.scratch_pool.pop()
-    except IndexError:
-        return _Scratch()
+    """The arena kept for ``cm``, or a new one; it belongs to the caller until checked in."""
+    with _KEPT_LOCK:
+        entry = _KEPT.pop(id(cm), None)
+    if entry is not None and entry[0]() is cm:
+        return entry[1]
+    return _Scratch()
+
+
+def _forget(key):
+    with _KEPT_LOCK:
+        _KEPT.pop(key, None)
 
 
 def _checkin(cm, ws):
-    if not cm.scratch_pool and ws.nbytes() <= _SCRATCH_LIMIT:
-        cm.scratch_pool.append(ws)
+    """Keep ``ws`` for ``cm``'s next call, dropping least recently used arenas over the limit."""
+    size = ws.nbytes()
+    if size > _SCRATCH_LIMIT:
+        return
+    key = id(cm)
+    with _KEPT_LOCK:
+        if key in _KEPT:  # a concurrent call on the same model kept its arena already
+            return
+        _KEPT[key] = (weakref.ref(cm, lambda _, key=key: _forget(key)), ws)
+        total = sum(arena.nbytes() for _, arena in _KEPT.values())
+        while total > _SCRATCH_LIMIT:
+            _, (_, dropped) = _KEPT.popitem(last=False)
+            total -= dropped.nbytes()
 
 
 # sin and cos together: numpy's float64 sin/cos cost ~30 ns per element here (scalar
@@ -200,8 +232,14 @@ def _soa_columns(cm, x, out):
 
 
 def _soa_rows_to_user(cm, x):
-    """(N, B) internal order -> (B, N) user order (a transposed view of a new array)."""
-    return (x if cm.identity else x[cm.inv]).T
+    """(N, B) internal order -> contiguous (B, N) user order."""
+    return np.ascontiguousarray((x if cm.identity else x[cm.inv]).T)
+
+
+def _soa_base_acceleration(g):
+    """(6, 1) or (6, B) acceleration of the base, (0, -g), for g of shape (3,) or (B, 3)."""
+    rows = g.T if g.ndim > 1 else g[:, None]
+    return np.concatenate([np.zeros_like(rows), -rows])
 
 
 def _soa_trig(cm, qs, ws, double=False):
@@ -270,16 +308,17 @@ def _soa_up(F, k, cm, trig, t1, t2):
 def _rot21(I, c, s, c2, s2, ws):
     """In place: I <- blkdiag(R, R) I blkdiag(R, R)^T with R = R_z, on (21, B) storage.
 
-    In the order of _SYM_PAIRS: rows 0-2 are invariant; rows 3-6 and 7-10 are the x and y
-    components of 2-vectors that rotate by the angle; each 2x2 block [[a, b], [e, f]]
-    (rows 11-13, 17-19, 14-16 and 20) keeps its trace and antisymmetric part while its
-    traceless symmetric part (delta, sigma) = ((a - f)/2, (b + e)/2) rotates by twice the angle.
+    In the order of _SYM_PAIRS: the _INVARIANT rows stay; _VECTOR_X and _VECTOR_Y are the x
+    and y components of 2-vectors that rotate by the angle; each 2x2 block [[a, b], [e, f]]
+    (rows _BLOCK_XX, _BLOCK_XY, _BLOCK_YY and, for the one non-symmetric block, _BLOCK_YX)
+    keeps its trace and antisymmetric part while its traceless symmetric part
+    (delta, sigma) = ((a - f)/2, (b + e)/2) rotates by twice the angle.
     """
     B = I.shape[-1]
     t4, u4 = ws.get("r21_t4", (4, B)), ws.get("r21_u4", (4, B))
     tr, delta, dn, u3 = (ws.get(name, (3, B)) for name in ("r21_tr", "r21_de", "r21_dn", "r21_u3"))
     w = ws.get("r21_w", (B,))
-    X, Y = I[3:7], I[7:11]
+    X, Y = I[_VECTOR_X], I[_VECTOR_Y]
     np.multiply(X, c, out=t4)
     np.multiply(Y, s, out=u4)
     t4 -= u4
@@ -287,7 +326,7 @@ def _rot21(I, c, s, c2, s2, ws):
     Y *= c
     Y += u4
     X[...] = t4
-    a, f, b, e = I[11:14], I[14:17], I[17:20], I[20]
+    a, f, b, e = I[_BLOCK_XX], I[_BLOCK_YY], I[_BLOCK_XY], I[_BLOCK_YX]
     np.add(a, f, out=tr)
     tr *= 0.5
     np.subtract(a, f, out=delta)
@@ -406,7 +445,7 @@ def _soa_forward(cm, trig, qd, qdd, a_base, ws):
         Y = VA[k]
         if p < 0:
             Y[:, 0] = 0.0
-            Y[:, 1] = (cm.XC[k] @ a_base)[:, None]
+            Y[:, 1] = cm.XC[k] @ a_base
         else:
             np.matmul(cm.XC[k], VA[p].reshape(6, 2 * B), out=Y.reshape(6, 2 * B))
         _soa_down(Y, k, cm, trig, t22a, t22b)
@@ -464,8 +503,7 @@ def _soa_rnea(cm, q, qd, qdd, g, f_ext=None, frame="body"):
     try:
         qs, qds, qdds = _soa_inputs(cm, ws, (q, qd, qdd), ("q", "qd", "qdd"))
         trig = _soa_trig(cm, qs, ws)
-        a_base = np.concatenate([np.zeros(3), -g])
-        _, F = _soa_forward(cm, trig, qds, qdds, a_base, ws)
+        _, F = _soa_forward(cm, trig, qds, qdds, _soa_base_acceleration(g), ws)
         if f_ext is not None:
             F -= _soa_external(cm, f_ext, frame, q)
         tau = np.empty((n, B))
@@ -489,9 +527,9 @@ def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
     B, n = q.shape
     ws = _checkout(cm)
     try:
-        qs, qds, taus = _soa_inputs(cm, ws, (q, qd, tau), ("q", "qd", "qdd"))
+        qs, qds, taus = _soa_inputs(cm, ws, (q, qd, tau), ("q", "qd", "tau"))
         trig = _soa_trig(cm, qs, ws, double=True)
-        VA, P = _soa_forward(cm, trig, qds, None, np.zeros(6), ws)  # P: bias wrenches b_i
+        VA, P = _soa_forward(cm, trig, qds, None, np.zeros((6, 1)), ws)  # P: bias wrenches b_i
         if f_ext is not None:
             P -= _soa_external(cm, f_ext, frame, q)
         # After the forward pass VA is free: its storage holds U (inward) and A (outward).
@@ -519,6 +557,7 @@ def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
             else:
                 np.multiply(ia[_COLUMN5], sl, out=Uk)
             _soa_screw_projection(cm, k, Uk, Dk)
+            _check_joint_inertia(cm, k, Dk, (sa * sa + sl * sl) * ia[_DIAGONAL].sum(axis=0))
             _soa_screw_projection(cm, k, pa, t1)
             np.divide(1.0, Dk, out=Dk)
             np.subtract(taus[k], t1, out=uk)
@@ -537,13 +576,13 @@ def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
                 np.matmul(cm.XCT[k], pa, out=tmp)
                 P[p] += tmp
             IA.release(k)
-        a_base = np.concatenate([np.zeros(3), -g])
+        a_base = _soa_base_acceleration(g)
         qdd = np.empty((n, B))
         for k in range(n):
             p = cm.parent[k]
             a = A[k]
             if p < 0:
-                a[...] = (cm.XC[k] @ a_base)[:, None]
+                a[...] = cm.XC[k] @ a_base
             else:
                 np.matmul(cm.XC[k], A[p], out=a)
             _soa_down(a, k, cm, trig, t2a, t2b)

@@ -52,6 +52,34 @@ for _k, (_a, _b) in enumerate(_SYM_PAIRS):
 _FULL_FROM_SYM = _SYM_INDEX.reshape(36)
 _COLUMN2 = _SYM_INDEX[:, 2].copy()
 _COLUMN5 = _SYM_INDEX[:, 5].copy()
+_DIAGONAL = np.diag(_SYM_INDEX).copy()
+
+# Named row ranges of that order, as the rotation about z uses them.
+_INVARIANT = slice(0, 3)  # (z, z) entries
+_VECTOR_X, _VECTOR_Y = slice(3, 7), slice(7, 11)  # (x, z) and the matching (y, z) entries
+_BLOCK_XX, _BLOCK_YY, _BLOCK_XY = slice(11, 14), slice(14, 17), slice(17, 20)
+_BLOCK_YX = 20  # (y, x) of the only non-symmetric 2x2 block
+
+
+def _check_symmetric_layout():
+    """The row ranges above describe _SYM_PAIRS (checked once, at import)."""
+    kind = np.array([0, 1, 2, 0, 1, 2])  # 0: x-like, 1: y-like, 2: z-like index
+    pairs = [tuple(p) for p in _SYM_PAIRS]
+    assert all(kind[a] == kind[b] == 2 for a, b in pairs[_INVARIANT])
+    for (a, b), (c, d) in zip(pairs[_VECTOR_X], pairs[_VECTOR_Y]):
+        assert sorted(kind[[a, b]]) == [0, 2] and (c, d) == tuple(i + (kind[i] == 0) for i in (a, b))
+    for (a, b), yy, xy in zip(pairs[_BLOCK_XX], pairs[_BLOCK_YY], pairs[_BLOCK_XY]):
+        assert kind[a] == kind[b] == 0 and yy == (a + 1, b + 1) and xy == (a, b + 1)
+    a, b = pairs[_BLOCK_XX][-1]
+    assert pairs[_BLOCK_YX] == (a + 1, b) and len(pairs) == _BLOCK_YX + 1 == 21
+
+
+_check_symmetric_layout()
+
+#: A joint's articulated inertia about its own screw, D_i = S_i^T I^A_i S_i, counts as zero
+#: (the mass matrix as singular) at or below this fraction of |S_i|^2 tr(I^A_i), the size
+#: of the terms it is summed from: rounding alone leaves ~1e-16 of that.
+SINGULAR_JOINT_RTOL = 1e-12
 
 
 def _sym21(I):
@@ -242,12 +270,6 @@ class _Compiled:
         self.Iu[:, 2, 6] = sl
         self.Iu[:, 5, 6] = sa
 
-        self.scratch_pool = []  # work arrays of the large-batch path, reused across calls
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["scratch_pool"] = []  # scratch is never worth pickling
-        return state
 
 
 
@@ -268,3 +290,20 @@ def _reference_world_wrenches(cm, F):
     F[..., :3] -= (cm.origin_skew @ F[..., 3:, None])[..., 0]
     return F
 
+
+
+def _check_joint_inertia(cm, k, D, scale):
+    """ValueError naming the joint if D <= SINGULAR_JOINT_RTOL * scale for some configuration.
+
+    ``D`` and ``scale`` are (B,) arrays (or scalars) for internal body ``k``.
+    """
+    bad = np.asarray(D <= SINGULAR_JOINT_RTOL * scale)
+    if bad.any():
+        b = int(np.argmax(bad.reshape(-1)))
+        where = f"configuration {b} of the batch" if bad.size > 1 else "this configuration"
+        value = float(np.asarray(D).reshape(-1)[b])
+        raise ValueError(
+            f"q: the mass matrix is singular at {where}: joint {int(cm.perm[k])} moves no "
+            f"inertia about its own axis there (articulated inertia {value:.3g}, at most "
+            f"{SINGULAR_JOINT_RTOL:g} of its size); the joint acceleration is undefined"
+        )

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validate
-from ..inertia import is_physically_realizable
-from ..spatial import _skew
-from .compiled import _Compiled
+from ..inertia import _decode_spatial_inertia, is_physically_realizable
+from .compiled import SINGULAR_JOINT_RTOL, _Compiled
+from .single import _stk_crba, _stk_joint_inertias
 
 #: Default gravity in base coordinates, m/s^2.
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
@@ -25,6 +25,11 @@ _DEFAULT_GRAVITY_ARRAY.flags.writeable = False
 
 #: Relative tolerance for the structure checks of inertias and motion transforms.
 _STRUCTURE_RTOL = 1e-9
+
+#: Largest relative difference allowed at construction between the fast algorithms'
+#: mass matrix and the readable path's (ordinary trees agree to ~1e-14; accepted trees keep
+#: RNEA and ABA within ~1e-10 of exact, measured on nearly prismatic joints).
+FAST_PATH_RTOL = 1e-12
 
 
 # ---------------------------------------------------------------------------
@@ -81,66 +86,93 @@ def _check_subspaces(subspaces, n, name="subspaces"):
 
 
 def _check_inertia_structure(I, name, allow_singular):
-    """Check (N, 6, 6) spatial inertias; return masses, centres of mass, central inertias."""
-    scale = np.abs(I).max(axis=(1, 2))
-    tol = _STRUCTURE_RTOL * (1.0 + scale)
-    asym = np.abs(I - np.swapaxes(I, 1, 2)).max(axis=(1, 2))
-    for i in np.nonzero(asym > tol)[0]:
+    """Decode (N, 6, 6) spatial inertias; return masses, centres of mass, central inertias.
+
+    The structure checks and the decoding are :func:`geomotion.inertia.mass_properties`'s
+    (one decoder, tolerances on each body's own scale), so the tree and the public
+    functions cannot disagree; each decoded central inertia must then pass
+    :func:`geomotion.inertia.is_physically_realizable` and, unless singular bodies are
+    allowed, be positive definite.
+    """
+    m, com, inertia_com = _decode_spatial_inertia(I, name)
+    unrealizable = ~is_physically_realizable(inertia_com)
+    if np.any(unrealizable):
+        i = int(np.argmax(unrealizable))
         raise ValueError(
-            f"{name}: expected a symmetric 6x6 inertia for body {i}, got asymmetry {asym[i]:.3g}"
+            f"{name}: expected a physically realizable body {i} (central principal moments "
+            f"obeying the triangle inequalities), got moments "
+            f"{np.linalg.eigvalsh(inertia_com[i]).tolist()}"
         )
-    lower = I[:, 3:, 3:]
-    m = np.trace(lower, axis1=1, axis2=2) / 3
-    for i in range(I.shape[0]):
-        if not m[i] > 0:
+    if not allow_singular:
+        eig = np.linalg.eigvalsh(inertia_com)
+        singular = eig[:, 0] <= _STRUCTURE_RTOL * np.maximum(eig[:, -1], np.finfo(float).tiny)
+        if np.any(singular):
+            i = int(np.argmax(singular))
             raise ValueError(
-                f"{name}: expected a positive mass (lower-right block m*I3) for body {i}, "
-                f"got m = {m[i]:.6g}"
+                f"{name}: expected a positive definite central inertia for body {i}, got "
+                f"principal moments {eig[i].tolist()} (pass allow_singular_inertias=True for "
+                f"ideal point masses or thin rods)"
             )
-        if np.abs(lower[i] - m[i] * np.eye(3)).max() > tol[i]:
-            raise ValueError(
-                f"{name}: expected the lower-right block of body {i} to be m*I3, "
-                f"got {lower[i].tolist()}"
-            )
-        coupling = I[i, :3, 3:]
-        if np.abs(coupling + coupling.T).max() > tol[i]:
-            raise ValueError(
-                f"{name}: expected coupling blocks m[c] and -m[c] (a centre of mass) for body {i}, "
-                f"got a non-antisymmetric upper-right block {coupling.tolist()}"
-            )
-    mc = 0.5 * np.stack(
-        [I[:, 2, 4] - I[:, 1, 5], I[:, 0, 5] - I[:, 2, 3], I[:, 1, 3] - I[:, 0, 4]], axis=-1
-    )
-    com = mc / m[:, None]
-    C = _skew(com)
-    inertia_com = I[:, :3, :3] + m[:, None, None] * (C @ C)
-    inertia_com = 0.5 * (inertia_com + np.swapaxes(inertia_com, 1, 2))
-    # Recovering I_C = I_O + m[c][c] leaves rounding noise of the size of I_O (e.g. 1e-18
-    # for a point mass, whose I_C is 0): snap central second moments below 1e-12 of the
-    # body's rotational scale trace(I_O) to zero before judging realizability.
-    sigma = 0.5 * np.trace(inertia_com, axis1=1, axis2=2)[:, None, None] * np.eye(3) - inertia_com
-    lam, U = np.linalg.eigh(sigma)
-    lam = np.where(
-        np.abs(lam) <= 1e-12 * np.trace(I[:, :3, :3], axis1=1, axis2=2)[:, None], 0.0, lam
-    )
-    sigma = (U * lam[:, None, :]) @ np.swapaxes(U, 1, 2)
-    inertia_com = np.trace(sigma, axis1=1, axis2=2)[:, None, None] * np.eye(3) - sigma
-    for i in range(I.shape[0]):
-        if not is_physically_realizable(inertia_com[i]):
-            raise ValueError(
-                f"{name}: expected a physically realizable body {i} (central principal moments "
-                f"obeying the triangle inequalities), got moments "
-                f"{np.linalg.eigvalsh(inertia_com[i]).tolist()}"
-            )
-        if not allow_singular:
-            eig = np.linalg.eigvalsh(inertia_com[i])
-            if eig.min() <= _STRUCTURE_RTOL * max(eig.max(), np.finfo(float).tiny):
-                raise ValueError(
-                    f"{name}: expected a positive definite central inertia for body {i}, got "
-                    f"principal moments {eig.tolist()} (pass allow_singular_inertias=True for "
-                    f"ideal point masses or thin rods)"
-                )
     return m, com, inertia_com
+
+
+def _sample_configurations(n):
+    """q = 0 and three fixed random configurations, for the construction-time checks."""
+    rng = np.random.default_rng(0)
+    return np.vstack([np.zeros(n), rng.uniform(-np.pi, np.pi, (3, n))])
+
+
+def _check_every_joint_moves_inertia(cm, q):
+    """Refuse a tree in which some joint moves no inertia about its own axis at any q.
+
+    A point mass on a joint axis, or a thin rod spinning about its length, with nothing
+    beyond it, has zero inertia about that axis, so ``M`` is singular for every
+    configuration.  The composite inertia about the joint screw is an analytic function
+    of ``q``: zero at ``q = 0`` and at three random configurations means zero everywhere
+    (up to rounding).  Configuration-dependent singularities are caught where ``M`` is
+    inverted (:func:`geomotion.tree.aba`).
+    """
+    diagonal, size = _stk_joint_inertias(cm, q)
+    dead = np.all(diagonal <= SINGULAR_JOINT_RTOL * size, axis=0)
+    if dead.any():
+        k = int(np.argmax(dead))
+        raise ValueError(
+            f"inertias: joint {int(cm.perm[k])} moves no inertia about its own axis at any "
+            f"configuration (a point mass on the axis, or a thin rod spinning about its "
+            f"length, with nothing beyond it), so the mass matrix would be singular for "
+            f"every q: give that body inertia about the axis or remove the joint"
+        )
+
+
+def _check_fast_path_precision(model, q):
+    """Refuse a tree on which the fast algorithms would lose precision.
+
+    The fast paths express each body about its *canonical joint frame*, on the joint
+    axis (see :mod:`geomotion.tree.compiled`).  A revolute or helical axis far from a
+    model of ordinary size, such as the screw (eps, 0, 0, 0, 0, 1) whose axis lies 1/eps
+    away (nearly a prismatic joint), puts inertias about that far point into the sums,
+    and about (distance/size)^2 * 1e-16 of relative precision is lost.  The fast mass
+    matrix is therefore compared with the readable path's at a few configurations.
+    """
+    from .reference import joint_mass_matrix, prepare  # the readable path imports this module
+
+    reference = joint_mass_matrix(prepare(model, q))
+    error = np.abs(_stk_crba(model._compiled, q) - reference).max() / np.abs(reference).max()
+    if error <= FAST_PATH_RTOL:
+        return
+    S = model.subspaces
+    w, v = S[:, :3], S[:, 3:]
+    w2 = np.einsum("ij,ij->i", w, w)
+    distance = np.where(w2 > 0, np.linalg.norm(np.cross(w, v), axis=1) / np.where(w2 > 0, w2, 1), 0)
+    i = int(np.argmax(distance))
+    raise ValueError(
+        f"subspaces: the fast algorithms would lose precision on this tree (its mass matrix "
+        f"differs from the readable path's by {error:.1e} relative at a test configuration). "
+        f"The likely cause is joint {i}, whose axis lies {distance[i]:.3g} m from its body's "
+        f"origin (|omega| = {np.sqrt(w2[i]):.3g} for |v| = {np.linalg.norm(v[i]):.3g}): nearly "
+        f"a prismatic joint. Use a prismatic screw (omega = 0) or place the body frame nearer "
+        f"the axis."
+    )
 
 
 def _check_motion_transforms(X, name):
@@ -166,17 +198,17 @@ def _check_motion_transforms(X, name):
 def _finite_array(value, name):
     """``value`` as a float ndarray; ValueError naming ``name`` if not real and finite.
 
-    The common case costs two cheap numpy calls: a sum of squares is finite unless an
-    entry is not (or the sum overflows, which the full check then clears).
+    A float64 ndarray, the common case, costs two cheap numpy calls: a sum of squares
+    is finite unless an entry is not (or the sum overflows, which the full check then
+    clears).  Anything else (lists, integer, complex or boolean arrays) goes through the
+    shared :func:`geomotion._validate.real_array`, which converts it or refuses it.
     """
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
-    flat = array.reshape(-1)
+    if type(value) is not np.ndarray or value.dtype != np.float64:
+        return _validate.real_array(value, name)
+    flat = value.reshape(-1)
     if not math.isfinite(flat.dot(flat)):
-        _validate.real_array(array, name)
-    return array
+        _validate.real_array(value, name)
+    return value
 
 
 def _check_configuration(model, value, name):
@@ -193,9 +225,9 @@ def _check_gravity(gravity):
     if gravity is DEFAULT_GRAVITY:
         return _DEFAULT_GRAVITY_ARRAY
     g = _finite_array(gravity, "gravity")
-    if g.shape != (3,):
+    if g.ndim == 0 or g.shape[-1] != 3:
         raise ValueError(
-            f"gravity: expected shape (3,) (m/s^2 in base coordinates), got shape {g.shape}"
+            f"gravity: expected shape (3,) or (..., 3) (m/s^2 in base coordinates), got shape {g.shape}"
         )
     return g
 
@@ -214,11 +246,13 @@ def _check_f_ext(model, f_ext, frame):
     return F
 
 
-def _batch_shape(arrays, wrench=None):
-    """Broadcast leading (batch) shape of (..., N) arrays and an optional (..., N, 6) wrench array."""
+def _batch_shape(arrays, wrench=None, gravity=None):
+    """Broadcast leading (batch) shape of (..., N) arrays, a (..., N, 6) wrench and a (..., 3) gravity."""
     shapes = [a.shape[:-1] for a in arrays]
     if wrench is not None:
         shapes.append(wrench.shape[:-2])
+    if gravity is not None:
+        shapes.append(gravity.shape[:-1])
     first = shapes[0]
     for shape in shapes:
         if shape != first:
@@ -229,7 +263,8 @@ def _batch_shape(arrays, wrench=None):
         return np.broadcast_shapes(*shapes)
     except ValueError as error:
         raise ValueError(
-            f"q, qd, qdd, tau, f_ext: expected leading (batch) shapes that broadcast, got {shapes}"
+            f"q, qd, qdd, tau, f_ext, gravity: expected leading (batch) shapes that broadcast, got "
+            f"{shapes}"
         ) from error
 
 
@@ -341,6 +376,10 @@ class Tree:
         object.__setattr__(
             self, "_compiled", _Compiled(parents, S, P, I, masses, coms, inertias_com)
         )
+        samples = _sample_configurations(n)
+        if self.allow_singular_inertias:
+            _check_every_joint_moves_inertia(self._compiled, samples)
+        _check_fast_path_precision(self, samples)
 
     @property
     def num_bodies(self):

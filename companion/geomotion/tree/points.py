@@ -77,7 +77,7 @@ def _point_kinematics(model, q, qd, body, point):
     position = (position + cm.origin[k]).reshape(batch + (3,))
     if not cm.identity:
         J = np.take(J, cm.inv, axis=-1)
-    J = J.reshape(batch + (3, n))
+    J = np.ascontiguousarray(J.reshape(batch + (3, n)))
     return position, J, None if a is None else a.reshape(batch + (3,))
 
 

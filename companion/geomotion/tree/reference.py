@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ..spatial import _inverse_pose, _motion_transform, _skew, exp_twist
+from ..spatial import _inverse_pose, _motion_transform, exp_twist, force_transform
 from .model import (
     _STRUCTURE_RTOL,
     DEFAULT_GRAVITY,
@@ -396,8 +396,8 @@ def potential_energy(model, q, gravity=DEFAULT_GRAVITY):
     model : Tree
     q : (..., N) array_like
         Joint positions (rad or m).
-    gravity : (3,) array_like
-        Gravity in base coordinates, m/s^2.
+    gravity : (3,) or (..., 3) array_like
+        Gravity in base coordinates, m/s^2; leading axes broadcast with ``q``'s.
 
     Returns
     -------
@@ -412,7 +412,8 @@ def potential_energy(model, q, gravity=DEFAULT_GRAVITY):
     T = forward_kinematics(model, q)
     g = _check_gravity(gravity)
     c0 = np.einsum("...kij,kj->...ki", T[..., :3, :3], model.centers_of_mass) + T[..., :3, 3]
-    return -np.einsum("k,...ki,i->...", model.masses, c0, g)
+    first_moment = np.einsum("k,...ki->...i", model.masses, c0)  # sum_i m_i c_{0,i}, kg m
+    return -np.sum(first_moment * g, axis=-1)
 
 
 def spatial_momentum(model, q, qd):
@@ -439,11 +440,5 @@ def spatial_momentum(model, q, qd):
         If an argument is malformed.
     """
     V = body_twists(model, q, qd)
-    T = forward_kinematics(model, q)
-    T = np.broadcast_to(T, V.shape[:-1] + (4, 4))
-    R, p = T[..., :3, :3], T[..., :3, 3]
-    X = np.zeros(R.shape[:-2] + (6, 6))
-    X[..., :3, :3] = R
-    X[..., 3:, 3:] = R
-    X[..., :3, 3:] = _skew(p) @ R
+    X = force_transform(forward_kinematics(model, q))  # body i's momentum -> base coordinates
     return np.einsum("...kij,kjl,...kl->...i", X, model.inertias, V)

@@ -20,7 +20,7 @@ the user's body order, and a model's ``_Compiled`` data.
 import numpy as np
 
 from ..spatial import _skew
-from .compiled import _reference_world_wrenches, _to_internal, _to_user
+from .compiled import _check_joint_inertia, _reference_world_wrenches, _to_internal, _to_user
 
 _CROSS_BASIS = np.zeros((6, 2, 6, 6))  # v @ basis = ([v x], [v x*]) flattened
 for _k in range(6):
@@ -76,6 +76,17 @@ def _stk_frames(cm, q):
     return s, I0, F0
 
 
+def _stk_joint_inertias(cm, q):
+    """Each joint's composite inertia about its own screw, M_ii = s_i . I^C_i s_i, and its size.
+
+    Returns ``(M_ii, |s_i|^2 tr(I^C_i))``, both (..., N) in internal order.
+    """
+    s, I0, _ = _stk_frames(cm, q)
+    IC = _lmul(cm.anc_T, I0.reshape(I0.shape[:-2] + (36,))).reshape(I0.shape)
+    diagonal = np.einsum("...i,...ij,...j->...", s, IC, s)
+    return diagonal, np.einsum("...i,...i->...", s, s) * np.trace(IC, axis1=-2, axis2=-1)
+
+
 def _stk_external(cm, f_ext, frame, F0):
     if f_ext is None:
         return None
@@ -102,7 +113,7 @@ def _stk_motion(cm, s, qd, qdd_or_none, I0, g):
     else:
         acc = _lmul(cm.anc, s * qdd_or_none[..., None] + sdot * qd[..., None])
     if g is not None:
-        acc[..., 3:] -= g  # the base accelerating at -g stands in for gravity
+        acc[..., 3:] -= g[..., None, :]  # the base accelerating at -g stands in for gravity
     Y = np.empty(v.shape + (2,))
     Y[..., 0] = acc
     Y[..., 1] = v
@@ -158,9 +169,9 @@ def _stk_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
     A[..., 6, :6] = b
     s7 = np.zeros(s.shape[:-1] + (7,))
     s7[..., :6] = s
-    base = np.zeros(7)
-    base[3:6] = -g
-    base[6] = 1.0
+    base = np.zeros(g.shape[:-1] + (7,))
+    base[..., 3:6] = -g
+    base[..., 6] = 1.0
     if q.ndim == 1:  # one configuration: lists of 2-D views, ndarray.dot and Python scalars
         Al, sc, sr = list(A), list(s7[..., None]), list(s7[:, None, :])
         rD = [None] * n
@@ -168,8 +179,10 @@ def _stk_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
         for k in range(n - 1, -1, -1):
             Ak = Al[k]
             r = Ak.dot(sc[k])  # (7, 1)
+            D = sr[k].dot(r)[0, 0]
+            _check_joint_inertia(cm, k, D, s7[k].dot(s7[k]) * np.trace(Ak[:6, :6]))
             r[6, 0] -= taus[k]
-            rk = rD[k] = r * (1.0 / sr[k].dot(r)[0, 0])
+            rk = rD[k] = r * (1.0 / D)
             p = cm.parent[k]
             if p >= 0:
                 Ap = Al[p]
@@ -191,9 +204,13 @@ def _stk_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
     for k in range(n - 1, -1, -1):
         Ak = A[:, k]
         r = Ak @ s7[:, k]
+        D = s7T[:, k] @ r
+        scale = np.einsum("bi,bi->b", s7[:, k, :, 0], s7[:, k, :, 0]) * np.trace(
+            Ak[:, :6, :6], axis1=1, axis2=2)
+        _check_joint_inertia(cm, k, D[:, 0, 0], scale)
         r[:, 6, 0] -= tau[:, k]
         rD = R[:, k]
-        np.divide(r, s7T[:, k] @ r, out=rD)
+        np.divide(r, D, out=rD)
         p = cm.parent[k]
         if p >= 0:
             Ap = A[:, p]

@@ -1,0 +1,220 @@
+"""Legal but degenerate trees and inputs: a correct answer or a clear error, never a huge or NaN number.
+
+* A joint that moves no inertia about its own axis (a point mass on the axis, a thin rod
+  spinning about its length) makes the mass matrix singular: refused at construction
+  when that holds at every configuration, a ValueError naming the joint where it holds
+  at some configurations only.
+* A revolute axis far from a model of ordinary size (nearly a prismatic joint) would
+  cost the fast algorithms about (distance/size)^2 * 1e-16 of precision: refused.
+* Gravity may differ per configuration; results are contiguous arrays at every batch size.
+"""
+
+import numpy as np
+import pytest
+from trees import random_spec, spatial_inertia, two_link_spec
+
+from geomotion import models, spatial, tree
+
+BATCHES = [1, 3, 200]  # one configuration, the small-batch path, the large-batch path
+
+
+def arm_with_second_body(inertia, axis=(0.0, 0.0, 1.0)):
+    """The two-link teaching arm with body 1 replaced (joint 1 about ``axis`` through its origin)."""
+    spec = two_link_spec()
+    S = spec.subspaces()
+    S[1] = np.concatenate([axis, np.zeros(3)])
+    return S, spec.placements(), np.array([spec.spatial_inertias()[0], inertia])
+
+
+# ---------------------------------------------------------------------------
+# Joints that move no inertia
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "inertia",
+    [
+        spatial_inertia(1.0, np.array([0.0, 0.0, 0.3]), np.zeros((3, 3))),  # point mass on the axis
+        spatial_inertia(0.4, np.zeros(3), np.diag([0.03, 0.03, 0.0])),  # rod spinning about its length
+    ],
+    ids=["point-mass-on-axis", "thin-rod-about-its-axis"],
+)
+def test_a_joint_that_never_moves_inertia_is_refused_at_construction(inertia):
+    S, P, I = arm_with_second_body(inertia)
+    with pytest.raises(ValueError, match="inertias: joint 1 moves no inertia about its own axis at any"):
+        tree.Tree([-1, 0], S, P, I, allow_singular_inertias=True)
+
+
+def test_a_thin_rod_on_a_joint_across_its_length_is_accepted():
+    rod = spatial_inertia(0.4, np.zeros(3), np.diag([0.03, 0.03, 0.0]))
+    S, P, I = arm_with_second_body(rod, axis=(1.0, 0.0, 0.0))
+    model = tree.Tree([-1, 0], S, P, I, allow_singular_inertias=True)
+    qdd = tree.aba(model, [0.3, 0.2], [0.0, 0.0], [0.0, 1.0], gravity=(0.0, 0.0, 0.0))
+    assert np.all(np.isfinite(qdd))
+
+
+def singular_at_zero():
+    """Body 0 a point mass at its joint's origin; body 1 a point mass on joint 0's axis at q1 = 0.
+
+    Joint 0 (about z) moves inertia only when joint 1 (about x) tilts body 1's mass off
+    the z axis: M_00 = m (0.5 sin q1)^2, singular at q1 = 0 and nowhere else.
+    """
+    S = np.array([[0, 0, 1, 0, 0, 0], [1, 0, 0, 0, 0, 0]], dtype=float)
+    P = np.array([np.eye(4), np.eye(4)])
+    I = np.array([
+        spatial_inertia(1.0, np.zeros(3), np.zeros((3, 3))),
+        spatial_inertia(1.0, np.array([0.0, 0.0, 0.5]), np.zeros((3, 3))),
+    ])
+    return tree.Tree([-1, 0], S, P, I, allow_singular_inertias=True)
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_forward_dynamics_at_a_singular_configuration_names_the_joint(batch):
+    model = singular_at_zero()
+    q = np.tile([0.7, 0.4], (batch, 1))
+    q[-1, 1] = 0.0  # the last configuration is the singular one
+    zeros = np.zeros_like(q)
+    where = "this configuration" if batch == 1 else f"configuration {batch - 1} of the batch"
+    with pytest.raises(ValueError, match=f"q: the mass matrix is singular at {where}: joint 0"):
+        tree.aba(model, q, zeros, np.ones_like(q), gravity=(0.0, 0.0, 0.0))
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_forward_dynamics_away_from_the_singular_configuration_is_exact(batch):
+    model = singular_at_zero()
+    q = np.tile([0.7, 0.4], (batch, 1))
+    tau = np.tile([0.2, -0.1], (batch, 1))
+    qdd = tree.aba(model, q, np.zeros_like(q), tau, gravity=(0.0, 0.0, 0.0))
+    # by hand at rest: M = diag(m (0.5 sin q1)^2, m 0.5^2) with m = 1 kg
+    expected = np.array([0.2 / (0.25 * np.sin(0.4) ** 2), -0.1 / 0.25])
+    np.testing.assert_allclose(qdd, np.broadcast_to(expected, qdd.shape), rtol=1e-13)
+
+
+def test_nearly_singular_configurations_are_refused_not_amplified():
+    model = singular_at_zero()
+    q = np.array([[0.0, 1e-9], [0.0, 1e-3]])  # M_00 = 2.5e-19 kg m^2 and 2.5e-7 kg m^2
+    with pytest.raises(ValueError, match="configuration 0 of the batch: joint 0"):
+        tree.aba(model, q, np.zeros_like(q), np.ones_like(q), gravity=(0.0, 0.0, 0.0))
+    qdd = tree.aba(model, q[1], [0.0, 0.0], [1.0, 0.0], gravity=(0.0, 0.0, 0.0))
+    np.testing.assert_allclose(qdd[0], 1.0 / (0.25 * np.sin(1e-3) ** 2), rtol=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# Nearly prismatic joints: a revolute axis far away
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("eps", [1e-3, 1e-5, 1e-7, 1e-9])
+def test_a_revolute_axis_far_from_the_model_is_refused(eps):
+    base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
+    S = np.array(base.subspaces)
+    S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]  # axis 1/eps m from body 2's origin
+    with pytest.raises(ValueError, match=r"subspaces: the fast algorithms would lose precision .* "
+                                         r"joint 2, whose axis lies"):
+        tree.Tree(base.parents, S, base.placements, base.inertias)
+
+
+@pytest.mark.parametrize("eps", [1e-1, 3e-2])
+def test_an_accepted_far_axis_keeps_every_algorithm_accurate(eps):
+    base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
+    S = np.array(base.subspaces)
+    S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]
+    model = tree.Tree(base.parents, S, base.placements, base.inertias)
+    rng = np.random.default_rng(1)
+    q, x = rng.uniform(-1, 1, (200, 5)), rng.normal(size=(200, 5))
+    M = tree.joint_mass_matrix(tree.prepare(model, q))  # the readable path
+    Mx = np.einsum("bij,bj->bi", M, x)
+    zero, g0 = np.zeros_like(x), (0.0, 0.0, 0.0)
+    for b in (slice(0, 3), slice(None)):  # both fast paths
+        assert np.abs(tree.crba(model, q[b]) - M[b]).max() <= 1e-11 * np.abs(M).max()
+        assert np.abs(tree.rnea(model, q[b], zero[b], x[b], gravity=g0) - Mx[b]).max() <= 1e-11 * np.abs(Mx).max()
+        assert np.abs(tree.aba(model, q[b], zero[b], Mx[b], gravity=g0) - x[b]).max() <= 1e-10 * np.abs(x).max()
+
+
+# ---------------------------------------------------------------------------
+# Gravity per configuration; contiguous results
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_gravity_may_differ_per_configuration(batch):
+    model = random_spec(np.random.default_rng(4), 6, "rph", roots=2).tree()
+    rng = np.random.default_rng(4)
+    q, qd, x = rng.normal(size=(3, batch, 6))
+    slopes = np.linspace(0.0, 0.5, batch)  # a sweep over ground slopes
+    g = 9.81 * np.stack([np.sin(slopes), np.zeros(batch), -np.cos(slopes)], axis=-1)
+    tau = tree.rnea(model, q, qd, x, gravity=g)
+    qdd = tree.aba(model, q, qd, x, gravity=g)
+    U = tree.potential_energy(model, q, gravity=g)
+    for b in range(batch):
+        np.testing.assert_allclose(tau[b], tree.rnea(model, q[b], qd[b], x[b], gravity=g[b]),
+                                   rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(qdd[b], tree.aba(model, q[b], qd[b], x[b], gravity=g[b]),
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(U[b], tree.potential_energy(model, q[b], gravity=g[b]), rtol=1e-14)
+
+
+def test_one_configuration_under_many_gravities():
+    arm = models.two_link_teaching_arm()
+    g = np.array([[0.0, 0.0, -9.81], [0.0, -9.81, 0.0], [0.0, -1.62, 0.0]])
+    tau = tree.bias_forces(arm, [0.0, 0.0], [0.0, 0.0], gravity=g)
+    assert tau.shape == (3, 2)
+    np.testing.assert_array_equal(tau[0], [0.0, 0.0])  # gravity along the joint axes: no torque
+    # in-plane gravity: holding torques m g x_c summed outward, by hand
+    by_hand = np.array([2.0 * 0.3 + 1.0 * 0.85, 1.0 * 0.25])
+    np.testing.assert_allclose(tau[1], 9.81 * by_hand, rtol=1e-14)
+    np.testing.assert_allclose(tau[2], 1.62 * by_hand, rtol=1e-14)
+
+
+def test_gravity_of_the_wrong_shape_is_refused():
+    arm = models.two_link_teaching_arm()
+    with pytest.raises(ValueError, match=r"gravity: expected shape \(3,\) or \(\.\.\., 3\)"):
+        tree.rnea(arm, [0, 0], [0, 0], [0, 0], gravity=(0.0, -9.81))
+    with pytest.raises(ValueError, match="expected leading .batch. shapes that broadcast"):
+        tree.aba(arm, np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2)), gravity=np.ones((3, 3)))
+
+
+@pytest.mark.parametrize("batch", [1, 95, 96, 500])
+def test_results_are_contiguous_at_every_batch_size(batch):
+    model = random_spec(np.random.default_rng(5), 5, "rp", roots=1).tree()
+    q = np.random.default_rng(5).normal(size=(batch, 5))
+    for result in (
+        tree.crba(model, q),
+        tree.rnea(model, q, q, q),
+        tree.aba(model, q, q, q),
+        tree.bias_forces(model, q, q),
+        tree.coriolis_matrix(model, q, q),
+        tree.point_jacobian(model, q, 4, np.ones(3)),
+    ):
+        assert result.flags.c_contiguous and result.flags.writeable
+
+
+# ---------------------------------------------------------------------------
+# Memory kept between calls
+# ---------------------------------------------------------------------------
+
+
+def test_work_arrays_kept_between_calls_stay_under_one_limit_for_all_models():
+    """Six models used with large batches keep at most the process-wide limit, and free it."""
+    import gc
+    import tracemalloc
+
+    from geomotion.tree import batched
+
+    trees = [models.random_tree(np.random.default_rng(i), 12) for i in range(6)]
+    q = np.random.default_rng(0).normal(size=(20_000, 12))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for model in trees:
+            tree.crba(model, q)
+            tree.aba(model, q, q, q)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+        assert 0 < kept <= batched._SCRATCH_LIMIT  # each arena here is ~130 MB; six were kept before
+        del trees, model
+        gc.collect()
+        assert tracemalloc.get_traced_memory()[0] - before < 1e6  # collected with their models
+    finally:
+        tracemalloc.stop()
