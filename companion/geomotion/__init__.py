@@ -6,7 +6,7 @@ moment-first ``(n, f)``, poses ``T_AB`` mapping B coordinates into A, SI units.
 Every function broadcasts over leading axes.
 """
 
-from . import constraints, dualquat, inertia, integrators, spatial, tree
+from . import constraints, dualquat, inertia, integrators, lagrange, spatial, tree
 
-__all__ = ["spatial", "inertia", "dualquat", "constraints", "tree", "integrators"]
+__all__ = ["spatial", "inertia", "dualquat", "tree", "lagrange", "constraints", "integrators"]
 __version__ = "0.1.0"

@@ -101,3 +101,46 @@ def pose(value, name):
         )
     rotation(T[..., :3, :3], f"{name}[..., :3, :3]")
     return T
+
+
+def matrix(value, name):
+    """Return ``value`` as a finite float array of shape (..., rows, cols)."""
+    array = real_array(value, name)
+    if array.ndim < 2:
+        raise ValueError(
+            f"{name}: expected a matrix of shape (..., rows, cols), got shape {array.shape}"
+        )
+    return array
+
+
+def square_matrix(value, name="M"):
+    """Return ``value`` as a finite float array of shape (..., n, n), n >= 1."""
+    M = matrix(value, name)
+    if M.shape[-1] != M.shape[-2] or M.shape[-1] == 0:
+        raise ValueError(
+            f"{name}: expected a square (..., n, n) matrix with n >= 1, got shape {M.shape}"
+        )
+    return M
+
+
+def mass_matrix_factor(value, name="M"):
+    """Validate a (..., n, n) symmetric positive definite matrix; return it and its Cholesky L."""
+    M = square_matrix(value, name)
+    # M - M^T is antisymmetric, so its largest entry is its largest magnitude.
+    asym = (M - np.swapaxes(M, -1, -2)).max(initial=0.0)
+    if asym > 1e-12 and asym > 1e-12 * (1 + np.abs(M).max(initial=0.0)):
+        raise ValueError(f"{name}: expected a symmetric matrix, got asymmetry {asym:.3g}")
+    try:
+        L = np.linalg.cholesky(M)
+    except np.linalg.LinAlgError as error:
+        smallest = float(np.linalg.eigvalsh(M).min())
+        raise ValueError(
+            f"{name}: expected a symmetric positive definite mass matrix, got smallest "
+            f"eigenvalue {smallest:.3g}"
+        ) from error
+    return M, L
+
+
+def mass_matrix(value, name="M"):
+    """Validate a (..., n, n) symmetric positive definite matrix."""
+    return mass_matrix_factor(value, name)[0]

@@ -1,0 +1,593 @@
+r"""Regularity, reactions, projectors and the reduced dynamics of ideal constraints.
+
+See :mod:`geomotion.constraints` for the equations and the constraint protocol.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate
+from ._linalg import (
+    _check_batches,
+    _cho_solve,
+    _constraint_jacobian,
+    _rank_rtol,
+    _rank_threshold,
+    _singular_values,
+    _solve_lower,
+    _solve_upper,
+    _vector,
+)
+
+#: Relative tolerance on ``J_c N = 0`` and on the multiplier equation residual.
+ORTHOGONALITY_TOL = 1e-9
+
+#: Default regularity threshold of the dynamics functions: the constraints count as
+#: regular when every singular value of :math:`J_cM^{-1/2}` exceeds this fraction of the
+#: largest.  It cannot be much smaller: :math:`K_c` squares those singular values, so
+#: ratios below about :math:`\sqrt{\epsilon} \approx 1.5\times10^{-8}` drown in rounding.
+REGULARITY_RTOL = 1e-6
+
+
+# ---------------------------------------------------------------------------
+# Rank, mobility and the null-space basis
+# ---------------------------------------------------------------------------
+
+
+def constraint_rank(J_c, rtol=None):
+    r"""Numerical rank of a constraint Jacobian, from its singular values.
+
+    Singular values above ``rtol`` times the largest count; a zero matrix has rank 0.
+    The constraints are *regular* at a configuration when the rank equals the number
+    of rows (independent constraints).
+
+    Parameters
+    ----------
+    J_c : (..., m, n) array_like
+        Constraint Jacobian: row k maps generalized velocities to the rate of
+        constraint k.
+    rtol : float, optional
+        Relative threshold; default ``max(m, n) * eps`` (as :func:`numpy.linalg.matrix_rank`).
+
+    Returns
+    -------
+    int or ndarray of int
+        Rank, shape ``(...)`` (a Python int for a single matrix).
+
+    Raises
+    ------
+    ValueError
+        If ``J_c`` is not a finite (..., m, n) array.
+    """
+    J = _validate.matrix(J_c, "J_c")
+    s = _singular_values(J)
+    rank = np.sum(s > _rank_threshold(J, s, rtol), axis=-1)
+    return int(rank) if rank.ndim == 0 else rank
+
+
+def mobility(J_c, rtol=None):
+    r"""Local mobility :math:`d = n - \operatorname{rank} J_c`: the number of free directions.
+
+    At a regular configuration (rank :math:`c`) this is :math:`\dim Q_c = n - c`, the
+    dimension of :math:`T_qQ_c = \ker J_c`.  A rank drop raises the count computed here
+    but, on its own, proves neither a change of the finite mobility nor a singular
+    constraint set (redundant equations lose rank too).
+
+    Parameters
+    ----------
+    J_c : (..., c, n) array_like
+        Constraint Jacobian.
+    rtol : float, optional
+        Relative rank threshold, see :func:`constraint_rank`.
+
+    Returns
+    -------
+    int or ndarray of int
+        ``n - rank``, shape ``(...)``.
+
+    Raises
+    ------
+    ValueError
+        If ``J_c`` is not a finite (..., c, n) array.
+    """
+    J = _validate.matrix(J_c, "J_c")
+    return J.shape[-1] - constraint_rank(J, rtol)
+
+
+def null_space_basis(J_c, rtol=None, require_regular=True):
+    r"""Orthonormal basis :math:`N` of the allowed velocities :math:`\{\dot q : J_c\dot q = 0\}`.
+
+    From the SVD :math:`J_c = U\Sigma V^T`, the columns of :math:`V` belonging to zero
+    singular values span the null space, so :math:`J_cN = 0` and :math:`N^TN = I`.
+    Any other basis :math:`N' = NA` (:math:`A` invertible) describes the same motion
+    with different reduced coordinates.
+
+    Regularity is required by default: with :math:`m` independent constraints on
+    :math:`n` coordinates the allowed motion has exactly :math:`n - m` dimensions, and
+    a rank drop (redundant or singular constraints) is reported instead of silently
+    changing that count.  With ``require_regular=False`` the basis has
+    :math:`n - \operatorname{rank} J_c` columns, which must then be the same for every
+    matrix of a batch.
+
+    Parameters
+    ----------
+    J_c : (..., m, n) array_like
+        Constraint Jacobian (units: constraint rate per unit generalized velocity).
+    rtol : float, optional
+        Relative rank threshold, see :func:`constraint_rank`.
+    require_regular : bool
+        If True (default), raise unless ``J_c`` has full row rank ``m``.
+
+    Returns
+    -------
+    (..., n, k) ndarray
+        Orthonormal columns spanning the null space, ``k = n - rank``; ``(n, 0)`` when
+        the constraints lock every coordinate.
+
+    Raises
+    ------
+    ValueError
+        If ``J_c`` is malformed, or rank-deficient while ``require_regular`` is True,
+        or (with ``require_regular=False``) its rank differs across the batch.
+    """
+    J = _validate.matrix(J_c, "J_c")
+    m, n = J.shape[-2:]
+    if n == 0:
+        raise ValueError(
+            f"J_c: expected at least one generalized coordinate (column), got shape {J.shape}"
+        )
+    # Full SVD: V has n columns even when m < n.
+    if m:
+        _, s, Vt = np.linalg.svd(J, full_matrices=True)
+    else:
+        s = np.zeros(J.shape[:-2] + (0,))
+    rank = np.sum(s > _rank_threshold(J, s, rtol), axis=-1)
+    if require_regular and np.any(rank < m):
+        raise ValueError(
+            f"J_c: expected a regular constraint Jacobian (full row rank {m}), got rank "
+            f"{int(np.min(rank))} (singular values counted above rtol = {_rank_rtol(J, rtol):.3g} "
+            "times the largest); remove redundant constraints or pass require_regular=False"
+        )
+    if rank.size and np.any(rank != rank.flat[0]):
+        raise ValueError(
+            f"J_c: expected the same rank for every matrix of the batch, got ranks from "
+            f"{int(rank.min())} to {int(rank.max())}"
+        )
+    if not m:
+        return np.broadcast_to(np.eye(n), J.shape[:-2] + (n, n)).copy()
+    r = int(rank.flat[0]) if rank.size else m
+    return np.swapaxes(Vt[..., r:, :], -1, -2)
+
+
+# ---------------------------------------------------------------------------
+# Reactions, projectors and the reduced (control-affine) dynamics
+# ---------------------------------------------------------------------------
+
+
+def _constraint_inertia_factor(W, rtol):
+    r"""Cholesky factor of :math:`K_c = W^TW`, :math:`W = L_M^{-1}J_c^T`, after a regularity screen.
+
+    The singular values of the factor equal those of :math:`W` (of :math:`J_cM^{-1/2}`),
+    and a triangular matrix's smallest and largest diagonal entries bracket its extreme
+    singular values, so a pivot ratio at or below ``rtol`` proves a singular-value ratio
+    at or below ``rtol``: the screen never rejects a regular Jacobian.
+    """
+    rtol = REGULARITY_RTOL if rtol is None else float(_validate.nonnegative(rtol, "rtol"))
+    if W.shape[-1] == 0:
+        return np.zeros(W.shape[:-2] + (0, 0))
+    try:
+        L_K = np.linalg.cholesky(np.swapaxes(W, -1, -2) @ W)
+    except np.linalg.LinAlgError:
+        _raise_irregular(W, rtol)
+    pivots = np.diagonal(L_K, axis1=-2, axis2=-1)
+    if np.any(pivots.min(axis=-1) <= rtol * pivots.max(axis=-1)):
+        _raise_irregular(W, rtol)
+    return L_K
+
+
+def _raise_irregular(W, rtol):
+    s = _singular_values(np.swapaxes(W, -1, -2))
+    ratio = s[..., -1] / np.where(s[..., 0] > 0, s[..., 0], 1.0)
+    worst = np.unravel_index(np.argmin(ratio), ratio.shape)
+    rank = int(np.sum(s[worst] > rtol * s[worst][0]))
+    where = f" at batch index {tuple(int(i) for i in worst)}" if ratio.ndim else ""
+    raise ValueError(
+        f"J_c: expected a regular constraint Jacobian (full row rank, {W.shape[-1]} rows), got "
+        f"rank {rank}{where}: singular values of J_c M^-1/2 counted above rtol = {rtol:g} "
+        f"times the largest (smallest ratio {float(ratio[worst]):.3g})"
+    )
+
+
+def _concat_columns(*blocks):
+    """Concatenate (..., r, k_i) blocks along the last axis after broadcasting their batch axes."""
+    batch = np.broadcast_shapes(*(b.shape[:-2] for b in blocks))
+    return np.concatenate([np.broadcast_to(b, batch + b.shape[-2:]) for b in blocks], axis=-1)
+
+
+def _constrained_solve(M, J_c, load, gamma, rtol):
+    r"""Accelerations and multipliers for several right-hand sides at once.
+
+    Solves :math:`M\dot v = F + J_c^T\lambda`, :math:`J_c\dot v = -\gamma` for each column of
+    ``load`` (..., n, k) and ``gamma`` (..., c, k), with :math:`M = L_ML_M^T`,
+    :math:`W = L_M^{-1}J_c^T`, :math:`K_c = W^TW`:
+    :math:`\lambda = -K_c^{-1}(W^TL_M^{-1}F + \gamma)`,
+    :math:`\dot v = L_M^{-T}(L_M^{-1}F + W\lambda)`.
+    """
+    _, L_M = _validate.mass_matrix_factor(M)
+    c = J_c.shape[-2]
+    Y = _solve_lower(L_M, _concat_columns(np.swapaxes(J_c, -1, -2), load))
+    W, y = Y[..., :c], Y[..., c:]
+    L_K = _constraint_inertia_factor(W, rtol)
+    lam = -_cho_solve(L_K, np.swapaxes(W, -1, -2) @ y + gamma)
+    vdot = _solve_upper(np.swapaxes(L_M, -1, -2), y + W @ lam)
+    return vdot, lam
+
+
+def constrained_dynamics(M, J_c, h, tau, gamma, rtol=None):
+    r"""Accelerations and multipliers of ideal constrained dynamics (reaction elimination).
+
+    .. math:: M\dot v + h = \tau + J_c^T\lambda,\qquad J_c\dot v + \gamma = 0,
+
+    .. math:: \lambda = -K_c^{-1}\big[J_cM^{-1}(\tau - h) + \gamma\big],\qquad
+              K_c = J_cM^{-1}J_c^T,\qquad \dot v = M^{-1}(\tau - h + J_c^T\lambda).
+
+    The multiplier depends on the applied load :math:`\tau` at the same state
+    :math:`(q, v)`: the reaction is not part of an input-independent drift.  Computed with
+    the Cholesky factor :math:`L_M` of :math:`M` and the factor of
+    :math:`K_c = W^TW`, :math:`W = L_M^{-1}J_c^T`; no inverse is formed.
+
+    Parameters
+    ----------
+    M : (..., n, n) array_like
+        Symmetric positive definite joint mass matrix (kg m^2 for revolute coordinates).
+    J_c : (..., c, n) array_like
+        Constraint Jacobian :math:`\partial\Phi/\partial q` with full row rank :math:`c`.
+    h : (..., n) array_like or 0
+        Velocity and gravity loads :math:`h(q, v)` (e.g. ``tree.rnea(model, q, v, 0)``),
+        N m for revolute and N for prismatic coordinates.
+    tau : (..., n) array_like or 0
+        Applied generalized load :math:`\tau = Bu`, same units.
+    gamma : (..., c) array_like or 0
+        :math:`\gamma = \dot J_cv` (a constraint's ``bias(q, v)``), in constraint units per s^2.
+    rtol : float, optional
+        Regularity threshold on the singular values of :math:`J_cM^{-1/2}` relative to
+        the largest; default :data:`REGULARITY_RTOL`.
+
+    Returns
+    -------
+    vdot : (..., n) ndarray
+        Accelerations :math:`\dot v` (rad/s^2 or m/s^2).
+    lam : (..., c) ndarray
+        Multipliers :math:`\lambda`; :math:`J_c^T\lambda` is the generalized reaction load.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: ``M`` not symmetric positive definite; shapes that disagree
+        or batches that do not broadcast; non-finite values; ``J_c`` rank-deficient (the
+        message gives the rank, the number of rows and the tolerance).
+    """
+    M = _validate.square_matrix(M)
+    J = _constraint_jacobian(J_c, M.shape[-1])
+    h, tau = _vector(h, "h", M.shape[-1]), _vector(tau, "tau", M.shape[-1])
+    gamma = _vector(gamma, "gamma", J.shape[-2])
+    _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), tau=(tau, 1), gamma=(gamma, 1))
+    vdot, lam = _constrained_solve(M, J, (tau - h)[..., None], gamma[..., None], rtol)
+    return vdot[..., 0], lam[..., 0]
+
+
+def projectors(M, J_c, rtol=None):
+    r"""The velocity projector :math:`P_v` and its dual force projector :math:`P_F = P_v^T`.
+
+    .. math:: P_v = I - M^{-1}J_c^TK_c^{-1}J_c,\qquad P_F = P_v^T,\qquad
+              K_c = J_cM^{-1}J_c^T .
+
+    :math:`P_v` maps velocities (vectors) onto :math:`\ker J_c` along
+    :math:`\operatorname{range}(M^{-1}J_c^T)`, the mass-metric normal directions;
+    :math:`P_F` maps loads (covectors) and annihilates reactions
+    :math:`\operatorname{range}J_c^T`.  They satisfy :math:`P_v^2 = P_v`,
+    :math:`J_cP_v = 0`, :math:`P_v^TM = MP_v` and :math:`P_FJ_c^T = 0`.
+
+    Parameters
+    ----------
+    M : (..., n, n) array_like
+        Symmetric positive definite mass matrix.
+    J_c : (..., c, n) array_like
+        Constraint Jacobian of full row rank.
+    rtol : float, optional
+        Regularity threshold, see :func:`constrained_dynamics`.
+
+    Returns
+    -------
+    P_v, P_F : (..., n, n) ndarray
+        Dimensionless when all coordinates share units; otherwise entry (i, j) carries
+        [q_i]/[q_j] (P_v) or [q_j]/[q_i] (P_F).
+
+    Raises
+    ------
+    ValueError
+        As :func:`constrained_dynamics`.
+    """
+    M = _validate.square_matrix(M)
+    J = _constraint_jacobian(J_c, M.shape[-1])
+    _check_batches(M=(M, 2), J_c=(J, 2))
+    _, L_M = _validate.mass_matrix_factor(M)
+    W = _solve_lower(L_M, np.swapaxes(J, -1, -2))
+    L_K = _constraint_inertia_factor(W, rtol)
+    normal_directions = _solve_upper(np.swapaxes(L_M, -1, -2), W)  # M^-1 J^T = L_M^-T W
+    P_v = np.eye(M.shape[-1]) - normal_directions @ _cho_solve(L_K, J)
+    return P_v, np.swapaxes(P_v, -1, -2)
+
+
+def reduced_dynamics(M, J_c, h, gamma, B, rtol=None):
+    r"""Drift and input matrix of the constrained dynamics :math:`\dot v = f(q, v) + G(q)u`.
+
+    .. math:: f = -P_vM^{-1}h - M^{-1}J_c^TK_c^{-1}\gamma,\qquad G = P_vM^{-1}B,
+
+    so :math:`J_cG = 0` (every input acceleration is tangent) and :math:`J_cf = -\gamma`
+    (the drift carries the normal acceleration the turning tangent space needs).  The
+    drift is the constrained acceleration at :math:`u = 0`, reaction included; column
+    :math:`i` of :math:`G` is the constrained acceleration produced by input :math:`i`
+    alone, at :math:`h = 0` and :math:`\gamma = 0`.
+
+    Parameters
+    ----------
+    M : (..., n, n) array_like
+        Symmetric positive definite mass matrix.
+    J_c : (..., c, n) array_like
+        Constraint Jacobian of full row rank.
+    h : (..., n) array_like or 0
+        Velocity and gravity loads (N m or N per coordinate).
+    gamma : (..., c) array_like or 0
+        :math:`\dot J_cv`.
+    B : (..., n, m) array_like
+        Input matrix: the applied load is :math:`Bu` (N m or N per coordinate, per input unit).
+    rtol : float, optional
+        Regularity threshold, see :func:`constrained_dynamics`.
+
+    Returns
+    -------
+    f : (..., n) ndarray
+        Drift acceleration (rad/s^2 or m/s^2).
+    G : (..., n, m) ndarray
+        Acceleration per unit input.
+
+    Raises
+    ------
+    ValueError
+        As :func:`constrained_dynamics`, and if ``B`` does not have n rows.
+    """
+    M = _validate.square_matrix(M)
+    n = M.shape[-1]
+    J = _constraint_jacobian(J_c, n)
+    h, gamma = _vector(h, "h", n), _vector(gamma, "gamma", J.shape[-2])
+    B = _validate.matrix(B, "B")
+    if B.shape[-2] != n:
+        raise ValueError(f"B: expected shape (..., {n}, m) to match M, got shape {B.shape}")
+    _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), gamma=(gamma, 1), B=(B, 2))
+    load = _concat_columns(-h[..., None], B)
+    rates = _concat_columns(gamma[..., None], np.zeros((J.shape[-2], B.shape[-1])))
+    vdot, _ = _constrained_solve(M, J, load, rates, rtol)
+    return vdot[..., 0], vdot[..., 1:]
+
+
+def _basis(value, n):
+    N = _validate.matrix(value, "N")
+    if N.shape[-2] != n:
+        raise ValueError(
+            f"N: expected shape (..., {n}, k) to match M ({n}x{n}), got shape {N.shape}"
+        )
+    if N.shape[-1] > n:
+        raise ValueError(f"N: expected at most {n} columns, got shape {N.shape}")
+    return N
+
+
+def _reduced_inertia_factor(Mr):
+    """Cholesky factor of N^T M N; a ValueError about N if its columns are dependent."""
+    try:
+        return np.linalg.cholesky(Mr)
+    except np.linalg.LinAlgError as error:
+        raise ValueError(
+            "N: expected linearly independent columns (N^T M N positive definite), "
+            "got a singular reduced inertia"
+        ) from error
+
+
+def kinetic_projector(M, N):
+    r"""Projector onto the tangent space spanned by ``N``, orthogonal in the kinetic metric.
+
+    .. math:: P_N = N(N^TMN)^{-1}N^TM
+
+    :math:`P_N` keeps :math:`\operatorname{range}N` and annihilates its
+    :math:`M`-orthogonal complement.  With ``N`` spanning :math:`\ker J_c` it equals
+    :math:`P_v` of :func:`projectors`, whatever the basis; the Euclidean projector
+    :math:`NN^T` (for orthonormal columns) differs from it unless :math:`M` maps
+    :math:`\operatorname{range}N` into itself (as a multiple of the identity does).
+    Neither tangent projector supplies the acceleration offset
+    :math:`-M^{-1}J_c^TK_c^{-1}\gamma`: projecting a candidate acceleration this way gives
+    :math:`J_c\dot v = 0` instead of :math:`J_c\dot v = -\gamma`, wrong whenever the
+    constraint turns with the motion (see :func:`reduced_dynamics`).
+
+    Parameters
+    ----------
+    M : (..., n, n) array_like
+        Symmetric positive definite mass matrix.
+    N : (..., n, k) array_like
+        Tangent basis with independent columns (e.g. :func:`null_space_basis`).
+
+    Returns
+    -------
+    (..., n, n) ndarray
+        :math:`P_N`; idempotent and self-adjoint in the metric, :math:`P_N^TM = MP_N`.
+
+    Raises
+    ------
+    ValueError
+        If ``M`` is not symmetric positive definite, or ``N`` has the wrong shape,
+        non-finite entries or dependent columns.
+    """
+    M = _validate.mass_matrix(M)
+    N = _basis(N, M.shape[-1])
+    _check_batches(M=(M, 2), N=(N, 2))
+    NtM = np.swapaxes(N, -1, -2) @ M
+    L_r = _reduced_inertia_factor(NtM @ N)
+    return N @ _cho_solve(L_r, NtM)
+
+
+def reduced_inertia(M, N):
+    r"""Reduced (projected) inertia :math:`N^TMN` of the allowed motion :math:`\dot q = N\nu`.
+
+    It is the matrix of the kinetic energy in the reduced rates,
+    :math:`K = \tfrac12\dot q^TM\dot q = \tfrac12\nu^T(N^TMN)\nu`.
+
+    Parameters
+    ----------
+    M : (..., n, n) array_like
+        Symmetric positive definite joint mass matrix (kg m^2 for revolute coordinates).
+    N : (..., n, k) array_like
+        Basis of allowed velocities (columns in generalized-velocity units per unit of
+        the reduced rate).
+
+    Returns
+    -------
+    (..., k, k) ndarray
+        Symmetric positive semidefinite; positive definite iff ``N`` has independent columns.
+
+    Raises
+    ------
+    ValueError
+        If ``M`` is not symmetric positive definite or ``N`` has the wrong shape or
+        non-finite entries.
+    """
+    M = _validate.mass_matrix(M)
+    N = _basis(N, M.shape[-1])
+    return np.swapaxes(N, -1, -2) @ M @ N
+
+
+@dataclass(frozen=True)
+class NullSpaceReduction:
+    r"""Result of :func:`null_space_reduction` (all arrays broadcast over leading axes).
+
+    Attributes
+    ----------
+    reduced_inertia : (..., k, k) ndarray
+        :math:`N^TMN`.
+    projected_load : (..., k) ndarray
+        :math:`N^TQ`, the applied load seen by the reduced coordinates.
+    reduced_bias : (..., k) ndarray
+        :math:`N^T(M\dot N\nu + b)`.
+    nudot : (..., k) ndarray
+        Reduced acceleration :math:`\dot\nu`, solving
+        :math:`(N^TMN)\dot\nu = N^TQ - N^T(M\dot N\nu + b)`.
+    qdd : (..., n) ndarray
+        Coordinate accelerations :math:`\ddot q = N\dot\nu + \dot N\nu` (independent of
+        the choice of basis).
+    multiplier : (..., m) ndarray or None
+        :math:`\lambda` with :math:`J_c^T\lambda = M\ddot q + b - Q` (generalized units
+        of the constraint rows), or None if no ``J_c`` was given.  Its power on any
+        allowed motion, :math:`\lambda^TJ_c N\nu`, is zero.
+    """
+
+    reduced_inertia: np.ndarray
+    projected_load: np.ndarray
+    reduced_bias: np.ndarray
+    nudot: np.ndarray
+    qdd: np.ndarray
+    multiplier: np.ndarray | None = None
+
+
+def null_space_reduction(M, N, load, bias=0.0, Ndot_nu=0.0, J_c=None, tol=ORTHOGONALITY_TOL):
+    r"""Solve ideal constrained dynamics by projection onto the allowed velocities.
+
+    .. math:: (N^TMN)\,\dot\nu + N^T(M\dot N\nu + b) = N^TQ,\qquad
+              \ddot q = N\dot\nu + \dot N\nu,\qquad
+              J_c^T\lambda = M\ddot q + b - Q
+
+    The reaction :math:`J_c^T\lambda` drops out of the projected equation because
+    :math:`J_cN = 0`, not because it is absent: given ``J_c``, the multiplier is
+    recovered afterwards by least squares (QR of :math:`J_c^T`), and the residual of
+    that fit is checked (it vanishes exactly when ``N`` spans the whole null space of
+    ``J_c``).
+
+    Parameters
+    ----------
+    M : (..., n, n) array_like
+        Symmetric positive definite joint mass matrix.
+    N : (..., n, k) array_like
+        Basis of allowed velocities, :math:`\dot q = N\nu`, independent columns.
+    load : (..., n) array_like
+        Applied generalized load :math:`Q = Bu` (N m for revolute, N for prismatic
+        coordinates).
+    bias : (..., n) array_like or 0
+        Bias forces :math:`b(q, \dot q)` (Coriolis, centrifugal, gravity), same units.
+    Ndot_nu : (..., n) array_like or 0
+        The product :math:`\dot N\nu` (generalized acceleration units); zero for a
+        constant basis.
+    J_c : (..., m, n) array_like, optional
+        Constraint Jacobian, :math:`J_c\dot q = 0`; if given, :math:`J_cN = 0` is checked
+        and the multiplier computed.  It must then have full row rank (regular
+        constraints), otherwise :math:`\lambda` is not unique.
+    tol : float
+        Relative tolerance of the checks :math:`J_cN = 0` and
+        :math:`J_c^T\lambda = M\ddot q + b - Q`.
+
+    Returns
+    -------
+    NullSpaceReduction
+        Reduced inertia, projected load, reduced bias, :math:`\dot\nu`, :math:`\ddot q`
+        and (if ``J_c`` is given) :math:`\lambda`.
+
+    Raises
+    ------
+    ValueError
+        If ``M`` is not symmetric positive definite; shapes disagree; ``N`` has
+        dependent columns, violates :math:`J_cN = 0`, or does not span the null space
+        of ``J_c`` (the multiplier equation has no solution); or ``J_c`` is
+        rank-deficient.
+    """
+    M = _validate.mass_matrix(M)
+    n = M.shape[-1]
+    N = _basis(N, n)
+    Q = _vector(load, "load", n)
+    b = _vector(bias, "bias", n)
+    a0 = _vector(Ndot_nu, "Ndot_nu", n)
+
+    Nt = np.swapaxes(N, -1, -2)
+    Mr = Nt @ M @ N
+    projected_load = np.einsum("...ij,...j->...i", Nt, Q)
+    reduced_bias = np.einsum("...ij,...j->...i", Nt, np.einsum("...ij,...j->...i", M, a0) + b)
+    nudot = np.zeros(np.broadcast_shapes(Mr.shape[:-1], projected_load.shape))
+    if N.shape[-1]:
+        L_r = _reduced_inertia_factor(Mr)
+        nudot = _cho_solve(L_r, (projected_load - reduced_bias)[..., None])[..., 0]
+    qdd = np.einsum("...ij,...j->...i", N, nudot) + a0
+
+    multiplier = None
+    if J_c is not None:
+        J = _constraint_jacobian(J_c, n)
+        m = J.shape[-2]
+        if np.any(np.asarray(constraint_rank(J)) < m):
+            raise ValueError(
+                f"J_c: expected a regular constraint Jacobian (full row rank {m}) so that the "
+                f"multiplier is unique, got rank {int(np.min(constraint_rank(J)))}"
+            )
+        JN = J @ N
+        scale = 1.0 + np.abs(J).max(initial=0.0) * np.abs(N).max(initial=0.0)
+        if np.abs(JN).max(initial=0.0) > tol * scale:
+            raise ValueError(
+                f"N: expected allowed velocities with J_c N = 0, got |J_c N| up to "
+                f"{np.abs(JN).max():.3g}"
+            )
+        rhs = np.einsum("...ij,...j->...i", M, qdd) + b - Q
+        Jt = np.swapaxes(J, -1, -2)
+        # Least squares J^T lambda = rhs: J^T = QR (thin), lambda = R^-1 Q^T rhs.
+        Q_t, R_t = np.linalg.qr(Jt)
+        multiplier = _solve_upper(R_t, np.swapaxes(Q_t, -1, -2) @ rhs[..., None])[..., 0]
+        misfit = np.abs(np.einsum("...ij,...j->...i", Jt, multiplier) - rhs).max(initial=0.0)
+        if misfit > tol * (1.0 + np.abs(rhs).max(initial=0.0)):
+            raise ValueError(
+                "N: expected a basis of the whole null space of J_c (the reaction J_c^T lambda "
+                f"must balance M qdd + b - load), got an unbalanced residual of {misfit:.3g}"
+            )
+    return NullSpaceReduction(Mr, projected_load, reduced_bias, nudot, qdd, multiplier)
