@@ -1,0 +1,187 @@
+r"""The RATTLE step: velocity Verlet under holonomic constraints, for a constant mass matrix.
+
+With momenta :math:`p = Mv`, applied force :math:`F(t, q, v)` and
+:math:`J_k = J_c(q_k)`, one step of length :math:`\Delta t` is
+
+.. math::
+    p_{k+1/2} &= p_k + \tfrac{\Delta t}{2}\left(F_k + J_k^T\lambda_k\right),\qquad
+    q_{k+1} = q_k + \Delta t\,M^{-1}p_{k+1/2},\qquad \Phi(q_{k+1}) = 0,\\
+    p_{k+1} &= p_{k+1/2} + \tfrac{\Delta t}{2}\left(F_{k+1} + J_{k+1}^T\mu_{k+1}\right),
+    \qquad J_{k+1}M^{-1}p_{k+1} = 0 .
+
+Two multipliers per step: :math:`\lambda_k` (reaction of the opening half kick)
+places the new position on the constraint, :math:`\mu_{k+1}` (reaction of the closing
+half kick) makes the new velocity tangent.  Each alone approximates the exact
+multiplier at its end of the step to first order; their mean at one state,
+:math:`(\mu_k + \lambda_k)/2`, to second order.
+
+The scheme is second order, and for conservative forces of :math:`q` alone it is
+symplectic on the constraint manifold, so its energy error stays bounded (of order
+:math:`\Delta t^2`) without drift.  Both properties rest on the constant mass matrix
+(no velocity-product forces) and on solving for the multipliers to tolerance; a
+configuration-dependent :math:`M` needs another, implicit, scheme.  Forces that
+depend on the velocity (damping, feedback) make the closing half kick implicit; it
+is solved by fixed-point iteration, which keeps second order but not symplecticity.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate
+from . import _common
+from .stabilization import MAX_ITERATIONS, POSITION_TOL, iteration_settings, metric_correction
+from .system import CheckedConstraint, configuration, mass_function, norm
+
+__all__ = ["LOAD_RTOL", "RattleStep", "rattle_step"]
+
+#: Relative change of the closing-kick force between two fixed-point passes at which
+#: the implicit closing half kick counts as converged.
+LOAD_RTOL = 1e-12
+
+
+@dataclass(frozen=True)
+class RattleStep:
+    r"""Result of :func:`rattle_step`.
+
+    Attributes
+    ----------
+    q, v : (..., n) ndarray
+        The new configuration (:math:`|\Phi| \le` tol) and tangent rates.
+    position_multiplier : (..., c) ndarray
+        :math:`\lambda_k`, whose reaction :math:`J_c(q_k)^T\lambda_k` acts in the opening
+        half kick (N for a position loop closure).
+    velocity_multiplier : (..., c) ndarray
+        :math:`\mu_{k+1}`, whose reaction :math:`J_c(q_{k+1})^T\mu_{k+1}` acts in the
+        closing half kick.
+    """
+
+    q: np.ndarray
+    v: np.ndarray
+    position_multiplier: np.ndarray
+    velocity_multiplier: np.ndarray
+
+
+def _solve_spd(M, rhs):
+    """M^-1 rhs for SPD M (..., n, n) by Cholesky; rhs (..., n, k)."""
+    L = np.linalg.cholesky(M)
+    return np.linalg.solve(np.swapaxes(L, -1, -2), np.linalg.solve(L, rhs))
+
+
+def _changed(new, old):
+    """True unless ``new`` equals ``old`` to LOAD_RTOL relative to its largest entry."""
+    return np.abs(new - old).max(initial=0.0) > LOAD_RTOL * np.abs(new).max(initial=0.0)
+
+
+def step(M, checked, loads_of, t, q, v, loads, dt, tol, max_iter):
+    """One RATTLE step on validated functions.
+
+    The applied force is the sum of the load channels (..., k, n) of
+    ``loads_of(t, q, v)``; ``loads`` are their values at the start.  Returns the
+    :class:`RattleStep`, the load channels at its end (the next step's start loads)
+    and the acceleration of the opening half kick, :math:`M^{-1}(F_k + J_k^T\\lambda_k)`.
+    """
+    # Opening half kick and drift: q(lam) = q_free + dt^2/2 M^-1 J_k^T lam, Phi(q(lam)) = 0
+    # solved for the position multiplier by Newton's method.
+    Minv_Jt = _solve_spd(M, np.swapaxes(checked.jacobian(q), -1, -2))
+    a_free = _solve_spd(M, loads.sum(axis=-2)[..., None])[..., 0]
+    q_free = q + dt * v + 0.5 * dt**2 * a_free
+    lam = np.zeros(q.shape[:-1] + Minv_Jt.shape[-1:])
+    q_next = q_free
+    for iteration in range(max_iter + 1):
+        Phi = checked.residual(q_next)
+        violation = float(norm(Phi).max(initial=0.0))
+        if violation <= tol:
+            break
+        if iteration == max_iter:
+            raise ValueError(
+                f"dt: the RATTLE position multiplier left |Phi| = {violation:.3g} > tol = "
+                f"{tol:.3g} after {max_iter} Newton steps at t = {t:.6g} s; take a smaller step"
+            )
+        dPhi_dlam = 0.5 * dt**2 * checked.jacobian(q_next) @ Minv_Jt
+        lam = lam - np.linalg.solve(dPhi_dlam, Phi[..., None])[..., 0]
+        q_next = q_free + 0.5 * dt**2 * np.einsum("...ij,...j->...i", Minv_Jt, lam)
+    a_open = a_free + np.einsum("...ij,...j->...i", Minv_Jt, lam)
+    v_half = v + 0.5 * dt * a_open
+
+    # Closing half kick; the velocity multiplier makes the result tangent.  With loads
+    # that depend on v it is implicit: iterate until the loads stop changing (for loads
+    # independent of v the second evaluation confirms the first).
+    J_next = checked.jacobian(q_next)
+    v_next, used, impulse = v_half, None, None
+    for _ in range(max_iter + 1):
+        loads_next = loads_of(t + dt, q_next, v_next)
+        if used is not None and not _changed(loads_next, used):
+            return RattleStep(q_next, v_next, lam, 2 * impulse / dt), loads_next, a_open
+        v_kick = v_half + 0.5 * dt * _solve_spd(M, loads_next.sum(axis=-2)[..., None])[..., 0]
+        correction, impulse = metric_correction(
+            M, J_next, -np.einsum("...ij,...j->...i", J_next, v_kick)
+        )
+        v_next, used = v_kick + correction, loads_next
+    raise ValueError(
+        f"dt: the velocity-dependent loads of the RATTLE closing half kick did not converge "
+        f"in {max_iter} fixed-point passes at t = {t:.6g} s; take a smaller step"
+    )
+
+
+def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL,
+                max_iter=MAX_ITERATIONS):
+    r"""One RATTLE step for a constant mass matrix (see the module documentation).
+
+    The position multiplier is found by Newton's method on
+    :math:`\Phi(q_{k+1}(\lambda_k)) = 0` to ``tol``; the velocity multiplier by a linear
+    solve (iterated when ``force`` depends on the velocity).
+
+    Parameters
+    ----------
+    M : (..., n, n) array_like
+        Constant symmetric positive definite mass matrix (a callable is refused:
+        the step is only valid for :math:`M` independent of :math:`q`).
+    constraint : constraint object
+        With ``residual(q)``, ``jacobian(q)`` and ``bias(q, v)``.
+    q, v : (..., n) array_like
+        A consistent state: :math:`\Phi(q) = 0`, :math:`J_c(q)v = 0`.
+    force : None, (..., n) array_like, or callable
+        Applied generalized force without the constraint reaction (conservative,
+        input and dissipative loads together): constant or ``force(t, q, v)``.
+    dt : float
+        Step in s, positive.
+    t : float
+        Time of the state ``(q, v)`` in s.
+    tol : float
+        Tolerance on :math:`|\Phi(q_{k+1})|` in constraint units.
+    max_iter : int
+        Iterations allowed for each solve.
+
+    Returns
+    -------
+    RattleStep
+        The new state and both multipliers.
+
+    Raises
+    ------
+    ValueError
+        If ``M`` is a callable or not a constant SPD matrix of matching size, an
+        argument is malformed, or a solve does not converge.
+    """
+    dt, _ = _common.step_settings(dt, 1)
+    tol, max_iter = iteration_settings(tol, max_iter)
+    if callable(M):
+        raise ValueError("M: expected a constant (..., n, n) mass matrix, got a callable; "
+                         "RATTLE in this form needs M independent of q")
+    q = configuration(q)
+    n = q.shape[-1]
+    v = configuration(v, n, "v")
+    M = mass_function(M, n)(q)
+    force_of, batch = _common.load_function(force, "force", n, "force(t, q, v)")
+    q, v = _common.initial_state(q, v, n, ("q", "v"), batch)
+    t = _validate.real_array(t, "t")
+    if t.ndim:
+        raise ValueError(f"t: expected a scalar time in s, got shape {t.shape}")
+
+    def loads_of(time, position, rate):
+        return force_of(time, position, rate)[..., None, :]
+
+    checked = CheckedConstraint(constraint, n)
+    return step(M, checked, loads_of, float(t), q, v, loads_of(float(t), q, v), dt, tol,
+                max_iter)[0]

@@ -1,0 +1,162 @@
+r"""The objects a constrained integrator works on, evaluated with validation.
+
+A *system* supplies the unconstrained equations of motion
+:math:`M(q)\dot v + h(q, v) = Q`: a :class:`geomotion.tree.Tree`, or a
+:class:`MechanicalSystem` given by three functions.  A *constraint* is any object
+with ``residual(q)`` :math:`\Phi` (..., c), ``jacobian(q)`` :math:`J_c` (..., c, n)
+and ``bias(q, v)`` :math:`\gamma = \dot J_cv` (..., c) (the protocol of
+:mod:`geomotion.constraints`).  Results of user functions are checked here (finite,
+right shape) so that a wrong model fails with a ValueError naming the function
+instead of propagating a wrong number.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate, tree
+from . import _common
+
+__all__ = ["MechanicalSystem"]
+
+
+@dataclass(frozen=True)
+class MechanicalSystem:
+    r"""Equations of motion :math:`M(q)\dot v + h(q, v) = Q` given by three functions.
+
+    For systems that are not trees (e.g. a particle in the plane with
+    :math:`M = mI`); :meth:`from_tree` wraps a :class:`geomotion.tree.Tree`.  Each
+    function receives arrays with leading batch axes and must broadcast over them.
+
+    Attributes
+    ----------
+    mass_matrix : callable
+        ``mass_matrix(q)`` -> (..., n, n): symmetric positive definite :math:`M(q)`
+        (kg, kg m^2, ... by coordinate).
+    bias : callable
+        ``bias(q, v)`` -> (..., n): :math:`h = C(q, v)v + \partial V/\partial q`, the
+        velocity-product and conservative loads (N, N m by coordinate).
+    potential : callable
+        ``potential(q)`` -> (...): the potential energy :math:`V(q)` in J whose
+        gradient ``bias`` contains.
+
+    Raises
+    ------
+    ValueError
+        If an attribute is not callable.
+    """
+
+    mass_matrix: object
+    bias: object
+    potential: object
+
+    def __post_init__(self):
+        for name in ("mass_matrix", "bias", "potential"):
+            if not callable(getattr(self, name)):
+                raise ValueError(
+                    f"{name}: expected a callable, got {type(getattr(self, name)).__name__}"
+                )
+
+    @classmethod
+    def from_tree(cls, model, gravity=tree.DEFAULT_GRAVITY):
+        r"""The equations of a tree under uniform gravity.
+
+        :math:`M` = ``tree.crba``, :math:`h` = ``tree.bias_forces`` (Coriolis,
+        centrifugal and gravity loads), :math:`V` = ``tree.potential_energy``.
+
+        Parameters
+        ----------
+        model : tree.Tree
+        gravity : (3,) array_like
+            Gravitational acceleration in base coordinates, m/s^2.
+
+        Returns
+        -------
+        MechanicalSystem
+
+        Raises
+        ------
+        ValueError
+            If ``model`` is not a Tree or ``gravity`` is not a finite (3,) vector.
+        """
+        tree._check_model(model)
+        g = _common.gravity_vector(gravity)
+        return cls(
+            mass_matrix=lambda q: tree.crba(model, q),
+            bias=lambda q, v: tree.bias_forces(model, q, v, gravity=g),
+            potential=lambda q: tree.potential_energy(model, q, gravity=g),
+        )
+
+
+def result(value, label, shape):
+    """A function's result as a finite array broadcast to ``shape``; ValueError naming ``label``."""
+    array = _validate.real_array(value, label)
+    if array.shape == shape:
+        return array
+    try:
+        return np.broadcast_to(array, shape)
+    except ValueError as error:
+        raise ValueError(f"{label}: expected shape {shape}, got shape {array.shape}") from error
+
+
+def configuration(q, n=None, name="q"):
+    """Validate coordinates or rates of shape (..., n) (any n >= 1 if ``n`` is None)."""
+    q = _validate.real_array(q, name)
+    if q.ndim == 0 or q.shape[-1] == 0 or (n is not None and q.shape[-1] != n):
+        raise ValueError(f"{name}: expected shape (..., {n or 'n'}), got shape {q.shape}")
+    return q
+
+
+def mass_function(M, n, name="M"):
+    """``M`` (a callable of q, or a constant (..., n, n) SPD array) as a validated function of q."""
+    if callable(M):
+        return lambda q: result(M(q), f"{name}(q)", q.shape[:-1] + (n, n))
+    matrix = _validate.mass_matrix(_validate.trailing_shape(M, name, (n, n)), name)
+    return lambda q: matrix
+
+
+def norm(rows):
+    """Euclidean norm over the last axis."""
+    return np.sqrt(np.einsum("...i,...i->...", rows, rows))
+
+
+class CheckedConstraint:
+    """A constraint with validated evaluations: Phi (..., c), J_c (..., c, n), Jdot_c v (..., c).
+
+    The number of constraints ``c`` is learnt from the first result and enforced after.
+    """
+
+    def __init__(self, constraint, n):
+        for method in ("residual", "jacobian", "bias"):
+            if not callable(getattr(constraint, method, None)):
+                raise ValueError(
+                    f"constraint: expected an object with methods residual(q), jacobian(q) "
+                    f"and bias(q, v), got {type(constraint).__name__} without {method}"
+                )
+        self._constraint, self._n = constraint, n
+        self.c = None
+
+    def _checked(self, value, label, batch, columns):
+        array = _validate.real_array(value, label)
+        core = 1 + len(columns)
+        if array.ndim < core or array.shape[array.ndim - len(columns):] != columns:
+            expected = "(..., c" + "".join(f", {m}" for m in columns) + ")"
+            raise ValueError(f"{label}: expected shape {expected}, got shape {array.shape}")
+        if self.c is None:
+            self.c = array.shape[array.ndim - core]
+        return result(array, label, batch + (self.c,) + columns)
+
+    def residual(self, q):
+        """Phi(q), (..., c), in the constraint's units."""
+        return self._checked(self._constraint.residual(q), "constraint.residual(q)",
+                             q.shape[:-1], ())
+
+    def jacobian(self, q):
+        """J_c(q) = dPhi/dq, (..., c, n)."""
+        return self._checked(self._constraint.jacobian(q), "constraint.jacobian(q)",
+                             q.shape[:-1], (self._n,))
+
+    def bias(self, q, v):
+        """gamma = Jdot_c v, (..., c)."""
+        return self._checked(self._constraint.bias(q, v), "constraint.bias(q, v)",
+                             q.shape[:-1], ())
