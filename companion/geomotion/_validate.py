@@ -5,6 +5,8 @@ input raises a ``ValueError`` naming the argument, what was expected and what
 came, instead of propagating a silent wrong number or a NaN.
 """
 
+import math
+
 import numpy as np
 
 #: Tolerance on ``R^T R - I`` and ``det R - 1`` for a matrix to count as a rotation.
@@ -36,7 +38,10 @@ def real_array(value, name):
         array = raw.astype(float, copy=False)
     except (TypeError, ValueError) as error:  # object entries that are not real numbers
         raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
-    if not np.all(np.isfinite(array)):
+    flat = array.reshape(-1)
+    # A sum of squares is finite unless an entry is not (or it overflows, which the full
+    # check then clears): one cheap call in the common case.
+    if not math.isfinite(flat.dot(flat)) and not np.all(np.isfinite(array)):
         raise ValueError(f"{name}: expected finite values, got non-finite entries in {array!r}")
     return array
 

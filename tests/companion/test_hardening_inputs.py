@@ -1,7 +1,7 @@
 """Input hardening across modules: dtypes at the shared boundary, one inertia decoder, constants.
 
 * Complex and boolean arrays are refused with a ValueError naming the argument, at the
-  shared boundary (``_validate.real_array`` and the tree's fast ``_finite_array``), so every
+  shared boundary (``_validate.real_array``, which the tree uses too), so every
   public function inherits it; integer arrays are legal numbers.
 * ``tree.Tree`` decodes its spatial inertias with ``inertia.mass_properties``'s decoder:
   every tree it accepts decodes to realizable central inertias through the public

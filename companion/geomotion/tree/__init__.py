@@ -49,6 +49,7 @@ Two ways through the same mechanics
 
 import numpy as np
 
+from .. import _validate
 from .batched import _Scratch, _sincos  # noqa: F401  (tests reach these through the package)
 from .batched import _soa_aba, _soa_rnea
 from .batched_base import _soa_crba
@@ -63,7 +64,6 @@ from .model import (
     _check_f_ext,
     _check_gravity,
     _check_model,
-    _finite_array,
 )
 from .reference import (
     PreparedTree,
@@ -242,7 +242,7 @@ def bias_forces(model, q, qd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="
     ValueError
         As :func:`rnea`.
     """
-    qd_arr = _finite_array(qd, "qd")
+    qd_arr = _validate.real_array(qd, "qd")
     return rnea(model, q, qd_arr, np.zeros(qd_arr.shape), gravity, f_ext, f_ext_frame)
 
 

@@ -195,24 +195,10 @@ def _check_motion_transforms(X, name):
         )
 
 
-def _finite_array(value, name):
-    """``value`` as a float ndarray; ValueError naming ``name`` if not real and finite.
-
-    A float64 ndarray, the common case, costs two cheap numpy calls: a sum of squares
-    is finite unless an entry is not (or the sum overflows, which the full check then
-    clears).  Anything else (lists, integer, complex or boolean arrays) goes through the
-    shared :func:`geomotion._validate.real_array`, which converts it or refuses it.
-    """
-    if type(value) is not np.ndarray or value.dtype != np.float64:
-        return _validate.real_array(value, name)
-    flat = value.reshape(-1)
-    if not math.isfinite(flat.dot(flat)):
-        _validate.real_array(value, name)
-    return value
 
 
 def _check_configuration(model, value, name):
-    array = _finite_array(value, name)
+    array = _validate.real_array(value, name)
     n = model.num_bodies
     if array.ndim == 0 or array.shape[-1] != n:
         raise ValueError(
@@ -224,7 +210,7 @@ def _check_configuration(model, value, name):
 def _check_gravity(gravity):
     if gravity is DEFAULT_GRAVITY:
         return _DEFAULT_GRAVITY_ARRAY
-    g = _finite_array(gravity, "gravity")
+    g = _validate.real_array(gravity, "gravity")
     if g.ndim == 0 or g.shape[-1] != 3:
         raise ValueError(
             f"gravity: expected shape (3,) or (..., 3) (m/s^2 in base coordinates), got shape {g.shape}"
@@ -237,7 +223,7 @@ def _check_f_ext(model, f_ext, frame):
         raise ValueError(f"f_ext_frame: expected 'body' or 'world', got {frame!r}")
     if f_ext is None:
         return None
-    F = _finite_array(f_ext, "f_ext")
+    F = _validate.real_array(f_ext, "f_ext")
     n = model.num_bodies
     if F.ndim < 2 or F.shape[-2:] != (n, 6):
         raise ValueError(
