@@ -8,6 +8,7 @@ figure call displays it exactly once, and callers never close figures.
 """
 
 import matplotlib
+import matplotlib.ticker
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -287,12 +288,14 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
     Each body is replaced by six point masses with its exact mass, centre of mass and
     central inertia (:func:`geomotion.inertia.particle_model`).  For ``n_states``
     random states the direct sum of particle energies is compared with
-    qd^T M qd / 2 from :func:`geomotion.tree.crba`.
+    qd^T M qd / 2 from :func:`geomotion.tree.crba`
+    (:func:`geomotion.verification.particle_energy_comparison`).
 
     Parameters
     ----------
     model : Tree, optional
-        Defaults to :func:`geomotion.models.humanoid_upper_body`.
+        Any tree, ideal point masses and thin rods included; defaults to
+        :func:`geomotion.models.humanoid_upper_body`.
     n_states : int
         Number of random (q, qd) states.
     seed : int
@@ -303,11 +306,7 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
     matplotlib.figure.Figure
     """
     model = models.humanoid_upper_body() if model is None else model
-    rng = np.random.default_rng(seed)
-    q = rng.uniform(-1.0, 1.0, size=(n_states, model.num_bodies))
-    qd = rng.normal(size=(n_states, model.num_bodies))
-    particle_energy = verification.tree_particle_energy(model, q, qd)
-    matrix_energy = 0.5 * np.einsum("bi,bij,bj->b", qd, tree.crba(model, q), qd)
+    particle_energy, matrix_energy = verification.particle_energy_comparison(model, n_states, seed)
     posture = np.zeros(model.num_bodies)
     cloud = verification.tree_particle_cloud(model, posture)
     with matplotlib.rc_context(STYLE):
@@ -318,8 +317,9 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
             ax.scatter(*cloud[i].T, s=12)
             if parent >= 0:
                 ax.plot(*np.stack([origins[parent], origins[i]]).T, color=ACCENT, linewidth=1)
-        ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)", aspect="equal", xticks=[-0.1, 0.1],
+        ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)", aspect="equal",
                title="six particles per body, all joints at q = 0")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(1))  # x is seen end-on
         ax.view_init(elev=12, azim=20)  # a frontal view: the arms hang either side of the torso
         right = fig.add_subplot(1, 2, 2)
         right.plot(matrix_energy, particle_energy, ".", color=ENERGY, markersize=4)

@@ -1,16 +1,45 @@
-r"""Independent checks of the tree algorithms.
+r"""Independent checks of the fast tree algorithms.
 
-Each function here reaches a quantity that :mod:`geomotion.tree` also computes, by a
-route that shares none of the recursion it checks:
+The fast algorithms :func:`geomotion.tree.crba`, :func:`~geomotion.tree.rnea` and
+:func:`~geomotion.tree.aba` run on operators compiled once per model (canonical joint
+frames, bodies renumbered depth-first, inertias in packed storage), shared between them.
+So a check that compares two fast results with each other (RNEA against CRBA, say)
+passes on a wrong compiled inertia or a transposed joint rotation: both sides carry
+the same error.  Every check here instead puts one fast result against a quantity
+built without any compiled data, in the user's own body frames, from the readable
+reference path of :mod:`geomotion.tree` and the Newton–Euler recursion written out
+here on its explicit 6x6 operators (:func:`reference_inverse_dynamics`):
 
-* kinetic energy as a direct sum over point particles that reproduce every body's
-  mass, centre of mass and central inertia (:func:`tree_particle_energy`);
-* the joint inertia as :math:`\sum_i J_i^T\mathcal I_iJ_i` from body Jacobians
-  (:func:`mass_matrix_from_body_jacobians`);
-* the joint inertia as inverse-dynamics columns with unit accelerations and no
-  gravity or velocity (:func:`mass_matrix_from_inverse_dynamics`);
-* forward dynamics as a dense linear solve :math:`M\ddot q = \tau - b`
-  (:func:`forward_dynamics_by_dense_solve`).
+* ``CRBA vs particle energy``: :math:`\tfrac12\dot q^TM\dot q` from
+  :func:`~geomotion.tree.crba` against a direct sum over point particles that move with
+  the reference body twists (:func:`tree_particle_energy`);
+* ``CRBA vs body Jacobians``: :func:`~geomotion.tree.crba` against
+  :math:`\sum_iJ_i^T\mathcal I_iJ_i` (:func:`mass_matrix_from_body_jacobians`);
+* ``RNEA columns vs reference M``: inverse dynamics with unit accelerations, no velocity
+  and no gravity (:func:`mass_matrix_from_inverse_dynamics`) against
+  :func:`~geomotion.tree.joint_mass_matrix` of :func:`~geomotion.tree.prepare`;
+* ``RNEA vs reference RNEA``: :func:`~geomotion.tree.rnea` against
+  :func:`reference_inverse_dynamics` at the same random state (velocity products and
+  gravity included);
+* ``ABA vs dense solve``: :func:`~geomotion.tree.aba` against
+  :func:`forward_dynamics_by_dense_solve` (reference ``M`` and bias ``b``);
+* ``reference M qdd_ABA vs tau - b``: the residual of the fast accelerations in the
+  reference equations of motion, relative to the net joint force ``tau - b``.
+
+What the checks share.  All reference sides start from
+:func:`~geomotion.tree.joint_transforms` (each joint's screw exponential and its 6x6
+motion transform).  The particle check decodes each body's mass, centre of mass and
+central inertia with :func:`geomotion.inertia.mass_properties`, as
+:class:`~geomotion.tree.Tree` does for the fast path's compiled data (the other
+references use the spatial inertias as given), and places the particles with
+:func:`geomotion.inertia.particle_model`.  With the fast path the references share
+only low-level spatial helpers (skew matrices, pose inverse, motion transform; tested
+on their own against hand derivations), which the fast path uses for its constant
+operators.  An error in the fast path's compiled data or helpers therefore shows in
+every check of the algorithm it touches, and the two CRBA checks stay at rounding
+level when only the Newton–Euler passes (RNEA, ABA) are wrong;
+``tests/companion/test_verification.py`` injects such errors into both fast paths
+(batches below and above 96 configurations) to prove it.
 
 :func:`tree_checks` runs them all on random states of a model and reports the
 largest relative disagreement of each.
@@ -20,13 +49,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _validate, inertia, tree
+from . import _validate, inertia, spatial, tree
 
 __all__ = [
     "tree_particle_cloud",
     "tree_particle_energy",
+    "particle_energy_comparison",
     "mass_matrix_from_body_jacobians",
     "mass_matrix_from_inverse_dynamics",
+    "reference_inverse_dynamics",
     "forward_dynamics_by_dense_solve",
     "TreeCheckReport",
     "tree_checks",
@@ -35,12 +66,8 @@ __all__ = [
 
 def _body_particles(model):
     """Six particles per body, in body coordinates: masses (N, 6) and positions (N, 6, 3)."""
-    masses, positions = [], []
     m, c, I_C = inertia.mass_properties(model.inertias)
-    for i in range(model.num_bodies):
-        body_masses, body_positions = inertia.particle_model(m[i], c[i], I_C[i])
-        masses.append(body_masses)
-        positions.append(body_positions)
+    masses, positions = zip(*(inertia.particle_model(*body) for body in zip(m, c, I_C)))
     return np.array(masses), np.array(positions)
 
 
@@ -50,7 +77,7 @@ def tree_particle_cloud(model, q):
     Parameters
     ----------
     model : Tree
-        The mechanism; every body must be physically realizable.
+        The mechanism; ideal point masses and thin rods are allowed.
     q : (..., N) array_like
         Joint positions (rad or m).
 
@@ -58,9 +85,14 @@ def tree_particle_cloud(model, q):
     -------
     (..., N, 6, 3) ndarray
         Six particles per body (see :func:`geomotion.inertia.particle_model`), m.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
     """
-    _, positions = _body_particles(model)
     T = tree.forward_kinematics(model, q)  # (..., N, 4, 4): T_0i
+    _, positions = _body_particles(model)
     return np.einsum("...ij,...kj->...ki", T[..., :3, :3], positions) + T[..., None, :3, 3]
 
 
@@ -69,81 +101,220 @@ def tree_particle_energy(model, q, qd):
 
     .. math:: K = \sum_i\sum_k \tfrac12 m_{ik}\|v_i + \omega_i\times r_{ik}\|^2
 
-    with :math:`(\omega_i, v_i)` body i's twist in its own frame (from the velocity
-    recursion) and :math:`r_{ik}` its particles in that frame.
+    with :math:`(\omega_i, v_i)` body i's twist in its own frame (from the reference
+    velocity recursion :func:`geomotion.tree.body_twists`) and :math:`r_{ik}` its
+    particles in that frame.
 
     Parameters
     ----------
     model : Tree
     q, qd : (..., N) array_like
-        Joint positions and rates.
+        Joint positions (rad or m) and rates (rad/s or m/s).
 
     Returns
     -------
     ndarray
         Energy in J, shape ``(...)``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed.
     """
-    masses, positions = _body_particles(model)
     V = tree.body_twists(model, q, qd)  # (..., N, 6)
+    masses, positions = _body_particles(model)
     return sum(
         inertia.particle_kinetic_energy(masses[i], positions[i], V[..., i, :])
         for i in range(model.num_bodies)
     )
 
 
+def particle_energy_comparison(model, n_states=200, seed=0):
+    r"""Kinetic energies at random states by particle sums and by the fast mass matrix.
+
+    States: :math:`q` uniform in [-1, 1] rad (or m) and :math:`\dot q` standard normal,
+    from ``numpy.random.default_rng(seed)``.  The two energies agree to rounding error
+    for a correct CRBA (about 1e-15 relative for the book's humanoid tree).
+
+    Parameters
+    ----------
+    model : Tree
+    n_states : int
+        Number of random states.
+    seed : int
+        Seed of the random states.
+
+    Returns
+    -------
+    particle_energy, matrix_energy : (n_states,) ndarray
+        :func:`tree_particle_energy` and :math:`\tfrac12\dot q^TM\dot q` with
+        :math:`M` from :func:`geomotion.tree.crba`, in J.
+    """
+    if isinstance(n_states, bool) or not isinstance(n_states, (int, np.integer)) or n_states < 1:
+        raise ValueError(f"n_states: expected a positive integer, got {n_states!r}")
+    rng = np.random.default_rng(seed)
+    q = rng.uniform(-1.0, 1.0, size=(n_states, model.num_bodies))
+    qd = rng.normal(size=(n_states, model.num_bodies))
+    matrix_energy = 0.5 * np.einsum("bi,bij,bj->b", qd, tree.crba(model, q), qd)
+    return tree_particle_energy(model, q, qd), matrix_energy
+
+
 def mass_matrix_from_body_jacobians(model, q):
-    r"""Joint inertia :math:`M = \sum_i J_i^T\mathcal I_iJ_i` from body Jacobians.
+    r"""Joint inertia :math:`M = \sum_i J_i^T\mathcal I_iJ_i` from the reference body Jacobians.
 
     Parameters
     ----------
     model : Tree
     q : (..., N) array_like
+        Joint positions (rad or m).
 
     Returns
     -------
     (..., N, N) ndarray
         kg m^2 / kg m / kg entries by joint type.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
     """
     J = tree.body_jacobians(model, q)  # (..., N, 6, N)
     return np.einsum("...iak,iab,...ibl->...kl", J, model.inertias, J)
 
 
 def mass_matrix_from_inverse_dynamics(model, q):
-    r"""Joint inertia column by column: :math:`M e_j = \mathrm{RNEA}(q, 0, e_j)` without gravity.
+    r"""Joint inertia column by column from the fast RNEA, without velocity or gravity.
+
+    .. math:: M(q)\,e_j = \mathrm{RNEA}(q, \dot q = 0, \ddot q = e_j, g = 0)
 
     Parameters
     ----------
     model : Tree
     q : (..., N) array_like
+        Joint positions (rad or m).
 
     Returns
     -------
     (..., N, N) ndarray
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
     """
     q = _validate.real_array(q, "q")
-    n = model.num_bodies
     zero = np.zeros_like(q)
-    columns = [tree.rnea(model, q, zero, np.broadcast_to(np.eye(n)[j], q.shape), gravity=(0.0, 0.0, 0.0))
-               for j in range(n)]
+    columns = [
+        tree.rnea(model, q, zero, np.broadcast_to(unit, q.shape), gravity=(0.0, 0.0, 0.0))
+        for unit in np.eye(model.num_bodies)
+    ]
     return np.stack(columns, axis=-1)
 
 
+def reference_inverse_dynamics(model, q, qd, qdd, gravity=tree.DEFAULT_GRAVITY):
+    r"""Joint forces by the Newton–Euler recursion on the readable path's explicit operators.
+
+    Outward in every body's own frame, from the base accelerating at :math:`(0, -g)`:
+
+    .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
+              \mathcal A_i = X_i\mathcal A_{\lambda(i)} + S_i\ddot q_i
+              + \mathcal V_i\times S_i\dot q_i,\qquad
+              \mathcal F_i = \mathcal I_i\mathcal A_i
+              + \mathcal V_i\times^*\mathcal I_i\mathcal V_i;
+
+    inward: :math:`\tau_i = S_i^T\mathcal F_i` and
+    :math:`\mathcal F_{\lambda(i)} \mathrel{+}= X_i^T\mathcal F_i`.  The same equations as
+    :func:`geomotion.tree.rnea`, written out on the 6x6 operators ``X_i`` of
+    :func:`geomotion.tree.prepare` in the user's body frames, without the fast path's
+    compiled data.
+
+    Parameters
+    ----------
+    model : Tree
+    q, qd, qdd : (..., N) array_like
+        Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
+        m/s^2); leading axes broadcast.
+    gravity : (3,) or (..., 3) array_like
+        In base coordinates, m/s^2; a batch of them broadcasts with the states.
+
+    Returns
+    -------
+    (..., N) ndarray
+        Joint forces (N m or N).
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed.
+    """
+    prepared = tree.prepare(model, q)
+    n = model.num_bodies
+    qd = _validate.trailing_shape(qd, "qd", (n,))
+    qdd = _validate.trailing_shape(qdd, "qdd", (n,))
+    g = _validate.trailing_shape(gravity, "gravity", (3,))
+    batch = np.broadcast_shapes(
+        prepared.transform.shape[:-3], qd.shape[:-1], qdd.shape[:-1], g.shape[:-1]
+    )
+    X = np.broadcast_to(prepared.transform, batch + (n, 6, 6))
+    S, I = prepared.subspace, prepared.inertia
+    base = (np.zeros(6), np.concatenate([np.zeros(g.shape), -g], axis=-1))  # twist, acceleration
+    V, A, F = np.zeros((3,) + batch + (n, 6))
+    for i, p in enumerate(prepared.parents):
+        V_parent, A_parent = base if p < 0 else (V[..., p, :], A[..., p, :])
+        X_i, joint_velocity = X[..., i, :, :], S[i] * qd[..., i, None]
+        V[..., i, :] = _apply(X_i, V_parent) + joint_velocity
+        A[..., i, :] = (
+            _apply(X_i, A_parent)
+            + S[i] * qdd[..., i, None]
+            + _apply(spatial.motion_cross(V[..., i, :]), joint_velocity)
+        )
+        F[..., i, :] = inertia.newton_euler_wrench(I[i], V[..., i, :], A[..., i, :])
+    for i in reversed(range(n)):
+        p = prepared.parents[i]
+        if p >= 0:
+            F[..., p, :] += _apply(np.swapaxes(X[..., i, :, :], -1, -2), F[..., i, :])
+    return np.einsum("...ij,ij->...i", F, S)
+
+
+def _apply(operator, vector):
+    """(..., 6, 6) operator times (..., 6) vector."""
+    return np.einsum("...jk,...k->...j", operator, vector)
+
+
 def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=tree.DEFAULT_GRAVITY):
-    r"""Joint accelerations from a dense solve, :math:`\ddot q = M^{-1}(\tau - b(q, \dot q))`.
+    r"""Joint accelerations from the reference mass matrix and bias by a dense solve.
+
+    .. math:: M(q)\,\ddot q = \tau - b(q, \dot q)
+
+    ``M`` from :func:`geomotion.tree.joint_mass_matrix` of :func:`geomotion.tree.prepare`,
+    ``b`` from :func:`reference_inverse_dynamics` at zero acceleration; the system is
+    solved with the Cholesky factor of ``M``.
 
     Parameters
     ----------
     model : Tree
     q, qd, tau : (..., N) array_like
-    gravity : (3,) array_like
+        Joint positions (rad or m), rates (rad/s or m/s), forces (N m or N).
+    gravity : (3,) or (..., 3) array_like
         In base coordinates, m/s^2.
 
     Returns
     -------
     (..., N) ndarray
+        Joint accelerations (rad/s^2 or m/s^2).
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed, or if ``M`` is not positive definite at some
+        configuration (a joint that moves no inertia has no forward dynamics).
     """
-    bias = tree.bias_forces(model, q, qd, gravity=gravity)
-    return np.linalg.solve(tree.crba(model, q), (np.asarray(tau, dtype=float) - bias)[..., None])[..., 0]
+    M = tree.joint_mass_matrix(tree.prepare(model, q))
+    _, L = _validate.mass_matrix_factor(M, "model (its joint mass matrix at q)")
+    bias = reference_inverse_dynamics(model, q, qd, np.zeros(model.num_bodies), gravity)
+    rhs = _validate.trailing_shape(tau, "tau", (model.num_bodies,)) - bias
+    y = np.linalg.solve(L, rhs[..., None])  # M = L L^T
+    return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
 
 
 def _relative_error(value, reference):
@@ -184,11 +355,19 @@ class TreeCheckReport:
 def tree_checks(model, rng, n_states=100, gravity=tree.DEFAULT_GRAVITY):
     """Run every independent check of this module on random states of ``model``.
 
+    Each fast algorithm is called once on the whole batch, so ``n_states`` below and
+    above the batch size where :func:`geomotion.tree.crba` and friends switch
+    implementation (96) exercises each of the two fast paths.
+
     Parameters
     ----------
     model : Tree
+        Any tree :class:`~geomotion.tree.Tree` accepts, ideal point masses and thin
+        rods included.  The forward-dynamics checks need a positive definite joint mass
+        matrix at the sampled states: a singular configuration (an arm of point masses
+        held straight, say) is met with probability zero by random states.
     rng : numpy.random.Generator
-        Source of the random states (q uniform in [-pi, pi], qd and tau normal).
+        Source of the random states (q uniform in [-pi, pi], qd, qdd and tau normal).
     n_states : int
         Number of states, checked in one batched call per algorithm.
     gravity : (3,) array_like
@@ -197,6 +376,12 @@ def tree_checks(model, rng, n_states=100, gravity=tree.DEFAULT_GRAVITY):
     Returns
     -------
     TreeCheckReport
+        The checks named as in the list of the module notes.
+
+    Raises
+    ------
+    ValueError
+        For a bad ``n_states`` or ``model``, or a singular joint mass matrix.
     """
     if not isinstance(n_states, (int, np.integer)) or n_states < 1:
         raise ValueError(f"n_states: expected a positive integer, got {n_states!r}")
@@ -204,16 +389,21 @@ def tree_checks(model, rng, n_states=100, gravity=tree.DEFAULT_GRAVITY):
     q = rng.uniform(-np.pi, np.pi, size=(n_states, n))
     qd, qdd, tau = rng.normal(size=(3, n_states, n))
     M = tree.crba(model, q)
+    M_reference = tree.joint_mass_matrix(tree.prepare(model, q))
+    qdd_dense = forward_dynamics_by_dense_solve(model, q, qd, tau, gravity)  # checks M first
     qdd_aba = tree.aba(model, q, qd, tau, gravity=gravity)
+    bias_reference = reference_inverse_dynamics(model, q, qd, np.zeros(n), gravity)
     errors = {
-        "particle energy vs qd^T M qd / 2": _relative_error(
-            tree_particle_energy(model, q, qd), 0.5 * np.einsum("bi,bij,bj->b", qd, M, qd)),
-        "body-Jacobian M vs CRBA": _relative_error(mass_matrix_from_body_jacobians(model, q), M),
-        "RNEA columns vs CRBA": _relative_error(mass_matrix_from_inverse_dynamics(model, q), M),
-        "ABA vs dense solve": _relative_error(qdd_aba, forward_dynamics_by_dense_solve(model, q, qd, tau, gravity)),
-        "RNEA(ABA(tau)) vs tau": _relative_error(tree.rnea(model, q, qd, qdd_aba, gravity=gravity), tau),
-        "M qdd + b vs RNEA": _relative_error(
-            np.einsum("bij,bj->bi", M, qdd) + tree.bias_forces(model, q, qd, gravity=gravity),
-            tree.rnea(model, q, qd, qdd, gravity=gravity)),
+        "CRBA vs particle energy": _relative_error(
+            0.5 * np.einsum("bi,bij,bj->b", qd, M, qd), tree_particle_energy(model, q, qd)),
+        "CRBA vs body Jacobians": _relative_error(M, mass_matrix_from_body_jacobians(model, q)),
+        "RNEA columns vs reference M": _relative_error(
+            mass_matrix_from_inverse_dynamics(model, q), M_reference),
+        "RNEA vs reference RNEA": _relative_error(
+            tree.rnea(model, q, qd, qdd, gravity=gravity),
+            reference_inverse_dynamics(model, q, qd, qdd, gravity)),
+        "ABA vs dense solve": _relative_error(qdd_aba, qdd_dense),
+        "reference M qdd_ABA vs tau - b": _relative_error(
+            np.einsum("bij,bj->bi", M_reference, qdd_aba), tau - bias_reference),
     }
     return TreeCheckReport(num_bodies=n, n_states=n_states, errors=errors)

@@ -9,10 +9,14 @@ from geomotion import inertia, models, tree
 def test_two_link_arm_carries_the_chapter_parameters():
     arm = models.two_link_teaching_arm()
     m, c, I_C = inertia.mass_properties(arm.inertias)
-    np.testing.assert_allclose(m, [2.0, 1.0])
-    np.testing.assert_allclose(c, [[0.3, 0, 0], [0.25, 0, 0]], atol=1e-15)
-    np.testing.assert_allclose(I_C, [np.diag([0.05, 0.05, 0.01]), np.diag([0.02, 0.02, 0.005])], atol=1e-15)
-    np.testing.assert_allclose(tree.forward_kinematics(arm, [0.0, 0.7])[1, :3, 3], [0.6, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(m, [2.0, 1.0], rtol=1e-15)
+    np.testing.assert_allclose(c, [[0.3, 0, 0], [0.25, 0, 0]], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        I_C, [np.diag([0.05, 0.05, 0.01]), np.diag([0.02, 0.02, 0.005])], rtol=0, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        tree.forward_kinematics(arm, [0.0, 0.7])[1, :3, 3], [0.6, 0, 0], rtol=0, atol=1e-15
+    )
 
 
 def test_humanoid_is_a_depth_first_torso_with_two_three_segment_arms():
@@ -20,11 +24,11 @@ def test_humanoid_is_a_depth_first_torso_with_two_three_segment_arms():
     np.testing.assert_array_equal(body.parents, [-1, 0, 1, 2, 0, 4, 5])
     assert len(models.HUMANOID_BODIES) == body.num_bodies
     m, _, I_C = inertia.mass_properties(body.inertias)
-    np.testing.assert_allclose(m.sum(), 30 + 2 * (2.0 + 1.2 + 0.45))
+    np.testing.assert_allclose(m.sum(), 30 + 2 * (2.0 + 1.2 + 0.45), rtol=1e-14)
     assert all(inertia.is_physically_realizable(I_C))
     # Left and right arms mirror each other through the torso's x-z plane at q = 0.
     origins = tree.forward_kinematics(body, np.zeros(7))[:, :3, 3]
-    np.testing.assert_allclose(origins[4:], origins[1:4] * [1, -1, 1], atol=1e-14)
+    np.testing.assert_allclose(origins[4:], origins[1:4] * [1, -1, 1], rtol=0, atol=1e-15)
 
 
 def test_random_trees_are_depth_first_branched_and_have_no_parallel_axes():
@@ -39,9 +43,16 @@ def test_random_trees_are_depth_first_branched_and_have_no_parallel_axes():
         assert members == list(range(root, root + len(members)))
     kinds = {_joint_kind(S) for S in model.subspaces}
     assert kinds == {"revolute", "prismatic", "helical"}
-    axes = np.array([S[:3] if np.any(S[:3]) else S[3:] for S in model.subspaces])
+    # Joint directions in base axes at q = 0 (placements chained by hand, body order is
+    # parent-first): no two parallel, and together they span space.
+    R_base = []
+    for T, p in zip(model.placements, parents):
+        R_base.append(T[:3, :3] if p < 0 else R_base[p] @ T[:3, :3])
+    local = np.array([S[:3] if np.any(S[:3]) else S[3:] for S in model.subspaces])
+    axes = np.einsum("kij,kj->ki", np.array(R_base), local)
     axes /= np.linalg.norm(axes, axis=1, keepdims=True)
     assert np.abs(axes @ axes.T - np.eye(12)).max() < 0.999  # no two axes parallel
+    assert np.linalg.svd(axes, compute_uv=False)[2] > 0.1 * np.sqrt(12)  # not all in one plane
     offsets = np.linalg.norm(model.placements[:, :3, 3], axis=1)
     assert offsets.min() > 0
 

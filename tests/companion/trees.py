@@ -10,7 +10,8 @@ quaternions, not from geomotion, so a bug in geomotion cannot hide in the test i
 from dataclasses import dataclass
 
 import numpy as np
-from strategies import quaternion_rotation
+from hypothesis import strategies as st
+from strategies import quaternion_rotation, realizable_bodies, rotations, vectors
 
 
 def random_rotation(rng):
@@ -139,3 +140,51 @@ def two_link_spec():
         coms=np.array([[0.3, 0, 0], [0.25, 0, 0]]),
         inertias_com=np.array([np.diag([0.05, 0.05, 0.01]), np.diag([0.02, 0.02, 0.005])]),
     )
+
+
+# ---------------------------------------------------------------------------
+# Hypothesis strategies: generated trees and batches of states
+# ---------------------------------------------------------------------------
+
+#: Batch shapes of generated states: one unbatched configuration, small batches (the
+#: small-batch fast path) and batches across the 96-configuration crossover (the
+#: large-batch fast path).
+batch_shapes = st.one_of(
+    st.just(()),
+    st.integers(1, 5).map(lambda b: (b,)),
+    st.integers(90, 140).map(lambda b: (b,)),
+)
+
+
+@st.composite
+def tree_specs(draw, max_bodies=6, kinds="rph"):
+    """Hypothesis strategy for a TreeSpec: structure, joints, placements and bodies all drawn.
+
+    Parents are any earlier body or the base (several roots, branches, not necessarily
+    depth-first); joint kinds from ``kinds``; axes from random rotations (so also exactly
+    along a frame axis); offsets up to 1 m, axis points up to 0.5 m from the body origin,
+    helical pitches up to 0.2 m/rad; realizable bodies with positive definite central
+    inertia (see :func:`strategies.realizable_bodies`).
+    """
+    n = draw(st.integers(1, max_bodies))
+    parents = [draw(st.integers(-1, i - 1)) for i in range(n)]
+    bodies = [draw(realizable_bodies()) for _ in range(n)]
+    return TreeSpec(
+        parents=parents,
+        rotations=np.array([draw(rotations) for _ in range(n)]),
+        offsets=np.array([draw(vectors(3)) / 10 for _ in range(n)]),
+        kinds="".join(draw(st.sampled_from(kinds)) for _ in range(n)),
+        axes=np.array([draw(rotations)[:, 2] for _ in range(n)]),
+        points=np.array([draw(vectors(3)) / 20 for _ in range(n)]),
+        pitches=np.array([draw(st.floats(-0.2, 0.2)) for _ in range(n)]),
+        masses=np.array([m for m, _, _ in bodies]),
+        coms=np.array([c for _, c, _ in bodies]),
+        inertias_com=np.array([I for _, _, I in bodies]),
+    )
+
+
+def random_states(seed, n, batch, count=3):
+    """``count`` arrays of shape ``batch + (n,)``: joint positions uniform in [-pi, pi], the rest normal."""
+    rng = np.random.default_rng(seed)
+    q = rng.uniform(-np.pi, np.pi, batch + (n,))
+    return (q, *rng.normal(size=(count - 1,) + batch + (n,)))
