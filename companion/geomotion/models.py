@@ -299,9 +299,9 @@ class PlanarClosedChain:
       :math:`\ell_1(-\sin\theta_1, \cos\theta_1)`, :math:`\ell_2(-\sin\theta_2, \cos\theta_2)`,
       :math:`\ell_3(\sin\theta_3, -\cos\theta_3)`) and :meth:`bias` follow the constraint
       protocol of :mod:`geomotion.constraints`;
-    * dynamically: :attr:`model` is a :class:`geomotion.tree.Tree` of uniform thin rods
+    * dynamically: ``model`` is a :class:`geomotion.tree.Tree` of uniform thin rods
       with joint coordinates :math:`q = (\theta_1, \theta_2 - \theta_1, \theta_3)`
-      (:meth:`joint_coordinates`), and :attr:`loop_closure` its closure on the two
+      (``joint_coordinates``), and ``loop_closure`` its closure on the two
       in-plane rows.  The chain lies in the x-y plane: give gravity in that plane, e.g.
       ``gravity=(0, -9.81, 0)`` (the default ``(0, 0, -9.81)`` of the tree functions acts
       perpendicular to the plane and does no work).

@@ -1,6 +1,6 @@
 """Validation and batched linear algebra shared by the constraint modules.
 
-numpy has no batched triangular solver: :func:`_solve_triangular` substitutes one row
+numpy has no batched triangular solver: ``_solve_triangular`` substitutes one row
 at a time across the whole batch for large batches and calls LAPACK per matrix for
 small ones.
 """

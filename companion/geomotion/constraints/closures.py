@@ -222,7 +222,7 @@ def revolute_joint_residual(T_rel, rows="axis"):
     T_rel : (..., 4, 4) array_like
         Rigid pose of joint frame B in joint frame A (translation in m).
     rows : {"axis", "in_plane"}
-        Which rotation entries to constrain (:data:`REVOLUTE_ROTATION_ENTRIES`).
+        Which rotation entries to constrain (``REVOLUTE_ROTATION_ENTRIES``).
 
     Returns
     -------

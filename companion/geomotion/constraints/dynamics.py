@@ -252,7 +252,7 @@ def constrained_dynamics(M, J_c, h, tau, gamma, rtol=None):
         :math:`\gamma = \dot J_cv` (a constraint's ``bias(q, v)``), in constraint units per s^2.
     rtol : float, optional
         Regularity threshold on the singular values of :math:`J_cM^{-1/2}` relative to
-        the largest; default :data:`REGULARITY_RTOL`.
+        the largest; default ``REGULARITY_RTOL``.
 
     Returns
     -------

@@ -17,7 +17,7 @@ from .dynamics import constraint_rank, null_space_basis
 FD_STEP = 1e-5
 
 #: Default integrability tolerance on the residuals of :class:`IntegrabilityTest` (1/[q]).
-#: Central differences with :data:`FD_STEP` reach about 1e-10 on smooth O(1) forms.
+#: Central differences with ``FD_STEP`` reach about 1e-10 on smooth O(1) forms.
 INTEGRABILITY_TOL = 1e-6
 
 

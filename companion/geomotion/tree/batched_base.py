@@ -21,7 +21,7 @@ expressed in base coordinates (about the internal origin of each root's subtree,
   derivative of each inertia, which in this form is again ten numbers,
   :math:`\dot h = m v + \omega\times h` and
   :math:`\dot\Sigma = v h^T + h v^T + [\omega]\Sigma - \Sigma[\omega]`
-  (see :func:`_soa_coriolis`);
+  (see ``_soa_coriolis``);
 - point kinematics read the ancestors' screws and twists.
 
 Functions take ``(B, N)`` arrays in the user's body order and return ``(B, ...)``
