@@ -56,6 +56,7 @@ notebooks: $(STAMP)
 
 bench: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
+	MPLBACKEND=Agg $(BIN)/python bench/bench_scale.py
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

@@ -1,17 +1,22 @@
-"""Benchmark: geomotion.tree (crba, rnea, aba) against Pinocchio, side by side in one process.
+"""Benchmark: geomotion.tree against Pinocchio, side by side in one process.
 
 Run with ``make bench`` (= ``OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_dynamics.py``).
 
-Models: serial chains with rotated joint frames (random placement rotations and
-offsets, revolute joints about random axes), built identically in both libraries.
+Models, built identically in both libraries with rotated, offset joint frames and
+random joint axes: serial chains of revolute joints, and branched trees (three chains
+hanging from one body) whose joints are revolute, prismatic and helical in turn.
 Times are medians over repeats, in microseconds per configuration, with one BLAS
 thread.  Pinocchio's batched references are ``pin.rneaInParallel`` /
 ``pin.abaInParallel`` on one thread (``pin.ModelPool(model, 1)``, Fortran-ordered
-(nv, B) arrays) and ``pin.crba`` called once per configuration in a Python loop.
+(nv, B) arrays); ``pin.crba``, ``pin.computeCoriolisMatrix`` and
+``pin.constraintDynamics`` are called once per configuration in a Python loop.
 
-Targets (from the design brief):
+Targets:
   * 10,000 configurations in one call: ratio geomotion/Pinocchio <= 1.0 at N = 7 and
-    <= 1.5 at N = 32 for crba, rnea and aba;
+    <= 1.5 at N = 32 for crba, rnea and aba; <= 1.5 at both sizes for coriolis_matrix;
+  * closed-loop forward dynamics of the N = 7 chain with one 3-D loop closure, the
+    whole pipeline (crba, bias forces, point kinematics, constrained_dynamics) on
+    10,000 configurations: <= 2.0 against ``constraintDynamics``;
   * one configuration per call at N = 7: ratio <= 60;
   * growth of the batched cost over N = 16..64 (log-log slope): rnea and aba <= 1.15,
     crba <= 2.1.
@@ -26,7 +31,7 @@ import time
 
 import numpy as np
 
-from geomotion import inertia, spatial, tree
+from geomotion import constraints, inertia, spatial, tree
 from geomotion.models import random_rotation
 
 try:
@@ -38,15 +43,27 @@ BATCH = 10_000
 GROWTH_BATCH = 2_000
 GROWTH_SIZES = (16, 32, 64)
 TARGETS = {("batch", 7): 1.0, ("batch", 32): 1.5, ("single", 7): 60.0}
+CORIOLIS_TARGET = 1.5  # batched coriolis_matrix against computeCoriolisMatrix, N = 7 and 32
+CLOSED_LOOP_TARGET = 2.0  # batched closed-loop pipeline against constraintDynamics, N = 7
 GROWTH_TARGETS = {"crba": 2.1, "rnea": 1.15, "aba": 1.15}
 
 
-def chain(n, seed=0):
-    """The same serial chain as a geomotion Tree and a Pinocchio Model."""
+def model_pair(n, kinds="r", branches=1, seed=0):
+    """The same tree as a geomotion Tree and a Pinocchio Model.
+
+    Body 0 hangs from the base; the other bodies form ``branches`` serial chains hanging
+    from body 0 (``branches=1``: one serial chain), numbered depth-first (as Pinocchio's
+    crba needs).  Joint kinds cycle through ``kinds`` ('r' revolute, 'p' prismatic,
+    'h' helical), about random axes, with rotated and offset joint frames.
+    """
     rng = np.random.default_rng(seed)
     model = pin.Model()
+    sizes = np.diff(np.linspace(0, n - 1, branches + 1).round().astype(int))
+    parents = [-1]
+    for size in sizes:
+        parents += [0] + list(range(len(parents), len(parents) + size - 1))
     S, P, I = [], [], []
-    for i in range(n):
+    for i, parent in enumerate(parents):
         R, p = random_rotation(rng), rng.uniform(-0.3, 0.3, 3)
         axis = rng.normal(size=3)
         axis /= np.linalg.norm(axis)
@@ -55,12 +72,26 @@ def chain(n, seed=0):
         U = random_rotation(rng)
         Ic = U @ np.diag([s[1] + s[2], s[0] + s[2], s[0] + s[1]]) @ U.T * mass
         Ic = 0.5 * (Ic + Ic.T)
-        jid = model.addJoint(i, pin.JointModelRevoluteUnaligned(axis), pin.SE3(R, p), f"joint{i}")
+        kind = kinds[i % len(kinds)]
+        if kind == "r":
+            joint, screw = pin.JointModelRevoluteUnaligned(axis), np.concatenate([axis, np.zeros(3)])
+        elif kind == "p":
+            joint, screw = pin.JointModelPrismaticUnaligned(axis), np.concatenate([np.zeros(3), axis])
+        else:
+            pitch = 0.05
+            joint = pin.JointModelHelicalUnaligned(axis, pitch)
+            screw = np.concatenate([axis, pitch * axis])
+        jid = model.addJoint(parent + 1, joint, pin.SE3(R, p), f"joint{i}")
         model.appendBodyToJoint(jid, pin.Inertia(mass, com, Ic), pin.SE3.Identity())
-        S.append(np.concatenate([axis, np.zeros(3)]))
+        S.append(screw)
         P.append(spatial.pose(R, p))
         I.append(inertia.spatial_inertia(mass, com, Ic))
-    return tree.Tree(np.arange(n) - 1, np.array(S), np.array(P), np.array(I)), model
+    return tree.Tree(parents, np.array(S), np.array(P), np.array(I)), model
+
+
+def chain(n, seed=0):
+    """The serial chain of revolute joints as a geomotion Tree and a Pinocchio Model."""
+    return model_pair(n, "r", 1, seed)
 
 
 def median_time(fn, number, repeat):
@@ -83,8 +114,9 @@ def paired(fn_ours, fn_pin, number, repeat):
     return float(np.median(ours)), float(np.median(theirs))
 
 
-def batched_cases(n, batch, repeat, seed=1):
-    model, pmodel = chain(n)
+def batched_cases(pair, batch, repeat, seed=1, algorithms=("crba", "rnea", "aba", "coriolis")):
+    model, pmodel = pair
+    n = model.num_bodies
     data = pmodel.createData()
     pool = pin.ModelPool(pmodel, 1)
     rng = np.random.default_rng(seed)
@@ -96,21 +128,58 @@ def batched_cases(n, batch, repeat, seed=1):
         for b in range(batch):
             pin.crba(pmodel, data, Q[:, b])
 
-    return {
-        "crba": paired(lambda: tree.crba(model, q), pin_crba, 1, repeat),
-        "rnea": paired(
-            lambda: tree.rnea(model, q, qd, qdd),
-            lambda: pin.rneaInParallel(1, pool, Q, V, A),
-            1,
-            repeat,
-        ),
-        "aba": paired(
-            lambda: tree.aba(model, q, qd, tau),
-            lambda: pin.abaInParallel(1, pool, Q, V, TAU),
-            1,
-            repeat,
-        ),
+    def pin_coriolis():
+        for b in range(batch):
+            pin.computeCoriolisMatrix(pmodel, data, Q[:, b], V[:, b])
+
+    cases = {
+        "crba": (lambda: tree.crba(model, q), pin_crba),
+        "rnea": (lambda: tree.rnea(model, q, qd, qdd), lambda: pin.rneaInParallel(1, pool, Q, V, A)),
+        "aba": (lambda: tree.aba(model, q, qd, tau), lambda: pin.abaInParallel(1, pool, Q, V, TAU)),
+        "coriolis": (lambda: tree.coriolis_matrix(model, q, qd), pin_coriolis),
     }
+    return {alg: paired(*cases[alg], 1, repeat) for alg in algorithms}
+
+
+def closed_loop_case(batch, repeat, seed=4):
+    """Forward dynamics of the N = 7 chain whose tip point is held at a fixed world point.
+
+    Ours: crba, bias forces, the loop closure's Jacobian and bias (point kinematics),
+    then ``constraints.constrained_dynamics``, each one batched call.  Pinocchio:
+    ``constraintDynamics`` with a 3-D contact between the tip and the universe, once per
+    configuration.  Returns the two times and the largest relative difference of qdd.
+    """
+    model, pmodel = chain(7)
+    tip, r = 6, np.array([0.1, -0.05, 0.2])
+    anchor = tree.point_position(model, np.zeros(7), tip, r)
+    closure = constraints.loop_closure(model, tip, r, -1, anchor)
+    contact = pin.RigidConstraintModel(
+        pin.ContactType.CONTACT_3D, pmodel, pmodel.getJointId(f"joint{tip}"), pin.SE3(np.eye(3), r),
+        0, pin.SE3(np.eye(3), anchor), pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)
+    contacts = pin.StdVec_RigidConstraintModel()
+    contacts.append(contact)
+    contact_datas = pin.StdVec_RigidConstraintData()
+    contact_datas.append(contact.createData())
+    data = pmodel.createData()
+    pin.initConstraintDynamics(pmodel, data, contacts, contact_datas)
+    settings = pin.ProximalSettings(1e-12, 1e-12, 1)
+    rng = np.random.default_rng(seed)
+    q, qd, tau = (rng.uniform(-1.0, 1.0, (batch, 7)) for _ in range(3))
+    Q, V, TAU = (np.asfortranarray(x.T) for x in (q, qd, tau))
+
+    def ours():
+        M, h = tree.crba(model, q), tree.bias_forces(model, q, qd)
+        return constraints.constrained_dynamics(
+            M, closure.jacobian(q), h, tau, closure.bias(q, qd))[0]
+
+    def theirs():
+        return np.array([
+            pin.constraintDynamics(pmodel, data, Q[:, b], V[:, b], TAU[:, b], contacts,
+                                   contact_datas, settings)
+            for b in range(batch)])
+
+    difference = np.abs(ours() - theirs()).max() / np.abs(theirs()).max()
+    return (*paired(ours, theirs, 1, repeat), difference)
 
 
 def single_cases(n, number, repeat, seed=2):
@@ -140,7 +209,7 @@ def single_cases(n, number, repeat, seed=2):
 
 def check_agreement():
     """The two libraries must compute the same numbers before their times mean anything."""
-    model, pmodel = chain(7)
+    model, pmodel = model_pair(7, "rph", 2)
     data = pmodel.createData()
     rng = np.random.default_rng(3)
     q, qd, qdd = (rng.uniform(-np.pi, np.pi, 7) for _ in range(3))
@@ -150,9 +219,33 @@ def check_agreement():
         np.abs(tree.crba(model, q) - M).max() / np.abs(M).max(),
         np.abs(tree.rnea(model, q, qd, qdd) - pin.rnea(pmodel, data, q, qd, qdd)).max(),
         np.abs(tree.aba(model, q, qd, qdd) - pin.aba(pmodel, data, q, qd, qdd)).max(),
+        np.abs(tree.coriolis_matrix(model, q, qd) - pin.computeCoriolisMatrix(pmodel, data, q, qd)).max(),
     )
-    print(f"agreement with Pinocchio on the N = 7 chain: worst difference {worst:.1e}")
+    print(f"agreement with Pinocchio on a branched N = 7 tree: worst difference {worst:.1e}")
     return worst < 1e-8
+
+
+MODELS = {  # label -> (joint kinds, number of branches from body 0)
+    "chain": ("r", 1),
+    "branched": ("rph", 3),
+}
+
+
+def print_table(rows, missed):
+    print(
+        f"{'model':>9} {'N':>3} {'batch':>6} {'algorithm':>10} {'geomotion':>11} {'pinocchio':>11} "
+        f"{'ratio':>7} {'target':>7}  met?"
+    )
+    print(f"{'':>9} {'':>3} {'':>6} {'':>10} {'us/config':>11} {'us/config':>11}")
+    for label, n, batch, alg, ours, theirs, target in rows:
+        ratio = ours / theirs
+        met = ratio <= target
+        if not met:
+            missed.append(f"{label} N={n} batch={batch} {alg}: ratio {ratio:.2f} > {target:g}")
+        print(
+            f"{label:>9} {n:>3} {batch:>6} {alg:>10} {ours:>11.3f} {theirs:>11.3f} {ratio:>7.2f} "
+            f"{target:>7.2f}  {'yes' if met else 'NO'}"
+        )
 
 
 def main():
@@ -160,36 +253,38 @@ def main():
         f"geomotion vs Pinocchio {pin.__version__}, numpy {np.__version__}, "
         f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
     )
+    print(
+        "models: 'chain' is a serial chain of revolute joints; 'branched' has three chains "
+        "hanging from one body, with revolute, prismatic and helical joints in turn"
+    )
     agree = check_agreement()
     rows, missed = [], []
-    for n in (7, 32):
-        for alg, (ours, theirs) in batched_cases(n, BATCH, repeat=9 if n == 7 else 7).items():
-            rows.append(
-                (n, BATCH, alg, ours / BATCH * 1e6, theirs / BATCH * 1e6, TARGETS[("batch", n)])
-            )
+    for label, (kinds, branches) in MODELS.items():
+        for n in (7, 32):
+            pair = model_pair(n, kinds, branches)
+            for alg, (ours, theirs) in batched_cases(pair, BATCH, repeat=9 if n == 7 else 7).items():
+                target = CORIOLIS_TARGET if alg == "coriolis" else TARGETS[("batch", n)]
+                rows.append((label, n, BATCH, alg, ours / BATCH * 1e6, theirs / BATCH * 1e6, target))
+    ours, theirs, difference = closed_loop_case(BATCH, repeat=7)
+    print(f"closed loop: qdd agrees with Pinocchio's constraintDynamics to {difference:.1e} relative")
+    if difference > 1e-9:
+        missed.append(f"closed loop: qdd differs from Pinocchio by {difference:.1e} relative")
+    rows.append(("chain", 7, BATCH, "closed-loop", ours / BATCH * 1e6, theirs / BATCH * 1e6,
+                 CLOSED_LOOP_TARGET))
     for alg, (ours, theirs) in single_cases(7, number=300, repeat=15).items():
-        rows.append((7, 1, alg, ours * 1e6, theirs * 1e6, TARGETS[("single", 7)]))
-
+        rows.append(("chain", 7, 1, alg, ours * 1e6, theirs * 1e6, TARGETS[("single", 7)]))
     print()
-    print(
-        f"{'N':>3} {'batch':>6} {'algorithm':>9} {'geomotion':>11} {'pinocchio':>11} {'ratio':>7} {'target':>7}  met?"
-    )
-    print(f"{'':>3} {'':>6} {'':>9} {'us/config':>11} {'us/config':>11}")
-    for n, batch, alg, ours, theirs, target in rows:
-        ratio = ours / theirs
-        met = ratio <= target
-        if not met:
-            missed.append(f"N={n} batch={batch} {alg}: ratio {ratio:.2f} > {target:g}")
-        print(
-            f"{n:>3} {batch:>6} {alg:>9} {ours:>11.3f} {theirs:>11.3f} {ratio:>7.2f} {target:>7.2f}  {'yes' if met else 'NO'}"
-        )
+    print_table(rows, missed)
 
     print()
     print(
         f"growth of the batched cost over N = {GROWTH_SIZES[0]}..{GROWTH_SIZES[-1]} "
-        f"({GROWTH_BATCH} configurations per call; log-log slope of us/config):"
+        f"(chain, {GROWTH_BATCH} configurations per call; log-log slope of us/config):"
     )
-    per_n = {n: batched_cases(n, GROWTH_BATCH, repeat=5) for n in GROWTH_SIZES}
+    per_n = {
+        n: batched_cases(chain(n), GROWTH_BATCH, repeat=5, algorithms=tuple(GROWTH_TARGETS))
+        for n in GROWTH_SIZES
+    }
     logn = np.log(GROWTH_SIZES)
     print(
         f"{'algorithm':>9} "
@@ -215,7 +310,7 @@ def main():
         missed.insert(
             0, "geomotion and Pinocchio disagree on the benchmark chain (times are meaningless)"
         )
-    total = len(rows) + len(GROWTH_TARGETS)
+    total = len(rows) + len(GROWTH_TARGETS) + 1  # + the closed loop's agreement
     print(
         f"summary: {total - len(missed)} of {total} targets met"
         + ("" if agree else "; ENGINES DISAGREE")

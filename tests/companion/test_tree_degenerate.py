@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from trees import random_spec, spatial_inertia, two_link_spec
 
-from geomotion import models, spatial, tree
+from geomotion import models, tree
 
 BATCHES = [1, 3, 200]  # one configuration, the small-batch path, the large-batch path
 

@@ -146,7 +146,7 @@ def crba(model, q):
     batch, n = q.shape[:-1], model.num_bodies
     cm = model._compiled
     q2 = _flat(q, batch)
-    M = _path(batch, _soa_crba, _stk_crba)(cm, q2)
+    M = _path(batch, _soa_crba, _stk_crba, "crba")(cm, q2)
     return M.reshape(batch + (n, n))
 
 
@@ -208,7 +208,7 @@ def rnea(model, q, qd, qdd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="bo
     batch, (q, qd, qdd), g, F = _dynamics_inputs(
         model, (q, qd, qdd), ("q", "qd", "qdd"), gravity, f_ext, f_ext_frame
     )
-    path = _path(batch, _soa_rnea, _stk_rnea)
+    path = _path(batch, _soa_rnea, _stk_rnea, "rnea")
     return path(model._compiled, q, qd, qdd, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
 
 
@@ -296,6 +296,6 @@ def aba(model, q, qd, tau, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="bod
     batch, (q, qd, tau), g, F = _dynamics_inputs(
         model, (q, qd, tau), ("q", "qd", "tau"), gravity, f_ext, f_ext_frame
     )
-    path = _path(batch, _soa_aba, _stk_aba)
+    path = _path(batch, _soa_aba, _stk_aba, "aba")
     return path(model._compiled, q, qd, tau, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
 

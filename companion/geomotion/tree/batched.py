@@ -37,6 +37,7 @@ Functions take ``(B, N)`` arrays in the user's body order and return ``(B, N)`` 
 """
 
 import collections
+import math
 import threading
 import weakref
 
@@ -79,21 +80,27 @@ _KEPT_LOCK = threading.RLock()  # re-entrant: a weakref callback may run inside 
 
 
 class _Scratch:
-    """Named work arrays of one large-batch call, reused across calls."""
+    """Named work arrays of one large-batch call, reused across calls.
 
-    __slots__ = ("arrays",)
+    Each name keeps one flat buffer; a request returns its leading part reshaped, so a
+    smaller request (the last, partial block of a batch) reuses the buffer instead of
+    replacing it, and the next full block finds it again.
+    """
+
+    __slots__ = ("buffers",)
 
     def __init__(self):
-        self.arrays = {}
+        self.buffers = {}
 
-    def get(self, key, shape):
-        a = self.arrays.get(key)
-        if a is None or a.shape != shape:
-            a = self.arrays[key] = np.empty(shape)
-        return a
+    def get(self, key, shape, dtype=float):
+        size = math.prod(shape)
+        buffer = self.buffers.get(key)
+        if buffer is None or buffer.size < size or buffer.dtype != dtype:
+            buffer = self.buffers[key] = np.empty(size, dtype=dtype)
+        return buffer[:size].reshape(shape)
 
     def nbytes(self):
-        return sum(a.nbytes for a in self.arrays.values())
+        return sum(buffer.nbytes for buffer in self.buffers.values())
 
 
 def _checkout(cm):
@@ -166,9 +173,7 @@ def _sincos(x, c, s, ws):
         np.sin(x, out=s)
         return
     k, d, z, t = (ws.get(name, x.shape) for name in ("sc_k", "sc_d", "sc_z", "sc_t"))
-    j = ws.arrays.get("sc_j")
-    if j is None or j.shape != x.shape:
-        j = ws.arrays["sc_j"] = np.empty(x.shape, dtype=np.intp)
+    j = ws.get("sc_j", x.shape, dtype=np.intp)
     np.multiply(x, 1.0 / _H, out=k)
     np.rint(k, out=k)
     np.multiply(k, _H1, out=t)
@@ -231,9 +236,13 @@ def _soa_columns(cm, x, out):
     return out
 
 
-def _soa_rows_to_user(cm, x):
-    """(N, B) internal order -> contiguous (B, N) user order."""
-    return np.ascontiguousarray((x if cm.identity else x[cm.inv]).T)
+def _soa_rows_to_user(cm, x, out=None):
+    """(N, B) internal order -> contiguous (B, N) user order (into ``out`` if given)."""
+    rows = x if cm.identity else x[cm.inv]
+    if out is None:
+        return np.ascontiguousarray(rows.T)
+    out[...] = rows.T
+    return out
 
 
 def _soa_base_acceleration(g):
@@ -496,7 +505,7 @@ def _soa_external(cm, f_ext, frame, q_user):
     return F.transpose(1, 2, 0)
 
 
-def _soa_rnea(cm, q, qd, qdd, g, f_ext=None, frame="body"):
+def _soa_rnea(cm, q, qd, qdd, g, f_ext=None, frame="body", out=None):
     """RNEA on (B, N) user-order arrays, structure-of-arrays layout."""
     B, n = q.shape
     ws = _checkout(cm)
@@ -519,10 +528,10 @@ def _soa_rnea(cm, q, qd, qdd, g, f_ext=None, frame="body"):
                 F[p] += tmp
     finally:
         _checkin(cm, ws)
-    return _soa_rows_to_user(cm, tau)
+    return _soa_rows_to_user(cm, tau, out)
 
 
-def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
+def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body", out=None):
     """ABA on (B, N) user-order arrays, structure-of-arrays layout."""
     B, n = q.shape
     ws = _checkout(cm)
@@ -600,5 +609,5 @@ def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
                 a[5] += t1
     finally:
         _checkin(cm, ws)
-    return _soa_rows_to_user(cm, qdd)
+    return _soa_rows_to_user(cm, qdd, out)
 

@@ -171,35 +171,43 @@ def _apply_inertia(Y, mass, x, out, tmp):
     return out
 
 
-def _joint_matrix(cm, upper, lower):
+def _rows_to_batch(x):
+    """(r, n, B) per-body row vectors -> contiguous (B, n, r)."""
+    return np.ascontiguousarray(x.transpose(2, 1, 0))
+
+
+def _joint_matrix(cm, upper, lower, ws, out=None):
     """An (B, n, n) joint-space matrix in the user's body order from per-body vectors.
 
     ``upper = (a, b)`` gives ``out[i, j] = a_i . b_j`` for ``i`` an ancestor of (or equal
     to) ``j``; ``lower = (c, d)`` gives ``out[i, j] = c_i . d_j`` for ``j`` a strict
     ancestor of ``i``, or ``lower=None`` mirrors the upper part (a symmetric matrix).
-    Entries across branches are zero.  Per body ``k`` one product covers row ``k`` over
-    its subtree (contiguous in the depth-first order) and one covers column ``k``.
+    Entries across branches are zero.  Both products are batched matmuls over all pairs,
+    written in the batch-first layout of the result (into ``out`` if given); the ancestor
+    masks then select.
     """
     n, B = cm.n, upper[0].shape[-1]
     a, b = upper
-    M = np.empty((n, n, B))  # every entry is written once below (np.zeros costs more here)
-    for k in range(n):
-        e = cm.end[k]
-        np.einsum("rb,rjb->jb", a[:, k], b[:, k:e], out=M[k, k:e])
-        if lower is None:
-            M[k + 1 : e, k] = M[k, k + 1 : e]
-        else:
-            c, d = lower
-            np.einsum("rb,rjb->jb", d[:, k], c[:, k + 1 : e], out=M[k + 1 : e, k])
-        if e < n:  # bodies after the subtree: no ancestry, no coupling
-            M[k, e:] = 0.0
-            M[e:, k] = 0.0
-    if not cm.identity:
-        M = M[cm.inv][:, cm.inv]
-    return np.ascontiguousarray(M.transpose(2, 0, 1))
+    M = out if cm.identity and out is not None else np.empty((B, n, n))
+    np.matmul(_rows_to_batch(a), b.transpose(2, 0, 1), out=M)
+    if lower is None:
+        np.copyto(M, M.transpose(0, 2, 1), where=cm.lower_mask)
+    else:
+        c, d = lower
+        L = np.matmul(_rows_to_batch(c), d.transpose(2, 0, 1), out=ws.get("lower", (B, n, n)))
+        np.copyto(M, L, where=cm.lower_mask)
+    if not cm.all_related:
+        M *= cm.related_mask
+    if cm.identity:
+        return M
+    user = np.take(np.take(M, cm.inv, axis=1), cm.inv, axis=2)
+    if out is None:
+        return user
+    out[...] = user
+    return out
 
 
-def _soa_crba(cm, q):
+def _soa_crba(cm, q, out=None):
     """CRBA on (B, N) user-order configurations, in base coordinates; returns (B, N, N).
 
     M_ij = s_i . (I^C_j s_j) for i an ancestor of (or equal to) j: composite inertias are
@@ -213,7 +221,7 @@ def _soa_crba(cm, q):
         _subtree_sums(cm, Y)
         F = _apply_inertia(Y, cm.subtree_mass[:, None], S, ws.get("cr_F", (6, n, B)),
                            ws.get("cr_tmp", (n, B)))
-        return _joint_matrix(cm, (S, F), None)
+        return _joint_matrix(cm, (S, F), None, ws, out)
     finally:
         _checkin(cm, ws)
 
@@ -238,7 +246,7 @@ def _motion_cross(V, x, out, tmp):
     return out
 
 
-def _soa_coriolis(cm, q, qd):
+def _soa_coriolis(cm, q, qd, out=None):
     r"""Christoffel-consistent Coriolis matrix on (B, N) user-order arrays; returns (B, N, N).
 
     With world screws :math:`s_k`, their rates :math:`\dot s_k = V_k\times s_k`, and per
@@ -283,7 +291,7 @@ def _soa_coriolis(cm, q, qd):
         _apply_inertia(Z[0:9], cm.subtree_mass[:, None], Sd, F1, tmp)
         F1 += D
         F1 -= F3
-        return _joint_matrix(cm, (S, F1), (right, left))
+        return _joint_matrix(cm, (S, F1), (right, left), ws, out)
     finally:
         _checkin(cm, ws)
 
@@ -322,14 +330,16 @@ def _force_cross(V, F, out, tmp):
     return out
 
 
-def _soa_points(cm, q, qd, k, r):
+def _soa_points(cm, q, qd, k, r, out=None):
     """Point kinematics of internal body ``k`` at canonical-frame point ``r`` (B, 3).
 
     Returns ``(p, J, a)`` like :func:`geomotion.tree.single._stk_points`: the point about
     the internal origin (B, 3), its Jacobian (B, 3, N) in internal column order, and
-    with ``qd`` given its acceleration at ``qdd = 0`` (B, 3), else None.  Only body
-    ``k`` and its ancestors (internal indices up to ``k``) are visited.
+    with ``qd`` given its acceleration at ``qdd = 0`` (B, 3), else None (written into
+    the arrays of ``out`` if given).  Only body ``k`` and its ancestors (internal indices
+    up to ``k``) are visited.
     """
+    point_out, J, a_out = (None, None, None) if out is None else out
     B, n = q.shape
     ws = _checkout(cm)
     try:
@@ -338,14 +348,16 @@ def _soa_points(cm, q, qd, k, r):
         tmp = ws.get("t1", (B,))
         point = np.einsum("cib,bc->ib", Rw[k], r) + pw[k]  # (3, B)
         ancestors = np.nonzero(cm.anc[k])[0]
-        J = np.zeros((B, 3, n))
+        J = np.zeros((B, 3, n)) if J is None else J
+        J[...] = 0.0
         column = ws.get("pt_col", (3, B))
         for j in ancestors:  # column j: s_v + s_w x p
             _cross(S[0:3, j], point, column, tmp)
             column += S[3:6, j]
             J[:, :, j] = column.T
+        point_out = _copy_rows(point, point_out)
         if qd is None:
-            return point.T.copy(), J, None
+            return point_out, J, None
         qds = _soa_columns(cm, qd, ws.get("qd", (n, B)))
         V = _soa_twists(cm, S, qds, ws.get("co_V", (6, n, B)), upto=k + 1)
         Sd = ws.get("pt_Sd", (6, B))
@@ -362,6 +374,14 @@ def _soa_points(cm, q, qd, k, r):
         a = acc[3:6].copy()
         _cross_add(acc[0:3], point, a, tmp)
         _cross_add(w, velocity, a, tmp)
+        return point_out, J, _copy_rows(a, a_out)
     finally:
         _checkin(cm, ws)
-    return point.T.copy(), J, a.T.copy()
+
+
+def _copy_rows(x, out):
+    """(r, B) rows -> (B, r), into ``out`` if given."""
+    if out is None:
+        return x.T.copy()
+    out[...] = x.T
+    return out

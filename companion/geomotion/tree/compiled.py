@@ -185,6 +185,7 @@ class _Compiled:
         self.anc_T = np.ascontiguousarray(A.T)
         self.anc_T_strict = np.ascontiguousarray(A.T - np.eye(n))
         self.upper_mask = A.T > 0  # i an ancestor of (or equal to) j
+        self.lower_mask = ~self.upper_mask
         self.related_mask = (A + A.T) > 0  # i and j on one path from the base
         self.all_related = bool(self.related_mask.all())
 

@@ -60,6 +60,6 @@ def coriolis_matrix(model, q, qd):
     arrays = [_check_configuration(model, a, name) for a, name in ((q, "q"), (qd, "qd"))]
     batch = _batch_shape(arrays)
     q2, qd2 = (_flat(a, batch) for a in arrays)
-    C = _path(batch, _soa_coriolis, _stk_coriolis)(model._compiled, q2, qd2)
+    C = _path(batch, _soa_coriolis, _stk_coriolis, "coriolis")(model._compiled, q2, qd2)
     n = model.num_bodies
     return C.reshape(batch + (n, n))
