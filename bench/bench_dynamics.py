@@ -320,7 +320,8 @@ def main():
     return 0
 
 
-if __name__ == "__main__":
+def run_report(report):
+    """Run a benchmark report with one BLAS thread, against Pinocchio."""
     if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
         # numpy reads the thread count when it is imported: restart with one BLAS thread
         os.execve(
@@ -329,4 +330,8 @@ if __name__ == "__main__":
     if pin is None:
         print("Pinocchio (PyPI 'pin') is not installed: nothing to compare against.")
         sys.exit(0)
-    sys.exit(main())
+    sys.exit(report())
+
+
+if __name__ == "__main__":
+    run_report(main)

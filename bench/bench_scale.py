@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from bench_dynamics import chain, pin
+from bench_dynamics import chain, pin, run_report
 
 from geomotion import tree
 
@@ -174,11 +174,4 @@ def main():
 
 
 if __name__ == "__main__":
-    if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
-        os.execve(
-            sys.executable, [sys.executable, *sys.argv], {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-        )
-    if pin is None:
-        print("Pinocchio (PyPI 'pin') is not installed: nothing to compare against.")
-        sys.exit(0)
-    sys.exit(main())
+    run_report(main)
