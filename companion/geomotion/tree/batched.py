@@ -1,4 +1,4 @@
-r"""Fast path for large batches: structure of arrays, the batch as the last axis.
+r"""Fast path for large batches, in body frames: RNEA and ABA as structures of arrays.
 
 Every per-body quantity is a ``(6, B)`` (twist, wrench) or ``(21, B)`` (symmetric 6x6)
 array with the batch as the last, contiguous axis.  Stacked ``(B, 6, 6)`` matmuls were
@@ -14,12 +14,8 @@ gemm on the whole batch (twist and acceleration stacked as ``(6, 2, B)`` share o
   21x21 gemm.  The ABA folds each body's velocity-product acceleration ``c_i`` into
   its bias force, ``b_i = I_i c_i + v_i x* I_i v_i - f_i^ext`` (the accelerations left
   over then obey ``a_i = X_i a_parent + S_i qdd_i``), which removes the ``I^a c`` term.
-- The CRBA runs in base coordinates: body poses by the outward recursion, joint screws
-  ``s_i``, and per body its mass, first moment and second moments about the base
-  origin, whose subtree sums are the composite inertias; then
-  ``M_ij = s_i . (I^C_j s_j)`` costs about 11 row operations per matrix entry, against
-  about 60 for carrying body-frame force columns through every ancestor (that version
-  measured 3.5x Pinocchio at N = 32).
+- The CRBA, the Coriolis matrix and point kinematics run in base coordinates instead
+  (:mod:`geomotion.tree.batched_base`), with the scratch arena and helpers of this file.
 - numpy's float64 ``sin``/``cos`` cost ~30 ns per element here; a 256-entry table
   with short Taylor polynomials (``_sincos``, about 1 ulp) costs a third of that.
   Measured after the split into base-coordinate and body-frame files (10,000
@@ -32,8 +28,9 @@ gemm on the whole batch (twist and acceleration stacked as ``(6, 2, B)`` share o
   arenas kept for all models of the process together stay under ``_SCRATCH_LIMIT``
   bytes (least recently used ones are dropped first).
 
-Functions take ``(B, N)`` arrays in the user's body order and return ``(B, N)`` (or
-``(B, N, N)``) results.
+Functions take ``(B, N)`` arrays in the user's body order (one block of a batch, see
+``geomotion.tree.model.BLOCK_SIZES``) and return ``(B, N)`` results.  The measurements
+quoted in these notes are reproduced by ``make bench``.
 """
 
 import collections
