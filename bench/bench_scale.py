@@ -7,7 +7,7 @@ A parameter sweep of a million configurations is one call; its cost per configur
 must not grow with the batch, as Pinocchio's does not.  For the N = 7 chain of
 ``bench_dynamics.py`` this prints, at 10^3, 10^4, 10^5 and 10^6 configurations per
 call, the time per configuration of crba, rnea, aba, coriolis_matrix and point_jacobian
-(minimum over repeats, one BLAS thread) next to Pinocchio's (``rneaInParallel`` /
+(the fastest of a few rounds, one BLAS thread) next to Pinocchio's (``rneaInParallel`` /
 ``abaInParallel`` on one thread; ``crba``, ``computeCoriolisMatrix`` and
 ``computeJointJacobians`` in a loop, whose cost per configuration does not depend on
 the batch, timed at 10^4 only), and the peak resident memory of a fresh process that
