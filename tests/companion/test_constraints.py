@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.spatial.transform import Rotation
-from trees import random_spec
+from trees import branch_ends, random_spec
 
 from geomotion import constraints, models, tree
 
@@ -527,22 +527,6 @@ def test_mobility_counts_free_directions():
 # =============================================================================
 # Loop closures on trees
 # =============================================================================
-
-
-def branch_ends(parents):
-    """Two leaves on different branches: the last body and the deepest leaf not in its line."""
-
-    def line(i):
-        out = []
-        while i >= 0:
-            out.append(i)
-            i = parents[i]
-        return out
-
-    leaves = [i for i in range(len(parents)) if i not in parents]
-    a = leaves[-1]
-    others = [i for i in leaves if not set(line(i)) >= set(line(a)) and i != a]
-    return a, max(others, key=lambda i: len(line(i)))
 
 
 @pytest.fixture(scope="module")

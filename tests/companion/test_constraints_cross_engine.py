@@ -20,13 +20,10 @@ only come from the dynamics.  Errors are relative to the largest entry of Pinocc
 
 import numpy as np
 import pytest
-from test_constraints import branch_ends
-from test_tree_cross_engine import axis_point, pinocchio_model, to_peer
-from trees import random_spec
+from peers import axis_point, pin, pinocchio_model, to_peer
+from trees import branch_ends, random_spec
 
 from geomotion import constraints, tree
-
-pin = pytest.importorskip("pinocchio")
 
 #: constraintDynamics runs one proximal iteration with mu = 1e-12: agreement reached
 #: 1.1e-11 relative; forwardDynamics (a direct KKT solve) 6e-15.

@@ -188,3 +188,19 @@ def random_states(seed, n, batch, count=3):
     rng = np.random.default_rng(seed)
     q = rng.uniform(-np.pi, np.pi, batch + (n,))
     return (q, *rng.normal(size=(count - 1,) + batch + (n,)))
+
+
+def branch_ends(parents):
+    """Two leaves on different branches: the last body and the deepest leaf not in its line."""
+
+    def line(i):
+        out = []
+        while i >= 0:
+            out.append(i)
+            i = parents[i]
+        return out
+
+    leaves = [i for i in range(len(parents)) if i not in parents]
+    a = leaves[-1]
+    others = [i for i in leaves if not set(line(i)) >= set(line(a)) and i != a]
+    return a, max(others, key=lambda i: len(line(i)))
