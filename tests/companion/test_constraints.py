@@ -1078,3 +1078,13 @@ def test_planar_closed_chain_rejects_bad_input():
         models.two_grounded_links_jacobian([0.0, 1.0], [1.0, 1.0, 1.0])
     with pytest.raises(ValueError, match=r"^theta:.*\(\.\.\., 2\)"):
         models.two_grounded_links_jacobian([0.0, 1.0, 2.0], [1.0, 1.0])
+
+
+def test_no_constraints_one_configuration_prints_nothing(capfd):
+    """c = 0 for a single matrix: LAPACK once printed a parameter error to stderr here."""
+    M = np.diag([2.0, 1.0, 3.0])
+    f, G = constraints.reduced_dynamics(M, np.zeros((0, 3)), np.ones(3), np.zeros(0), np.eye(3))
+    np.testing.assert_allclose(f, [-0.5, -1.0, -1.0 / 3.0], rtol=1e-15)
+    np.testing.assert_allclose(G, np.diag([0.5, 1.0, 1.0 / 3.0]), rtol=1e-15)
+    captured = capfd.readouterr()
+    assert captured.out == "" and captured.err == ""

@@ -81,7 +81,7 @@ def _solve_triangular(T, B, lower):
     on triangular input, only slower); large ones substitute one row at a time, each row
     one vectorized operation over the whole batch.
     """
-    if T.ndim == 2 and B.ndim == 2:
+    if T.ndim == 2 and B.ndim == 2 and B.size:  # (LAPACK refuses empty matrices)
         X, _ = lapack.dtrtrs(T, B, lower=lower)  # T is a Cholesky factor: never singular here
         return X
     batch = np.broadcast_shapes(T.shape[:-2], B.shape[:-2])
