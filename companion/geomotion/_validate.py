@@ -128,8 +128,9 @@ def square_matrix(value, name="M"):
     return M
 
 
-def mass_matrix_factor(value, name="M"):
-    """Validate a (..., n, n) symmetric positive definite matrix; return it and its Cholesky L."""
+def positive_definite_factor(value, name="M"):
+    """Validate a (..., n, n) symmetric positive definite matrix (a mass matrix, a weight
+    matrix...); return it and its Cholesky factor L."""
     M = square_matrix(value, name)
     # M - M^T is antisymmetric, so its largest entry is its largest magnitude.
     asym = (M - np.swapaxes(M, -1, -2)).max(initial=0.0)
@@ -140,12 +141,12 @@ def mass_matrix_factor(value, name="M"):
     except np.linalg.LinAlgError as error:
         smallest = float(np.linalg.eigvalsh(M).min())
         raise ValueError(
-            f"{name}: expected a symmetric positive definite mass matrix, got smallest "
+            f"{name}: expected a symmetric positive definite matrix, got smallest "
             f"eigenvalue {smallest:.3g}"
         ) from error
     return M, L
 
 
-def mass_matrix(value, name="M"):
+def positive_definite(value, name="M"):
     """Validate a (..., n, n) symmetric positive definite matrix."""
-    return mass_matrix_factor(value, name)[0]
+    return positive_definite_factor(value, name)[0]

@@ -351,7 +351,7 @@ def christoffel_second_kind(M, dM):
         Cholesky pivots spanning more than ``1 / SINGULARITY_RTOL``), ``dM`` is
         malformed, their sizes ``n`` differ or their leading shapes do not broadcast.
     """
-    M, L = _validate.mass_matrix_factor(M, "M")
+    M, L = _validate.positive_definite_factor(M, "M")
     gamma = christoffel_first_kind(dM)
     n = M.shape[-1]
     if gamma.shape[-1] != n:

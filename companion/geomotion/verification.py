@@ -310,7 +310,7 @@ def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=tree.DEFAULT_GRAV
         configuration (a joint that moves no inertia has no forward dynamics).
     """
     M = tree.joint_mass_matrix(tree.prepare(model, q))
-    _, L = _validate.mass_matrix_factor(M, "model (its joint mass matrix at q)")
+    _, L = _validate.positive_definite_factor(M, "model (its joint mass matrix at q)")
     bias = reference_inverse_dynamics(model, q, qd, np.zeros(model.num_bodies), gravity)
     rhs = _validate.trailing_shape(tau, "tau", (model.num_bodies,)) - bias
     y = np.linalg.solve(L, rhs[..., None])  # M = L L^T

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ._linalg import (
+from .._linalg import (
     _check_batches,
     _cho_solve,
     _constraint_jacobian,
@@ -214,7 +214,7 @@ def _constrained_solve(M, J_c, load, gamma, rtol):
     :math:`\lambda = -K_c^{-1}(W^TL_M^{-1}F + \gamma)`,
     :math:`\dot v = L_M^{-T}(L_M^{-1}F + W\lambda)`.
     """
-    _, L_M = _validate.mass_matrix_factor(M)
+    _, L_M = _validate.positive_definite_factor(M)
     c = J_c.shape[-2]
     Y = _solve_lower(L_M, _concat_columns(np.swapaxes(J_c, -1, -2), load))
     W, y = Y[..., :c], Y[..., c:]
@@ -312,7 +312,7 @@ def projectors(M, J_c, rtol=None):
     M = _validate.square_matrix(M)
     J = _constraint_jacobian(J_c, M.shape[-1])
     _check_batches(M=(M, 2), J_c=(J, 2))
-    _, L_M = _validate.mass_matrix_factor(M)
+    _, L_M = _validate.positive_definite_factor(M)
     W = _solve_lower(L_M, np.swapaxes(J, -1, -2))
     L_K = _constraint_inertia_factor(W, rtol)
     normal_directions = _solve_upper(np.swapaxes(L_M, -1, -2), W)  # M^-1 J^T = L_M^-T W
@@ -427,7 +427,7 @@ def kinetic_projector(M, N):
         If ``M`` is not symmetric positive definite, or ``N`` has the wrong shape,
         non-finite entries or dependent columns.
     """
-    M = _validate.mass_matrix(M)
+    M = _validate.positive_definite(M)
     N = _basis(N, M.shape[-1])
     _check_batches(M=(M, 2), N=(N, 2))
     NtM = np.swapaxes(N, -1, -2) @ M
@@ -460,7 +460,7 @@ def reduced_inertia(M, N):
         If ``M`` is not symmetric positive definite or ``N`` has the wrong shape or
         non-finite entries.
     """
-    M = _validate.mass_matrix(M)
+    M = _validate.positive_definite(M)
     N = _basis(N, M.shape[-1])
     return np.swapaxes(N, -1, -2) @ M @ N
 
@@ -546,7 +546,7 @@ def null_space_reduction(M, N, load, bias=0.0, Ndot_nu=0.0, J_c=None, tol=ORTHOG
         of ``J_c`` (the multiplier equation has no solution); or ``J_c`` is
         rank-deficient.
     """
-    M = _validate.mass_matrix(M)
+    M = _validate.positive_definite(M)
     n = M.shape[-1]
     N = _basis(N, n)
     Q = _vector(load, "load", n)

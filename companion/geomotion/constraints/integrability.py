@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ._linalg import _rank_rtol, _solve_lower
+from .._linalg import _rank_rtol, _solve_lower
 from .dynamics import constraint_rank, null_space_basis
 
 #: Default central-difference step of the integrability tests, in the units of q.

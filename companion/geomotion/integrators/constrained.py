@@ -341,7 +341,7 @@ def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, 
     reported (for a constant mass matrix it is :math:`-\\Delta V`).  The mass matrix
     must keep its initial value along the trajectory.
     """
-    M = _validate.mass_matrix(mass_of(q0), "system.mass_matrix(q)")
+    M = _validate.positive_definite(mass_of(q0), "system.mass_matrix(q)")
     scale = np.abs(M).max()
 
     def forces_of(t, q, v):

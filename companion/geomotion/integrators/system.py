@@ -111,7 +111,7 @@ def mass_function(M, n, name="M"):
     """``M`` (a callable of q, or a constant (..., n, n) SPD array) as a validated function of q."""
     if callable(M):
         return lambda q: result(M(q), f"{name}(q)", q.shape[:-1] + (n, n))
-    matrix = _validate.mass_matrix(_validate.trailing_shape(M, name, (n, n)), name)
+    matrix = _validate.positive_definite(_validate.trailing_shape(M, name, (n, n)), name)
     return lambda q: matrix
 
 

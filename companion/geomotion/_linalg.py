@@ -1,4 +1,5 @@
-"""Validation and batched linear algebra shared by the constraint modules.
+"""Validation and batched linear algebra shared by the constraint, allocation, contact and
+control modules.
 
 numpy has no batched triangular solver: ``_solve_triangular`` substitutes one row
 at a time across the whole batch for large batches and calls LAPACK per matrix for
@@ -10,7 +11,7 @@ import math
 import numpy as np
 from scipy.linalg import lapack
 
-from .. import _validate
+from . import _validate
 
 
 def _vector(value, name, n):
