@@ -1,0 +1,692 @@
+"""Redundancy and allocation: solution families (eq. 9), the weighted allocation (eq. 10),
+the minimum-kinetic-energy velocity, and bounded (input-limited, muscle) allocation.
+
+Checks: the seed's numbers and exercise worked by hand; hypothesis properties on random
+maps of every rank, with the references computed independently (numpy's pinv and lstsq,
+scipy's null_space, a bordered KKT solve, constraints.constrained_dynamics); the bounded
+solvers against brute-force grids, closed forms, an enumeration of every face of the box
+and random feasible points, and their optimality certificate against a known
+suboptimal point.  Bad and degenerate input is tested last.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.linalg
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import optimize
+
+from geomotion import allocation, constraints
+from geomotion.allocation import _box
+from geomotion.allocation import bounded as allocation_bounded
+
+G_SEED = np.array([[1.0, 1.0]])
+B_SEED = np.array([1.0])
+W_SEED = np.diag([1.0, 4.0])
+
+
+def random_spd(rng, n):
+    A = rng.normal(size=(n, n))
+    return A @ A.T + n * np.eye(n)
+
+
+def map_of_rank(rng, d, m, r):
+    """A (d, m) matrix of exact rank r (product of Gaussian factors), singular values O(1)."""
+    return rng.normal(size=(d, r)) @ rng.normal(size=(r, m))
+
+
+def kkt_minimum(W, G, b):
+    """Independent reference: [[W, G^T], [G, 0]] [u; -lambda] = [0; b]."""
+    d, m = G.shape
+    K = np.block([[W, G.T], [G, np.zeros((d, d))]])
+    return np.linalg.solve(K, np.concatenate([np.zeros(m), b]))[:m]
+
+
+# --- the seed's numbers -------------------------------------------------------------
+
+
+def test_seed_weighted_allocation_is_0_8_0_2_not_the_euclidean_0_5_0_5():
+    # By hand: W^-1 G^T = (1, 1/4), G W^-1 G^T = 5/4, so u_W = (1, 1/4) / (5/4) = (0.8, 0.2).
+    u_W = allocation.weighted_allocation(G_SEED, B_SEED, W_SEED)
+    np.testing.assert_allclose(u_W, [0.8, 0.2], rtol=0, atol=1e-15)
+    u_E = allocation.weighted_allocation(G_SEED, B_SEED, np.eye(2))
+    np.testing.assert_allclose(u_E, [0.5, 0.5], rtol=0, atol=1e-15)
+    # Both produce the same b; each is cheaper in its own metric (W-costs 0.4 vs 0.625).
+    np.testing.assert_allclose(G_SEED @ u_W, B_SEED, atol=1e-15)
+    assert 0.5 * u_W @ W_SEED @ u_W == pytest.approx(0.4, abs=1e-15)
+    assert 0.5 * u_E @ W_SEED @ u_E == pytest.approx(0.625, abs=1e-15)
+    assert u_W @ u_W > u_E @ u_E
+
+
+def test_seed_solution_family_of_g_equal_1_1():
+    family = allocation.solution_family(G_SEED, B_SEED)
+    u0, Z = family  # unpacks as a pair
+    np.testing.assert_allclose(u0, [0.5, 0.5], atol=1e-15)
+    assert Z.shape == (2, 1)
+    np.testing.assert_allclose(np.abs(Z[:, 0]), [2**-0.5, 2**-0.5], atol=1e-15)
+    assert Z[0, 0] * Z[1, 0] < 0  # spans (1, -1) / sqrt 2
+    assert family.rank == 1 and family.redundancy == 1
+    assert allocation.redundancy_dimension(G_SEED) == 1  # m - r = 2 - 1
+    # (0.8, 0.2) is the member u0 + (0.3, -0.3): z = 0.3 sqrt 2 along (1, -1)/sqrt 2.
+    z = 0.3 * np.sqrt(2) * np.sign(Z[0, 0])
+    np.testing.assert_allclose(family.member([z]), [0.8, 0.2], atol=1e-15)
+
+
+def test_minimum_energy_velocity_hand_example():
+    # M = diag(2, 1), A = (1, 1), b = 1: M^-1 A^T = (1/2, 1), A M^-1 A^T = 3/2 -> (1/3, 2/3).
+    M = np.diag([2.0, 1.0])
+    v = allocation.minimum_energy_velocity(M, [[1.0, 1.0]], [1.0])
+    np.testing.assert_allclose(v, [1 / 3, 2 / 3], atol=1e-15)
+    # It points along the mass-normal (1/2, 1), M-orthogonal to the tangent (1, -1),
+    # while the Euclidean pseudoinverse answer (1/2, 1/2) costs more energy (3/8 > 1/3).
+    assert np.array([1.0, -1.0]) @ M @ v == pytest.approx(0.0, abs=1e-15)
+    v_pinv = np.linalg.pinv([[1.0, 1.0]]) @ [1.0]
+    assert 0.5 * v @ M @ v == pytest.approx(1 / 3, abs=1e-15)
+    assert 0.5 * v_pinv @ M @ v_pinv == pytest.approx(3 / 8, abs=1e-15)
+
+
+def test_underactuated_full_column_rank_map_has_a_unique_input():
+    # m = 2 inputs < d = 3 rows, full column rank: redundancy 0, one input per reachable b.
+    G = np.array([[1.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    u_true = np.array([0.3, -1.2])
+    family = allocation.solution_family(G, G @ u_true)
+    np.testing.assert_allclose(family.u0, u_true, atol=1e-14)
+    assert family.Z.shape == (2, 0) and family.redundancy == 0
+    assert allocation.redundancy_dimension(G) == 0
+    with pytest.raises(ValueError, match=r"b: expected a request in the range of G"):
+        allocation.solution_family(G, [1.0, 0.0, 0.0])  # (1, 0, 0) is not a G u
+    with pytest.raises(ValueError, match=r"G: expected independent rows .*got rank 2"):
+        allocation.weighted_allocation(G, G @ u_true, np.eye(2))
+
+
+# --- the exercise: bounds that make the request infeasible -------------------------
+
+
+def test_exercise_bounds_0_to_0_3_make_b_equal_1_infeasible():
+    # With 0 <= u_i <= 0.3 the row u1 + u2 reaches at most 0.6 < 1.
+    with pytest.raises(ValueError, match=r"upper.*b\[0\] within \[0, 0\.6\].*got b\[0\] = 1"):
+        allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 0.3)
+    # Symmetric torque-like limits |u_i| <= 0.3 fail the same way, naming both bounds.
+    with pytest.raises(
+        ValueError, match=r"b, lower, upper: expected b\[0\] within \[-0\.6, 0\.6\]"
+    ):
+        allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, -0.3, 0.3)
+    # The same request as a muscle problem (areas 1 and 1/2 give W = diag(1, 4)).
+    with pytest.raises(ValueError, match=r"tau, s_max: expected tau\[0\] within \[0, 0\.6\]"):
+        allocation.muscle_forces(G_SEED, B_SEED, [1.0, 0.5], 0.3)
+
+
+def test_exercise_bounds_that_just_allow_the_request_leave_one_input():
+    # 0 <= u <= 0.5: (0.5, 0.5) is the only feasible input, whatever W prefers.
+    report = allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 0.5)
+    np.testing.assert_allclose(report.solution, [0.5, 0.5], atol=1e-15)
+    assert report.at_upper.all() and not report.at_lower.any()
+    # With 0 <= u <= 0.3 the largest reachable request, b = 0.6, is still met.
+    report = allocation.bounded_allocation(G_SEED, [0.6], W_SEED, 0.0, 0.3)
+    np.testing.assert_allclose(report.solution, [0.3, 0.3], atol=1e-15)
+
+
+def test_exercise_loose_bounds_reproduce_eq_10():
+    report = allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
+    np.testing.assert_allclose(report.solution, [0.8, 0.2], atol=1e-14)  # achieved 1e-16
+    assert report.objective == pytest.approx(0.4, abs=1e-12)
+    assert not report.at_upper.any() and not report.at_lower.any()
+    assert report.residual <= 1e-15
+
+
+def test_bounded_answer_is_not_the_clipped_unbounded_answer():
+    # G = (1, 1, 1), b = 1, W = diag(1, 2, 4), u <= 0.45.  Unbounded: u = W^-1 1 / 1.75
+    # = (4/7, 2/7, 1/7); u1 = 4/7 > 0.45.  By hand with u1 = 0.45 active, the other two
+    # share 0.55 in the ratio 1/2 : 1/4, i.e. (11/30, 11/60); the multiplier
+    # lambda = 2 u2 = 11/15 exceeds W11 u1 = 0.45, so pushing u1 further up would pay.
+    G, b, W = np.ones((1, 3)), np.array([1.0]), np.diag([1.0, 2.0, 4.0])
+    unbounded = allocation.weighted_allocation(G, b, W)
+    np.testing.assert_allclose(unbounded, np.array([4, 2, 1]) / 7, atol=1e-15)
+    clipped = np.minimum(unbounded, 0.45)
+    assert abs(G @ clipped - b)[0] > 0.1  # clipping breaks G u = b (sum is 0.879)
+
+    report = allocation.bounded_allocation(G, b, W, 0.0, 0.45)
+    np.testing.assert_allclose(report.solution, [0.45, 11 / 30, 11 / 60], atol=1e-14)
+    np.testing.assert_array_equal(report.at_upper, [True, False, False])
+    assert report.residual <= 1e-15
+    lam = 2 * report.solution[1]
+    assert lam - W[0, 0] * report.solution[0] > 0  # the upper bound's multiplier is positive
+    # Clipping and then rescaling to restore G u = b is wrong too: it costs more.
+    rescaled = clipped + (1 - clipped.sum()) * np.array([0, 0.5, 0.5])
+    assert 0.5 * rescaled @ W @ rescaled > report.objective + 1e-3
+
+
+# --- properties (hypothesis) --------------------------------------------------------
+
+
+@st.composite
+def maps_of_any_rank(draw):
+    d = draw(st.integers(1, 5))
+    m = draw(st.integers(1, 5))
+    r = draw(st.integers(0, min(d, m)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    return map_of_rank(rng, d, m, r), r, rng
+
+
+@settings(max_examples=60, deadline=None)
+@given(maps_of_any_rank())
+def test_every_member_of_the_family_solves_g_u_equal_b(case):
+    G, r, rng = case
+    m = G.shape[1]
+    b = G @ rng.normal(size=m)
+    family = allocation.solution_family(G, b)
+    assert family.rank == r and family.redundancy == m - r  # r is known by construction
+    assert allocation.redundancy_dimension(G) == m - r
+    # u0 is numpy's pseudoinverse solution (achieved ~1e-15).
+    np.testing.assert_allclose(family.u0, np.linalg.pinv(G) @ b, rtol=0, atol=1e-11)
+    np.testing.assert_allclose(family.Z.T @ family.Z, np.eye(m - r), atol=1e-12)
+    np.testing.assert_allclose(G @ family.Z, 0.0, atol=1e-12)
+    np.testing.assert_allclose(family.Z.T @ family.u0, 0.0, atol=1e-12)
+    for z in rng.normal(scale=5.0, size=(3, m - r)):
+        np.testing.assert_allclose(G @ family.member(z), b, atol=1e-11)  # achieved ~1e-14
+
+
+@settings(max_examples=40, deadline=None)
+@given(maps_of_any_rank())
+def test_requests_outside_the_range_are_refused(case):
+    G, r, rng = case
+    d, _ = G.shape
+    if r == d:
+        return  # every b is reachable
+    U = np.linalg.svd(G)[0]
+    b = G @ rng.normal(size=G.shape[1]) + U[:, -1]  # a unit component outside range G
+    with pytest.raises(ValueError, match=r"b: expected a request in the range of G.*residual"):
+        allocation.solution_family(G, b)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 3), st.integers(0, 2**32 - 1))
+def test_weighted_allocation_is_the_w_minimal_member_of_the_family(d, extra, seed):
+    rng = np.random.default_rng(seed)
+    m = d + extra
+    G, W = rng.normal(size=(d, m)), random_spd(rng, m)
+    b = rng.normal(size=d)
+    u_W = allocation.weighted_allocation(G, b, W)
+    # Reference 1: minimize over the family in closed form, with the family built by
+    # lstsq and scipy's null_space: z* = -(Z^T W Z)^-1 Z^T W u0.
+    u0 = np.linalg.lstsq(G, b, rcond=None)[0]
+    Z = scipy.linalg.null_space(G)
+    u_ref = u0 - Z @ np.linalg.solve(Z.T @ W @ Z, Z.T @ W @ u0) if Z.size else u0
+    size = 1 + np.abs(u_ref).max()
+    np.testing.assert_allclose(u_W, u_ref, rtol=0, atol=1e-11 * size)  # achieved 2e-13
+    # Reference 2: the bordered KKT system (it squares the conditioning: achieved 4e-11).
+    np.testing.assert_allclose(u_W, kkt_minimum(W, G, b), rtol=0, atol=1e-9 * size)
+    # Every other member costs at least as much.
+    cost = 0.5 * u_W @ W @ u_W
+    for z in rng.normal(size=(3, Z.shape[1])):
+        u = u_W + Z @ z
+        assert 0.5 * u @ W @ u >= cost - 1e-12 * (1 + cost)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 3), st.integers(0, 2**32 - 1))
+def test_minimum_energy_velocity_meets_the_rows_and_is_m_orthogonal_to_ker_a(k, extra, seed):
+    rng = np.random.default_rng(seed)
+    n = k + extra
+    M, A, b = random_spd(rng, n), rng.normal(size=(k, n)), rng.normal(size=k)
+    v = allocation.minimum_energy_velocity(M, A, b)
+    np.testing.assert_allclose(A @ v, b, atol=1e-12)  # achieved 7e-14
+    N = scipy.linalg.null_space(A)
+    np.testing.assert_allclose(N.T @ M @ v, 0.0, atol=1e-12 * (1 + np.abs(M @ v).max()))
+    # A second algorithm: reaction elimination with M vdot = A^T lam, A vdot + gamma = 0
+    # (through A M^-1 A^T, whose conditioning is squared: achieved 2e-10 relative).
+    vdot, _ = constraints.constrained_dynamics(M, A, 0.0, 0.0, -b)
+    np.testing.assert_allclose(v, vdot, rtol=0, atol=1e-8 * (1 + np.abs(vdot).max()))
+
+
+def test_minimum_energy_equals_pseudoinverse_only_for_a_scalar_metric():
+    rng = np.random.default_rng(1)
+    A, b = rng.normal(size=(2, 4)), rng.normal(size=2)
+    v_pinv = np.linalg.pinv(A) @ b
+    np.testing.assert_allclose(
+        allocation.minimum_energy_velocity(3.5 * np.eye(4), A, b), v_pinv, atol=1e-14
+    )
+    M = random_spd(rng, 4)
+    v = allocation.minimum_energy_velocity(M, A, b)
+    assert np.abs(v - v_pinv).max() > 1e-3
+    assert 0.5 * v @ M @ v < 0.5 * v_pinv @ M @ v_pinv  # both meet A v = b
+
+
+def test_constraint_and_task_stacking_gives_a_constraint_preserving_task_velocity():
+    rng = np.random.default_rng(2)
+    M, J_c, J_t = random_spd(rng, 5), rng.normal(size=(2, 5)), rng.normal(size=(2, 5))
+    ydot = np.array([0.4, -1.1])
+    A, b = allocation.stack_constraint_and_task(J_c, J_t, ydot)
+    np.testing.assert_array_equal(A, np.vstack([J_c, J_t]))
+    np.testing.assert_array_equal(b, [0.0, 0.0, 0.4, -1.1])
+    v = allocation.minimum_energy_velocity(M, A, b)
+    np.testing.assert_allclose(J_c @ v, 0.0, atol=1e-13)
+    np.testing.assert_allclose(J_t @ v, ydot, atol=1e-13)
+    # Batched task rates broadcast against one pair of Jacobians.
+    A_b, b_b = allocation.stack_constraint_and_task(J_c, J_t, np.stack([ydot, 2 * ydot]))
+    assert A_b.shape == (2, 4, 5) and b_b.shape == (2, 4)
+    v_b = allocation.minimum_energy_velocity(M, A_b, b_b)
+    np.testing.assert_allclose(v_b, [v, 2 * v], atol=1e-13)  # linear in the rate
+
+
+def test_reduced_dynamics_map_full_family_and_reduced_eq_10_agree():
+    # G from constraints.reduced_dynamics has n rows but rank d = n - c (J_c G = 0), so
+    # eq. (10) needs the reduced, full-row-rank map G_bar = N^T G in a tangent basis N.
+    rng = np.random.default_rng(3)
+    n, c, m = 4, 1, 3
+    M, J_c, B = random_spd(rng, n), rng.normal(size=(c, n)), rng.normal(size=(n, m))
+    _, G = constraints.reduced_dynamics(M, J_c, 0.0, 0.0, B)
+    b = G @ rng.normal(size=m)
+    family = allocation.solution_family(G, b, rtol=1e-10)
+    assert family.rank == n - c and family.redundancy == m - (n - c)
+    with pytest.raises(ValueError, match=r"G: expected independent rows .*got rank 3"):
+        allocation.weighted_allocation(G, b, np.eye(m))
+    N = constraints.null_space_basis(J_c)
+    W = random_spd(rng, m)
+    u_W = allocation.weighted_allocation(N.T @ G, N.T @ b, W)
+    u0, Z = family
+    u_ref = u0 - Z @ np.linalg.solve(Z.T @ W @ Z, Z.T @ W @ u0)
+    np.testing.assert_allclose(u_W, u_ref, atol=1e-12)  # achieved ~1e-15
+    np.testing.assert_allclose(G @ u_W, b, atol=1e-12)
+
+
+def test_closed_forms_broadcast_over_batches():
+    rng = np.random.default_rng(4)
+    G, W, b = (
+        rng.normal(size=(40, 2, 3)),
+        np.stack([random_spd(rng, 3) for _ in range(40)]),
+        rng.normal(size=(40, 2)),
+    )
+    u = allocation.weighted_allocation(G, b, W)  # 40 >= 32 takes the substitution path
+    for i in (0, 17, 39):
+        np.testing.assert_allclose(u[i], kkt_minimum(W[i], G[i], b[i]), atol=1e-12)
+    few = allocation.weighted_allocation(G[:3], b[:3], W[0])  # one W for three maps
+    for i in range(3):
+        np.testing.assert_allclose(few[i], kkt_minimum(W[0], G[i], b[i]), atol=1e-12)
+    one = allocation.weighted_allocation(G[:1], b[:1], W[:1])  # a batch of one
+    np.testing.assert_allclose(one[0], u[0], atol=1e-14)
+    family = allocation.solution_family(G, b)
+    assert family.u0.shape == (40, 3) and family.Z.shape == (40, 3, 1)
+    np.testing.assert_allclose(
+        np.einsum("bij,bj->bi", G, family.member(np.ones((40, 1)))), b, atol=1e-12
+    )
+    np.testing.assert_array_equal(allocation.redundancy_dimension(G), np.ones(40, dtype=int))
+
+
+# --- bounded muscle allocation ------------------------------------------------------
+
+
+def test_muscle_forces_without_active_bounds_match_the_closed_form():
+    # p = 2, sum (s_i / A_i)^2 = s^T diag(1/A^2) s: eq. (10) with W^-1 = diag(A^2), i.e.
+    # s = A^2 * R^T (R diag(A^2) R^T)^-1 tau, written out here by hand.
+    R = np.array([[0.04, 0.03, -0.02], [0.0, 0.02, 0.05]])  # m
+    areas = np.array([8e-4, 5e-4, 6e-4])  # m^2
+    tau = np.array([20.0, 15.0])  # N m
+    s_hand = areas**2 * (R.T @ np.linalg.solve(R @ np.diag(areas**2) @ R.T, tau))
+    assert np.all(s_hand > 0) and np.all(s_hand < 5000)  # no bound is active
+    report = allocation.muscle_forces(R, tau, areas, 5000.0)
+    np.testing.assert_allclose(report.solution, s_hand, rtol=1e-13)  # achieved 2e-16
+    np.testing.assert_allclose(
+        report.solution, allocation.weighted_allocation(R, tau, np.diag(areas**-2.0)), rtol=1e-13
+    )
+    assert report.residual <= 1e-12  # N m; achieved 0
+    assert report.optimality <= 1e-12  # certified gap; achieved 0
+    assert report.objective == pytest.approx(np.sum((s_hand / areas) ** 2), rel=1e-13)
+    assert not report.at_lower.any() and not report.at_upper.any()
+
+
+def brute_force_line(R, tau, areas, s_max, p, points=200_001):
+    """Two muscles, one joint: s2 = (tau - R1 s1) / R2 on a fine grid of s1."""
+    s1 = np.linspace(0.0, s_max[0], points)
+    s2 = (tau[0] - R[0, 0] * s1) / R[0, 1]
+    ok = (s2 >= 0) & (s2 <= s_max[1])
+    cost = (s1 / areas[0]) ** p + (np.abs(s2) / areas[1]) ** p
+    i = np.argmin(np.where(ok, cost, np.inf))
+    return np.array([s1[i], s2[i]]), cost[i], s_max[0] / (points - 1)
+
+
+@pytest.mark.parametrize("p", [1.5, 2.0, 3.0])
+@pytest.mark.parametrize(
+    ("R", "tau", "s_max"),
+    [
+        (np.array([[0.05, 0.03]]), np.array([40.0]), np.array([500.0, 1000.0])),  # s1 capped
+        (np.array([[0.05, -0.02]]), np.array([10.0]), np.array([800.0, 800.0])),  # antagonist
+        (np.array([[0.02, 0.06]]), np.array([30.0]), np.array([2000.0, 400.0])),  # s2 capped
+    ],
+)
+def test_two_muscles_one_joint_against_a_brute_force_grid(R, tau, s_max, p):
+    areas = np.array([1e-3, 4e-4])
+    s_grid, cost_grid, step = brute_force_line(R, tau, areas, s_max, p)
+    report = allocation.muscle_forces(R, tau, areas, s_max, p=p)
+    assert report.objective <= cost_grid * (1 + 1e-12)  # never worse than the grid
+    np.testing.assert_allclose(report.solution, s_grid, atol=6 * step)  # grid step 4e-3 N
+    assert report.residual <= 1e-12 and report.optimality <= 1e-12
+
+
+def test_three_muscles_one_joint_against_a_two_dimensional_grid():
+    R, tau = np.array([[0.05, 0.03, 0.04]]), np.array([45.0])
+    areas, s_max = np.array([1e-3, 4e-4, 6e-4]), np.array([400.0, 600.0, 300.0])
+    s1, s2 = np.meshgrid(np.linspace(0, 400, 1601), np.linspace(0, 600, 2401), indexing="ij")
+    s3 = (tau[0] - R[0, 0] * s1 - R[0, 1] * s2) / R[0, 2]
+    cost = (s1 / areas[0]) ** 2 + (s2 / areas[1]) ** 2 + (s3 / areas[2]) ** 2
+    cost = np.where((s3 >= 0) & (s3 <= 300), cost, np.inf)
+    i = np.unravel_index(np.argmin(cost), cost.shape)
+    report = allocation.muscle_forces(R, tau, areas, s_max)
+    assert report.at_upper[0]  # the strong-arm, large-area muscle saturates
+    assert report.objective <= cost[i] * (1 + 1e-9)
+    np.testing.assert_allclose(report.solution[:2], [s1[i], s2[i]], atol=1.0)  # grid 0.25 N
+
+
+def test_three_muscles_two_joints_against_a_grid_along_the_kernel():
+    R = np.array([[0.04, 0.03, -0.02], [0.0, 0.03, 0.04]])
+    tau = np.array([8.0, 20.0])
+    areas, s_max = np.array([5e-4, 5e-4, 5e-4]), np.array([1000.0, 250.0, 1000.0])
+    s_part = np.linalg.lstsq(R, tau, rcond=None)[0]
+    k = scipy.linalg.null_space(R)[:, 0]
+    t = np.linspace(-5000, 5000, 2_000_001)
+    s = s_part + t[:, None] * k
+    cost = np.where(
+        np.all((s >= 0) & (s <= s_max), axis=1), np.sum((s / areas) ** 2, axis=1), np.inf
+    )
+    i = np.argmin(cost)
+    report = allocation.muscle_forces(R, tau, areas, s_max)
+    assert report.objective <= cost[i] * (1 + 1e-9)
+    np.testing.assert_allclose(report.solution, s[i], atol=0.02)  # grid step 5e-3 along k
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(1, 2),
+    st.integers(2, 4),
+    st.sampled_from([1.2, 1.5, 2.0, 3.0]),
+    st.integers(0, 2**32 - 1),
+)
+def test_bounded_solution_beats_random_feasible_points(joints, muscles, p, seed):
+    rng = np.random.default_rng(seed)
+    R = rng.normal(scale=0.04, size=(joints, muscles))
+    areas, s_max = rng.uniform(2e-4, 1e-3, muscles), rng.uniform(200, 1500, muscles)
+    tau = R @ (rng.uniform(0.1, 0.9, muscles) * s_max)  # reachable by construction
+    report = allocation.muscle_forces(R, tau, areas, s_max, p=p)
+    s = report.solution
+    assert np.all(s >= 0) and np.all(s <= s_max)
+    assert report.residual <= 1e-12 * (1 + np.abs(tau).max())
+    assert report.optimality <= allocation.OPTIMALITY_RTOL  # certified (typically ~1e-15)
+    # Feasible points: convex combinations of vertices that linprog finds for random costs.
+    vertices = [
+        optimize.linprog(
+            rng.normal(size=muscles), A_eq=R, b_eq=tau, bounds=list(zip(0 * s_max, s_max))
+        ).x
+        for _ in range(4)
+    ]
+    for weights in rng.dirichlet(np.ones(4), size=10):
+        other = weights @ np.array(vertices)
+        assert report.objective <= np.sum((other / areas) ** p) * (1 + 1e-9)
+
+
+def test_p_equal_1_is_a_linear_program_with_a_hand_vertex():
+    # Cost per newton 1/A = (1, sqrt 2, 2): fill the cheapest muscles first, up to 0.45 each.
+    report = allocation.muscle_forces(
+        np.ones((1, 3)), [1.0], 1 / np.sqrt([1.0, 2.0, 4.0]), 0.45, p=1
+    )
+    np.testing.assert_allclose(report.solution, [0.45, 0.45, 0.1], atol=1e-15)
+    assert report.objective == pytest.approx(0.45 + 0.45 * np.sqrt(2) + 0.2, abs=1e-12)
+
+
+def test_bounded_allocation_and_muscle_forces_agree_for_p_2():
+    # sum (s_i/A_i)^2 is twice (1/2) s^T W s with W = diag(1/A^2): same minimizer.
+    R, tau, areas = np.array([[0.05, 0.03, 0.04]]), np.array([45.0]), np.array([1e-3, 4e-4, 6e-4])
+    s_max = np.array([400.0, 600.0, 300.0])
+    stress = allocation.muscle_forces(R, tau, areas, s_max)
+    quadratic = allocation.bounded_allocation(R, tau, np.diag(areas**-2.0), 0.0, s_max)
+    np.testing.assert_allclose(stress.solution, quadratic.solution, rtol=1e-13)  # 2e-16
+    assert stress.objective == pytest.approx(2 * quadratic.objective, rel=1e-13)
+
+
+def test_coupled_weight_and_an_input_the_map_ignores():
+    # G = (1, 0): u1 = 1 is forced; u2 is free in [0.5, 2] and minimizes u1^2 + u1 u2 + u2^2,
+    # whose unconstrained minimum u2 = -1/2 lies below the box: u2 = 0.5 (1-D, convex).
+    report = allocation.bounded_allocation(
+        [[1.0, 0.0]], [1.0], [[2.0, 1.0], [1.0, 2.0]], [-5, 0.5], [5, 2]
+    )
+    np.testing.assert_allclose(report.solution, [1.0, 0.5], atol=1e-15)
+    np.testing.assert_array_equal(report.at_lower, [False, True])
+
+
+def qp_by_enumeration(W, G, b, lower, upper):
+    """Independent reference: try every face (each entry free, at lower or at upper),
+    solve the equality-constrained QP on it (bordered system), keep the best feasible."""
+    m, d = len(lower), G.shape[0]
+    best = (np.inf, None)
+    for states in itertools.product((0, 1, 2), repeat=m):
+        held = np.array(states) > 0
+        u = np.where(np.array(states) == 1, lower, np.where(np.array(states) == 2, upper, 0.0))
+        free = np.flatnonzero(~held)
+        K = np.block([[W[np.ix_(free, free)], G[:, free].T], [G[:, free], np.zeros((d, d))]])
+        rhs = np.concatenate([-W[free] @ u, b - G @ u])
+        try:
+            u[free] = np.linalg.solve(K, rhs)[: len(free)]
+        except np.linalg.LinAlgError:
+            continue
+        feasible = np.all(u >= lower - 1e-12) and np.all(u <= upper + 1e-12)
+        if feasible and np.abs(G @ u - b).max() <= 1e-10 and 0.5 * u @ W @ u < best[0]:
+            best = (0.5 * u @ W @ u, u)
+    return best[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 2), st.integers(0, 2), st.integers(0, 2**32 - 1))
+def test_bounded_allocation_matches_an_enumeration_of_faces(d, extra, seed):
+    rng = np.random.default_rng(seed)
+    m = d + 1 + extra
+    G, W = rng.normal(size=(d, m)), random_spd(rng, m)  # W coupled (not diagonal)
+    lower, upper = -rng.uniform(0, 1, m), rng.uniform(0.1, 1, m)
+    b = G @ rng.uniform(lower, upper)  # reachable by construction
+    report = allocation.bounded_allocation(G, b, W, lower, upper)
+    u_ref = qp_by_enumeration(W, G, b, lower, upper)
+    np.testing.assert_allclose(report.solution, u_ref, rtol=0, atol=1e-11)  # achieved 2e-12
+    assert report.optimality <= 1e-12  # achieved ~1e-15
+    np.testing.assert_array_equal(report.at_lower, np.abs(u_ref - lower) <= 1e-9)
+    np.testing.assert_array_equal(report.at_upper, np.abs(u_ref - upper) <= 1e-9)
+
+
+def test_a_failed_certificate_raises_instead_of_returning(monkeypatch):
+    monkeypatch.setattr(_box, "OPTIMALITY_RTOL", -1.0)  # no gap can pass
+    with pytest.raises(
+        RuntimeError, match=r"no feasible point whose certified relative optimality gap"
+    ):
+        allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
+
+
+def test_optimality_certificate_rejects_a_suboptimal_point():
+    # G = (1, 1), b = 1, W = diag(1, 4) on 0 <= u <= 1: the minimum is 0.4 at (0.8, 0.2).
+    # The Euclidean (0.5, 0.5) costs 0.625, so its true relative gap is 0.36; the
+    # certified bound must be at least that, and ~0 at the minimizer.
+    C, c, lower, upper = G_SEED, B_SEED, np.zeros(2), np.ones(2)
+    objective = allocation_bounded._Quadratic(W_SEED, np.linalg.cholesky(W_SEED))
+    gap = _box._relative_gap(np.array([0.5, 0.5]), C, c, lower, upper, objective)
+    assert gap >= 0.36 - 1e-12
+    assert _box._relative_gap(np.array([0.8, 0.2]), C, c, lower, upper, objective) <= 1e-15
+
+
+# --- degenerate but legal -----------------------------------------------------------
+
+
+def test_zero_request_gives_zero_forces_without_a_search():
+    report = allocation.muscle_forces([[0.05, -0.03]], [0.0], [1e-3, 1e-3], 500.0)
+    np.testing.assert_array_equal(report.solution, [0.0, 0.0])
+    assert report.objective == 0.0 and report.iterations == 0
+
+
+def test_zero_capacity_and_zero_arm_muscles_carry_no_force():
+    R = np.array([[0.05, 0.04, 0.0]])  # muscle 3 does not cross the joint
+    report = allocation.muscle_forces(R, [10.0], [1e-3, 1e-3, 1e-3], [0.0, 500.0, 500.0])
+    np.testing.assert_allclose(report.solution, [0.0, 250.0, 0.0], atol=1e-11)  # 10 / 0.04
+    assert report.at_lower[0] and report.at_upper[0]  # fixed at zero
+
+
+def test_unloadable_joint_must_be_asked_for_zero():
+    R = np.array([[0.05, 0.04], [0.0, 0.0]])  # joint 1 has no muscle
+    report = allocation.muscle_forces(R, [10.0, 0.0], [1e-3, 1e-3], 500.0)
+    np.testing.assert_allclose(R @ report.solution, [10.0, 0.0], atol=1e-9)
+    with pytest.raises(ValueError, match=r"tau, s_max: expected tau\[1\] within \[0, 0\]"):
+        allocation.muscle_forces(R, [10.0, 1.0], [1e-3, 1e-3], 500.0)
+
+
+def test_dependent_joint_rows_consistent_and_inconsistent():
+    R = np.array([[0.05, 0.04], [0.10, 0.08]])  # row 2 = 2 x row 1
+    ok = allocation.muscle_forces(R, [10.0, 20.0], [1e-3, 1e-3], 500.0)
+    np.testing.assert_allclose(R @ ok.solution, [10.0, 20.0], atol=1e-9)
+    with pytest.raises(ValueError, match=r"tau, s_max: expected a request .*every row at once"):
+        allocation.muscle_forces(R, [10.0, 25.0], [1e-3, 1e-3], 500.0)
+
+
+def test_jointly_unreachable_loads_are_reported_as_such():
+    # Each joint alone is reachable (0..1000 and 0..500 N x 0.05 m), not both together:
+    # s1 = 10 N m / 0.05 m = 200 N leaves 0.05 s2 = 40 - 10 -> s2 = 600 N > 500 N.
+    R = np.array([[0.05, 0.05], [0.05, 0.0]])
+    with pytest.raises(ValueError, match=r"tau, s_max: .*within reach on its own.*misses tau"):
+        allocation.muscle_forces(R, [40.0, 10.0], [1e-3, 1e-3], 500.0)
+
+
+def test_solution_family_of_a_zero_map_and_of_a_zero_request():
+    family = allocation.solution_family(np.zeros((2, 3)), 0)
+    np.testing.assert_array_equal(family.u0, np.zeros(3))
+    assert family.rank == 0
+    np.testing.assert_allclose(family.Z @ family.Z.T, np.eye(3), atol=1e-15)
+    with pytest.raises(ValueError, match=r"b: expected a request in the range of G"):
+        allocation.solution_family(np.zeros((2, 3)), [1e-3, 0.0])
+    np.testing.assert_array_equal(allocation.weighted_allocation(G_SEED, 0, W_SEED), [0.0, 0.0])
+
+
+def test_integer_input_is_read_as_real():
+    np.testing.assert_allclose(
+        allocation.weighted_allocation([[1, 1]], [1], [[1, 0], [0, 4]]), [0.8, 0.2]
+    )
+
+
+# --- bad input ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: allocation.solution_family([[1.0, 1.0]], [1.0, 2.0]),
+            r"b: expected shape \(\.\.\., 1\)",
+        ),
+        (lambda: allocation.solution_family([[np.nan, 1.0]], [1.0]), r"G: expected finite values"),
+        (lambda: allocation.solution_family([[1.0, 1.0]], [np.inf]), r"b: expected finite values"),
+        (
+            lambda: allocation.solution_family(np.zeros((1, 0)), [0.0]),
+            r"G: expected shape .*m >= 1",
+        ),
+        (lambda: allocation.solution_family([1.0, 1.0], [1.0]), r"G: expected a matrix"),
+        (
+            lambda: allocation.solution_family([[1.0, 1.0]], [1.0], rtol=-1),
+            r"rtol: expected non-negative",
+        ),
+        (lambda: allocation.solution_family([[1.0, 1.0]], [1.0], range_tol=-1), r"range_tol"),
+        (lambda: allocation.solution_family([[1j, 1.0]], [1.0]), r"G: expected real numbers"),
+        (
+            lambda: allocation.solution_family(
+                np.stack([np.eye(2), np.diag([1.0, 0.0])]), [1.0, 0.0]
+            ),
+            r"G: expected the same rank for every matrix of the batch",
+        ),
+        (
+            lambda: allocation.solution_family(np.ones((3, 1, 2)), np.ones((2, 1))),
+            r"G, b: expected batch \(leading\) axes that broadcast",
+        ),
+        (
+            lambda: allocation.weighted_allocation(G_SEED, B_SEED, np.diag([1.0, -4.0])),
+            r"W: .*positive definite.*-4",
+        ),
+        (
+            lambda: allocation.weighted_allocation(G_SEED, B_SEED, [[1.0, 0.5], [0.0, 4.0]]),
+            r"W: expected a symmetric",
+        ),
+        (
+            lambda: allocation.weighted_allocation(G_SEED, B_SEED, np.eye(3)),
+            r"W: expected shape \(\.\.\., 2, 2\) to match",
+        ),
+        (lambda: allocation.weighted_allocation(G_SEED, [1.0, 1.0], W_SEED), r"b: expected shape"),
+        (
+            lambda: allocation.weighted_allocation([[1.0, 1.0], [2.0, 2.0]], [1.0, 2.0], W_SEED),
+            r"G: .*got rank 1",
+        ),
+        (
+            lambda: allocation.minimum_energy_velocity(
+                np.eye(2), [[1.0, 1.0], [1.0, 1.0]], [0.0, 1.0]
+            ),
+            r"A: expected independent rows",
+        ),
+        (
+            lambda: allocation.minimum_energy_velocity(np.ones((2, 2)), [[1.0, 1.0]], [1.0]),
+            r"M: .*positive definite",
+        ),
+        (
+            lambda: allocation.stack_constraint_and_task(np.ones((1, 3)), np.ones((1, 2)), [1.0]),
+            r"J_t: expected shape",
+        ),
+        (
+            lambda: allocation.stack_constraint_and_task(
+                np.ones((1, 3)), np.ones((1, 3)), [1.0, 2.0]
+            ),
+            r"task_rate",
+        ),
+        (
+            lambda: allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.5, 0.4),
+            r"lower, upper: expected lower <= upper",
+        ),
+        (
+            lambda: allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, [0, 0, 0], 1),
+            r"lower: expected a scalar or shape \(2,\)",
+        ),
+        (
+            lambda: allocation.bounded_allocation(np.ones((2, 1, 2)), B_SEED, W_SEED, 0, 1),
+            r"G: expected one \(d, m\) matrix",
+        ),
+        (
+            lambda: allocation.muscle_forces(G_SEED, B_SEED, [1e-3, -1e-3], 100.0),
+            r"areas: expected positive",
+        ),
+        (
+            lambda: allocation.muscle_forces(G_SEED, B_SEED, [1e-3, 0.0], 100.0),
+            r"areas: expected positive",
+        ),
+        (
+            lambda: allocation.muscle_forces(G_SEED, B_SEED, 1e-3, [100.0, -1.0]),
+            r"s_max: expected non-negative",
+        ),
+        (
+            lambda: allocation.muscle_forces(G_SEED, B_SEED, 1e-3, [100.0, np.nan]),
+            r"s_max: expected finite",
+        ),
+        (
+            lambda: allocation.muscle_forces(G_SEED, B_SEED, 1e-3, 100.0, p=0.5),
+            r"p: expected one exponent p >= 1",
+        ),
+        (
+            lambda: allocation.muscle_forces(G_SEED, B_SEED, 1e-3, 100.0, p=[2, 3]),
+            r"p: expected one exponent",
+        ),
+        (lambda: allocation.muscle_forces(G_SEED, [1.0, 2.0], 1e-3, 100.0), r"tau: expected shape"),
+        (
+            lambda: allocation.muscle_forces(G_SEED, B_SEED, [1e-3] * 3, 100.0),
+            r"areas: expected a scalar or shape \(2,\)",
+        ),
+        (
+            lambda: allocation.muscle_forces(G_SEED, [1e6], 1e-3, 100.0),
+            r"tau, s_max: expected tau\[0\] within \[0, 200\]",
+        ),
+        (
+            lambda: allocation.solution_family(G_SEED, B_SEED).member([1.0, 2.0]),
+            r"z: expected shape",
+        ),
+    ],
+)
+def test_bad_input_raises_a_value_error_naming_the_argument(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
