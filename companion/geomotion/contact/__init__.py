@@ -1,0 +1,75 @@
+r"""Contacts: grip twists and wrenches, internal loads, scaled Jacobian measures, the
+floating-base count, force-plate centre of pressure, contact feasibility and power.
+
+Two kinds of contact run through the golf swing: the two hands on the club and the two
+feet on the ground.  This module collects the small computations they need.
+
+* Grip kinematics and statics -- :func:`contact_point_velocity` (:math:`v_i = v_O +
+  \omega\times r_i`), :func:`resultant_wrench` and :func:`grip_wrench` (the net load about
+  the club reference point :math:`O`), :func:`grasp_matrix`, :func:`internal_grip_forces`
+  and :func:`internal_force_basis` (hand or finger forces that leave the net load
+  unchanged).
+* Jacobian measures -- :func:`scaled_singular_values` (singular values, condition number
+  and :math:`\sqrt{\det JJ^T}` after declared row and column scales) and
+  :func:`twist_row_scale`.
+* The floating-base count -- :func:`floating_base_mobility`.
+* Ground contact -- :func:`center_of_pressure` (with the free moment),
+  :func:`contact_feasibility` (compression, friction cone, support polygon) and
+  :func:`contact_power`.
+
+Conventions (the book's coordinate contract): twists are angular-first
+:math:`(\omega, v)` in rad/s and m/s, wrenches moment-first :math:`(n, f)` in N m and N.
+A wrench and a twist are only combined when both are expressed about the same reference
+point in the same axes.  Offsets :math:`r_i` run from the reference point to contact
+:math:`i`, in m, in the axes of the twist and wrench.  Every function broadcasts over
+leading (batch) axes.
+
+What these computations do not establish: a zero resultant does not make an internal
+squeeze harmless (it changes grip stiffness and later contact behaviour); a small
+manipulability volume is not a stiffness, curvature or stabilizability statement; the
+full wrench carries more than its centre of pressure (the free moment, for one); and an
+equality-constrained contact wrench is a physical prediction only while
+:func:`contact_feasibility` accepts it.
+"""
+
+from .grip import (
+    contact_point_velocity,
+    grasp_matrix,
+    grip_wrench,
+    internal_force_basis,
+    internal_grip_forces,
+    resultant_wrench,
+)
+from .ground import (
+    CONVENTIONS,
+    NORMAL_LOAD_RTOL,
+    ContactFeasibility,
+    center_of_pressure,
+    contact_feasibility,
+    contact_power,
+)
+from .measures import (
+    ScaledSingularValues,
+    floating_base_mobility,
+    scaled_singular_values,
+    twist_row_scale,
+)
+
+__all__ = [
+    "CONVENTIONS",
+    "NORMAL_LOAD_RTOL",
+    "contact_point_velocity",
+    "resultant_wrench",
+    "grip_wrench",
+    "grasp_matrix",
+    "internal_grip_forces",
+    "internal_force_basis",
+    "ScaledSingularValues",
+    "scaled_singular_values",
+    "twist_row_scale",
+    "floating_base_mobility",
+    "center_of_pressure",
+    "ContactFeasibility",
+    "contact_feasibility",
+    "contact_power",
+]
