@@ -1,0 +1,92 @@
+r"""Geometric control: Lie brackets and accessibility, Pontryagin helpers, iLQR, observability.
+
+Files, by idea:
+
+* ``brackets.py``: :func:`lie_bracket` :math:`[X, Y] = DY\,X - DX\,Y` (exact Jacobians or
+  central differences), :func:`field_jacobian`, the :class:`ControlAffineSystem`
+  :math:`\dot x = f(x) + \sum_i g_i(x)u_i`, and :func:`accessibility_rank`, the rank of its
+  iterated brackets with the brackets that supplied it (:class:`AccessibilityReport`);
+* ``examples.py``: the chapter's fields -- :func:`oscillator_fields` (:math:`[X, Y] =
+  (-1, 0)`), :func:`car_kinematics`, :func:`forward_drift_example`;
+* ``mechanical.py``: the first-order fields :math:`F_0 = (v, f)`, :math:`F_i = (0, G_i)`
+  of second-order mechanics (:func:`second_order_fields`), built from
+  :func:`geomotion.constraints.reduced_dynamics` by :func:`mechanical_fields`;
+* ``pontryagin.py``: minimizing the Hamiltonian over the inputs --
+  :func:`bang_bang_control`, :func:`quadratic_control`, :func:`box_quadratic_control`;
+* ``ilqr.py``: :func:`ilqr` for discrete transitions, with :class:`QuadraticCost`;
+* ``observability.py``: :func:`observability_rank` from output Lie derivatives.
+
+Rank is not reachability
+------------------------
+Four different statements, in decreasing strength of what is usually wanted:
+
+* *reachability over a horizon*: a given target can be reached from :math:`x` in a
+  given forward time with admissible inputs;
+* *small-time local controllability* (STLC): every state near :math:`x` can be reached in
+  arbitrarily short time;
+* *accessibility*: the states reachable in short time fill a set with nonempty interior;
+* the *accessibility rank condition*: the fields and their iterated brackets span the
+  tangent space at :math:`x` -- what :func:`accessibility_rank` checks.
+
+For analytic fields the rank condition implies accessibility, nothing more.  With drift,
+neither STLC nor reachability follows: :math:`\dot x_1 = 1`, :math:`\dot x_2 = u` has full
+rank everywhere, yet :math:`x_1` can only grow.  For driftless systems whose inputs can
+take both signs, full rank on a connected region gives controllability there
+(Chow-Rashevskii); a bracket direction is then produced by a sequence of motions forward
+and back (the car's sideways motion), not by any input at an instant.  In second-order
+mechanics the input fields :math:`(0, G_i(q))` bracket to zero among themselves, so
+brackets with the drift are indispensable, and the state dimension to reach is
+:math:`2d`, not the :math:`d` acceleration directions.
+
+Every vector field and output is a callable that broadcasts over leading axes of its
+argument (index ``x[..., i]``); differences evaluate it once on a stack of points.
+"""
+
+from ._numerics import FD_STEP, NESTING_FACTOR
+from .brackets import (
+    RANK_RTOL,
+    AccessibilityReport,
+    ControlAffineSystem,
+    accessibility_rank,
+    field_jacobian,
+    lie_bracket,
+)
+from .examples import car_kinematics, forward_drift_example, oscillator_fields
+from .ilqr import ARMIJO, ILQRReport, ILQRResult, QuadraticCost, ilqr
+from .mechanical import mechanical_fields, second_order_fields
+from .observability import ObservabilityReport, observability_rank
+from .pontryagin import (
+    BangBangControl,
+    BoxQuadraticControl,
+    bang_bang_control,
+    box_quadratic_control,
+    quadratic_control,
+)
+
+__all__ = [
+    "FD_STEP",
+    "NESTING_FACTOR",
+    "RANK_RTOL",
+    "lie_bracket",
+    "field_jacobian",
+    "ControlAffineSystem",
+    "AccessibilityReport",
+    "accessibility_rank",
+    "oscillator_fields",
+    "car_kinematics",
+    "forward_drift_example",
+    "second_order_fields",
+    "mechanical_fields",
+    "BangBangControl",
+    "bang_bang_control",
+    "quadratic_control",
+    "BoxQuadraticControl",
+    "box_quadratic_control",
+    "ARMIJO",
+    "QuadraticCost",
+    "ILQRReport",
+    "ILQRResult",
+    "ilqr",
+    "ObservabilityReport",
+    "observability_rank",
+]

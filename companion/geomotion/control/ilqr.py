@@ -1,0 +1,502 @@
+r"""Iterative LQR for a discrete full-state transition :math:`z_{k+1} = F(z_k, u_k)`.
+
+Each iteration linearizes the dynamics about the current trajectory,
+:math:`\delta z_{k+1} = A_k\delta z_k + B_k\delta u_k`, takes the cost to second order,
+and runs a backward pass (the Riccati recursion of that local problem) from
+:math:`V_z = \phi_z(z_N)`, :math:`V_{zz} = \phi_{zz}(z_N)`:
+
+.. math:: Q_z = \ell_z + A^TV_z,\quad Q_u = \ell_u + B^TV_z,\quad
+          Q_{zz} = \ell_{zz} + A^TV_{zz}A,\quad Q_{uu} = \ell_{uu} + B^TV_{zz}B,\quad
+          Q_{uz} = \ell_{uz} + B^TV_{zz}A,
+
+.. math:: k = -\tilde Q_{uu}^{-1}Q_u,\qquad K = -\tilde Q_{uu}^{-1}Q_{uz},\qquad
+          \tilde Q_{uu} = Q_{uu} + \mu I,
+
+.. math:: V_z = Q_z + K^TQ_{uu}k + K^TQ_u + Q_{uz}^Tk,\qquad
+          V_{zz} = Q_{zz} + K^TQ_{uu}K + K^TQ_{uz} + Q_{uz}^TK .
+
+The forward pass rolls out :math:`u_k^{new} = u_k + \alpha k_k + K_k(z_k^{new} - z_k)`
+through the true dynamics, and a step is accepted when the actual cost decrease is at
+least ``ARMIJO`` times the decrease :math:`-(\alpha\Delta_1 + \alpha^2\Delta_2)` the
+quadratic model predicts (:math:`\Delta_1 = \sum k^TQ_u`,
+:math:`\Delta_2 = \tfrac12\sum k^TQ_{uu}k`); :math:`\alpha` is halved otherwise.
+:math:`\mu` (Levenberg-Marquardt) grows tenfold when :math:`\tilde Q_{uu}` is not
+positive definite or no :math:`\alpha` is accepted, and shrinks tenfold after each
+accepted step.  iLQR drops the second derivatives of the dynamics that DDP keeps.
+
+A converged run is a local stationary point of the discretized problem (the predicted
+decrease of a full step is negligible); it is not a certificate of a global, or even a
+local, optimum of the continuous-time problem, and the discretization itself (step,
+integrator, zero-order-hold inputs) is part of the problem solved.
+"""
+
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+from scipy.linalg import cho_factor, cho_solve
+
+from .. import _validate
+from . import _numerics
+from .pontryagin import _box, _solve_one_box_qp
+
+__all__ = ["ARMIJO", "QuadraticCost", "ILQRReport", "ILQRResult", "ilqr"]
+
+#: Fraction of the predicted decrease a step must achieve to be accepted.
+ARMIJO = 1e-4
+
+#: Line-search step lengths alpha tried in turn.
+_ALPHAS = 0.5 ** np.arange(11)
+
+#: Regularization schedule: mu is multiplied or divided by this factor.
+_MU_FACTOR = 10.0
+
+
+@dataclass(frozen=True)
+class QuadraticCost:
+    r"""Quadratic running and terminal costs about a goal, for :func:`ilqr`.
+
+    .. math:: \ell(z, u) = \tfrac12(z - z_g)^TQ(z - z_g) + \tfrac12(u - u_g)^TR(u - u_g),
+              \qquad \phi(z) = \tfrac12(z - z_g)^TQ_f(z - z_g)
+
+    (note the factors 1/2).  The running cost is charged once per step: include the
+    time step in :math:`Q, R` to approximate an integral cost.
+
+    Attributes
+    ----------
+    Q : (n, n) array_like
+        Symmetric positive semidefinite state weight.
+    R : (m, m) array_like
+        Symmetric positive definite input weight.
+    Q_final : (n, n) array_like
+        Symmetric positive semidefinite terminal weight.
+    z_goal : (n,) array_like
+        Goal state.
+    u_goal : (m,) array_like, optional
+        Reference input (default zero), e.g. a gravity-compensating torque.
+
+    Any other cost works with :func:`ilqr` if it has the same four methods.
+
+    Raises
+    ------
+    ValueError
+        If a weight is not symmetric (semi)definite as stated, or shapes disagree.
+    """
+
+    Q: np.ndarray
+    R: np.ndarray
+    Q_final: np.ndarray
+    z_goal: np.ndarray
+    u_goal: np.ndarray = None
+
+    def __post_init__(self):
+        Q, _ = _numerics.weight_matrix(self.Q, "Q", definite=False)
+        R, _ = _numerics.weight_matrix(self.R, "R", definite=True)
+        Q_final, _ = _numerics.weight_matrix(self.Q_final, "Q_final", definite=False)
+        n, m = Q.shape[-1], R.shape[-1]
+        for W, name in ((Q, "Q"), (R, "R"), (Q_final, "Q_final")):
+            if W.ndim != 2:
+                raise ValueError(f"{name}: expected one matrix, got shape {W.shape}")
+        if Q_final.shape != (n, n):
+            raise ValueError(f"Q_final: expected shape ({n}, {n}) like Q, got {Q_final.shape}")
+        z_goal = _validate.real_array(self.z_goal, "z_goal")
+        if z_goal.shape != (n,):
+            raise ValueError(f"z_goal: expected shape ({n},), got shape {z_goal.shape}")
+        u_goal = np.zeros(m) if self.u_goal is None else _validate.real_array(self.u_goal,
+                                                                                "u_goal")
+        if u_goal.shape != (m,):
+            raise ValueError(f"u_goal: expected shape ({m},), got shape {u_goal.shape}")
+        for name, value in (("Q", Q), ("R", R), ("Q_final", Q_final), ("z_goal", z_goal),
+                            ("u_goal", u_goal)):
+            object.__setattr__(self, name, value)
+
+    def running(self, z, u):
+        """:math:`\\ell(z, u)` for states (..., n) and inputs (..., m): shape (...)."""
+        dz, du = z - self.z_goal, u - self.u_goal
+        return 0.5 * (np.einsum("...i,ij,...j->...", dz, self.Q, dz)
+                      + np.einsum("...i,ij,...j->...", du, self.R, du))
+
+    def running_derivatives(self, z, u):
+        r"""(:math:`\ell_z, \ell_u, \ell_{zz}, \ell_{uu}, \ell_{uz}`), broadcastable."""
+        dz, du = z - self.z_goal, u - self.u_goal
+        return (dz @ self.Q, du @ self.R, self.Q, self.R,
+                np.zeros(self.R.shape[:1] + self.Q.shape[:1]))
+
+    def terminal(self, z):
+        """:math:`\\phi(z)` for states (..., n): shape (...)."""
+        dz = z - self.z_goal
+        return 0.5 * np.einsum("...i,ij,...j->...", dz, self.Q_final, dz)
+
+    def terminal_derivatives(self, z):
+        r"""(:math:`\phi_z, \phi_{zz}`)."""
+        return (z - self.z_goal) @ self.Q_final, self.Q_final
+
+
+@dataclass(frozen=True)
+class ILQRReport:
+    r"""How an :func:`ilqr` run went.
+
+    Attributes
+    ----------
+    iterations : int
+        Accepted updates of the trajectory.
+    cost_history : (iterations + 1,) ndarray
+        Total cost of the initial and of every accepted trajectory; strictly decreasing.
+    expected_decrease : float
+        Decrease a full step (:math:`\alpha = 1`) would achieve according to the last
+        backward pass's quadratic model, :math:`-(\Delta_1 + \Delta_2)`.
+    feedforward_norm : float
+        Largest :math:`|k_k|_\infty` of the last backward pass, in input units.
+    regularization : float
+        Final :math:`\mu`, in units of :math:`Q_{uu}`.
+    converged : bool
+        ``expected_decrease <= tol * cost``.
+    reason : str
+        Why the iteration stopped.
+    """
+
+    iterations: int
+    cost_history: np.ndarray
+    expected_decrease: float
+    feedforward_norm: float
+    regularization: float
+    converged: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class ILQRResult:
+    r"""Result of :func:`ilqr`.
+
+    Attributes
+    ----------
+    states : (N + 1, n) ndarray
+        Rollout of the final inputs from ``z0``.
+    controls : (N, m) ndarray
+        Final inputs.
+    feedforward : (N, m) ndarray
+        :math:`k_k` of the last backward pass.
+    feedback : (N, m, n) ndarray
+        :math:`K_k` of the last backward pass (zero rows for inputs held at a bound):
+        :math:`u = u_k + K_k(z - z_k)` is the local feedback law about the trajectory.
+    saturated : (N, m) ndarray of bool
+        Inputs at a bound (all False without bounds).
+    report : ILQRReport
+    """
+
+    states: np.ndarray
+    controls: np.ndarray
+    feedforward: np.ndarray
+    feedback: np.ndarray
+    saturated: np.ndarray
+    report: ILQRReport
+
+    @property
+    def cost(self):
+        """Total cost of the returned trajectory."""
+        return float(self.report.cost_history[-1])
+
+
+class _Problem:
+    """The validated pieces of an iLQR problem, with checked evaluations."""
+
+    def __init__(self, dynamics, jacobians, cost, n, m, step, bounds):
+        self.dynamics, self.jacobians, self.cost = dynamics, jacobians, cost
+        self.n, self.m, self.step, self.bounds = n, m, step, bounds
+
+    def transition(self, z, u, strict):
+        """F(z, u) for one state; None for a non-finite result unless ``strict``."""
+        value = np.asarray(self.dynamics(z, u), dtype=float)
+        if value.shape != (self.n,):
+            raise ValueError(f"dynamics: expected F(z, u) of shape ({self.n},), got shape "
+                             f"{value.shape}")
+        if not np.all(np.isfinite(value)):
+            if strict:
+                _validate.real_array(value, "dynamics(z, u)")
+            return None
+        return value
+
+    def total_cost(self, z, u):
+        running = _numerics.evaluate(self.cost.running, (z[:-1], u), (), "cost.running(z, u)")
+        terminal = _numerics.evaluate(self.cost.terminal, (z[-1],), (), "cost.terminal(z)")
+        return float(running.sum() + terminal)
+
+    def linearization(self, z, u):
+        """A_k (N, n, n) and B_k (N, n, m) about the trajectory."""
+        n, m, N = self.n, self.m, u.shape[0]
+        if self.jacobians is not None:
+            value = self.jacobians(z, u)
+            if not isinstance(value, tuple) or len(value) != 2:
+                raise ValueError("dynamics_jacobians: expected a pair (A, B)")
+            return (_numerics.checked_result(value[0], (N, n, n), "dynamics_jacobians A",
+                                                (n, n)),
+                    _numerics.checked_result(value[1], (N, n, m), "dynamics_jacobians B",
+                                                (n, m)))
+
+        def stacked(w):
+            return _numerics.evaluate(self.dynamics, (w[..., :n], w[..., n:]), (n,), "dynamics")
+
+        D = _numerics.jacobian(_numerics.Trusted(stacked), np.concatenate([z, u], axis=-1), n,
+                               "dynamics", self.step)
+        return D[..., :n], D[..., n:]
+
+    def cost_derivatives(self, z, u):
+        N, n, m = u.shape[0], self.n, self.m
+        value = self.cost.running_derivatives(z[:-1], u)
+        shapes = ((N, n), (N, m), (N, n, n), (N, m, m), (N, m, n))
+        labels = ("l_z", "l_u", "l_zz", "l_uu", "l_uz")
+        running = [_numerics.checked_result(v, s, f"cost.running_derivatives {label}", s[1:])
+                   for v, s, label in zip(value, shapes, labels)]
+        phi_z, phi_zz = self.cost.terminal_derivatives(z[-1])
+        return running, (_numerics.checked_result(phi_z, (n,), "cost.terminal_derivatives"),
+                         _numerics.checked_result(phi_zz, (n, n), "cost.terminal_derivatives"))
+
+
+def _gains(Q_u, Q_uu_reg, Q_uz, u_k, bounds):
+    """Feedforward k and feedback K from the regularized Q_uu; None if it is not PD.
+
+    With bounds, k solves the box QP min 1/2 k^T Q_uu k + Q_u^T k on u_min <= u_k + k <= u_max,
+    and K acts only on the inputs the QP leaves free (rows of bound inputs are zero).
+    """
+    try:
+        factor = cho_factor(Q_uu_reg, lower=True)
+    except np.linalg.LinAlgError:
+        return None
+    if bounds is None:
+        return -cho_solve(factor, Q_u), -cho_solve(factor, Q_uz)
+    lo, hi = bounds
+    k, at_lower, at_upper = _solve_one_box_qp(0.5 * Q_uu_reg, Q_u, lo - u_k, hi - u_k)
+    free = ~(at_lower | at_upper)
+    K = np.zeros_like(Q_uz)
+    if free.any():
+        K[free] = -np.linalg.solve(Q_uu_reg[np.ix_(free, free)], Q_uz[free])
+    return k, K
+
+
+def _backward_pass(A, B, running, terminal, u, mu, bounds):
+    """Gains (N, m), (N, m, n) and the model terms (Delta_1, Delta_2); None if Q_uu fails."""
+    (l_z, l_u, l_zz, l_uu, l_uz), (V_z, V_zz) = running, terminal
+    N, m = u.shape
+    k_ff, K_fb = np.zeros((N, m)), np.zeros((N, m, A.shape[-1]))
+    delta_1 = delta_2 = 0.0
+    for t in reversed(range(N)):
+        Q_z = l_z[t] + A[t].T @ V_z
+        Q_u = l_u[t] + B[t].T @ V_z
+        Q_zz = l_zz[t] + A[t].T @ V_zz @ A[t]
+        Q_uu = l_uu[t] + B[t].T @ V_zz @ B[t]
+        Q_uz = l_uz[t] + B[t].T @ V_zz @ A[t]
+        gains = _gains(Q_u, Q_uu + mu * np.eye(m), Q_uz, u[t],
+                       None if bounds is None else (bounds[0][t], bounds[1][t]))
+        if gains is None:
+            return None
+        k, K = gains
+        V_z = Q_z + K.T @ Q_uu @ k + K.T @ Q_u + Q_uz.T @ k
+        V_zz = Q_zz + K.T @ Q_uu @ K + K.T @ Q_uz + Q_uz.T @ K
+        V_zz = 0.5 * (V_zz + V_zz.T)
+        k_ff[t], K_fb[t] = k, K
+        delta_1 += k @ Q_u
+        delta_2 += 0.5 * k @ Q_uu @ k
+    return k_ff, K_fb, delta_1, delta_2
+
+
+def _forward_pass(problem, z, u, k_ff, K_fb, alpha):
+    """Roll out u + alpha k + K (z_new - z); None if the dynamics leave the finite range."""
+    z_new, u_new = np.empty_like(z), np.empty_like(u)
+    z_new[0] = z[0]
+    for t in range(u.shape[0]):
+        u_new[t] = u[t] + alpha * k_ff[t] + K_fb[t] @ (z_new[t] - z[t])
+        if problem.bounds is not None:
+            u_new[t] = np.clip(u_new[t], problem.bounds[0][t], problem.bounds[1][t])
+        z_next = problem.transition(z_new[t], u_new[t], strict=False)
+        if z_next is None:
+            return None
+        z_new[t + 1] = z_next
+    return z_new, u_new
+
+
+def _rollout(problem, z0, u):
+    z = np.empty((u.shape[0] + 1, problem.n))
+    z[0] = z0
+    for t in range(u.shape[0]):
+        z[t + 1] = problem.transition(z[t], u[t], strict=True)
+    return z
+
+
+def _check_cost(cost):
+    for method in ("running", "running_derivatives", "terminal", "terminal_derivatives"):
+        if not callable(getattr(cost, method, None)):
+            raise ValueError(
+                f"cost: expected an object with methods running(z, u), running_derivatives(z, u), "
+                f"terminal(z) and terminal_derivatives(z) (e.g. QuadraticCost), got "
+                f"{type(cost).__name__} without {method}"
+            )
+
+
+def _count(value, name, minimum):
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
+        raise ValueError(f"{name}: expected an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def _number(value, name, check, kind):
+    array = check(value, name)
+    if array.ndim:
+        raise ValueError(f"{name}: expected a {kind} number, got {value!r}")
+    return float(array)
+
+
+def _controls(u_init):
+    u = _validate.real_array(u_init, "u_init")
+    if u.ndim != 2 or 0 in u.shape:
+        raise ValueError(f"u_init: expected shape (N, m) with horizon N >= 1 and m >= 1 inputs, "
+                         f"got shape {u.shape}")
+    return u.copy()
+
+
+def _input_bounds(u_min, u_max, u):
+    if u_min is None and u_max is None:
+        return None
+    if u_min is None or u_max is None:
+        raise ValueError("u_min, u_max: expected both bounds or neither, got only one")
+    lo, hi = _box(u_min, u_max, u.shape[-1])
+    try:
+        lo, hi = np.broadcast_to(lo, u.shape), np.broadcast_to(hi, u.shape)
+    except ValueError as error:
+        raise ValueError(f"u_min, u_max: expected bounds broadcastable to the inputs "
+                         f"{u.shape}, got shape {lo.shape}") from error
+    if np.any(u < lo) or np.any(u > hi):
+        raise ValueError("u_init: expected initial inputs within [u_min, u_max]")
+    return lo, hi
+
+
+def ilqr(dynamics, z0, u_init, cost, *, dynamics_jacobians=None, u_min=None, u_max=None,
+         max_iterations=100, tol=1e-9, step=None, max_regularization=1e10,
+         min_regularization=1e-6):
+    r"""Optimize the inputs of a discrete transition :math:`z_{k+1} = F(z_k, u_k)` by iLQR.
+
+    Minimizes :math:`\sum_{k<N}\ell(z_k, u_k) + \phi(z_N)` from the fixed initial state
+    ``z0`` (the equations and the step acceptance are in :mod:`geomotion.control.ilqr`).
+    The Jacobians :math:`A_k, B_k` come from ``dynamics_jacobians`` or from
+    Richardson central differences of ``dynamics`` (one call on the stack of all
+    perturbed states and inputs of the horizon).  The cost supplies its own first and
+    second derivatives (:class:`QuadraticCost`, or any object with the same methods).
+
+    Input bounds (optional) are handled as in control-limited DDP: the feedforward step
+    of each backward-pass stage solves a box-constrained QP (the bounded quadratic
+    program of :func:`geomotion.control.box_quadratic_control`), inputs held at a bound
+    get no feedback, and the forward rollout clamps the inputs to the box (the result
+    reports which are saturated).  Only constant or per-step bounds on the inputs are
+    supported: state constraints, contact conditions and bounds on rates are not, and
+    penalizing or projecting a cost gradient would not enforce them either.  The state
+    :math:`z` should consist of independent coordinates (for a constrained mechanism, a
+    chart of :math:`TQ_c` with :math:`2d` coordinates): with dependent ambient coordinates
+    the local model would treat directions off the constraint set as free.
+
+    Parameters
+    ----------
+    dynamics : callable
+        ``F(z, u) -> (..., n)`` for states (..., n) and inputs (..., m), broadcasting over
+        leading axes (needed for the differences; a single step gets (n,) and (m,)).
+    z0 : (n,) array_like
+        Initial state.
+    u_init : (N, m) array_like
+        Initial input sequence; ``N`` >= 1 is the horizon.  Within the bounds, if any.
+    cost : QuadraticCost or object
+        With ``running(z, u)`` -> (...), ``running_derivatives(z, u)`` -> (l_z, l_u,
+        l_zz, l_uu, l_uz), ``terminal(z)`` -> (), ``terminal_derivatives(z)`` -> (phi_z,
+        phi_zz), all broadcasting over a leading horizon axis.
+    dynamics_jacobians : callable, optional
+        ``(z, u) -> (A, B)`` of shapes (..., n, n), (..., n, m): exact Jacobians.
+    u_min, u_max : float or array_like, optional
+        Input bounds broadcastable to (N, m); both or neither.
+    max_iterations : int
+        Most accepted updates, >= 1.
+    tol : float
+        Convergence threshold: stop when the predicted full-step decrease is at most
+        ``tol`` times the cost.
+    step : float or (n + m,) array_like, optional
+        Difference step for the Jacobians, per state then input coordinate.
+    max_regularization : float
+        Give up when :math:`\mu` would exceed this (units of :math:`Q_{uu}`).
+    min_regularization : float
+        Smallest nonzero :math:`\mu`; it starts at zero and is reset to zero below this.
+
+    Returns
+    -------
+    ILQRResult
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: non-callable ``dynamics``/``dynamics_jacobians``; a cost
+        without the four methods; ``z0`` not one finite state; ``u_init`` not a finite
+        (N, m) array with N, m >= 1, or outside the bounds; bounds that are non-finite,
+        given alone, or empty; bad counts or tolerances; and, when evaluated, dynamics or
+        costs returning wrong shapes or non-finite values along the initial rollout.
+    """
+    _numerics.callable_argument(dynamics, "dynamics", "F(z, u) -> (..., n)")
+    if dynamics_jacobians is not None:
+        _numerics.callable_argument(dynamics_jacobians, "dynamics_jacobians", "(z, u) -> (A, B)")
+    _check_cost(cost)
+    z0 = _numerics.single_state(z0, "z0")
+    u = _controls(u_init)
+    bounds = _input_bounds(u_min, u_max, u)
+    max_iterations = _count(max_iterations, "max_iterations", 1)
+    tol = _number(tol, "tol", _validate.nonnegative, "non-negative")
+    max_regularization = _number(max_regularization, "max_regularization", _validate.positive,
+                                 "positive")
+    min_regularization = _number(min_regularization, "min_regularization", _validate.positive,
+                                 "positive")
+    problem = _Problem(dynamics, dynamics_jacobians, cost, z0.shape[0], u.shape[1], step, bounds)
+
+    z = _rollout(problem, z0, u)
+    history = [problem.total_cost(z, u)]
+    mu, expected, reason = 0.0, np.inf, None
+    k_ff, K_fb = np.zeros(u.shape), np.zeros(u.shape + z0.shape)
+    while reason is None:
+        A, B = problem.linearization(z[:-1], u)
+        running, terminal = problem.cost_derivatives(z, u)
+        while True:  # raise mu until Q_uu + mu I is positive definite and a step is accepted
+            backward = _backward_pass(A, B, running, terminal, u, mu, bounds)
+            if backward is not None:
+                k_ff, K_fb, delta_1, delta_2 = backward
+                expected = -(delta_1 + delta_2)
+                if expected <= tol * abs(history[-1]):
+                    reason = "converged: predicted decrease below tol times the cost"
+                    break
+                if len(history) > max_iterations:
+                    reason = "maximum iterations reached"
+                    break
+                stepped = _line_search(problem, z, u, k_ff, K_fb, delta_1, delta_2, history)
+                if stepped:
+                    z, u = stepped
+                    mu = mu / _MU_FACTOR if mu / _MU_FACTOR >= min_regularization else 0.0
+                    break
+            mu = max(min_regularization, _MU_FACTOR * mu)
+            if mu > max_regularization:
+                reason = ("regularization limit: " + ("Q_uu + mu I not positive definite"
+                          if backward is None else "no step decreased the cost"))
+                break
+    saturated = np.zeros(u.shape, dtype=bool) if bounds is None else (u <= bounds[0]) | (
+        u >= bounds[1])
+    report = ILQRReport(
+        iterations=len(history) - 1, cost_history=np.array(history),
+        expected_decrease=float(expected), feedforward_norm=float(np.abs(k_ff).max()),
+        regularization=mu, converged=reason.startswith("converged"), reason=reason,
+    )
+    return ILQRResult(states=z, controls=u, feedforward=k_ff, feedback=K_fb, saturated=saturated,
+                      report=report)
+
+
+def _line_search(problem, z, u, k_ff, K_fb, delta_1, delta_2, history):
+    """Try alpha = 1, 1/2, ...; append the cost and return (z, u) of the first accepted step."""
+    for alpha in _ALPHAS:
+        rolled = _forward_pass(problem, z, u, k_ff, K_fb, alpha)
+        if rolled is None:
+            continue
+        cost = problem.total_cost(*rolled)
+        predicted = -(alpha * delta_1 + alpha**2 * delta_2)
+        if history[-1] - cost >= ARMIJO * predicted and cost < history[-1]:
+            history.append(cost)
+            return rolled
+    return False
