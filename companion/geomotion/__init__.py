@@ -1,12 +1,38 @@
 """geomotion: the companion package of *The Geometry of Motion*.
 
-Spatial vector algebra, rigid-body inertia and tree dynamics on numpy arrays, with
-the book's coordinate contract: motion angular-first ``(omega, v)``, force
-moment-first ``(n, f)``, poses ``T_AB`` mapping B coordinates into A, SI units.
-Every function broadcasts over leading axes.
+Spatial vector algebra, rigid-body inertia and tree dynamics; constrained dynamics,
+redundancy and allocation, grip and ground contact, geometric control and symmetry;
+integrators that report their residuals.  All on numpy arrays, with the book's
+coordinate contract: motion angular-first ``(omega, v)``, force moment-first ``(n, f)``,
+poses ``T_AB`` mapping B coordinates into A, SI units.  Functions broadcast over
+leading axes.
 """
 
-from . import constraints, dualquat, inertia, integrators, lagrange, spatial, tree
+from . import (
+    allocation,
+    constraints,
+    contact,
+    control,
+    dualquat,
+    inertia,
+    integrators,
+    lagrange,
+    spatial,
+    symmetry,
+    tree,
+)
 
-__all__ = ["spatial", "inertia", "dualquat", "tree", "lagrange", "constraints", "integrators"]
+__all__ = [
+    "spatial",
+    "inertia",
+    "dualquat",
+    "tree",
+    "lagrange",
+    "constraints",
+    "allocation",
+    "contact",
+    "control",
+    "symmetry",
+    "integrators",
+]
 __version__ = "0.1.0"
