@@ -35,15 +35,10 @@ def _constraint_jacobian(value, n):
 
 
 def _check_batches(**arrays_and_core_ndims):
-    """Raise a ValueError naming the arguments if their leading (batch) axes do not broadcast."""
-    shapes = {name: a.shape[: a.ndim - core] for name, (a, core) in arrays_and_core_ndims.items()}
-    try:
-        return np.broadcast_shapes(*shapes.values())
-    except ValueError:
-        listing = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
-        raise ValueError(
-            f"{', '.join(shapes)}: expected batch (leading) axes that broadcast, got {listing}"
-        ) from None
+    """Broadcast leading (batch) shapes of ``name=(array, core ndim)``; a ValueError names them."""
+    return _validate.batch_shape(
+        {name: a.shape[: a.ndim - core] for name, (a, core) in arrays_and_core_ndims.items()}
+    )
 
 
 def _singular_values(J):

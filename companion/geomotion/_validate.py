@@ -150,3 +150,17 @@ def positive_definite_factor(value, name="M"):
 def positive_definite(value, name="M"):
     """Validate a (..., n, n) symmetric positive definite matrix."""
     return positive_definite_factor(value, name)[0]
+
+
+def batch_shape(shapes):
+    """Broadcast the leading (batch) shapes of named arguments, ``{name: shape}``.
+
+    A ValueError names the arguments and their shapes if they do not broadcast.
+    """
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listing = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(
+            f"{', '.join(shapes)}: expected leading (batch) axes that broadcast, got {listing}"
+        ) from None

@@ -127,12 +127,8 @@ def _rates(v, n):
 
 
 def _batch_shape(*named_batches):
-    """Broadcast the leading shapes of several arguments; name them if they clash."""
-    try:
-        return np.broadcast_shapes(*(shape for _, shape in named_batches))
-    except ValueError as error:
-        listing = ", ".join(f"{name} {shape}" for name, shape in named_batches)
-        raise ValueError(f"expected broadcastable leading (batch) shapes, got {listing}") from error
+    """Broadcast the leading shapes of ``(name, shape)`` pairs; name them if they clash."""
+    return _validate.batch_shape(dict(named_batches))
 
 
 def _evaluate(function, q, core, name):

@@ -597,7 +597,7 @@ def test_integer_input_is_read_as_real():
         ),
         (
             lambda: allocation.solution_family(np.ones((3, 1, 2)), np.ones((2, 1))),
-            r"G, b: expected batch \(leading\) axes that broadcast",
+            r"G, b: expected leading \(batch\) axes that broadcast",
         ),
         (
             lambda: allocation.weighted_allocation(G_SEED, B_SEED, np.diag([1.0, -4.0])),

@@ -494,7 +494,7 @@ def test_cop_noise_floor_and_batch_index_in_the_message():
         ({"convention": "plate_on_foot"}, "convention: expected one of"),
         ({"convention": None}, "convention: expected one of"),
         ({"depth": -0.04}, "depth: expected non-negative"),
-        ({"depth": [0.0, 0.1, 0.2]}, "wrench, depth: expected batch"),
+        ({"depth": [0.0, 0.1, 0.2]}, "wrench, depth: expected leading"),
         ({"depth": np.nan}, "depth: expected finite"),
     ],
 )
@@ -550,11 +550,11 @@ def test_grip_functions_refuse_bad_shapes_and_values():
         contact.contact_point_velocity(np.zeros(6), [1.0, 2.0])
     with pytest.raises(ValueError, match=r"V_O: expected shape \(\.\.\., 6\)"):
         contact.contact_point_velocity(np.zeros(3), [1.0, 2.0, 3.0])
-    with pytest.raises(ValueError, match="V_O, r: expected batch"):
+    with pytest.raises(ValueError, match="V_O, r: expected leading"):
         contact.contact_point_velocity(np.zeros((2, 6)), np.zeros((3, 3)))
     with pytest.raises(ValueError, match="f_L: expected finite"):
         contact.grip_wrench([0, 0, 1.0], [np.nan, 0, 0], [0, 0, 0.0], [0, 0, 0.0])
-    with pytest.raises(ValueError, match="r_L, f_L, r_R, f_R: expected batch"):
+    with pytest.raises(ValueError, match="r_L, f_L, r_R, f_R: expected leading"):
         contact.grip_wrench(np.zeros((2, 3)), np.zeros((3, 3)), np.zeros(3), np.zeros(3))
     with pytest.raises(ValueError, match="a: expected finite"):
         contact.internal_grip_forces([0, 0, 1.0], [0, 0, 0.0], np.inf)
@@ -624,7 +624,7 @@ def test_floating_base_count_reads_numpy_integers():
 
 
 def test_contact_power_refuses_mismatched_batches_and_shapes():
-    with pytest.raises(ValueError, match="wrench, twist: expected batch"):
+    with pytest.raises(ValueError, match="wrench, twist: expected leading"):
         contact.contact_power(np.zeros((2, 6)), np.zeros((3, 6)))
     with pytest.raises(ValueError, match=r"twist: expected shape \(\.\.\., 6\)"):
         contact.contact_power(np.zeros(6), np.zeros(3))

@@ -26,14 +26,7 @@ _W = 0.5 * _legendre_w
 
 def _batch_shape(**named_shapes):
     """Broadcast leading (batch) shapes; a ValueError names the arguments if they clash."""
-    try:
-        return np.broadcast_shapes(*named_shapes.values())
-    except ValueError:
-        listing = ", ".join(f"{name} {shape}" for name, shape in named_shapes.items())
-        raise ValueError(
-            f"{', '.join(named_shapes)}: expected leading (batch) axes that broadcast, "
-            f"got {listing}"
-        ) from None
+    return _validate.batch_shape(named_shapes)
 
 
 def _positive_locked_inertia(I, name="locked_inertia", points=None):
