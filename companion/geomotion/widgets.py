@@ -13,7 +13,14 @@ from IPython.display import display
 
 from . import figures
 
-__all__ = ["reporting_origin_explorer", "elbow_explorer", "inertia_rotation_explorer"]
+__all__ = [
+    "reporting_origin_explorer",
+    "elbow_explorer",
+    "inertia_rotation_explorer",
+    "baumgarte_explorer",
+    "phase_loop_explorer",
+    "allocation_explorer",
+]
 
 
 def _show(fig):
@@ -73,4 +80,71 @@ def inertia_rotation_explorer():
                                    description="angle (deg)", continuous_update=False)
     return ipywidgets.interactive(
         lambda degrees: _show(figures.rotated_inertia_figure(np.radians(degrees))), degrees=angle
+    )
+
+
+def baumgarte_explorer():
+    """Change the Baumgarte gains and the step and watch a constraint violation decay.
+
+    Redraws :func:`geomotion.figures.baumgarte_figure` for the circle pendulum started
+    off its circle: gains alpha and beta (1/s) and the step dt (s).  Large gains decay
+    the violation faster but make the equations stiff: at alpha dt or beta dt near 1
+    the step no longer follows the closed form.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    alpha = ipywidgets.FloatSlider(value=2.0, min=0.0, max=10.0, step=0.5,
+                                   description="alpha (1/s)", continuous_update=False)
+    beta = ipywidgets.FloatSlider(value=3.0, min=0.0, max=10.0, step=0.5,
+                                  description="beta (1/s)", continuous_update=False)
+    step = ipywidgets.SelectionSlider(options=[0.005, 0.01, 0.02, 0.05], value=0.02,
+                                      description="dt (s)", continuous_update=False)
+    return ipywidgets.interactive(
+        lambda alpha, beta, dt: _show(figures.baumgarte_figure(alpha, beta, dt=dt)),
+        alpha=alpha, beta=beta, dt=step,
+    )
+
+
+def phase_loop_explorer():
+    """Resize the shape loop, change the curvature and reverse the loop; watch the net rotation.
+
+    Redraws :func:`geomotion.figures.phase_loop_figure`: at zero momentum the body
+    turns by -k a0 b0 counterclockwise and +k a0 b0 clockwise.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    a0 = ipywidgets.FloatSlider(value=1.0, min=0.0, max=2.0, step=0.1, description="a0",
+                                continuous_update=False)
+    b0 = ipywidgets.FloatSlider(value=0.5, min=0.0, max=2.0, step=0.1, description="b0",
+                                continuous_update=False)
+    k = ipywidgets.FloatSlider(value=1.0, min=-2.0, max=2.0, step=0.25, description="k",
+                               continuous_update=False)
+    clockwise = ipywidgets.Checkbox(value=False, description="clockwise")
+    return ipywidgets.interactive(
+        lambda a0, b0, k, clockwise: _show(figures.phase_loop_figure(k, a0, b0,
+                                                                     clockwise=clockwise)),
+        a0=a0, b0=b0, k=k, clockwise=clockwise,
+    )
+
+
+def allocation_explorer():
+    """Change the weights of the two inputs and watch the chosen input slide along the solution line.
+
+    Redraws :func:`geomotion.figures.allocation_figure` for G = (1, 1), b = 1 and
+    W = diag(w1, w2); the Euclidean minimum-norm input (0.5, 0.5) stays put.
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    w1 = ipywidgets.FloatSlider(value=1.0, min=0.25, max=8.0, step=0.25, description="w1",
+                                continuous_update=False)
+    w2 = ipywidgets.FloatSlider(value=4.0, min=0.25, max=8.0, step=0.25, description="w2",
+                                continuous_update=False)
+    return ipywidgets.interactive(
+        lambda w1, w2: _show(figures.allocation_figure(W=(w1, w2))), w1=w1, w2=w2
     )

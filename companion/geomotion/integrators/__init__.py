@@ -35,6 +35,7 @@ from .stabilization import (
     project_position,
     project_velocity,
 )
+from .study import QUANTITIES, ROUNDOFF_FACTOR, MethodStudy, StepSizeStudy, step_size_study
 from .system import MechanicalSystem
 from .unconstrained import METHODS, Trajectory, simulate
 
@@ -55,4 +56,9 @@ __all__ = [
     "CONSTANT_MASS_RTOL",
     "ConstrainedTrajectory",
     "simulate_constrained",
+    "ROUNDOFF_FACTOR",
+    "QUANTITIES",
+    "MethodStudy",
+    "StepSizeStudy",
+    "step_size_study",
 ]

@@ -1,10 +1,9 @@
-"""The book's figures: one function per figure, each returning a matplotlib Figure.
+"""Chapter 1 figures: spatial vector algebra and inertia.
 
-Every number drawn is computed by geomotion in the function itself, so a figure
-cannot drift from the algorithms it illustrates.  All figures share one style
-(:data:`STYLE`) and are meant to be saved or displayed as PNG.  Figures are created
-without pyplot, so nothing is registered globally: a notebook cell ending in a
-figure call displays it exactly once, and callers never close figures.
+Reporting origins and power, point-mass and extended-body energy, the two-link joint
+inertia, rotated inertia components, screw axes, and particle-sum energies.  Each
+function computes what it draws with geomotion and returns a matplotlib Figure
+in the shared style ``geomotion.figures.STYLE``.
 """
 
 import matplotlib
@@ -12,10 +11,10 @@ import matplotlib.ticker
 import numpy as np
 from matplotlib.figure import Figure
 
-from . import inertia, models, spatial, tree, verification
+from .. import inertia, models, spatial, tree, verification
+from ._style import ACCENT, ENERGY, FORCE, MOTION, STYLE
 
 __all__ = [
-    "STYLE",
     "POWER_EXAMPLE",
     "reporting_origin_figure",
     "inertia_energy_figure",
@@ -24,22 +23,6 @@ __all__ = [
     "screw_axis_figure",
     "particle_energy_figure",
 ]
-
-#: Shared matplotlib settings of every book figure.
-STYLE = {
-    "figure.dpi": 110,
-    "font.size": 9.5,
-    "axes.titlesize": 10,
-    "axes.labelsize": 9.5,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "legend.frameon": False,
-}
-
-#: Colours: twist/motion, wrench/force, energy/power, and a neutral accent.
-MOTION, FORCE, ENERGY, ACCENT = "#1f77b4", "#d62728", "#2ca02c", "#7f7f7f"
 
 #: Power-transport example (a 10 N force along y through B, B at 0.2 m along A's
 #: x axis with parallel axes, body twist about B (0, 0, 3 rad/s, 1, 2, 0 m/s)).

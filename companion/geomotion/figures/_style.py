@@ -1,0 +1,47 @@
+"""The shared look of the book's figures, and small drawing helpers used by several files."""
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+#: Shared matplotlib settings of every book figure.
+STYLE = {
+    "figure.dpi": 110,
+    "font.size": 9.5,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9.5,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "legend.frameon": False,
+}
+
+#: Colours: twist/motion, wrench/force, energy/power, and a neutral accent.
+MOTION, FORCE, ENERGY, ACCENT = "#1f77b4", "#d62728", "#2ca02c", "#7f7f7f"
+
+#: A fifth colour for a second family of curves (e.g. a second method or branch).
+SECOND = "#9467bd"
+
+#: Colours of the constrained integration methods, in the order of
+#: :data:`geomotion.integrators.CONSTRAINED_METHODS` plus the unstabilized run.
+METHOD_COLOURS = {"projection": MOTION, "baumgarte": ENERGY, "rattle": SECOND,
+                  "unstabilized": ACCENT}
+
+
+def new_figure(figsize, **kwargs):
+    """An empty constrained-layout Figure in :data:`STYLE`; call inside ``rc_context(STYLE)``."""
+    return Figure(figsize=figsize, layout="constrained", **kwargs)
+
+
+def arrow(ax, start, vector, colour, label=None, width=0.006, scale=1.0, **kwargs):
+    """Draw ``vector`` (in data units, times ``scale``) from ``start`` as a quiver arrow."""
+    start = np.asarray(start, dtype=float)
+    vector = np.asarray(vector, dtype=float) * scale
+    return ax.quiver(start[0], start[1], vector[0], vector[1], color=colour, angles="xy",
+                     scale_units="xy", scale=1.0, width=width, label=label, **kwargs)
+
+
+def style_context():
+    """The rc context of :data:`STYLE` (``with style_context(): ...``)."""
+    return matplotlib.rc_context(STYLE)
