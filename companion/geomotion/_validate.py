@@ -164,3 +164,11 @@ def batch_shape(shapes):
         raise ValueError(
             f"{', '.join(shapes)}: expected leading (batch) axes that broadcast, got {listing}"
         ) from None
+
+
+def vector(value, name, size):
+    """Return ``value`` as a finite real vector of shape ``(size,)``."""
+    array = real_array(value, name)
+    if array.shape != (size,):
+        raise ValueError(f"{name}: expected a vector of shape ({size},), got shape {array.shape}")
+    return array

@@ -12,7 +12,7 @@ r"""Chapter 2 figures on constraints: the movable closed chain and the circle's 
 import numpy as np
 import scipy.optimize
 
-from .. import constraints, models
+from .. import _validate, constraints, models
 from ._examples import circle_constraint
 from ._style import ACCENT, FORCE, MOTION, SECOND, arrow, new_figure, style_context
 
@@ -214,7 +214,7 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
         If a vector is not finite of shape (2,), ``radius`` is not positive, ``q`` is
         not on the circle or ``v`` not tangent to it (relative tolerance 1e-9).
     """
-    q, v, a0 = (_planar_vector(value, name) for value, name in ((q, "q"), (v, "v"), (a0, "a0")))
+    q, v, a0 = (_validate.vector(value, name, 2) for value, name in ((q, "q"), (v, "v"), (a0, "a0")))
     radius = float(radius)
     if not np.isfinite(radius) or radius <= 0:
         raise ValueError(f"radius: expected a positive radius in m, got {radius!r}")
@@ -279,8 +279,3 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
     return fig
 
 
-def _planar_vector(value, name):
-    array = np.asarray(value, dtype=float)
-    if array.shape != (2,) or not np.all(np.isfinite(array)):
-        raise ValueError(f"{name}: expected a finite vector of shape (2,), got {value!r}")
-    return array

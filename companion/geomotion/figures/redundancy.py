@@ -11,14 +11,14 @@ r"""Chapter 2 figures on redundancy: many inputs, or many hand loads, with the s
 
 import numpy as np
 
-from .. import allocation, contact
+from .. import _validate, allocation, contact
 from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, new_figure, style_context
 
 __all__ = ["allocation_figure", "grip_figure"]
 
 
 def _weight_matrix(W):
-    W = np.asarray(W, dtype=float)
+    W = _validate.real_array(W, "W")
     if W.shape == (2,):
         return np.diag(W)
     if W.shape == (2, 2):
@@ -67,10 +67,10 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
         :func:`geomotion.allocation.weighted_allocation` (e.g. ``G = 0`` or ``W`` not
         positive definite), or for shapes other than those above.
     """
-    G = np.atleast_2d(np.asarray(G, dtype=float))
+    G = np.atleast_2d(_validate.real_array(G, "G"))
     if G.shape != (1, 2):
         raise ValueError(f"G: expected one row of two entries, (2,) or (1, 2), got shape {G.shape}")
-    b = np.atleast_1d(np.asarray(b, dtype=float))
+    b = np.atleast_1d(_validate.real_array(b, "b"))
     if b.shape != (1,):
         raise ValueError(f"b: expected one number, got shape {b.shape}")
     W = _weight_matrix(W)
@@ -119,11 +119,6 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     return fig
 
 
-def _vector3(value, name):
-    array = np.asarray(value, dtype=float)
-    if array.shape != (3,) or not np.all(np.isfinite(array)):
-        raise ValueError(f"{name}: expected a finite vector of shape (3,), got {value!r}")
-    return array
 
 
 def grip_figure(r_L=(0.03, 0.0, 0.0), r_R=(0.12, 0.0, 0.0), f_L=(-30.0, 25.0, 0.0),
@@ -164,7 +159,7 @@ def grip_figure(r_L=(0.03, 0.0, 0.0), r_R=(0.12, 0.0, 0.0), f_L=(-30.0, 25.0, 0.
         If a vector is not finite of shape (3,), ``squeeze`` is empty or non-finite,
         or the contacts coincide (no squeeze direction).
     """
-    r_L, r_R, f_L, f_R = (_vector3(value, name) for value, name in
+    r_L, r_R, f_L, f_R = (_validate.vector(value, name, 3) for value, name in
                           ((r_L, "r_L"), (r_R, "r_R"), (f_L, "f_L"), (f_R, "f_R")))
     squeeze = np.atleast_1d(np.asarray(squeeze, dtype=float))
     if squeeze.ndim != 1 or squeeze.size == 0 or not np.all(np.isfinite(squeeze)):

@@ -11,7 +11,7 @@ import matplotlib.ticker
 import numpy as np
 from matplotlib.figure import Figure
 
-from .. import inertia, models, spatial, tree, verification
+from .. import _validate, inertia, models, spatial, tree, verification
 from ._style import ACCENT, ENERGY, FORCE, MOTION, STYLE
 
 __all__ = [
@@ -162,7 +162,7 @@ def joint_inertia_figure(q2=0.0, rates=(1.0, -2.0)):
     """
     arm = models.two_link_teaching_arm()
     q = np.array([0.0, float(q2)])
-    qd = np.asarray(rates, dtype=float)
+    qd = _validate.real_array(rates, "rates")
     M = tree.crba(arm, q)
     energy = float(tree.kinetic_energy(arm, q, qd))
     with matplotlib.rc_context(STYLE):
@@ -198,8 +198,8 @@ def rotated_inertia_figure(angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(
     -------
     matplotlib.figure.Figure
     """
-    I_C = np.diag(np.asarray(inertia_com, dtype=float))
-    w = np.asarray(omega, dtype=float)
+    I_C = np.diag(_validate.real_array(inertia_com, "inertia_com"))
+    w = _validate.real_array(omega, "omega")
     R = spatial.rot_z(angle)
     rotated, w_rotated = R @ I_C @ R.T, R @ w + 0.0
     energy, energy_rotated = 0.5 * w @ I_C @ w, 0.5 * w_rotated @ rotated @ w_rotated
@@ -236,7 +236,7 @@ def screw_axis_figure(V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
     -------
     matplotlib.figure.Figure
     """
-    V = np.asarray(V, dtype=float)
+    V = _validate.real_array(V, "V")
     pitch, point, direction = spatial.screw_axis(V)
     s = np.linspace(-0.6, 0.6, 3)
     on_axis = point + s[:, None] * direction
