@@ -81,30 +81,77 @@ def nonnegative(value, name):
     return array
 
 
-def rotation(value, name):
-    """Return ``value`` as a (..., 3, 3) array of proper rotations (orthonormal, det +1)."""
+def _first_index(failed):
+    """Batch index (a tuple) of the first True entry of ``failed``."""
+    return tuple(int(i) for i in np.argwhere(failed)[0])
+
+
+def _where(index, item):
+    """How a message names batch entry ``index``: "" for a single value, else " (body 3)"."""
+    if index == ():
+        return ""
+    label = index[0] if len(index) == 1 else index
+    return f" ({item} {label})"
+
+
+#: Rotations that miss orthonormality by less than this look typed or rounded by hand.
+_HAND_ROUNDED_TOL = 1e-2
+
+
+def rotation(value, name, item="entry"):
+    """Return ``value`` as a (..., 3, 3) array of proper rotations (orthonormal, det +1).
+
+    The error names the first failing entry of a batch (``item`` says what an entry is,
+    e.g. "body"), and suggests a remedy for a rotation rounded by hand or a reflection.
+    """
     R = trailing_shape(value, name, (3, 3))
     gram_error = np.abs(np.swapaxes(R, -1, -2) @ R - np.eye(3)).max(axis=(-1, -2), initial=0.0)
-    det_error = np.abs(np.linalg.det(R) - 1.0) if R.size else np.zeros(R.shape[:-2])
-    if np.any(gram_error > ROTATION_TOL) or np.any(det_error > ROTATION_TOL):
-        worst = float(np.max(np.maximum(gram_error, det_error)))
+    det = np.linalg.det(R) if R.size else np.ones(R.shape[:-2])
+    deviation = np.maximum(gram_error, np.abs(det - 1.0))
+    failed = deviation > ROTATION_TOL
+    if np.any(failed):
+        i = _first_index(failed)
+        if det[i] < 0 and gram_error[i] <= ROTATION_TOL:
+            hint = " It is a reflection (det R = -1): flip the sign of one axis."
+        elif deviation[i] < _HAND_ROUNDED_TOL:
+            hint = (
+                " It is close to a rotation, as if typed or rounded by hand: build it "
+                "with geomotion.spatial.rot_x/rot_y/rot_z (angles in rad) or "
+                "compose those, rather than writing out rounded cosines."
+            )
+        else:
+            hint = ""
         raise ValueError(
             f"{name}: expected a rotation matrix (R^T R = I, det R = +1 within "
-            f"{ROTATION_TOL:g}), got a deviation of {worst:.3g}"
+            f"{ROTATION_TOL:g}), got a deviation of {deviation[i]:.3g}{_where(i, item)}.{hint}"
         )
     return R
 
 
-def pose(value, name):
-    """Return ``value`` as a (..., 4, 4) array of rigid homogeneous transforms."""
+def pose(value, name, item="entry"):
+    """Return ``value`` as a (..., 4, 4) array of rigid homogeneous transforms.
+
+    Errors name the first failing entry of a batch (``item`` says what an entry is), and
+    recognise a transposed (row-vector convention) pose.
+    """
     T = trailing_shape(value, name, (4, 4))
     bottom = T[..., 3, :]
-    if np.any(np.abs(bottom - np.array([0.0, 0.0, 0.0, 1.0])) > 0):
-        raise ValueError(
-            f"{name}: expected a homogeneous pose with last row (0, 0, 0, 1), "
-            f"got last row(s) {bottom!r}"
+    failed = np.any(np.abs(bottom - np.array([0.0, 0.0, 0.0, 1.0])) > 0, axis=-1)
+    if np.any(failed):
+        i = _first_index(failed)
+        transposed = np.all(T[i][:3, 3] == 0) and T[i][3, 3] == 1
+        hint = (
+            " It looks transposed (the row-vector convention): the translation belongs in "
+            "the last column, T[:3, 3]; pass the transpose, or build poses with "
+            "geomotion.spatial.pose(R, p)."
+            if transposed
+            else ""
         )
-    rotation(T[..., :3, :3], f"{name}[..., :3, :3]")
+        raise ValueError(
+            f"{name}: expected a homogeneous pose with last row (0, 0, 0, 1), got last row "
+            f"{bottom[i].tolist()}{_where(i, item)}.{hint}"
+        )
+    rotation(T[..., :3, :3], f"{name}[..., :3, :3]", item)
     return T
 
 
@@ -172,3 +219,27 @@ def vector(value, name, size):
     if array.shape != (size,):
         raise ValueError(f"{name}: expected a vector of shape ({size},), got shape {array.shape}")
     return array
+
+
+def count(value, name, minimum=1):
+    """Return a whole number >= ``minimum`` as an ``int``, for arguments that count things.
+
+    Integers and whole-number floats (``1 / 0.01``, ``1e4``) are accepted; booleans,
+    fractions and non-numbers are refused.  A float that is not whole within rounding
+    (``1 / 0.003`` = 333.33...) raises, since rounding it would silently change the
+    count.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name}: expected an integer >= {minimum}, got {value!r}")
+    if isinstance(value, (float, np.floating)):
+        whole = round(value) if math.isfinite(value) else None
+        if whole is None or abs(value - whole) > 1e-9 * max(1.0, abs(value)):
+            raise ValueError(
+                f"{name}: expected a whole number >= {minimum}, got {value!r} (not whole: "
+                f"round it yourself if that is what you mean, e.g. round({value!r}))"
+            )
+        value = whole
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name}: expected an integer >= {minimum}, got {value!r}")
+    return value

@@ -11,6 +11,8 @@ exactly the same mass, centre of mass and rotational inertia, and sums
 :math:`\tfrac12 m_k\|v + \omega\times r_k\|^2` directly.
 """
 
+import warnings
+
 import numpy as np
 
 from . import _validate
@@ -18,6 +20,8 @@ from .spatial import _force_transform, _skew, _vee, planar_embedding
 
 __all__ = [
     "spatial_inertia",
+    "spatial_inertia_about_origin",
+    "InertiaFrameWarning",
     "mass_properties",
     "central_second_moments",
     "is_physically_realizable",
@@ -45,7 +49,34 @@ REALIZABILITY_RTOL = 1e-10
 DECODE_RTOL = 1e-9
 
 
-def spatial_inertia(mass, com, inertia_com):
+class InertiaFrameWarning(UserWarning):
+    """A central inertia that looks as if it were given about the frame origin instead."""
+
+
+def _parallel_axis_term(m, c):
+    r""":math:`m(\|c\|^2 I_3 - c c^T)`, the inertia about O of a point mass m at c (kg m^2)."""
+    return m[..., None, None] * (np.einsum("...i,...i->...", c, c)[..., None, None] * np.eye(3)
+                                 - c[..., :, None] * c[..., None, :])
+
+
+def _looks_about_origin(m, c, I_C):
+    r"""Whether :math:`I_C` reads better as an inertia about O than about the centre of mass.
+
+    True where removing the parallel-axis term still leaves a physically realizable
+    central inertia that the term dominates (the offset exceeds the body's own radius of
+    gyration): a uniform rod of length L with its centre at L/2, given :math:`mL^2/3`
+    (about its end) instead of :math:`mL^2/12`, is the typical case.  A compact body
+    whose centre of mass lies within its own radius of gyration of O can pass this test
+    with a correct input, hence a warning, never an error.
+    """
+    shift = _parallel_axis_term(m, c)
+    candidate = I_C - shift
+    offset = np.einsum("...i,...i->...", c, c) > 0
+    dominated = m * np.einsum("...i,...i->...", c, c) >= np.linalg.eigvalsh(candidate)[..., -1]
+    return offset & dominated & is_physically_realizable(candidate, rtol=1e-9)
+
+
+def spatial_inertia(mass, com, inertia_com, warn_if_about_origin=True):
     r"""Spatial inertia about a frame origin O, in that frame's axes.
 
     .. math:: \mathcal I_O = \begin{bmatrix} I_C - m[c][c] & m[c] \\ -m[c] & m I_3 \end{bmatrix}
@@ -62,7 +93,13 @@ def spatial_inertia(mass, com, inertia_com):
     inertia_com : (..., 3, 3) array_like
         Rotational inertia :math:`I_C` about C in the frame's axes, kg m^2; symmetric.
         Singular ideal bodies (point mass, thin rod) are allowed; use
-        :func:`is_physically_realizable` to test the triangle inequalities.
+        :func:`is_physically_realizable` to test the triangle inequalities.  For an
+        inertia about O instead, use :func:`spatial_inertia_about_origin`.
+    warn_if_about_origin : bool
+        Default True: issue an :class:`InertiaFrameWarning` when ``inertia_com`` looks
+        like an inertia about O (removing the parallel-axis term
+        :math:`m(\|c\|^2 I_3 - cc^T)` still leaves a realizable inertia, which that term
+        dominates).  False says the central inertia is meant as given.
 
     Returns
     -------
@@ -75,10 +112,41 @@ def spatial_inertia(mass, com, inertia_com):
     ValueError
         If ``mass`` is not positive, shapes are wrong, values are non-finite, or
         ``inertia_com`` is not symmetric.
+
+    Warns
+    -----
+    InertiaFrameWarning
+        See ``warn_if_about_origin``.
+
+    Examples
+    --------
+    A uniform 0.3 m rod of 1 kg along x, its frame at one end (the joint):
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)  # m L^2 / 12 across
+    >>> I_O = inertia.spatial_inertia(1.0, [0.15, 0.0, 0.0], I_C)
+    >>> float(I_O[2, 2].round(6))  # about the joint's z axis: m L^2 / 3
+    0.03
     """
     m = _validate.positive(mass, "mass")
     c = _validate.trailing_shape(com, "com", (3,))
     I_C = _symmetric(inertia_com, "inertia_com")
+    if not isinstance(warn_if_about_origin, (bool, np.bool_)):
+        raise ValueError(
+            f"warn_if_about_origin: expected True or False, got {warn_if_about_origin!r}"
+        )
+    if warn_if_about_origin and np.any(_looks_about_origin(m, c, I_C)):
+        warnings.warn(
+            "inertia_com: this looks like an inertia about the frame origin (the joint), "
+            "not about the centre of mass: removing the parallel-axis term m(|c|^2 I - c c^T) "
+            "still leaves a realizable inertia. spatial_inertia adds that term itself; for "
+            "an inertia about the origin use spatial_inertia_about_origin(mass, com, "
+            "inertia_origin). If the central inertia is right as given, pass "
+            "warn_if_about_origin=False.",
+            InertiaFrameWarning,
+            stacklevel=2,
+        )
     C = _skew(c)
     mC = m[..., None, None] * C
     shape = np.broadcast_shapes(m.shape, c.shape[:-1], I_C.shape[:-2])
@@ -88,6 +156,62 @@ def spatial_inertia(mass, com, inertia_com):
     I[..., 3:, :3] = -mC
     I[..., 3:, 3:] = m[..., None, None] * np.eye(3)
     return I
+
+
+def spatial_inertia_about_origin(mass, com, inertia_origin):
+    r"""Spatial inertia from a rotational inertia about the frame origin O (e.g. the joint).
+
+    .. math:: I_C = I_O - m(\|c\|^2 I_3 - c c^T),\qquad
+              \mathcal I_O = \begin{bmatrix} I_O & m[c] \\ m[c]^T & m I_3 \end{bmatrix}
+
+    For data tabulated about a joint or a frame origin, so that the parallel-axis shift
+    need not be done by hand.
+
+    Parameters
+    ----------
+    mass : array_like
+        Mass :math:`m > 0` in kg, shape ``(...)``.
+    com : (..., 3) array_like
+        Vector :math:`c` from O to the centre of mass, m, in the frame's axes.
+    inertia_origin : (..., 3, 3) array_like
+        Rotational inertia :math:`I_O` about O in the frame's axes, kg m^2; symmetric.
+
+    Returns
+    -------
+    (..., 6, 6) ndarray
+        The spatial inertia about O, as :func:`spatial_inertia` builds it.
+
+    Raises
+    ------
+    ValueError
+        As :func:`spatial_inertia`, and naming the first offending body, if the central
+        inertia left after removing the parallel-axis term is not physically realizable
+        (``inertia_origin`` too small for a body of that mass at that distance: perhaps
+        it is already central; then use :func:`spatial_inertia`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> I_O = inertia.spatial_inertia_about_origin(1.0, [0.15, 0, 0], np.diag([0, 0.03, 0.03]))
+    >>> bool(np.allclose(I_O, inertia.spatial_inertia(
+    ...     1.0, [0.15, 0, 0], inertia.thin_rod_central_inertia(1.0, 0.3, axis=0))))
+    True
+    """
+    m = _validate.positive(mass, "mass")
+    c = _validate.trailing_shape(com, "com", (3,))
+    I_O = _symmetric(inertia_origin, "inertia_origin")
+    I_C = I_O - _parallel_axis_term(m, c)
+    scale = np.abs(I_O).max(axis=(-1, -2), initial=0.0)
+    I_C = _snap_second_moments(I_C, DECODE_RTOL * np.broadcast_to(scale, I_C.shape[:-2]))
+    _raise_at_first(
+        ~is_physically_realizable(I_C),
+        lambda i: f"inertia_origin: expected an inertia about O of at least the parallel-axis "
+        f"term m(|c|^2 I - c c^T) for {_body(i)}, got a central remainder with principal "
+        f"moments {np.linalg.eigvalsh(I_C[i]).tolist()} kg m^2 (is it already about the "
+        f"centre of mass? then use spatial_inertia)",
+    )
+    return spatial_inertia(m, c, I_C, warn_if_about_origin=False)
 
 
 def mass_properties(I):
@@ -143,6 +267,20 @@ def _raise_at_first(failed, message):
         raise ValueError(message(tuple(int(i) for i in np.argwhere(failed)[0])))
 
 
+def _linear_first_hint(I, tol):
+    """A hint for a 6x6 inertia whose upper-left block, not its lower-right, is m*I3."""
+    upper = I[:3, :3]
+    m = np.trace(upper) / 3
+    if m > 0 and np.abs(upper - m * np.eye(3)).max() <= tol:
+        return (
+            ". Its upper-left block is m*I3: this looks like a linear-first inertia "
+            "[[m I3, ...], [..., I_rot]] (the order of Pinocchio's and Drake's 6x6 "
+            "matrices); geomotion is angular-first: reorder it with I[np.ix_(p, p)] for "
+            "p = [3, 4, 5, 0, 1, 2], or build it with spatial_inertia(mass, com, inertia_com)"
+        )
+    return ""
+
+
 def _decode_spatial_inertia(I, name):
     """:func:`mass_properties` with the argument name ``name`` in its error messages.
 
@@ -168,7 +306,7 @@ def _decode_spatial_inertia(I, name):
     _raise_at_first(
         np.abs(lower - m[..., None, None] * np.eye(3)).max(axis=(-1, -2)) > tol,
         lambda i: f"{name}: expected the lower-right block of {_body(i)} to be m*I3, "
-        f"got {lower[i].tolist()}",
+        f"got {lower[i].tolist()}{_linear_first_hint(I[i], tol[i])}",
     )
     mC = I[..., :3, 3:]
     _raise_at_first(

@@ -3,9 +3,10 @@
 Every parameter here is an illustrative teaching value, not a measurement of a
 particular golfer: the models exist to exercise and explain the algorithms.
 
-``REVOLUTE_Z`` is the read-only joint screw (0, 0, 1, 0, 0, 0) of a revolute joint
-about a body's own z axis (a plain array carries no docstring of its own, so it is
-described here).
+``REVOLUTE_Z`` is :data:`geomotion.tree.REVOLUTE_Z`, the read-only joint screw
+(0, 0, 1, 0, 0, 0) of a revolute joint about a body's own z axis; :mod:`geomotion.tree`
+documents it with the other joint screws.  ``PLANE_GRAVITY`` = (0, -9.81, 0) m/s^2 is
+the gravity of the planar models, which lie in the x-y plane.
 """
 
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from . import _validate, constraints, inertia, spatial, tree
 
 __all__ = [
     "REVOLUTE_Z",
+    "PLANE_GRAVITY",
     "two_link_teaching_arm",
     "humanoid_upper_body",
     "random_tree",
@@ -26,9 +28,12 @@ __all__ = [
     "two_grounded_links_jacobian",
 ]
 
-#: Joint screw of a revolute joint about the body's own z axis through its origin.
-REVOLUTE_Z = np.array([0.0, 0.0, 1.0, 0.0, 0.0, 0.0])
-REVOLUTE_Z.flags.writeable = False
+#: Joint screw of a revolute joint about the body's own z axis through its origin
+#: (the same read-only array as :data:`geomotion.tree.REVOLUTE_Z`).
+REVOLUTE_Z = tree.REVOLUTE_Z
+
+#: Gravity of the planar models (which lie in the x-y plane): along -y, m/s^2.
+PLANE_GRAVITY = (0.0, -9.81, 0.0)
 
 #: Link length of the two-link arm's first link (m): joint 2 sits at (L1, 0, 0) in link 1.
 TWO_LINK_L1 = 0.6
@@ -43,6 +48,9 @@ def two_link_teaching_arm():
     :math:`I_{C2} = \operatorname{diag}(0.02, 0.02, 0.005)` kg m^2.
     Both joints rotate about their local z axes; joint 2 lies :math:`L_1 = 0.6` m
     along link 1's x axis, so :math:`T_{12}(q_2) = (R_z(q_2), (0.6, 0, 0))`.
+
+    The arm hangs in the vertical x-y plane: its gravity is ``PLANE_GRAVITY`` =
+    (0, -9.81, 0) m/s^2.
 
     Returns
     -------
@@ -59,6 +67,7 @@ def two_link_teaching_arm():
         subspaces=np.array([REVOLUTE_Z, REVOLUTE_Z]),
         placements=np.array(placements),
         inertias=np.array(inertias),
+        gravity=PLANE_GRAVITY,
     )
 
 
@@ -302,9 +311,9 @@ class PlanarClosedChain:
     * dynamically: ``model`` is a :class:`geomotion.tree.Tree` of uniform thin rods
       with joint coordinates :math:`q = (\theta_1, \theta_2 - \theta_1, \theta_3)`
       (``joint_coordinates``), and ``loop_closure`` its closure on the two
-      in-plane rows.  The chain lies in the x-y plane: give gravity in that plane, e.g.
-      ``gravity=(0, -9.81, 0)`` (the default ``(0, 0, -9.81)`` of the tree functions acts
-      perpendicular to the plane and does no work).
+      in-plane rows.  The chain lies in the x-y plane, so the tree's gravity is
+      ``PLANE_GRAVITY`` = (0, -9.81, 0), in that plane (the default (0, 0, -9.81) of a
+      tree would act perpendicular to the plane and do no work).
 
     With rank-2 closure Jacobian, three angles minus two constraints leave one local
     degree of freedom.  Build with :func:`planar_closed_chain`.
@@ -415,6 +424,7 @@ class PlanarClosedChain:
             placements=np.array(placements),
             inertias=np.array(inertias),
             allow_singular_inertias=True,
+            gravity=PLANE_GRAVITY,
         )
 
     def closed_configuration(self, theta1, branch=1):

@@ -13,12 +13,14 @@ Conventions (the book's coordinate contract):
 """
 
 import math
+import warnings
 
 import numpy as np
 
 from . import _validate
 
 __all__ = [
+    "AngleWarning",
     "skew",
     "rot_x",
     "rot_y",
@@ -93,9 +95,27 @@ def skew(a):
     return _skew(_validate.trailing_shape(a, "a", (3,)))
 
 
+class AngleWarning(UserWarning):
+    """An angle of more than one turn passed to ``rot_x``/``rot_y``/``rot_z``: degrees, perhaps."""
+
+
 def _axis_rotation(theta, axis):
-    """Active rotation by ``theta`` (rad) about coordinate axis ``axis`` (0, 1 or 2)."""
+    """Active rotation by ``theta`` (rad) about coordinate axis ``axis`` (0, 1 or 2).
+
+    Angles beyond one turn raise an :class:`AngleWarning`: ``rot_z(30)`` is far more
+    often 30 degrees than 30 rad.
+    """
     theta = _validate.real_array(theta, "theta")
+    if theta.size and np.abs(theta).max() > 2 * np.pi:
+        worst = float(theta.flat[np.argmax(np.abs(theta))])
+        warnings.warn(
+            f"theta: {worst:g} rad is more than one turn; geomotion's angles are in radians. "
+            f"If you meant degrees, convert them: np.radians({worst:g}) = "
+            f"{np.radians(worst):.6g} rad. To mean radians beyond a turn, reduce the angle "
+            f"first (np.mod(theta, 2 * np.pi) gives the same rotation).",
+            AngleWarning,
+            stacklevel=3,
+        )
     c, s = np.cos(theta), np.sin(theta)
     i, j = [(1, 2), (2, 0), (0, 1)][axis]
     R = np.zeros(theta.shape + (3, 3))
@@ -116,7 +136,7 @@ def rot_x(theta):
     Parameters
     ----------
     theta : array_like
-        Angle(s) in rad, any shape ``(...)``.
+        Angle(s) in rad, any shape ``(...)``; for degrees use ``np.radians``.
 
     Returns
     -------
@@ -136,7 +156,7 @@ def rot_y(theta):
     Parameters
     ----------
     theta : array_like
-        Angle(s) in rad, any shape ``(...)``.
+        Angle(s) in rad, any shape ``(...)``; for degrees use ``np.radians``.
 
     Returns
     -------
@@ -155,7 +175,7 @@ def rot_z(theta):
     Parameters
     ----------
     theta : array_like
-        Angle(s) in rad, any shape ``(...)``.
+        Angle(s) in rad, any shape ``(...)``; for degrees use ``np.radians``.
 
     Returns
     -------

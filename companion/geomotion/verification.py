@@ -150,8 +150,7 @@ def particle_energy_comparison(model, n_states=200, seed=0):
         :func:`tree_particle_energy` and :math:`\tfrac12\dot q^TM\dot q` with
         :math:`M` from :func:`geomotion.tree.crba`, in J.
     """
-    if isinstance(n_states, bool) or not isinstance(n_states, (int, np.integer)) or n_states < 1:
-        raise ValueError(f"n_states: expected a positive integer, got {n_states!r}")
+    n_states = _validate.count(n_states, "n_states")
     rng = np.random.default_rng(seed)
     q = rng.uniform(-1.0, 1.0, size=(n_states, model.num_bodies))
     qd = rng.normal(size=(n_states, model.num_bodies))
@@ -211,7 +210,7 @@ def mass_matrix_from_inverse_dynamics(model, q):
     return np.stack(columns, axis=-1)
 
 
-def reference_inverse_dynamics(model, q, qd, qdd, gravity=tree.DEFAULT_GRAVITY):
+def reference_inverse_dynamics(model, q, qd, qdd, gravity=None):
     r"""Joint forces by the Newton–Euler recursion on the readable path's explicit operators.
 
     Outward in every body's own frame, from the base accelerating at :math:`(0, -g)`:
@@ -234,8 +233,9 @@ def reference_inverse_dynamics(model, q, qd, qdd, gravity=tree.DEFAULT_GRAVITY):
     q, qd, qdd : (..., N) array_like
         Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
         m/s^2); leading axes broadcast.
-    gravity : (3,) or (..., 3) array_like
-        In base coordinates, m/s^2; a batch of them broadcasts with the states.
+    gravity : None or (3,) or (..., 3) array_like
+        Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2; a
+        batch of them broadcasts with the states.
 
     Returns
     -------
@@ -251,7 +251,7 @@ def reference_inverse_dynamics(model, q, qd, qdd, gravity=tree.DEFAULT_GRAVITY):
     n = model.num_bodies
     qd = _validate.trailing_shape(qd, "qd", (n,))
     qdd = _validate.trailing_shape(qdd, "qdd", (n,))
-    g = _validate.trailing_shape(gravity, "gravity", (3,))
+    g = model.gravity if gravity is None else _validate.trailing_shape(gravity, "gravity", (3,))
     batch = np.broadcast_shapes(
         prepared.transform.shape[:-3], qd.shape[:-1], qdd.shape[:-1], g.shape[:-1]
     )
@@ -281,7 +281,7 @@ def _apply(operator, vector):
     return np.einsum("...jk,...k->...j", operator, vector)
 
 
-def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=tree.DEFAULT_GRAVITY):
+def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=None):
     r"""Joint accelerations from the reference mass matrix and bias by a dense solve.
 
     .. math:: M(q)\,\ddot q = \tau - b(q, \dot q)
@@ -295,8 +295,8 @@ def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=tree.DEFAULT_GRAV
     model : Tree
     q, qd, tau : (..., N) array_like
         Joint positions (rad or m), rates (rad/s or m/s), forces (N m or N).
-    gravity : (3,) or (..., 3) array_like
-        In base coordinates, m/s^2.
+    gravity : None or (3,) or (..., 3) array_like
+        Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2.
 
     Returns
     -------
@@ -352,7 +352,7 @@ class TreeCheckReport:
         return "\n".join(rows)
 
 
-def tree_checks(model, rng, n_states=100, gravity=tree.DEFAULT_GRAVITY):
+def tree_checks(model, rng, n_states=100, gravity=None):
     """Run every independent check of this module on random states of ``model``.
 
     Each fast algorithm is called once on the whole batch, so ``n_states`` below and
@@ -370,8 +370,8 @@ def tree_checks(model, rng, n_states=100, gravity=tree.DEFAULT_GRAVITY):
         Source of the random states (q uniform in [-pi, pi], qd, qdd and tau normal).
     n_states : int
         Number of states, checked in one batched call per algorithm.
-    gravity : (3,) array_like
-        In base coordinates, m/s^2.
+    gravity : None or (3,) array_like
+        Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2.
 
     Returns
     -------
@@ -383,8 +383,7 @@ def tree_checks(model, rng, n_states=100, gravity=tree.DEFAULT_GRAVITY):
     ValueError
         For a bad ``n_states`` or ``model``, or a singular joint mass matrix.
     """
-    if not isinstance(n_states, (int, np.integer)) or n_states < 1:
-        raise ValueError(f"n_states: expected a positive integer, got {n_states!r}")
+    n_states = _validate.count(n_states, "n_states")
     n = model.num_bodies
     q = rng.uniform(-np.pi, np.pi, size=(n_states, n))
     qd, qdd, tau = rng.normal(size=(3, n_states, n))

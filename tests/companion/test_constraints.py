@@ -872,7 +872,8 @@ def test_closed_chain_swings_under_in_plane_gravity():
         tree.rnea(CHAIN.model, q, v, qdd, gravity=(0.0, -9.81, 0.0)), J.T @ lam, atol=1e-12
     )
     # Out-of-plane gravity does no work on the chain: without velocity nothing moves.
-    still, _ = constraints.constrained_dynamics(M, J, tree.rnea(CHAIN.model, q, 0 * v, 0 * v), 0, 0)
+    out_of_plane = tree.rnea(CHAIN.model, q, 0 * v, 0 * v, gravity=(0.0, 0.0, -9.81))
+    still, _ = constraints.constrained_dynamics(M, J, out_of_plane, 0, 0)
     np.testing.assert_allclose(still, 0.0, atol=1e-13)
 
 

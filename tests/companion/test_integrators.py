@@ -117,7 +117,7 @@ def test_damping_torque_removes_energy_and_the_balance_closes():
 def free_rotor(J=0.25):
     """One body spinning about the vertical z axis: gravity does no work, K = J qd^2 / 2."""
     I = inertia.spatial_inertia(3.0, [0.0, 0.0, -0.2], np.diag([0.15, 0.15, J]))
-    return tree.Tree((-1,), [[0, 0, 1.0, 0, 0, 0]], [np.eye(4)], [I])
+    return tree.Tree((-1,), [[0, 0, 1.0, 0, 0, 0]], [np.eye(4)], [I], gravity=(0.0, 0.0, -9.81))
 
 
 def test_rk4_is_exact_for_a_rotor_under_a_torque_linear_in_time():

@@ -48,8 +48,8 @@ def test_a_joint_that_never_moves_inertia_is_refused_at_construction(inertia):
 def test_a_thin_rod_on_a_joint_across_its_length_is_accepted():
     rod = spatial_inertia(0.4, np.zeros(3), np.diag([0.03, 0.03, 0.0]))
     S, P, I = arm_with_second_body(rod, axis=(1.0, 0.0, 0.0))
-    model = tree.Tree([-1, 0], S, P, I, allow_singular_inertias=True)
-    qdd = tree.aba(model, [0.3, 0.2], [0.0, 0.0], [0.0, 1.0], gravity=(0.0, 0.0, 0.0))
+    model = tree.Tree([-1, 0], S, P, I, allow_singular_inertias=True, gravity=(0.0, 0.0, 0.0))
+    qdd = tree.aba(model, [0.3, 0.2], [0.0, 0.0], [0.0, 1.0])
     assert np.all(np.isfinite(qdd))
 
 

@@ -73,6 +73,7 @@ class TreeSpec:
     def tree(self, **kwargs):
         from geomotion import tree
 
+        kwargs.setdefault("gravity", tree.DEFAULT_GRAVITY)  # random axes: no gravity warning
         return tree.Tree(
             self.parents, self.subspaces(), self.placements(), self.spatial_inertias(), **kwargs
         )

@@ -6,8 +6,6 @@ sources, viscous damping) and integrates the work of each channel alongside the
 motion, so that the energy report can name where energy came from and went.
 """
 
-from numbers import Integral
-
 import numpy as np
 
 from .. import _validate
@@ -18,13 +16,13 @@ def step_settings(dt, n_steps):
     dt_array = _validate.real_array(dt, "dt")
     if dt_array.ndim != 0 or dt_array <= 0:
         raise ValueError(f"dt: expected a positive step in s, got {dt!r}")
-    if isinstance(n_steps, bool) or not isinstance(n_steps, Integral) or n_steps < 1:
-        raise ValueError(f"n_steps: expected an integer >= 1, got {n_steps!r}")
-    return float(dt_array), int(n_steps)
+    return float(dt_array), _validate.count(n_steps, "n_steps")
 
 
-def gravity_vector(gravity):
-    """Validate a gravitational acceleration of shape (3,), m/s^2."""
+def gravity_vector(model, gravity):
+    """The tree's gravity (``gravity=None``) or a validated (3,) acceleration, m/s^2."""
+    if gravity is None:
+        return model.gravity
     g = _validate.trailing_shape(gravity, "gravity", (3,))
     if g.shape != (3,):
         raise ValueError(f"gravity: expected shape (3,), got shape {g.shape}")

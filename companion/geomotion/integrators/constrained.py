@@ -125,9 +125,7 @@ class ConstrainedTrajectory:
 def _mechanical_system(system, gravity):
     """A Tree (under ``gravity``) or a MechanicalSystem, as a MechanicalSystem."""
     if isinstance(system, tree.Tree):
-        return MechanicalSystem.from_tree(
-            system, tree.DEFAULT_GRAVITY if gravity is None else gravity
-        )
+        return MechanicalSystem.from_tree(system, gravity)
     if not isinstance(system, MechanicalSystem):
         raise ValueError(
             f"system: expected a geomotion.tree.Tree or a MechanicalSystem, got "
@@ -209,7 +207,8 @@ def simulate_constrained(system, constraint, q0, v0, dt, n_steps, method="projec
     damping : None, (n,) or (n, n) array_like
         Viscous damping :math:`B_d`, diagonal or symmetric positive semidefinite.
     gravity : None or (3,) array_like
-        Only for a Tree: gravity in base coordinates, m/s^2 (default (0, 0, -9.81)).
+        Only for a Tree: gravity in base coordinates, m/s^2 (default None: the tree's
+        own ``model.gravity``).
     alpha, beta : float, optional
         Baumgarte gains in 1/s, required by and only allowed with ``"baumgarte"``.
     tol : float

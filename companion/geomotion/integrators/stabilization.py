@@ -15,7 +15,6 @@ Neither is a symplectic method: that needs a scheme built around the constraint
 (:func:`rattle_step`).
 """
 
-from numbers import Integral
 
 import numpy as np
 
@@ -47,8 +46,7 @@ def iteration_settings(tol, max_iter):
     tol_array = _validate.positive(tol, "tol")
     if tol_array.ndim:
         raise ValueError(f"tol: expected a positive scalar, got shape {tol_array.shape}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, Integral) or max_iter < 1:
-        raise ValueError(f"max_iter: expected an integer >= 1, got {max_iter!r}")
+    max_iter = _validate.count(max_iter, "max_iter")
     return float(tol_array), int(max_iter)
 
 

@@ -42,11 +42,11 @@ only when both errors it compares lie above the floor.
 
 import itertools
 from dataclasses import dataclass, field
-from numbers import Integral
 from types import MappingProxyType
 
 import numpy as np
 
+from .. import _validate
 from .constrained import CONSTRAINED_METHODS, simulate_constrained
 from .stabilization import POSITION_TOL
 
@@ -243,9 +243,7 @@ def _steps(steps):
                          ) from error
     if not counts:
         raise ValueError("steps: expected at least one step count, got an empty sequence")
-    for n in counts:
-        if isinstance(n, bool) or not isinstance(n, Integral) or n < 1:
-            raise ValueError(f"steps: expected positive integer step counts, got {counts!r}")
+    counts = tuple(_validate.count(n, "steps") for n in counts)
     if any(b <= a for a, b in itertools.pairwise(counts)):
         raise ValueError(f"steps: expected strictly increasing step counts (successively "
                          f"smaller steps), got {counts!r}")

@@ -58,7 +58,7 @@ class MechanicalSystem:
                 )
 
     @classmethod
-    def from_tree(cls, model, gravity=tree.DEFAULT_GRAVITY):
+    def from_tree(cls, model, gravity=None):
         r"""The equations of a tree under uniform gravity.
 
         :math:`M` = ``tree.crba``, :math:`h` = ``tree.bias_forces`` (Coriolis,
@@ -67,8 +67,9 @@ class MechanicalSystem:
         Parameters
         ----------
         model : tree.Tree
-        gravity : (3,) array_like
-            Gravitational acceleration in base coordinates, m/s^2.
+        gravity : None or (3,) array_like
+            Default None: the tree's own ``model.gravity``.  Or gravitational
+            acceleration in base coordinates, m/s^2.
 
         Returns
         -------
@@ -80,7 +81,7 @@ class MechanicalSystem:
             If ``model`` is not a Tree or ``gravity`` is not a finite (3,) vector.
         """
         tree._check_model(model)
-        g = _common.gravity_vector(gravity)
+        g = _common.gravity_vector(model, gravity)
         return cls(
             mass_matrix=lambda q: tree.crba(model, q),
             bias=lambda q, v: tree.bias_forces(model, q, v, gravity=g),

@@ -101,7 +101,7 @@ class Trajectory:
         return self.kinetic + self.potential
 
 
-def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=(0.0, 0.0, -9.81),
+def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=None,
              damping=None):
     r"""Integrate a tree's forward dynamics with a fixed step and report the energy balance.
 
@@ -133,8 +133,9 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=(0.
         Applied joint torques (N m for revolute, N for prismatic joints): None for
         none, a constant array, or ``torque(t, q, qd)`` returning an array
         broadcastable to ``q``'s shape (``t`` in s).
-    gravity : (3,) array_like
-        Gravitational acceleration in base coordinates, m/s^2.
+    gravity : None or (3,) array_like
+        Default None: the tree's own ``model.gravity``.  Or gravitational acceleration
+        in base coordinates for this run, m/s^2.
     damping : None, (N,) or (N, N) array_like
         Viscous joint damping :math:`B_d` (N m s/rad for revolute, N s/m for
         prismatic joints): the damping force is :math:`-B_d\dot q` and the dissipated
@@ -160,7 +161,7 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=(0.
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     dt, n_steps = _common.step_settings(dt, n_steps)
     n = model.num_bodies
-    g = _common.gravity_vector(gravity)
+    g = _common.gravity_vector(model, gravity)
     torque_of, torque_batch = _common.load_function(torque, "torque", n, "torque(t, q, qd)")
     B_d = _common.damping_matrix(damping, n)
     q0, qd0 = _common.initial_state(q0, qd0, n, ("q0", "qd0"), torque_batch)

@@ -1,17 +1,49 @@
 r"""Rigid-body trees: kinematics, mass matrix, Coriolis matrix, inverse and forward dynamics.
 
-Build a model once with :class:`Tree`, then ask for any quantity at one configuration or
-at a whole batch of them in one call (leading axes of ``q`` are batch axes):
+Build a model once with :class:`Tree` (bodies, joint screws, placements, inertias and
+the model's gravity), then ask for any quantity at one configuration or at a whole
+batch of them in one call (leading axes of ``q`` are batch axes):
 
 * :func:`crba` -- the joint-space mass matrix :math:`M(q)`;
 * :func:`rnea` -- joint forces for a given motion (inverse dynamics), and
-  :func:`bias_forces`, its value at zero acceleration;
+  :func:`bias_forces`, its value at zero acceleration (at rest: the holding torques);
 * :func:`aba` -- joint accelerations for given forces (forward dynamics, O(N));
 * :func:`coriolis_matrix` -- the Christoffel-consistent :math:`C(q,\dot q)`;
-* :func:`point_position`, :func:`point_jacobian`, :func:`point_acceleration_bias` --
-  kinematics of a point fixed in a body, as loop closures need them;
+* :func:`point_position`, :func:`point_velocity`, :func:`point_jacobian`,
+  :func:`point_acceleration_bias` -- a point fixed in a body, in base coordinates;
 * :func:`forward_kinematics`, :func:`body_twists`, :func:`body_jacobians`,
   :func:`kinetic_energy`, :func:`potential_energy`, :func:`spatial_momentum`.
+
+Example: a pendulum of one 0.5 m uniform rod (2 kg) about the z axis, swinging in the
+x-y plane under gravity along -y.
+
+>>> import numpy as np
+>>> from geomotion import inertia, tree
+>>> rod = inertia.spatial_inertia(
+...     2.0, [0.25, 0, 0], inertia.solid_cylinder_central_inertia(2.0, 0.01, 0.5, axis=0))
+>>> pendulum = tree.Tree([-1], [tree.REVOLUTE_Z], [np.eye(4)], [rod], gravity=(0, -9.81, 0))
+>>> tree.crba(pendulum, [0.0]).round(5)  # m L^2 / 3 + a thin rod's own spin, kg m^2
+array([[0.16672]])
+>>> tree.bias_forces(pendulum, [0.0], [0.0]).round(4)  # holding torque m g L / 2, N m
+array([4.905])
+>>> tree.crba(pendulum, np.zeros((10_000, 1))).shape  # 10^4 configurations, one call
+(10000, 1, 1)
+
+Joint screws
+------------
+``REVOLUTE_X``, ``REVOLUTE_Y``, ``REVOLUTE_Z`` and ``PRISMATIC_X``, ``PRISMATIC_Y``,
+``PRISMATIC_Z`` are the read-only screws ``(omega, v)`` of a revolute joint about, or a
+prismatic joint along, the body's own x, y or z axis through its origin.  Any other
+nonzero screw works as well (see :class:`Tree`).
+
+Gravity
+-------
+Gravity belongs to the model: ``Tree(..., gravity=(gx, gy, gz))`` in base coordinates,
+m/s^2, default ``DEFAULT_GRAVITY`` = (0, 0, -9.81) (z up).  Every function that uses
+gravity takes ``gravity=None``, meaning the model's, and accepts another value for one
+call (or one per configuration, to sweep slopes).  A mechanism drawn in the x-y plane
+with z joints moves in a plane on which the default does no work; the constructor then
+warns (:class:`GravityWarning`) unless ``gravity`` was passed explicitly.
 
 Model
 -----
@@ -29,8 +61,8 @@ Revolute (``omega != 0``, ``omega.v = 0``), helical (``omega.v != 0``) and prism
 or m (prismatic), the matching ``tau_i`` in N m or N.  With ``S_i`` not of unit size,
 ``q_i`` is a scaled coordinate and ``tau_i`` the matching generalized force.
 
-Two ways through the same mechanics
------------------------------------
+Implementation notes: two ways through the same mechanics
+---------------------------------------------------------
 * The *readable* path, :class:`PreparedTree` with :func:`composite_inertias` and
   :func:`joint_mass_matrix` (module :mod:`geomotion.tree.reference`), is the textbook
   composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
@@ -56,6 +88,13 @@ from .batched_base import _soa_crba
 from .model import (
     _SOA_MIN_BATCH,  # noqa: F401  (tests reach it through the package)
     DEFAULT_GRAVITY,
+    PRISMATIC_X,
+    PRISMATIC_Y,
+    PRISMATIC_Z,
+    REVOLUTE_X,
+    REVOLUTE_Y,
+    REVOLUTE_Z,
+    GravityWarning,
     Tree,
     _flat,
     _path,
@@ -80,11 +119,18 @@ from .reference import (
 )
 from .single import _stk_aba, _stk_crba, _stk_rnea
 from .coriolis import coriolis_matrix
-from .points import point_acceleration_bias, point_jacobian, point_position
+from .points import point_acceleration_bias, point_jacobian, point_position, point_velocity
 
 __all__ = [
-    "DEFAULT_GRAVITY",
     "Tree",
+    "GravityWarning",
+    "DEFAULT_GRAVITY",
+    "REVOLUTE_X",
+    "REVOLUTE_Y",
+    "REVOLUTE_Z",
+    "PRISMATIC_X",
+    "PRISMATIC_Y",
+    "PRISMATIC_Z",
     "PreparedTree",
     "prepare",
     "joint_transforms",
@@ -102,6 +148,7 @@ __all__ = [
     "spatial_momentum",
     "coriolis_matrix",
     "point_position",
+    "point_velocity",
     "point_jacobian",
     "point_acceleration_bias",
 ]
@@ -153,7 +200,7 @@ def crba(model, q):
 def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
     _check_model(model)
     arrays = [_check_configuration(model, a, name) for a, name in zip(args, names)]
-    g = _check_gravity(gravity)
+    g = _check_gravity(model, gravity)
     F = _check_f_ext(model, f_ext, f_ext_frame)
     batch = _batch_shape(arrays, F, g)
     flat = [_flat(a, batch) for a in arrays]
@@ -163,7 +210,7 @@ def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
     return batch, flat, g, F
 
 
-def rnea(model, q, qd, qdd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="body"):
+def rnea(model, q, qd, qdd, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Inverse dynamics by the recursive Newton–Euler algorithm: joint forces for a motion.
 
     Outward, with the base accelerating at :math:`-g` (so gravity needs no separate term):
@@ -185,9 +232,11 @@ def rnea(model, q, qd, qdd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="bo
     q, qd, qdd : (..., N) array_like
         Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
         m/s^2).  Leading axes broadcast against each other.
-    gravity : (3,) or (..., 3) array_like
-        Gravitational acceleration in base coordinates, m/s^2; leading axes broadcast
-        with the configurations' (one gravity per configuration).
+    gravity : None or (3,) or (..., 3) array_like
+        Default None: the model's gravity (``model.gravity``, set where the tree is
+        built).  Or gravitational acceleration in base coordinates for this call,
+        m/s^2; leading axes broadcast with the configurations' (one gravity per
+        configuration).
     f_ext : (..., N, 6) array_like, optional
         External wrench on each body, moment-first (N m, N).
     f_ext_frame : {"body", "world"}
@@ -212,7 +261,7 @@ def rnea(model, q, qd, qdd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="bo
     return path(model._compiled, q, qd, qdd, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
 
 
-def bias_forces(model, q, qd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="body"):
+def bias_forces(model, q, qd, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Joint forces at zero joint acceleration, the bias of the equations of motion.
 
     .. math:: b(q,\dot q) = C(q,\dot q)\dot q + g(q) - \sum_i J_i^T\mathcal F^{ext}_i
@@ -225,8 +274,8 @@ def bias_forces(model, q, qd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="
     model : Tree
     q, qd : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
-    gravity : (3,) or (..., 3) array_like
-        Gravity in base coordinates, m/s^2, see :func:`rnea`.
+    gravity : None or (3,) or (..., 3) array_like
+        Default None: ``model.gravity``; see :func:`rnea`.
     f_ext : (..., N, 6) array_like, optional
         External wrenches, see :func:`rnea`.
     f_ext_frame : {"body", "world"}
@@ -246,7 +295,7 @@ def bias_forces(model, q, qd, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="
     return rnea(model, q, qd_arr, np.zeros(qd_arr.shape), gravity, f_ext, f_ext_frame)
 
 
-def aba(model, q, qd, tau, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="body"):
+def aba(model, q, qd, tau, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Forward dynamics by the articulated-body algorithm, O(N): accelerations for given forces.
 
     Solves :math:`M(q)\ddot q = \tau - b(q,\dot q)` without forming :math:`M`.  Inward,
@@ -276,8 +325,8 @@ def aba(model, q, qd, tau, gravity=DEFAULT_GRAVITY, f_ext=None, f_ext_frame="bod
         Joint positions (rad or m) and rates (rad/s or m/s).
     tau : (..., N) array_like
         Joint forces (N m or N).
-    gravity : (3,) or (..., 3) array_like
-        Gravity in base coordinates, m/s^2, see :func:`rnea`.
+    gravity : None or (3,) or (..., 3) array_like
+        Default None: ``model.gravity``; see :func:`rnea`.
     f_ext : (..., N, 6) array_like, optional
         External wrenches, see :func:`rnea`.
     f_ext_frame : {"body", "world"}

@@ -9,6 +9,7 @@ by ``geomotion.tree.compiled._Compiled``.
 """
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,12 +17,29 @@ import numpy as np
 from .. import _validate
 from ..inertia import _decode_spatial_inertia, is_physically_realizable
 from .compiled import SINGULAR_JOINT_RTOL, _Compiled
-from .single import _stk_crba, _stk_joint_inertias
+from .single import _stk_crba, _stk_joint_inertias, _stk_rnea
 
-#: Default gravity in base coordinates, m/s^2.
+#: Default gravity of a :class:`Tree`, in base coordinates (z up), m/s^2.
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
-_DEFAULT_GRAVITY_ARRAY = np.array(DEFAULT_GRAVITY)
-_DEFAULT_GRAVITY_ARRAY.flags.writeable = False
+
+def _joint_screw(values):
+    screw = np.array(values, dtype=float)
+    screw.flags.writeable = False
+    return screw
+
+
+#: Joint screw (angular-first) of a revolute joint about the body's own x axis through its origin.
+REVOLUTE_X = _joint_screw([1, 0, 0, 0, 0, 0])
+#: Joint screw of a revolute joint about the body's own y axis through its origin.
+REVOLUTE_Y = _joint_screw([0, 1, 0, 0, 0, 0])
+#: Joint screw of a revolute joint about the body's own z axis through its origin.
+REVOLUTE_Z = _joint_screw([0, 0, 1, 0, 0, 0])
+#: Joint screw of a prismatic joint along the body's own x axis (q in m).
+PRISMATIC_X = _joint_screw([0, 0, 0, 1, 0, 0])
+#: Joint screw of a prismatic joint along the body's own y axis (q in m).
+PRISMATIC_Y = _joint_screw([0, 0, 0, 0, 1, 0])
+#: Joint screw of a prismatic joint along the body's own z axis (q in m).
+PRISMATIC_Z = _joint_screw([0, 0, 0, 0, 0, 1])
 
 #: Relative tolerance for the structure checks of inertias and motion transforms.
 _STRUCTURE_RTOL = 1e-9
@@ -116,6 +134,40 @@ def _check_inertia_structure(I, name, allow_singular):
     return m, com, inertia_com
 
 
+class GravityWarning(UserWarning):
+    """The default gravity does no work on a tree: probably a planar model in the wrong plane."""
+
+
+#: Gravity torques below this fraction of (total mass) x |g| x (model size) count as zero.
+_GRAVITY_WORK_RTOL = 1e-9
+
+
+def _warn_if_gravity_does_no_work(model, q):
+    """Warn when the default gravity exerts no joint torque at any of the sample configurations.
+
+    The gravity torques are :math:`\nabla V(q)`, an analytic function of ``q``: zero at
+    ``q = 0`` and at three random configurations means (up to rounding) that gravity
+    does no work on the tree, as for a mechanism in the x-y plane with z joints under
+    the default (0, 0, -9.81).  Only called when the user left ``gravity`` unset.
+    """
+    cm = model._compiled
+    zero = np.zeros_like(q)
+    torques = _stk_rnea(cm, q, zero, zero, model.gravity, None, "body")
+    size = np.abs(model.placements[:, :3, 3]).sum() + np.linalg.norm(model.centers_of_mass, axis=1).sum()
+    scale = model.masses.sum() * np.linalg.norm(model.gravity) * max(size, np.finfo(float).tiny)
+    if np.abs(torques).max() <= _GRAVITY_WORK_RTOL * scale:
+        warnings.warn(
+            "gravity: the default (0, 0, -9.81) m/s^2 does no work on this tree (its joint "
+            "torques are zero at every configuration tried), as happens when every joint "
+            "axis is parallel to it, e.g. a mechanism drawn in the x-y plane with z joints. "
+            "If the mechanism moves in a vertical plane, give gravity in that plane, e.g. "
+            "Tree(..., gravity=(0, -9.81, 0)); if it really moves horizontally, pass "
+            "gravity=(0, 0, -9.81) explicitly to say so and silence this warning.",
+            GravityWarning,
+            stacklevel=4,
+        )
+
+
 def _sample_configurations(n):
     """q = 0 and three fixed random configurations, for the construction-time checks."""
     rng = np.random.default_rng(0)
@@ -207,9 +259,10 @@ def _check_configuration(model, value, name):
     return array
 
 
-def _check_gravity(gravity):
-    if gravity is DEFAULT_GRAVITY:
-        return _DEFAULT_GRAVITY_ARRAY
+def _check_gravity(model, gravity):
+    """The gravity of one call: the model's (``gravity=None``) or the given (..., 3) array."""
+    if gravity is None:
+        return model.gravity
     g = _validate.real_array(gravity, "gravity")
     if g.ndim == 0 or g.shape[-1] != 3:
         raise ValueError(
@@ -367,6 +420,13 @@ class Tree:
         ideal singular bodies (point mass, thin rod) that are still realizable are
         admitted.  The mass matrix stays positive definite as long as every joint moves
         some mass; :func:`aba` needs that.
+    gravity : (3,) array_like, optional, keyword only
+        Gravitational acceleration in base coordinates, m/s^2; default (0, 0, -9.81)
+        (z up).  Every function that needs gravity uses it unless given another one for
+        that call.  Left unset on a tree on which this default does no work (every
+        joint axis parallel to it, e.g. a planar model drawn in the x-y plane), the
+        constructor issues a :class:`GravityWarning`; passing ``gravity`` explicitly,
+        even the default value, says the choice is deliberate.
 
     Raises
     ------
@@ -376,10 +436,37 @@ class Tree:
         inertias that are asymmetric, have a non-positive mass, inconsistent coupling
         blocks, or an unrealizable (or, unless allowed, singular) central inertia.
 
+    Warns
+    -----
+    GravityWarning
+        If ``gravity`` was left unset and the default does no work on the tree.
+
     Notes
     -----
     A frozen dataclass: the arrays are stored as read-only copies, and the constant
     operators of the fast algorithms are built once here.
+
+    Examples
+    --------
+    A planar two-link arm in the x-y plane, hanging in gravity along -y: rods of 0.3 m
+    (1 kg) and 0.25 m (0.5 kg), each body's origin at its joint.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia, spatial, tree
+    >>> rod = lambda m, length: inertia.spatial_inertia(
+    ...     m, [length / 2, 0, 0], inertia.thin_rod_central_inertia(m, length, axis=0)
+    ...     + 1e-6 * np.eye(3))
+    >>> arm = tree.Tree(
+    ...     parents=[-1, 0],
+    ...     subspaces=[tree.REVOLUTE_Z, tree.REVOLUTE_Z],
+    ...     placements=[np.eye(4), spatial.pose(np.eye(3), [0.3, 0, 0])],
+    ...     inertias=[rod(1.0, 0.3), rod(0.5, 0.25)],
+    ...     gravity=(0, -9.81, 0))
+    >>> arm
+    Tree(N=2, joints=['revolute', 'revolute'], masses=[1.0, 0.5] kg, parents=[-1, 0], gravity=[0.0, -9.81, 0.0] m/s^2)
+    >>> tau_hold = tree.bias_forces(arm, [0.0, 0.0], [0.0, 0.0])  # holding torques, N m
+    >>> np.round(tau_hold, 4)  # g (1 x 0.15 + 0.5 x 0.425) and g (0.5 x 0.125)
+    array([3.5561, 0.6131])
     """
 
     parents: np.ndarray
@@ -387,6 +474,7 @@ class Tree:
     placements: np.ndarray
     inertias: np.ndarray
     allow_singular_inertias: bool = False
+    gravity: np.ndarray = field(default=None, kw_only=True)
     _compiled: _Compiled = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -397,7 +485,7 @@ class Tree:
         if P.ndim != 3 or P.shape[1:] != (4, 4):
             raise ValueError(f"placements: expected shape ({n}, 4, 4), got shape {P.shape}")
         _check_count(P, n, "placements", "poses")
-        _validate.pose(P, "placements")
+        _validate.pose(P, "placements", item="body")
         I = _validate.real_array(self.inertias, "inertias")
         if I.ndim != 3 or I.shape[1:] != (6, 6):
             raise ValueError(f"inertias: expected shape ({n}, 6, 6), got shape {I.shape}")
@@ -417,6 +505,9 @@ class Tree:
         ):
             object.__setattr__(self, name, _readonly(value))
         object.__setattr__(self, "allow_singular_inertias", bool(self.allow_singular_inertias))
+        gravity_given = self.gravity is not None
+        g = _validate.vector(self.gravity if gravity_given else DEFAULT_GRAVITY, "gravity", 3)
+        object.__setattr__(self, "gravity", _readonly(g))
         object.__setattr__(
             self, "_compiled", _Compiled(parents, S, P, I, masses, coms, inertias_com)
         )
@@ -424,6 +515,16 @@ class Tree:
         if self.allow_singular_inertias:
             _check_every_joint_moves_inertia(self._compiled, samples)
         _check_fast_path_precision(self, samples)
+        if not gravity_given:
+            _warn_if_gravity_does_no_work(self, samples)
+
+    def __repr__(self):
+        kinds = [_joint_kind(S) for S in self.subspaces]
+        masses = [float(f"{m:.4g}") for m in self.masses]
+        return (
+            f"Tree(N={self.num_bodies}, joints={kinds}, masses={masses} kg, "
+            f"parents={self.parents.tolist()}, gravity={self.gravity.tolist()} m/s^2)"
+        )
 
     @property
     def num_bodies(self):
@@ -440,6 +541,14 @@ class Tree:
         """(N, 3) centre of mass of each body in its own coordinates, m."""
         return self._compiled.user_com.copy()
 
+
+
+def _joint_kind(S):
+    """'revolute', 'prismatic' or 'helical' for a joint screw S = (omega, v)."""
+    w, v = S[:3], S[3:]
+    if not np.any(w):
+        return "prismatic"
+    return "revolute" if abs(w @ v) <= 1e-12 * np.linalg.norm(w) * max(np.linalg.norm(v), 1.0) else "helical"
 
 
 def _check_model(model, name="model"):

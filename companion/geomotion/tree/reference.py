@@ -18,7 +18,6 @@ from .. import _validate
 from ..spatial import _inverse_pose, _motion_transform, exp_twist, force_transform
 from .model import (
     _STRUCTURE_RTOL,
-    DEFAULT_GRAVITY,
     _check_configuration,
     _check_gravity,
     _check_model,
@@ -382,7 +381,7 @@ def kinetic_energy(model, q, qd):
     return 0.5 * np.einsum("...ki,kij,...kj->...", V, model.inertias, V)
 
 
-def potential_energy(model, q, gravity=DEFAULT_GRAVITY):
+def potential_energy(model, q, gravity=None):
     r"""Gravitational potential energy, zero at the base origin, in J.
 
     .. math:: U = -\sum_i m_i\, g^T c_{0,i}(q)
@@ -396,8 +395,9 @@ def potential_energy(model, q, gravity=DEFAULT_GRAVITY):
     model : Tree
     q : (..., N) array_like
         Joint positions (rad or m).
-    gravity : (3,) or (..., 3) array_like
-        Gravity in base coordinates, m/s^2; leading axes broadcast with ``q``'s.
+    gravity : None or (3,) or (..., 3) array_like
+        Default None: ``model.gravity``.  Or gravity in base coordinates for this call,
+        m/s^2; leading axes broadcast with ``q``'s.
 
     Returns
     -------
@@ -410,7 +410,7 @@ def potential_energy(model, q, gravity=DEFAULT_GRAVITY):
         If an argument is malformed.
     """
     T = forward_kinematics(model, q)
-    g = _check_gravity(gravity)
+    g = _check_gravity(model, gravity)
     c0 = np.einsum("...kij,kj->...ki", T[..., :3, :3], model.centers_of_mass) + T[..., :3, 3]
     first_moment = np.einsum("k,...ki->...i", model.masses, c0)  # sum_i m_i c_{0,i}, kg m
     return -np.sum(first_moment * g, axis=-1)
