@@ -31,8 +31,8 @@ book: $(STAMP)
 
 # The README's test command; CI runs it through .ci/run.
 test: $(STAMP)
-	@echo "=== [1/4] companion tests: pytest tests/companion ==="
-	MPLBACKEND=Agg $(PYTEST) tests/companion
+	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion --doctest-modules companion/geomotion ==="
+	MPLBACKEND=Agg $(PYTEST) tests/companion --doctest-modules companion/geomotion
 	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
 	$(if $(NOTEBOOKS),$(PYTEST) --nbval --nbval-current-env notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
 	@echo "=== [3/4] strict book build: jupyter-book build --warningiserror --nitpick ==="
