@@ -1,24 +1,47 @@
 r"""Fixed-step integrators with residual and work-inclusive energy reports.
 
+What to call:
+
+* :func:`simulate` -- a tree's forward dynamics from an initial state, with applied
+  joint torques (constant or a function of time and state) and viscous damping,
+  under the tree's own gravity; RK4 or symplectic Euler;
+* :func:`simulate_constrained` -- a tree or any :class:`MechanicalSystem` held on
+  constraints :math:`\Phi(q) = 0` (a closed loop, a grip), by projection, Baumgarte
+  stabilization or RATTLE;
+* :func:`step_size_study` -- the same problem at successively halved steps, with the
+  observed orders of the residuals and of the energy balance.
+
+Every result keeps the books: stored energy :math:`E = T + V`, the work of each load
+channel and the residual :math:`E - E_0 - W_{in} - W_{other} + W_{diss}`, which vanishes
+for the exact motion and converges at each method's order, so a run reports its own
+accuracy.  Arrays of a result have the time index first, then the batch axes of the
+initial state.
+
+Example: a 1 kg point-like bob on a 1 m rod, released horizontal, for 0.5 s.
+
+>>> import numpy as np
+>>> from geomotion import inertia, integrators, tree
+>>> bob = inertia.spatial_inertia(1.0, [1.0, 0, 0], 1e-4 * np.eye(3))
+>>> pendulum = tree.Tree([-1], [tree.REVOLUTE_Z], [np.eye(4)], [bob], gravity=(0, -9.81, 0))
+>>> run = integrators.simulate(pendulum, [0.0], [0.0], dt=1e-3, n_steps=500)
+>>> bool(abs(run.energy_residual).max() < 1e-9)  # J: RK4 keeps the books
+True
+
 Files, by idea:
 
-* ``unconstrained.py``: :func:`simulate` integrates a tree's forward dynamics with
-  applied torques and viscous damping;
+* ``unconstrained.py``: :func:`simulate`;
 * ``system.py``: :class:`MechanicalSystem`, equations of motion given by functions
   for systems that are not trees;
 * ``stabilization.py``: keeping a solution on :math:`\Phi(q) = 0`: Baumgarte
   stabilization (:func:`baumgarte_bias`), Newton projection in the kinetic metric
   (:func:`project_position`), velocity projection (:func:`project_velocity`);
 * ``rattle.py``: the RATTLE step for a constant mass matrix (:func:`rattle_step`);
-* ``constrained.py``: :func:`simulate_constrained`, whole constrained trajectories
-  by projection, Baumgarte or RATTLE.
+* ``constrained.py``: :func:`simulate_constrained`;
+* ``study.py``: :func:`step_size_study`.
 
-Both simulators report the balance :math:`\dot E = u^Ty + P_{other} - D` (stored
-energy :math:`E = T + V`, input power :math:`u^Ty` with :math:`y = B^Tv`, other
-declared sources :math:`P_{other}`, dissipation :math:`D \ge 0`) as accumulated
-work terms and the residual :math:`E - E_0 - W_{in} - W_{other} + W_{diss}`, which
-vanishes for the exact motion and converges at each method's order.  Arrays of a
-result have the time index first, then the batch axes of the initial state.
+Both simulators report the balance :math:`\dot E = u^Ty + P_{other} - D` (input power
+:math:`u^Ty` with :math:`y = B^Tv`, other declared sources :math:`P_{other}`,
+dissipation :math:`D \ge 0`) as accumulated work terms.
 """
 
 from .constrained import (
