@@ -59,21 +59,29 @@ def _parallel_axis_term(m, c):
                                  - c[..., :, None] * c[..., None, :])
 
 
-def _looks_about_origin(m, c, I_C):
-    r"""Whether :math:`I_C` reads better as an inertia about O than about the centre of mass.
+#: How close (relative) the half-length implied by a candidate central inertia must come
+#: to the centre-of-mass offset for :func:`spatial_inertia` to suspect an inertia about O.
+_END_OF_BODY_RTOL = 0.25
 
-    True where removing the parallel-axis term still leaves a physically realizable
-    central inertia that the term dominates (the offset exceeds the body's own radius of
-    gyration): a uniform rod of length L with its centre at L/2, given :math:`mL^2/3`
-    (about its end) instead of :math:`mL^2/12`, is the typical case.  A compact body
-    whose centre of mass lies within its own radius of gyration of O can pass this test
-    with a correct input, hence a warning, never an error.
+
+def _looks_about_origin(m, c, I_C):
+    r"""Whether :math:`I_C` reads better as an inertia about O, at one end of the body.
+
+    The typical slip is a segment's inertia about its proximal joint (a rod of length
+    :math:`L` with its centre at :math:`L/2`, given :math:`mL^2/3` instead of
+    :math:`mL^2/12`).  Read that way, removing the parallel-axis term leaves a
+    realizable central inertia whose largest moment :math:`J` describes a body of
+    half-length :math:`h = \sqrt{3J/m}` (exact for a uniform rod), and O sits at the
+    end of that body: :math:`h \approx \lVert c\rVert`.  True where both hold
+    (within ``_END_OF_BODY_RTOL``).  Some correct inputs share these numbers (a long
+    body pivoting inside itself can), hence a warning, never an error.
     """
-    shift = _parallel_axis_term(m, c)
-    candidate = I_C - shift
-    offset = np.einsum("...i,...i->...", c, c) > 0
-    dominated = m * np.einsum("...i,...i->...", c, c) >= np.linalg.eigvalsh(candidate)[..., -1]
-    return offset & dominated & is_physically_realizable(candidate, rtol=1e-9)
+    offset2 = np.einsum("...i,...i->...", c, c)
+    candidate = I_C - _parallel_axis_term(m, c)
+    J = np.maximum(np.linalg.eigvalsh(candidate)[..., -1], 0.0)
+    half_length = np.sqrt(3 * J / m)
+    at_end = np.abs(half_length - np.sqrt(offset2)) <= _END_OF_BODY_RTOL * np.sqrt(offset2)
+    return (offset2 > 0) & at_end & is_physically_realizable(candidate, rtol=1e-9)
 
 
 def spatial_inertia(mass, com, inertia_com, warn_if_about_origin=True):
@@ -97,9 +105,10 @@ def spatial_inertia(mass, com, inertia_com, warn_if_about_origin=True):
         inertia about O instead, use :func:`spatial_inertia_about_origin`.
     warn_if_about_origin : bool
         Default True: issue an :class:`InertiaFrameWarning` when ``inertia_com`` looks
-        like an inertia about O (removing the parallel-axis term
-        :math:`m(\|c\|^2 I_3 - cc^T)` still leaves a realizable inertia, which that term
-        dominates).  False says the central inertia is meant as given.
+        like an inertia about O at one end of the body (removing the parallel-axis term
+        :math:`m(\|c\|^2 I_3 - cc^T)` still leaves a realizable inertia, of a body
+        reaching from O to about :math:`2c`).  False says the central inertia is meant
+        as given.
 
     Returns
     -------
@@ -250,6 +259,17 @@ def mass_properties(I):
         of a rigid body within ``DECODE_RTOL`` of its largest entry (SI units): not
         symmetric, a translational block that is not :math:`m I_3` with :math:`m > 0`, or
         coupling blocks that are not :math:`\pm m[c]`.
+
+    Examples
+    --------
+    Link 1 of the book's two-link arm, decoded from its spatial inertia about the joint:
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> I_O = inertia.spatial_inertia(2.0, [0.3, 0.0, 0.0], np.diag([0.05, 0.05, 0.01]))
+    >>> m, c, I_C = inertia.mass_properties(I_O)
+    >>> float(m), c.round(12), np.diag(I_C).round(12)
+    (2.0, array([0.3, 0. , 0. ]), array([0.05, 0.05, 0.01]))
     """
     return _decode_spatial_inertia(I, "I")
 
@@ -361,6 +381,17 @@ def central_second_moments(inertia_com):
     ------
     ValueError
         If ``inertia_com`` is malformed or not symmetric.
+
+    Examples
+    --------
+    A thin rod along x has all its mass on the x axis: only the second moment along x,
+    :math:`mL^2/12`, is nonzero.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)
+    >>> np.diag(inertia.central_second_moments(I_C)).round(12)  # 1 x 0.3^2 / 12 kg m^2
+    array([0.0075, 0.    , 0.    ])
     """
     I_C = _symmetric(inertia_com, "inertia_com")
     trace = np.trace(I_C, axis1=-2, axis2=-1)
@@ -399,6 +430,16 @@ def is_physically_realizable(inertia_com, rtol=REALIZABILITY_RTOL):
     ------
     ValueError
         If ``inertia_com`` is malformed or not symmetric.
+
+    Examples
+    --------
+    Principal moments (1, 2, 2.5) kg m^2 satisfy the triangle inequalities; (1, 1, 3)
+    do not (3 > 1 + 1):
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> inertia.is_physically_realizable([np.diag([1.0, 2.0, 2.5]), np.diag([1.0, 1.0, 3.0])])
+    array([ True, False])
     """
     sigma = central_second_moments(inertia_com)
     trace = np.trace(sigma, axis1=-2, axis2=-1)
@@ -420,6 +461,17 @@ def point_mass_central_inertia(mass):
     -------
     (..., 3, 3) ndarray
         Zeros, kg m^2.
+
+    Examples
+    --------
+    0.5 kg at 1 m from the origin: :math:`mr^2` = 0.5 kg m^2 about z, and a spatial
+    inertia of rank 3.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> I_O = inertia.spatial_inertia(0.5, [1.0, 0.0, 0.0], inertia.point_mass_central_inertia(0.5))
+    >>> float(I_O[2, 2]), int(np.linalg.matrix_rank(I_O))
+    (0.5, 3)
     """
     m = _validate.positive(mass, "mass")
     return np.zeros(m.shape + (3, 3))
@@ -449,6 +501,13 @@ def thin_rod_central_inertia(mass, length, axis=0):
     -------
     (..., 3, 3) ndarray
         kg m^2; rank 2, so the spatial inertia has rank 5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> np.diag(inertia.thin_rod_central_inertia(3.0, 2.0, axis=2))  # m L^2 / 12 = 1 kg m^2 across
+    array([1., 1., 0.])
     """
     m = _validate.positive(mass, "mass")
     L = _validate.positive(length, "length")
@@ -479,6 +538,16 @@ def solid_cylinder_central_inertia(mass, radius, length, axis=2):
     -------
     (..., 3, 3) ndarray
         kg m^2, positive definite.
+
+    Examples
+    --------
+    2 kg, radius 0.1 m, length 0.6 m: :math:`m(3r^2 + L^2)/12` = 0.065 kg m^2 across,
+    :math:`mr^2/2` = 0.01 kg m^2 about its axis.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> np.diag(inertia.solid_cylinder_central_inertia(2.0, 0.1, 0.6)).round(12)
+    array([0.065, 0.065, 0.01 ])
     """
     m = _validate.positive(mass, "mass")
     r = _validate.positive(radius, "radius")
@@ -505,6 +574,15 @@ def solid_box_central_inertia(mass, size):
     -------
     (..., 3, 3) ndarray
         kg m^2.
+
+    Examples
+    --------
+    12 kg, edges 1 x 2 x 3 m: (4 + 9, 1 + 9, 1 + 4) kg m^2.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> np.diag(inertia.solid_box_central_inertia(12.0, [1.0, 2.0, 3.0])).round(12)
+    array([13., 10.,  5.])
     """
     m = _validate.positive(mass, "mass")
     s = _validate.trailing_shape(size, "size", (3,))
@@ -539,6 +617,20 @@ def transform_inertia(I_B, T_AB):
     ------
     ValueError
         If ``I_B`` is not a finite symmetric (..., 6, 6) array or ``T_AB`` not a rigid pose.
+
+    Examples
+    --------
+    A uniform 0.3 m rod of 1 kg, given about its centre along B's x axis, turned to lie
+    along A's y axis with its centre at (0, 0.15, 0) m: about A's origin (the rod's end)
+    it has :math:`mL^2/3` = 0.03 kg m^2 across and nothing about its own axis.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia, spatial
+    >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)
+    >>> I_B = inertia.spatial_inertia(1.0, [0.0, 0.0, 0.0], I_C)
+    >>> T_AB = spatial.pose(spatial.rot_z(np.radians(90)), [0.0, 0.15, 0.0])
+    >>> np.diag(inertia.transform_inertia(I_B, T_AB)[:3, :3]).round(6)
+    array([0.03, 0.  , 0.03])
     """
     I_B = _validate.trailing_shape(I_B, "I_B", (6, 6))
     if np.any(np.abs(I_B - np.swapaxes(I_B, -1, -2)) > 1e-12 * (1 + np.abs(I_B).max())):
@@ -562,6 +654,17 @@ def kinetic_energy(I, V):
     -------
     ndarray or float
         Energy in J, broadcast leading shape.
+
+    Examples
+    --------
+    The rod of :func:`spatial_inertia`'s example (1 kg, 0.3 m, frame at one end) spinning
+    about that end at 2 rad/s: :math:`\tfrac12 (mL^2/3)\,\omega^2` = 0.06 J.
+
+    >>> from geomotion import inertia
+    >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)
+    >>> I_O = inertia.spatial_inertia(1.0, [0.15, 0.0, 0.0], I_C)
+    >>> float(inertia.kinetic_energy(I_O, [0.0, 0.0, 2.0, 0.0, 0.0, 0.0]).round(9))
+    0.06
     """
     I = _validate.trailing_shape(I, "I", (6, 6))
     V = _validate.trailing_shape(V, "V", (6,))
@@ -584,6 +687,18 @@ def momentum(I, V):
     Returns
     -------
     (..., 6) ndarray
+
+    Examples
+    --------
+    The spinning rod of :func:`kinetic_energy`'s example: angular momentum
+    :math:`(mL^2/3)\,\omega` = 0.06 kg m^2/s about z, linear momentum
+    :math:`m\omega L/2` = 0.3 kg m/s along y.
+
+    >>> from geomotion import inertia
+    >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)
+    >>> I_O = inertia.spatial_inertia(1.0, [0.15, 0.0, 0.0], I_C)
+    >>> inertia.momentum(I_O, [0.0, 0.0, 2.0, 0.0, 0.0, 0.0]).round(9)
+    array([0.  , 0.  , 0.06, 0.  , 0.3 , 0.  ])
     """
     I = _validate.trailing_shape(I, "I", (6, 6))
     V = _validate.trailing_shape(V, "V", (6,))
@@ -611,6 +726,17 @@ def newton_euler_bias(I, V):
     ------
     ValueError
         If ``I`` is not a finite (..., 6, 6) array or ``V`` not a finite (..., 6) array.
+
+    Examples
+    --------
+    The same rod spinning steadily about its end at 2 rad/s needs only the centripetal
+    force :math:`m\omega^2L/2` = 0.6 N, towards the joint (-x in the body frame):
+
+    >>> from geomotion import inertia
+    >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)
+    >>> I_O = inertia.spatial_inertia(1.0, [0.15, 0.0, 0.0], I_C)
+    >>> inertia.newton_euler_bias(I_O, [0.0, 0.0, 2.0, 0.0, 0.0, 0.0]).round(9)
+    array([ 0. ,  0. ,  0. , -0.6,  0. ,  0. ])
     """
     V = _validate.trailing_shape(V, "V", (6,))
     P = momentum(I, V)
@@ -646,6 +772,19 @@ def newton_euler_wrench(I, V, Vdot):
     ------
     ValueError
         If an argument is not a finite array of the stated trailing shape.
+
+    Examples
+    --------
+    The rod of :func:`newton_euler_bias`'s example, also speeding up at 1 rad/s^2: the
+    torque :math:`(mL^2/3)\,\alpha` = 0.03 N m and the tangential force
+    :math:`m\alpha L/2` = 0.15 N join the centripetal -0.6 N.
+
+    >>> from geomotion import inertia
+    >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)
+    >>> I_O = inertia.spatial_inertia(1.0, [0.15, 0.0, 0.0], I_C)
+    >>> V, Vdot = [0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    >>> inertia.newton_euler_wrench(I_O, V, Vdot).round(9)
+    array([ 0.  ,  0.  ,  0.03, -0.6 ,  0.15,  0.  ])
     """
     return momentum(I, _validate.trailing_shape(Vdot, "Vdot", (6,))) + newton_euler_bias(I, V)
 
@@ -667,6 +806,19 @@ def planar_inertia(I):
     -------
     (..., 3, 3) ndarray
         Acts on planar twists (omega_z, v_x, v_y).
+
+    Examples
+    --------
+    Link 1 of the two-link arm (2 kg, centre 0.3 m along x, :math:`J_C` = 0.01 kg m^2):
+    :math:`J_C + mc_x^2` = 0.19 kg m^2, :math:`mc_x` = 0.6 kg m, :math:`m` = 2 kg.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> I_O = inertia.spatial_inertia(2.0, [0.3, 0.0, 0.0], np.diag([0.05, 0.05, 0.01]))
+    >>> inertia.planar_inertia(I_O).round(9)
+    array([[0.19, 0.  , 0.6 ],
+           [0.  , 2.  , 0.  ],
+           [0.6 , 0.  , 2.  ]])
     """
     I = _validate.trailing_shape(I, "I", (6, 6))
     E = planar_embedding()
@@ -703,6 +855,20 @@ def particle_model(mass, com, inertia_com, rtol=REALIZABILITY_RTOL):
     ValueError
         If the inertia is not physically realizable (no non-negative mass
         distribution has it) or arguments are malformed.
+
+    Examples
+    --------
+    A 12 kg box of 1 x 2 x 3 m becomes six 2 kg particles at the centres of its faces:
+    :math:`\sqrt{3s_i/m}` is half an edge, since :math:`s_i = ma_i^2/12`.
+
+    >>> import numpy as np
+    >>> from geomotion import inertia
+    >>> I_C = inertia.solid_box_central_inertia(12.0, [1.0, 2.0, 3.0])
+    >>> masses, positions = inertia.particle_model(12.0, [0.0, 0.0, 0.0], I_C)
+    >>> masses
+    array([2., 2., 2., 2., 2., 2.])
+    >>> np.linalg.norm(positions, axis=1).round(12)  # distances from the centre, m
+    array([0.5, 1. , 1.5, 0.5, 1. , 1.5])
     """
     m = float(_validate.positive(mass, "mass"))
     c = _validate.trailing_shape(com, "com", (3,)).reshape(3)
@@ -735,6 +901,22 @@ def particle_kinetic_energy(masses, positions, V):
     -------
     ndarray or float
         Energy in J, shape ``(...)``.
+
+    Examples
+    --------
+    The particles of :func:`particle_model`'s box (12 kg, 1 x 2 x 3 m) under a spin of
+    1 rad/s about x and a velocity of 0.5 m/s along y: the rigid body's
+    :math:`\tfrac12 I_{xx}\omega^2 + \tfrac12 mv^2` = 6.5 + 1.5 J.
+
+    >>> from geomotion import inertia
+    >>> I_C = inertia.solid_box_central_inertia(12.0, [1.0, 2.0, 3.0])
+    >>> masses, positions = inertia.particle_model(12.0, [0.0, 0.0, 0.0], I_C)
+    >>> V = [1.0, 0.0, 0.0, 0.0, 0.5, 0.0]
+    >>> float(inertia.particle_kinetic_energy(masses, positions, V).round(9))
+    8.0
+    >>> I_O = inertia.spatial_inertia(12.0, [0.0, 0.0, 0.0], I_C)
+    >>> float(inertia.kinetic_energy(I_O, V).round(9))
+    8.0
     """
     m = _validate.nonnegative(masses, "masses")
     r = _validate.trailing_shape(positions, "positions", (3,))

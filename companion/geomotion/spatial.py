@@ -91,6 +91,12 @@ def skew(a):
     ------
     ValueError
         If ``a`` does not have a trailing axis of length 3 or has non-finite entries.
+
+    Examples
+    --------
+    >>> from geomotion import spatial
+    >>> spatial.skew([1.0, 2.0, 3.0]) @ [4.0, 5.0, 6.0]  # (1, 2, 3) x (4, 5, 6)
+    array([-3.,  6., -3.])
     """
     return _skew(_validate.trailing_shape(a, "a", (3,)))
 
@@ -143,6 +149,15 @@ def rot_x(theta):
     (..., 3, 3) ndarray
         ``R_AB`` of a frame B rotated by ``theta`` about A's x axis: it maps
         coordinates in B into A.  This is the transpose of Featherstone's ``rx``.
+
+    Examples
+    --------
+    A quarter turn about x carries y onto z:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> (spatial.rot_x(np.radians(90)) @ [0.0, 1.0, 0.0]).round(12)
+    array([0., 0., 1.])
     """
     return _axis_rotation(theta, 0)
 
@@ -162,6 +177,15 @@ def rot_y(theta):
     -------
     (..., 3, 3) ndarray
         ``R_AB`` of a frame B rotated by ``theta`` about A's y axis.
+
+    Examples
+    --------
+    A quarter turn about y carries z onto x:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> (spatial.rot_y(np.radians(90)) @ [0.0, 0.0, 1.0]).round(12)
+    array([1., 0., 0.])
     """
     return _axis_rotation(theta, 1)
 
@@ -181,6 +205,15 @@ def rot_z(theta):
     -------
     (..., 3, 3) ndarray
         ``R_AB`` of a frame B rotated by ``theta`` about A's z axis.
+
+    Examples
+    --------
+    A quarter turn about z carries x onto y:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> (spatial.rot_z(np.radians(90)) @ [1.0, 0.0, 0.0]).round(12)
+    array([0., 1., 0.])
     """
     return _axis_rotation(theta, 2)
 
@@ -222,6 +255,17 @@ def pose(R, p):
     ------
     ValueError
         If ``R`` is not a rotation or ``p`` not a finite (..., 3) array.
+
+    Examples
+    --------
+    Frame B turned a quarter turn about z and placed at (1, 0, 0) m in A: B's point
+    (1, 0, 0) is A's (1, 1, 0).
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> T_AB = spatial.pose(spatial.rot_z(np.radians(90)), [1.0, 0.0, 0.0])
+    >>> (T_AB @ [1.0, 0.0, 0.0, 1.0]).round(12)  # homogeneous coordinates (x, y, z, 1)
+    array([1., 1., 0., 1.])
     """
     R = _validate.rotation(R, "R")
     p = _validate.trailing_shape(p, "p", (3,))
@@ -253,6 +297,18 @@ def inverse_pose(T_AB):
     ------
     ValueError
         If ``T_AB`` is not a finite rigid pose.
+
+    Examples
+    --------
+    The pose of :func:`pose`'s example, undone: A's point (1, 1, 0) is B's (1, 0, 0).
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> T_AB = spatial.pose(spatial.rot_z(np.radians(90)), [1.0, 0.0, 0.0])
+    >>> (spatial.inverse_pose(T_AB) @ [1.0, 1.0, 0.0, 1.0]).round(12)
+    array([1., 0., 0., 1.])
+    >>> bool(np.allclose(spatial.inverse_pose(T_AB) @ T_AB, np.eye(4)))
+    True
     """
     return _inverse_pose(_validate.pose(T_AB, "T_AB"))
 
@@ -276,6 +332,17 @@ def compose_poses(T_AB, T_BC):
     ------
     ValueError
         If either argument is not a finite rigid pose.
+
+    Examples
+    --------
+    C sits 1 m along B's x axis, which points along A's y axis:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> T_AB = spatial.pose(spatial.rot_z(np.radians(90)), [1.0, 0.0, 0.0])
+    >>> T_BC = spatial.pose(np.eye(3), [1.0, 0.0, 0.0])
+    >>> spatial.compose_poses(T_AB, T_BC)[:3, 3].round(12)  # p_AB + R_AB p_BC
+    array([1., 1., 0.])
     """
     return _validate.pose(T_AB, "T_AB") @ _validate.pose(T_BC, "T_BC")
 
@@ -323,6 +390,17 @@ def motion_transform(T_AB):
     ------
     ValueError
         If ``T_AB`` is not a finite rigid pose (orthonormal R with det +1, last row 0 0 0 1).
+
+    Examples
+    --------
+    A spin of 1 rad/s about B's z axis, B's origin 1 m along A's x axis: about A's
+    origin the body moves at v = p x omega = (0, -1, 0) m/s.
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> X = spatial.motion_transform(spatial.pose(np.eye(3), [1.0, 0.0, 0.0]))
+    >>> X @ [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    array([ 0.,  0.,  1.,  0., -1.,  0.])
     """
     T = _validate.pose(T_AB, "T_AB")
     return _motion_transform(T[..., :3, :3], T[..., :3, 3])
@@ -347,6 +425,21 @@ def inverse_motion_transform(T_AB):
     ------
     ValueError
         If ``T_AB`` is not a finite rigid pose.
+
+    Examples
+    --------
+    The twist of :func:`motion_transform`'s example, back in B: about B's origin it is a
+    pure spin.
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> T_AB = spatial.pose(np.eye(3), [1.0, 0.0, 0.0])
+    >>> spatial.inverse_motion_transform(T_AB) @ [0.0, 0.0, 1.0, 0.0, -1.0, 0.0]
+    array([0., 0., 1., 0., 0., 0.])
+    >>> T = spatial.pose(spatial.rot_z(np.radians(30)), [0.2, 0.1, 0.0])
+    >>> X, X_inv = spatial.motion_transform(T), spatial.inverse_motion_transform(T)
+    >>> bool(np.allclose(X_inv @ X, np.eye(6)))
+    True
     """
     T = _inverse_pose(_validate.pose(T_AB, "T_AB"))
     return _motion_transform(T[..., :3, :3], T[..., :3, 3])
@@ -374,6 +467,17 @@ def force_transform(T_AB):
     ------
     ValueError
         If ``T_AB`` is not a finite rigid pose.
+
+    Examples
+    --------
+    A 10 N force along -y acting at B's origin, 1 m along A's x axis: about A's origin
+    it has the moment p x f = (0, 0, -10) N m.
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> X = spatial.force_transform(spatial.pose(np.eye(3), [1.0, 0.0, 0.0]))
+    >>> X @ [0.0, 0.0, 0.0, 0.0, -10.0, 0.0]
+    array([  0.,   0., -10.,   0., -10.,   0.])
     """
     T = _validate.pose(T_AB, "T_AB")
     return _force_transform(T[..., :3, :3], T[..., :3, 3])
@@ -398,6 +502,17 @@ def inverse_force_transform(T_AB):
     ------
     ValueError
         If ``T_AB`` is not a finite rigid pose.
+
+    Examples
+    --------
+    The wrench of :func:`force_transform`'s example, back at B's origin, where the force
+    acts: no moment is left.
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> T_AB = spatial.pose(np.eye(3), [1.0, 0.0, 0.0])
+    >>> spatial.inverse_force_transform(T_AB) @ [0.0, 0.0, -10.0, 0.0, -10.0, 0.0]
+    array([  0.,   0.,   0.,   0., -10.,   0.])
     """
     return np.swapaxes(motion_transform(T_AB), -1, -2)
 
@@ -444,6 +559,18 @@ def motion_cross(V):
     ------
     ValueError
         If ``V`` is not a finite (..., 6) array.
+
+    Examples
+    --------
+    A spin of 1 rad/s about z turns a velocity along x towards y, and leaves itself alone:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> V = [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    >>> spatial.motion_cross(V) @ [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    array([0., 0., 0., 0., 1., 0.])
+    >>> bool(np.allclose(spatial.motion_cross(V) @ V, 0.0))
+    True
     """
     return _motion_cross(_validate.trailing_shape(V, "V", (6,)))
 
@@ -471,6 +598,19 @@ def force_cross(V):
     ------
     ValueError
         If ``V`` is not a finite (..., 6) array.
+
+    Examples
+    --------
+    A spin of 1 rad/s about z turns a force along x towards y; the operator is
+    :math:`-[\mathcal V\times]^T` for any twist:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> spatial.force_cross([0.0, 0.0, 1.0, 0.0, 0.0, 0.0]) @ [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    array([0., 0., 0., 0., 1., 0.])
+    >>> V = [0.1, 0.2, 0.3, 1.0, 2.0, 3.0]
+    >>> bool(np.allclose(spatial.force_cross(V), -spatial.motion_cross(V).T))
+    True
     """
     return -np.swapaxes(motion_cross(V), -1, -2)
 
@@ -499,6 +639,15 @@ def power(F, V):
     ------
     ValueError
         If either argument is not a finite (..., 6) array.
+
+    Examples
+    --------
+    A torque of 2 N m about z on a spin of 3 rad/s about z, plus a force of 1 N along x
+    on a velocity of 0.5 m/s along x:
+
+    >>> from geomotion import spatial
+    >>> float(spatial.power([0.0, 0.0, 2.0, 1.0, 0.0, 0.0], [0.0, 0.0, 3.0, 0.5, 0.0, 0.0]))
+    6.5
     """
     F = _validate.trailing_shape(F, "F", (6,))
     V = _validate.trailing_shape(V, "V", (6,))
@@ -533,6 +682,16 @@ def plucker_line(direction, point):
     ------
     ValueError
         If ``direction`` is zero or either argument is malformed.
+
+    Examples
+    --------
+    The vertical line through (1, 0, 0) m; another of its points gives the same moment:
+
+    >>> from geomotion import spatial
+    >>> spatial.plucker_line([0.0, 0.0, 1.0], [1.0, 0.0, 0.0])  # m = r x d = (0, -1, 0)
+    array([ 0.,  0.,  1.,  0., -1.,  0.])
+    >>> spatial.plucker_line([0.0, 0.0, 1.0], [1.0, 0.0, 5.0])
+    array([ 0.,  0.,  1.,  0., -1.,  0.])
     """
     d = _validate.trailing_shape(direction, "direction", (3,))
     r = _validate.trailing_shape(point, "point", (3,))
@@ -568,6 +727,14 @@ def same_line(L1, L2, oriented=False, rtol=1e-9):
     ValueError
         If an argument has a zero direction or violates :math:`d^T m = 0`
         beyond ``rtol`` (it would not be a line).
+
+    Examples
+    --------
+    >>> from geomotion import spatial
+    >>> L1 = spatial.plucker_line([0.0, 0.0, 1.0], [1.0, 0.0, 0.0])
+    >>> L2 = spatial.plucker_line([0.0, 0.0, -2.0], [1.0, 0.0, 5.0])  # reversed, rescaled
+    >>> bool(spatial.same_line(L1, L2)), bool(spatial.same_line(L1, L2, oriented=True))
+    (True, False)
     """
     normalized = []
     for name, L in (("L1", L1), ("L2", L2)):
@@ -641,6 +808,16 @@ def screw_axis(V):
     ------
     ValueError
         If ``V`` is malformed or is the zero twist, which determines no axis.
+
+    Examples
+    --------
+    A turn of 2 rad/s about the vertical line through (0, 1, 0) m, advancing 0.1 m per
+    rad along it: :math:`v = r\times\omega + h\omega = (2, 0, 0.2)` m/s.
+
+    >>> from geomotion import spatial
+    >>> pitch, point, direction = spatial.screw_axis([0.0, 0.0, 2.0, 2.0, 0.0, 0.2])
+    >>> float(pitch.round(6)), point.round(12), direction.round(12)
+    (0.1, array([0., 1., 0.]), array([0., 0., 1.]))
     """
     V = _validate.trailing_shape(V, "V", (6,))
     return _axis_of_pair(V[..., :3], V[..., 3:], "V")
@@ -675,6 +852,16 @@ def wrench_axis(F):
     ------
     ValueError
         If ``F`` is malformed or is the zero wrench.
+
+    Examples
+    --------
+    A single force of 10 N along -y through (1, 0, 0) m, reported about the origin
+    (moment (0, 0, -10) N m): its central axis is its line of action, with pitch 0.
+
+    >>> from geomotion import spatial
+    >>> pitch, point, direction = spatial.wrench_axis([0.0, 0.0, -10.0, 0.0, -10.0, 0.0])
+    >>> float(pitch), point.round(12), direction.round(12)
+    (0.0, array([1., 0., 0.]), array([ 0., -1.,  0.]))
     """
     F = _validate.trailing_shape(F, "F", (6,))
     return _axis_of_pair(F[..., 3:], F[..., :3], "F")
@@ -753,6 +940,18 @@ def exp_twist(xi):
     ------
     ValueError
         If ``xi`` is not a finite (..., 6) array.
+
+    Examples
+    --------
+    A quarter turn about the vertical line through (1, 0, 0) m
+    (:math:`v = r\times\omega`): the origin swings round to (1, -1, 0).
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> theta = np.radians(90)
+    >>> T = spatial.exp_twist([0.0, 0.0, theta, 0.0, -theta, 0.0])
+    >>> T[:3, 3].round(12)
+    array([ 1., -1.,  0.])
     """
     xi = _validate.trailing_shape(xi, "xi", (6,))
     w, v = xi[..., :3], xi[..., 3:]
@@ -820,6 +1019,17 @@ def log_pose(T):
     ------
     ValueError
         If ``T`` is not a finite rigid pose.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> theta = np.radians(90)
+    >>> T = spatial.exp_twist([0.0, 0.0, theta, 0.0, -theta, 0.0])
+    >>> bool(np.allclose(spatial.log_pose(T), [0.0, 0.0, theta, 0.0, -theta, 0.0]))
+    True
+    >>> spatial.log_pose(spatial.pose(np.eye(3), [0.1, 0.2, 0.3])).round(12)  # translation: v = p
+    array([0. , 0. , 0. , 0.1, 0.2, 0.3])
     """
     T = _validate.pose(T, "T")
     omega, theta = _rotation_log(T[..., :3, :3])
@@ -846,6 +1056,15 @@ def planar_embedding():
     -------
     (6, 3) ndarray
         Columns are the 6-D angular-first unit vectors of ``omega_z``, ``v_x``, ``v_y``.
+
+    Examples
+    --------
+    >>> from geomotion import spatial
+    >>> E = spatial.planar_embedding()
+    >>> E @ [2.0, 0.5, 0.0]  # omega_z = 2 rad/s, v_x = 0.5 m/s as a 6-D twist
+    array([0. , 0. , 2. , 0.5, 0. , 0. ])
+    >>> E.T @ [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]  # a wrench's planar part (n_z, f_x, f_y)
+    array([3., 4., 5.])
     """
     E = np.zeros((6, 3))
     E[2, 0] = E[3, 1] = E[4, 2] = 1.0
@@ -873,6 +1092,18 @@ def planar_motion_cross(nu):
     ------
     ValueError
         If ``nu`` is not a finite (..., 3) array.
+
+    Examples
+    --------
+    As in 3-D, a spin of 1 rad/s turns a velocity along x towards y:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> spatial.planar_motion_cross([1.0, 0.0, 0.0]) @ [0.0, 1.0, 0.0]
+    array([0., 0., 1.])
+    >>> nu, E = [1.0, 0.5, -0.2], spatial.planar_embedding()
+    >>> bool(np.allclose(spatial.planar_motion_cross(nu), E.T @ spatial.motion_cross(E @ nu) @ E))
+    True
     """
     nu = _validate.trailing_shape(nu, "nu", (3,))
     E = planar_embedding()
@@ -896,5 +1127,19 @@ def planar_force_cross(nu):
     ------
     ValueError
         If ``nu`` is not a finite (..., 3) array.
+
+    Examples
+    --------
+    A spin of 1 rad/s turns a force along x towards y; duality with
+    :func:`planar_motion_cross` holds for any planar twists and wrench:
+
+    >>> import numpy as np
+    >>> from geomotion import spatial
+    >>> spatial.planar_force_cross([1.0, 0.0, 0.0]) @ [0.0, 1.0, 0.0]
+    array([0., 0., 1.])
+    >>> nu, mu, F = [1.0, 0.5, -0.2], [0.3, -1.0, 2.0], [0.5, 1.5, -2.0]
+    >>> lhs = F @ spatial.planar_motion_cross(nu) @ mu
+    >>> bool(np.isclose(lhs, -(spatial.planar_force_cross(nu) @ F) @ mu))
+    True
     """
     return -np.swapaxes(planar_motion_cross(nu), -1, -2)

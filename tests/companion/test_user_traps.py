@@ -240,3 +240,15 @@ def test_point_velocity_matches_a_finite_difference_of_the_position():
     assert batch.shape == (2, 3)
     with pytest.raises(ValueError, match=r"qd: expected shape \(\.\.\., 6\)"):
         tree.point_velocity(model, q, qd[:3], 4, point)
+
+
+def test_a_real_segment_about_its_joint_is_caught_and_its_central_inertia_is_not():
+    # A forearm by de Leva's (1996) male proportions: 1.62 % of 73 kg, 0.2689 m long, centre
+    # of mass 45.74 % from the elbow, radii of gyration 27.6, 26.5, 12.1 % of the length.
+    m, L = 0.0162 * 73.0, 0.2689
+    c = np.array([0.4574 * L, 0.0, 0.0])  # along the forearm, from the elbow
+    central = m * (L * np.array([0.121, 0.276, 0.265])) ** 2 * np.eye(3)  # long axis x
+    about_elbow = central + m * c[0] ** 2 * np.diag([0.0, 1.0, 1.0])
+    no_warning(lambda: inertia.spatial_inertia(m, c, central))
+    with pytest.warns(inertia.InertiaFrameWarning):
+        inertia.spatial_inertia(m, c, about_elbow)

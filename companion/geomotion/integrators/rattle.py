@@ -163,6 +163,24 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL,
     ValueError
         If ``M`` is a callable or not a constant SPD matrix of matching size, an
         argument is malformed, or a solve does not converge.
+
+    Examples
+    --------
+    One 10 ms step of a pendulum, a 2 kg particle on the unit circle under gravity, from
+    the bottom at 1 m/s: it stays on the circle, tangent to it, and the multiplier is
+    close to :math:`-(mg + mv^2/R)` = -21.62 N.
+
+    >>> import numpy as np
+    >>> from geomotion import constraints, integrators
+    >>> circle = constraints.FunctionConstraint(  # Phi = (|q|^2 - 1) / 2: the unit circle
+    ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
+    ...     jacobian=lambda q: q[..., None, :], bias=lambda q, v: (v * v).sum(-1, keepdims=True))
+    >>> step = integrators.rattle_step(2.0 * np.eye(2), circle, [0.0, -1.0], [1.0, 0.0],
+    ...                               force=[0.0, -2.0 * 9.81], dt=0.01)
+    >>> float(np.linalg.norm(step.q).round(9)), bool(abs(step.q @ step.v) < 1e-12)
+    (1.0, True)
+    >>> float(step.position_multiplier[0].round(2))
+    -21.62
     """
     dt, _ = _common.step_settings(dt, 1)
     tol, max_iter = iteration_settings(tol, max_iter)

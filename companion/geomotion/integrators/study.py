@@ -338,6 +338,28 @@ def step_size_study(system, constraint, q0, v0, duration, steps,
         studied; any error of :func:`~geomotion.integrators.simulate_constrained` (a failed run is reported
         against ``steps`` with its step count).  RATTLE on a system with a varying mass
         matrix is not an error: it is recorded as not applicable.
+
+    Examples
+    --------
+    RATTLE on a pendulum (a 2 kg particle on the unit circle, from the bottom at 1 m/s):
+    halving the step quarters the energy-balance residual, order 2.
+
+    >>> import numpy as np
+    >>> from geomotion import constraints, integrators
+    >>> m, g = 2.0, 9.81
+    >>> particle = integrators.MechanicalSystem(
+    ...     mass_matrix=lambda q: np.broadcast_to(m * np.eye(2), q.shape[:-1] + (2, 2)),
+    ...     bias=lambda q, v: np.broadcast_to([0.0, m * g], q.shape),
+    ...     potential=lambda q: m * g * q[..., 1])
+    >>> circle = constraints.FunctionConstraint(  # Phi = (|q|^2 - 1) / 2: the unit circle
+    ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
+    ...     jacobian=lambda q: q[..., None, :], bias=lambda q, v: (v * v).sum(-1, keepdims=True))
+    >>> study = integrators.step_size_study(particle, circle, [0.0, -1.0], [1.0, 0.0],
+    ...                                     duration=0.2, steps=(4, 8), methods=("rattle",))
+    >>> study.dt  # s
+    array([0.05 , 0.025])
+    >>> float(study["rattle"].orders["energy"][0].round(1))
+    2.0
     """
     counts = _steps(steps)
     methods = _methods(methods)

@@ -44,6 +44,23 @@ class MechanicalSystem:
     ------
     ValueError
         If an attribute is not callable.
+
+    Examples
+    --------
+    A 2 kg particle in the vertical x-y plane: :math:`M = mI`, :math:`h = (0, mg)`,
+    :math:`V = mgy`.
+
+    >>> import numpy as np
+    >>> from geomotion import integrators
+    >>> m, g = 2.0, 9.81
+    >>> particle = integrators.MechanicalSystem(
+    ...     mass_matrix=lambda q: np.broadcast_to(m * np.eye(2), q.shape[:-1] + (2, 2)),
+    ...     bias=lambda q, v: np.broadcast_to([0.0, m * g], q.shape),
+    ...     potential=lambda q: m * g * q[..., 1])
+    >>> float(particle.potential(np.array([0.0, 1.0])))  # m g y at y = 1 m, J
+    19.62
+    >>> particle.mass_matrix(np.zeros((3, 2))).shape  # a batch of three positions
+    (3, 2, 2)
     """
 
     mass_matrix: object
@@ -79,6 +96,18 @@ class MechanicalSystem:
         ------
         ValueError
             If ``model`` is not a Tree or ``gravity`` is not a finite (3,) vector.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from geomotion import integrators, models
+        >>> arm = integrators.MechanicalSystem.from_tree(models.two_link_teaching_arm())
+        >>> q = np.zeros(2)
+        >>> arm.mass_matrix(q).round(6)
+        array([[0.9175, 0.2175],
+               [0.2175, 0.0675]])
+        >>> arm.bias(q, q).round(6)  # at rest: the holding torques, N m
+        array([14.2245,  2.4525])
         """
         tree._check_model(model)
         g = _common.gravity_vector(model, gravity)

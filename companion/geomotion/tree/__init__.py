@@ -187,6 +187,21 @@ def crba(model, q):
     ------
     ValueError
         If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+
+    Examples
+    --------
+    The book's two-link arm stretched out along x, then with the elbow bent 90 degrees,
+    where the terms :math:`m_2L_1c_2\cos q_2` (0.15 kg m^2 at :math:`q_2 = 0`) vanish:
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tree.crba(arm, [0.0, 0.0]).round(6)
+    array([[0.9175, 0.2175],
+           [0.2175, 0.0675]])
+    >>> tree.crba(arm, [0.0, np.radians(90)]).round(6)
+    array([[0.6175, 0.0675],
+           [0.0675, 0.0675]])
     """
     _check_model(model)
     q = _check_configuration(model, q, "q")
@@ -253,6 +268,20 @@ def rnea(model, q, qd, qdd, gravity=None, f_ext=None, f_ext_frame="body"):
     ValueError
         Naming the argument, for a wrong model type, wrong shapes or lengths,
         non-broadcasting batches, non-finite values, or an unknown ``f_ext_frame``.
+
+    Examples
+    --------
+    The two-link arm at rest, stretched out along x, made to accelerate joint 1 at
+    1 rad/s^2: without gravity the torques are the first column of :math:`M(0)`; with
+    the model's gravity the holding torques (14.2245, 2.4525) N m are added.
+
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> q, qd = [0.0, 0.0], [0.0, 0.0]
+    >>> tree.rnea(arm, q, qd, [1.0, 0.0], gravity=[0.0, 0.0, 0.0]).round(6)
+    array([0.9175, 0.2175])
+    >>> tree.rnea(arm, q, qd, [1.0, 0.0]).round(6)
+    array([15.142,  2.67 ])
     """
     batch, (q, qd, qdd), g, F = _dynamics_inputs(
         model, (q, qd, qdd), ("q", "qd", "qdd"), gravity, f_ext, f_ext_frame
@@ -290,6 +319,21 @@ def bias_forces(model, q, qd, gravity=None, f_ext=None, f_ext_frame="body"):
     ------
     ValueError
         As :func:`rnea`.
+
+    Examples
+    --------
+    The two-link arm held still, stretched out along x: :math:`g(m_1c_1 + m_2(L_1 + c_2))`
+    and :math:`gm_2c_2`.  Then, without gravity, the elbow bent 90 degrees and joint 1
+    turning at 2 rad/s: the centrifugal load :math:`m_2L_1c_2\sin q_2\,\dot q_1^2` =
+    0.6 N m on joint 2.
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tree.bias_forces(arm, [0.0, 0.0], [0.0, 0.0]).round(6)
+    array([14.2245,  2.4525])
+    >>> tree.bias_forces(arm, [0.0, np.radians(90)], [2.0, 0.0], gravity=[0.0, 0.0, 0.0]).round(6)
+    array([0. , 0.6])
     """
     qd_arr = _validate.real_array(qd, "qd")
     return rnea(model, q, qd_arr, np.zeros(qd_arr.shape), gravity, f_ext, f_ext_frame)
@@ -341,6 +385,21 @@ def aba(model, q, qd, tau, gravity=None, f_ext=None, f_ext_frame="body"):
     ------
     ValueError
         As :func:`rnea`.
+
+    Examples
+    --------
+    The two-link arm at rest, stretched out along x: without gravity the first column of
+    :math:`M(0)` as torques gives :math:`\ddot q = (1, 0)`; under gravity the holding
+    torques of :func:`bias_forces` hold it still.
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> q, qd = [0.0, 0.0], [0.0, 0.0]
+    >>> tree.aba(arm, q, qd, [0.9175, 0.2175], gravity=[0.0, 0.0, 0.0]).round(6)
+    array([1., 0.])
+    >>> bool(np.allclose(tree.aba(arm, q, qd, tree.bias_forces(arm, q, qd)), 0.0))
+    True
     """
     batch, (q, qd, tau), g, F = _dynamics_inputs(
         model, (q, qd, tau), ("q", "qd", "tau"), gravity, f_ext, f_ext_frame

@@ -55,6 +55,23 @@ def coriolis_matrix(model, q, qd):
     ValueError
         If ``model`` is not a Tree or ``q``, ``qd`` are malformed, non-finite or do not
         broadcast.
+
+    Examples
+    --------
+    The two-link arm with the elbow bent 90 degrees and joint 1 turning at 2 rad/s: with
+    :math:`h = m_2L_1c_2\sin q_2` = 0.15 kg m^2,
+    :math:`C = [[-h\dot q_2, -h(\dot q_1 + \dot q_2)], [h\dot q_1, 0]]`, and
+    :math:`C\dot q` is the centrifugal load of :func:`~geomotion.tree.bias_forces`.
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> C = tree.coriolis_matrix(arm, [0.0, np.radians(90)], [2.0, 0.0])
+    >>> C.round(6)
+    array([[ 0. , -0.3],
+           [ 0.3,  0. ]])
+    >>> (C @ [2.0, 0.0]).round(6)
+    array([0. , 0.6])
     """
     _check_model(model)
     arrays = [_check_configuration(model, a, name) for a, name in ((q, "q"), (qd, "qd"))]

@@ -58,6 +58,21 @@ class PreparedTree:
         Naming the argument, for wrong shapes, non-finite values, parents not ordered
         parent-before-child, transforms that are not rigid motion transforms, zero joint
         screws, and inertias that are asymmetric or not positive semidefinite.
+
+    Examples
+    --------
+    The two-link arm at :math:`q = 0`, by hand: joint 1 at the base origin (an identity
+    transform), joint 2 0.6 m along link 1's x axis.
+
+    >>> import numpy as np
+    >>> from geomotion import models, spatial, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> X_elbow = spatial.inverse_motion_transform(spatial.pose(np.eye(3), [0.6, 0.0, 0.0]))
+    >>> by_hand = tree.PreparedTree(parents=[-1, 0], transform=[np.eye(6), X_elbow],
+    ...                             subspace=[tree.REVOLUTE_Z] * 2, inertia=arm.inertias)
+    >>> tree.joint_mass_matrix(by_hand).round(6)
+    array([[0.9175, 0.2175],
+           [0.2175, 0.0675]])
     """
 
     parents: np.ndarray
@@ -162,6 +177,20 @@ def forward_kinematics(model, q):
     ------
     ValueError
         If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+
+    Examples
+    --------
+    The two-link arm with joint 1 at 90 degrees: link 1 points up, so link 2's frame
+    (body 1, at joint 2) sits at (0, 0.6, 0) m.
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> T = tree.forward_kinematics(arm, [np.radians(90), 0.0])
+    >>> T.shape
+    (2, 4, 4)
+    >>> T[1, :3, 3].round(12)
+    array([0. , 0.6, 0. ])
     """
     _check_model(model)
     q = _check_configuration(model, q, "q")
@@ -196,6 +225,27 @@ def body_jacobians(model, q):
     ------
     ValueError
         If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+
+    Examples
+    --------
+    The stretched-out two-link arm: both joints turn link 2 (body 1) about z, and joint 1
+    also moves its origin, 0.6 m out, at 0.6 m/s along y per rad/s; the Jacobians give
+    :math:`M = \sum_i J_i^T\mathcal I_i J_i`.
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> J = tree.body_jacobians(arm, [0.0, 0.0])
+    >>> J[1].round(12)
+    array([[0. , 0. ],
+           [0. , 0. ],
+           [1. , 1. ],
+           [0. , 0. ],
+           [0.6, 0. ],
+           [0. , 0. ]])
+    >>> M = sum(J[i].T @ arm.inertias[i] @ J[i] for i in range(2))
+    >>> bool(np.allclose(M, tree.crba(arm, [0.0, 0.0])))
+    True
     """
     X = joint_transforms(model, q)
     n = model.num_bodies
@@ -230,6 +280,17 @@ def body_twists(model, q, qd):
     ------
     ValueError
         If an argument is malformed.
+
+    Examples
+    --------
+    The stretched-out two-link arm with joint 1 turning at 2 rad/s: link 2's origin
+    (joint 2, 0.6 m out) moves at 1.2 m/s along y.
+
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tree.body_twists(arm, [0.0, 0.0], [2.0, 0.0]).round(12)
+    array([[0. , 0. , 2. , 0. , 0. , 0. ],
+           [0. , 0. , 2. , 0. , 1.2, 0. ]])
     """
     X = joint_transforms(model, q)
     qd = _check_configuration(model, qd, "qd")
@@ -262,6 +323,16 @@ def prepare(model, q):
     ------
     ValueError
         If ``model`` is not a Tree or ``q`` is malformed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tree.prepare(arm, [0.0, 0.0]).transform.shape  # X_i of both joints
+    (2, 6, 6)
+    >>> tree.prepare(arm, np.zeros((5, 2))).transform.shape  # five configurations at once
+    (5, 2, 6, 6)
     """
     return PreparedTree(model.parents, joint_transforms(model, q), model.subspaces, model.inertias)
 
@@ -302,6 +373,18 @@ def composite_inertias(prepared):
     ------
     ValueError
         If ``prepared`` is not a PreparedTree.
+
+    Examples
+    --------
+    The two-link arm at :math:`q = 0`: body 0's composite is the whole arm locked, 3 kg
+    with :math:`M_{11}` = 0.9175 kg m^2 about joint 1's z axis; body 1's is link 2 alone,
+    :math:`M_{22}` = 0.0675 kg m^2.
+
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> IC = tree.composite_inertias(tree.prepare(arm, [0.0, 0.0]))
+    >>> float(IC[0, 5, 5].round(9)), float(IC[0, 2, 2].round(9)), float(IC[1, 2, 2].round(9))
+    (3.0, 0.9175, 0.0675)
     """
     _check_prepared(prepared)
     X = prepared.transform
@@ -339,6 +422,20 @@ def joint_mass_matrix(prepared):
     ------
     ValueError
         If ``prepared`` is not a PreparedTree.
+
+    Examples
+    --------
+    The two-link arm with the elbow bent 90 degrees, the same as :func:`~geomotion.tree.crba`:
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> M = tree.joint_mass_matrix(tree.prepare(arm, [0.0, np.radians(90)]))
+    >>> M.round(6)
+    array([[0.6175, 0.0675],
+           [0.0675, 0.0675]])
+    >>> bool(np.allclose(M, tree.crba(arm, [0.0, np.radians(90)])))
+    True
     """
     IC = composite_inertias(prepared)
     X, S, parents = prepared.transform, prepared.subspace, prepared.parents
@@ -376,6 +473,16 @@ def kinetic_energy(model, q, qd):
     ------
     ValueError
         If an argument is malformed.
+
+    Examples
+    --------
+    The stretched-out two-link arm turning at 1 rad/s about joint 1:
+    :math:`\tfrac12 M_{11}\dot q_1^2`.
+
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> float(tree.kinetic_energy(arm, [0.0, 0.0], [1.0, 0.0]).round(9))
+    0.45875
     """
     V = body_twists(model, q, qd)
     return 0.5 * np.einsum("...ki,kij,...kj->...", V, model.inertias, V)
@@ -408,6 +515,19 @@ def potential_energy(model, q, gravity=None):
     ------
     ValueError
         If an argument is malformed.
+
+    Examples
+    --------
+    The two-link arm pointing straight up (joint 1 at 90 degrees) stores
+    :math:`g(m_1c_1 + m_2(L_1 + c_2))` = 9.81 x 1.45 J; hanging straight down, minus that.
+
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> float(tree.potential_energy(arm, [np.radians(90), 0.0]).round(6))
+    14.2245
+    >>> float(tree.potential_energy(arm, [np.radians(-90), 0.0]).round(6))
+    -14.2245
     """
     T = forward_kinematics(model, q)
     g = _check_gravity(model, gravity)
@@ -438,6 +558,17 @@ def spatial_momentum(model, q, qd):
     ------
     ValueError
         If an argument is malformed.
+
+    Examples
+    --------
+    The stretched-out two-link arm turning rigidly at 1 rad/s about joint 1: angular
+    momentum :math:`M_{11}\dot q_1` = 0.9175 kg m^2/s about z, linear momentum
+    :math:`(m_1c_1 + m_2(L_1 + c_2))\,\dot q_1` = 1.45 kg m/s along y.
+
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tree.spatial_momentum(arm, [0.0, 0.0], [1.0, 0.0]).round(9)
+    array([0.    , 0.    , 0.9175, 0.    , 1.45  , 0.    ])
     """
     V = body_twists(model, q, qd)
     X = force_transform(forward_kinematics(model, q))  # body i's momentum -> base coordinates
