@@ -40,10 +40,15 @@ test: $(STAMP)
 	@echo "=== [4/4] book tests: toc, environment sync, kernel, rendered pages in headless Chromium ==="
 	$(PYTEST) tests/book
 
-# Jupyter refuses to run as root unless told; containers often are root.
+# JupyterLab with the project's configuration (jupyter_config/): no news feed, no update
+# check, no extension search, so nothing is fetched from outside the machine; user settings
+# made in this session are kept in jupyter_config/lab/ (not versioned).  Markdown cells are
+# rendered by jupyterlab-myst.  Jupyter refuses to run as root unless told; containers
+# often are root.
 lab: $(STAMP)
 	mkdir -p notebooks
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+	JUPYTER_CONFIG_DIR=$(CURDIR)/jupyter_config $(BIN)/jupyter lab --notebook-dir=notebooks \
+		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 # Re-execute every notebook in place so that the stored outputs nbval compares are fresh.
 # No timestamps are stored, so re-running an unchanged notebook changes nothing but the
