@@ -158,7 +158,8 @@ def shows_rotation(degrees):
         drawn = texts(fig)
         assert f"rotated by {degrees:.0f} deg about z" in drawn
         assert f"omega = ({np.cos(angle):.2f}, {np.sin(angle):.2f}, 0.00) rad/s" in drawn
-        assert f"{(1.0 - 2.0) * np.cos(angle) * np.sin(angle) + 0.0:.3f}" in drawn
+        off_diagonal = f"{(1.0 - 2.0) * np.cos(angle) * np.sin(angle):.3f}"
+        assert (off_diagonal if float(off_diagonal) != 0 else "0.000") in drawn  # never -0.000
     return check
 
 
