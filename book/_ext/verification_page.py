@@ -225,23 +225,33 @@ def notebook_row(env, from_doc, docname):
     return _row(cells, classes=["notebook"]), counts, runtime or 0.0
 
 
+def _rich(text):
+    """Text nodes, with `backquoted` parts as inline code."""
+    parts = text.split("`")
+    return [nodes.literal(text=part) if odd else nodes.Text(part)
+            for odd, part in ((i % 2 == 1, part) for i, part in enumerate(parts)) if part]
+
+
+DEFINITIONS = [
+    ("Run time", "seconds that myst-nb took to execute the notebook in a fresh kernel during "
+                 "this build (every notebook is executed at every build)."),
+    ("assert statements", "Python `assert` statements in the code cells."),
+    ("Assertion calls", "calls of a function whose name starts with `assert`, such as "
+                        "`np.testing.assert_allclose`."),
+    ("Asserted values", "the numbers written into those checks: in an `assert` statement's "
+                        "condition and in the first two arguments (actual, desired) of an "
+                        "assertion call, each largest sub-expression made only of number "
+                        "literals and arithmetic (`0.2175`, `2 / 3`, `-1e-12`) counts once; "
+                        "keyword arguments such as the tolerances `atol` and `rtol`, and "
+                        "messages, are not counted."),
+]
+
+
 def _definitions():
     items = nodes.bullet_list()
-    for term, text in [
-        ("Run time", "seconds that myst-nb took to execute the notebook in a fresh kernel "
-                     "during this build (every notebook is executed at every build)."),
-        ("assert statements", "Python assert statements in the code cells."),
-        ("Assertion calls", "calls of a function whose name starts with assert, such as "
-                            "np.testing.assert_allclose."),
-        ("Asserted values", "the numbers written into those checks: in an assert "
-                            "statement's condition and in the first two arguments (actual, "
-                            "desired) of an assertion call, each largest sub-expression made "
-                            "only of number literals and arithmetic (0.2175, 2 / 3, -1e-12) "
-                            "counts once; keyword arguments such as the tolerances atol and "
-                            "rtol, and messages, are not counted."),
-    ]:
+    for term, text in DEFINITIONS:
         item = nodes.list_item()
-        item += _paragraph(nodes.strong(text=term), ": " + text)
+        item += _paragraph(nodes.strong(text=term), nodes.Text(": "), *_rich(text))
         items += item
     return items
 
