@@ -8,11 +8,13 @@ The page of the singlehtml build where the whole book is assembled (``book/prefa
 named after the root document) links its style sheets, scripts and images relative to
 the top of the build, as if it were there; so it is copied there (``<output stem>.html``)
 and printed from that copy.  The build is served on 127.0.0.1 and opened in headless
-Chromium with every other host unresolvable.  Printing waits until MathJax has typeset every formula and every image
-has loaded, and refuses to print (exit status 1) if a formula is left untypeset, an
-image is missing or the page asked for anything outside the machine: a PDF with raw TeX
-or empty figures would be worse than none.  ``print.css`` next to this file adapts the
-page to paper (no navigation, chapters on new pages, wrapped code).
+Chromium with every other host unresolvable.  Printing waits until MathJax has typeset
+every formula and every image has loaded, and refuses to print (exit status 1) if a
+formula is left untypeset, an image is missing or the page asked for anything outside
+the machine: a PDF with raw TeX or empty figures would be worse than none.
+``print.css`` next to this file adapts the page to paper (no navigation, each document
+on a new sheet, wrapped code); displayed formulas wider than the text are scaled down
+to fit.  The PDF has page numbers and an outline (bookmarks) from the headings.
 """
 
 import argparse
@@ -115,6 +117,24 @@ def _outside(url):
     return parts.scheme not in {"data", "blob", "about"} and parts.hostname != LOCAL_HOST
 
 
+def _lay_out_for_paper(tab):
+    """Apply print.css and the print media at the printed text width; fit wide formulas."""
+    tab.add_style_tag(content=PRINT_CSS.read_text())
+    tab.emulate_media(media="print")
+    text_width_mm = PAPER["width_mm"] - MARGIN_MM["left"] - MARGIN_MM["right"]
+    tab.set_viewport_size({"width": round(text_width_mm / 25.4 * 96), "height": 1200})
+    return tab.evaluate(FIT_FORMULAS_JS)
+
+
+def _problems(report, requested, failed):
+    """What would spoil the PDF: the page's own report, outside and failed requests."""
+    problems = list(report["problems"])
+    problems += [f"request leaves the machine: {url}" for url in requested if _outside(url)]
+    problems += [f"request failed: {url}" for url in failed
+                 if not _outside(url) and urlsplit(url).path not in IGNORED_FAILURES]
+    return problems
+
+
 def print_pdf(site, page, output):
     """Print ``site/page`` to ``output``; return counts of formulas and images; raise on a defect."""
     from playwright.sync_api import sync_playwright
@@ -124,24 +144,18 @@ def print_pdf(site, page, output):
         raise FileNotFoundError(f"{source} not found: build the singlehtml book first")
     at_top = Path(site) / (Path(output).stem + ".html")
     at_top.write_bytes(source.read_bytes())
-    outside, failed = [], []
+    requested, failed = [], []
     with serve(site) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=os.fspath(CHROMIUM),
                                              headless=True, args=CHROMIUM_ARGS)
         try:
             tab = browser.new_page()
-            tab.on("request", lambda r: outside.append(r.url) if _outside(r.url) else None)
-            tab.on("requestfailed", lambda r: failed.append(r.url))
+            tab.on("request", lambda request: requested.append(request.url))
+            tab.on("requestfailed", lambda request: failed.append(request.url))
             tab.goto(f"{base}/{at_top.name}", wait_until="networkidle", timeout=120_000)
             report = tab.evaluate(PREPARE_JS)
-            tab.add_style_tag(content=PRINT_CSS.read_text())
-            tab.emulate_media(media="print")
-            text_width_mm = PAPER["width_mm"] - MARGIN_MM["left"] - MARGIN_MM["right"]
-            tab.set_viewport_size({"width": round(text_width_mm / 25.4 * 96), "height": 1200})
-            report["scaled"] = tab.evaluate(FIT_FORMULAS_JS)
-            problems = report["problems"] + [f"request leaves the machine: {url}" for url in outside]
-            problems += [f"request failed: {url}" for url in failed
-                         if not _outside(url) and urlsplit(url).path not in IGNORED_FAILURES]
+            report["scaled"] = _lay_out_for_paper(tab)
+            problems = _problems(report, requested, failed)
             if problems:
                 raise RuntimeError("not printing the PDF:\n  " + "\n  ".join(problems))
             Path(output).parent.mkdir(parents=True, exist_ok=True)
