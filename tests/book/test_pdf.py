@@ -26,7 +26,7 @@ pytestmark = pytest.mark.pdf
 ROOT = Path(__file__).resolve().parents[2]
 PDF = ROOT / "_build" / "pdf" / "geometry-of-motion.pdf"
 HTML = ROOT / "_build" / "html"
-PAGES = (150, 600)  # 276 pages when written; far outside means lost or duplicated content
+PAGES = (150, 600)  # 262 pages when written; far outside means lost or duplicated content
 LABELLED_EQUATION = re.compile(r"\$\$[ \t]*\(([^)\s]+)\)[ \t]*$", re.MULTILINE)
 POPPLER = ("pdfinfo", "pdftotext", "pdfimages")
 
