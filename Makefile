@@ -15,7 +15,10 @@ export JUPYTER_PREFER_ENV_PATH := 1
 # Notebooks found by the notebook layer and by `make notebooks` (checkpoints excluded).
 NOTEBOOKS = $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null | sort)
 
-.PHONY: book test lab clean distclean bench notebooks
+# The whole book as one PDF (make pdf); the preface of the HTML build links it.
+PDF := _build/pdf/geometry-of-motion.pdf
+
+.PHONY: book test lab clean distclean bench notebooks pdf print-pdf
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || python3 -m venv $(VENV)
@@ -37,13 +40,32 @@ test: $(STAMP)
 	$(if $(NOTEBOOKS),$(PYTEST) --nbval --nbval-current-env notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
 	@echo "=== [3/4] strict book build: jupyter-book build --warningiserror --nitpick ==="
 	@$(MAKE) --no-print-directory book
-	@echo "=== [4/4] book tests: toc, environment sync, kernel, rendered pages in headless Chromium ==="
-	$(PYTEST) tests/book
+	@echo "=== [4/4] book tests: toc, environment sync, kernel, rendered pages and JupyterLab in headless Chromium ==="
+	$(PYTEST) tests/book -m "not pdf"
 
-# Jupyter refuses to run as root unless told; containers often are root.
+# The book as one PDF, from a fresh strict build; then the PDF's own checks.
+pdf: book
+	@$(MAKE) --no-print-directory print-pdf
+
+# Print the PDF from the current build (make book first), offline: the single-page
+# build reuses the HTML build's environment (no notebook runs again); Chromium prints it
+# once MathJax has typeset every formula; the HTML build is then written again, so that
+# the preface links the PDF (copied beside the pages); tests/book/test_pdf.py checks it.
+print-pdf: $(STAMP)
+	$(BIN)/jupyter-book build --builder singlehtml --warningiserror --nitpick --keep-going .
+	$(BIN)/python book/_tools/print_pdf.py _build/singlehtml $(PDF)
+	$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going .
+	$(PYTEST) tests/book -m pdf
+
+# JupyterLab with the project's configuration (jupyter_config/): no news feed, no update
+# check, no extension search, so nothing is fetched from outside the machine; user settings
+# made in this session are kept in jupyter_config/lab/ (not versioned).  Markdown cells are
+# rendered by jupyterlab-myst.  Jupyter refuses to run as root unless told; containers
+# often are root.
 lab: $(STAMP)
 	mkdir -p notebooks
-	$(BIN)/jupyter lab --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+	JUPYTER_CONFIG_DIR=$(CURDIR)/jupyter_config $(BIN)/jupyter lab --notebook-dir=notebooks \
+		$(if $(filter 0,$(shell id -u)),--allow-root)
 
 # Re-execute every notebook in place so that the stored outputs nbval compares are fresh.
 # No timestamps are stored, so re-running an unchanged notebook changes nothing but the

@@ -1,6 +1,7 @@
 """Notebook habits that the notebook layer (nbval) depends on."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,15 @@ def test_no_cell_relies_on_a_trailing_semicolon(notebook):
         if cell["cell_type"] == "code" and source.endswith(";"):
             offending.append(f"cell {index}: {source.splitlines()[-1]}")
     assert not offending, f"{notebook.name}: trailing ';' is ignored by nbval: {offending}"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.name)
+def test_printed_zeros_are_tidied_not_patched(notebook):
+    """``x + 0.0`` turns -0.0 into 0.0 but leaves -1e-17 (printed "-0.") alone, and it
+    puzzles readers; printed values go through geomotion.printing.tidy instead."""
+    cells = json.loads(notebook.read_text())["cells"]
+    offending = [f"cell {index}: {line.strip()}"
+                 for index, cell in enumerate(cells) if cell["cell_type"] == "code"
+                 for line in "".join(cell["source"]).splitlines()
+                 if re.search(r"\+\s*0\.0(?![\d.eE])", line)]
+    assert not offending, f"{notebook.name}: use tidy(...) instead of '+ 0.0': {offending}"

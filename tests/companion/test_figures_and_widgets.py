@@ -1,5 +1,7 @@
 """Figures draw the numbers the chapter quotes; explorers redraw them from their sliders."""
 
+import re
+
 import ipywidgets
 import matplotlib
 import numpy as np
@@ -60,6 +62,35 @@ def test_joint_inertia_figure_reports_the_chapter_energy():
 def test_rotated_inertia_figure_keeps_the_energy():
     drawn = texts(figures.rotated_inertia_figure(np.pi / 2))
     assert drawn.count("K = 0.500 J") == 2 and "2.000" in drawn
+
+
+# A number in a label that is zero but for its sign: "-0", "-0.000", "-0.0e+00" (also with
+# matplotlib's minus sign U+2212).
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-\u2212]0(?:\.0+)?(?:e[+-]?\d+)?(?![\w.])")
+
+
+def test_rotated_inertia_figure_prints_rounded_zeros_without_a_sign():
+    # R I_C R^T at 90 degrees has off-diagonal entries of about +-1e-16, and R omega an
+    # x component of 6e-17: all must read 0.000 or 0.00, none -0.000.
+    fig = figures.rotated_inertia_figure(np.pi / 2)
+    cells = [t.get_text() for t in fig.axes[1].texts]
+    assert cells.count("0.000") == 6 and "-0.000" not in cells
+    assert "omega = (0.00, 1.00, 0.00) rad/s" in fig.axes[1].get_title()
+
+
+@pytest.mark.parametrize("name", sorted(name for name in figures.__all__ if name.endswith("_figure")))
+def test_no_figure_label_shows_a_negative_zero(name):
+    drawn = texts(getattr(figures, name)())
+    assert not NEGATIVE_ZERO.findall(drawn), NEGATIVE_ZERO.findall(drawn)
+
+
+@pytest.mark.parametrize("value, spec, text", [
+    (-1e-16, ".3f", "0.000"), (-0.0, "g", "0"), (-0.0, ".1e", "0.0e+00"), (-4e-4, ".3f", "0.000"),
+    (-5e-4, ".4f", "-0.0005"), (-0.5, ".3g", "-0.5"), (-1e-16, ".3g", "-1e-16"), (-0.0, ".0%", "0%"),
+    (2.5, ".2f", "2.50"),
+])
+def test_label_numbers_lose_only_the_sign_of_a_zero(value, spec, text):
+    assert figures._style.fmt(value, spec) == text
 
 
 @pytest.mark.parametrize("far", [False, True])
@@ -127,7 +158,8 @@ def shows_rotation(degrees):
         drawn = texts(fig)
         assert f"rotated by {degrees:.0f} deg about z" in drawn
         assert f"omega = ({np.cos(angle):.2f}, {np.sin(angle):.2f}, 0.00) rad/s" in drawn
-        assert f"{(1.0 - 2.0) * np.cos(angle) * np.sin(angle) + 0.0:.3f}" in drawn
+        off_diagonal = f"{(1.0 - 2.0) * np.cos(angle) * np.sin(angle):.3f}"
+        assert (off_diagonal if float(off_diagonal) != 0 else "0.000") in drawn  # never -0.000
     return check
 
 

@@ -1,5 +1,7 @@
 """The shared look of the book's figures, and small drawing helpers used by several files."""
 
+import re
+
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
@@ -27,6 +29,26 @@ SECOND = "#9467bd"
 #: :data:`geomotion.integrators.CONSTRAINED_METHODS` plus the unstabilized run.
 METHOD_COLOURS = {"projection": MOTION, "baumgarte": ENERGY, "rattle": SECOND,
                   "unstabilized": ACCENT}
+
+
+# A formatted number that is zero apart from its sign: "-0", "-0.000", "-0.0e+00".
+_SIGNED_ZERO = re.compile(r"(\s*)-(0*\.?0*(?:[eE][+-]?\d+)?%?)")
+
+
+def fmt(value, spec):
+    """``format(value, spec)`` for a label, without the sign of a number that rounds to zero.
+
+    Rounding noise makes computed zeros slightly negative (a rotated inertia's
+    off-diagonal entries are about -1e-16), and ``f"{-1e-16:.3f}"`` is ``"-0.000"``;
+    labels should read ``"0.000"``.  Every computed number in a figure's text goes
+    through this function.
+
+    >>> fmt(-1e-16, ".3f"), fmt(-0.0, "g"), fmt(-0.0004, ".3f"), fmt(-0.0005, ".4f")
+    ('0.000', '0', '0.000', '-0.0005')
+    """
+    text = format(value, spec)
+    match = _SIGNED_ZERO.fullmatch(text)
+    return match.group(1) + match.group(2) if match else text
 
 
 def new_figure(figsize, **kwargs):

@@ -14,7 +14,7 @@ import scipy.optimize
 
 from .. import _validate, constraints, models
 from ._examples import circle_constraint
-from ._style import ACCENT, FORCE, MOTION, SECOND, arrow, new_figure, style_context
+from ._style import ACCENT, FORCE, MOTION, SECOND, arrow, fmt, new_figure, style_context
 
 __all__ = ["closed_chain_figure", "circle_acceleration_figure"]
 
@@ -267,7 +267,7 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
                       label=f"required -|v|²/R = {required:g} m/s²")
         right.axhline(0.0, color=ACCENT, linewidth=0.8)
         for x, (value, res) in enumerate(zip(radial, residual)):
-            right.annotate(f"{value:.3g}\nJa + γ = {res:.3g}", (x, value), ha="center",
+            right.annotate(f"{fmt(value, '.3g')}\nJa + γ = {fmt(res, '.3g')}", (x, value), ha="center",
                            va="bottom" if value >= 0 else "top", fontsize=8,
                            xytext=(0, 3 if value >= 0 else -3), textcoords="offset points")
         right.set(ylabel="radial component a·q/R (m/s²)", xlabel="acceleration",

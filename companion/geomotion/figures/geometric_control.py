@@ -15,7 +15,7 @@ import numpy as np
 import scipy.integrate
 
 from .. import control, symmetry
-from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, new_figure, style_context
+from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, fmt, new_figure, style_context
 
 __all__ = ["car_manoeuvre", "car_bracket_figure", "phase_loop_figure"]
 
@@ -153,8 +153,8 @@ def car_bracket_figure(wheelbase=1.0, steer=0.3, drive=0.4):
             left.annotate(text, point, xytext=offset, textcoords="offset points", fontsize=7.5,
                           arrowprops={"arrowstyle": "->", "color": ACCENT})
         left.set(xlabel="rear axle x (m)", ylabel="rear axle y (m)",
-                 title=f"path (y stretched); net Δy = {final[1]:.4f} m,\n"
-                       f"Δx = {final[0]:.1e} m, Δθ = {final[2]:.4f} rad")
+                 title=f"path (y stretched); net Δy = {fmt(final[1], '.4f')} m,\n"
+                       f"Δx = {fmt(final[0], '.1e')} m, Δθ = {fmt(final[2], '.4f')} rad")
         left.title.set_fontsize(8.5)
         left.legend(loc="upper left", fontsize=7.5)
         left.margins(x=0.1, y=0.35)
@@ -292,11 +292,12 @@ def phase_loop_figure(k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False,
         else:
             right.plot(times, theta, color=MOTION, linewidth=2.0, label="θ(t) at p_θ = 0")
         right.axhline(phase.geometric, color=FORCE, linestyle="--", linewidth=1.0,
-                      label=f"geometric phase -∮A ds = {phase.geometric:.4g} rad")
+                      label=f"geometric phase -∮A ds = {fmt(phase.geometric, '.4g')} rad")
         for side in range(1, 4):
             right.axvline(float(side), color=ACCENT, linewidth=0.6)
         right.set(xlabel="time along the loop (s; one side per second)", ylabel="θ (rad)",
-                  title=f"Δθ = {phase.total:.4g} rad (k = {k:g}; dynamic part {phase.dynamic:.4g})")
+                  title=f"Δθ = {fmt(phase.total, '.4g')} rad (k = {k:g}; "
+                        f"dynamic part {fmt(phase.dynamic, '.4g')})")
         right.legend(loc="best", fontsize=8)
         right.margins(y=0.2)
     return fig

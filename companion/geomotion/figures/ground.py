@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.patches import Polygon, Rectangle
 
 from .. import contact
-from ._style import ACCENT, ENERGY, FORCE, MOTION, arrow, new_figure, style_context
+from ._style import ACCENT, ENERGY, FORCE, MOTION, arrow, fmt, new_figure, style_context
 
 __all__ = ["FOOT_OUTLINE", "COP_EXAMPLE", "center_of_pressure_figure"]
 
@@ -104,14 +104,14 @@ def center_of_pressure_figure(wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLIN
                                linewidth=1.4, label="foot outline"))
         left.plot(0.0, 0.0, "+", color="black", markersize=10, label="plate origin")
         left.plot(x_c, y_c, "o", color=FORCE, markersize=7,
-                  label=f"centre of pressure ({x_c:.3f}, {y_c:.3f}) m")
+                  label=f"centre of pressure ({fmt(x_c, '.3f')}, {fmt(y_c, '.3f')}) m")
         traction = float(np.linalg.norm(tangential))
         if traction > 0:
             scale = 0.6 * half / traction
             arrow(left, (x_c, y_c), tangential, FORCE, scale=scale, width=0.008,
                   label=f"tangential force ({F[0]:g}, {F[1]:g}) N")
         _curved_arrow(left, np.array([x_c, y_c]), 0.045, free, ENERGY)
-        left.annotate(f"free moment\n{free:.2f} N m", (x_c - 0.045, y_c), xytext=(-14, 0),
+        left.annotate(f"free moment\n{fmt(free, '.2f')} N m", (x_c - 0.045, y_c), xytext=(-14, 0),
                       textcoords="offset points", color=ENERGY, ha="right", va="center",
                       fontsize=8.5)
         left.set(xlim=(-half, half), ylim=(-half, half), aspect="equal", xlabel="plate x (m)",
@@ -129,7 +129,7 @@ def center_of_pressure_figure(wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLIN
         right.set_yticks(positions, labels, fontsize=8)
         right.axvline(0.0, color=ACCENT, linewidth=0.8)
         for y, value in zip(positions, values):
-            right.annotate(f"{value:.2f}", (value, y), va="center",
+            right.annotate(fmt(value, ".2f"), (value, y), va="center",
                            ha="left" if value >= 0 else "right",
                            xytext=(3 if value >= 0 else -3, 0), textcoords="offset points")
         right.set(xlabel="vertical moment (N m)", title="measured M_z, split in two")

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import integrators
 from ._examples import circle_constraint, circle_pendulum, on_circle
-from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, new_figure, style_context
+from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, fmt, new_figure, style_context
 
 __all__ = ["violation_closed_form", "baumgarte_figure", "default_study", "integrator_study_figure"]
 
@@ -138,7 +138,7 @@ def baumgarte_figure(alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, rad
         left.plot(t, exact, "--", color="black", linewidth=1.0, label="closed form")
         left.axhline(0.0, color=ACCENT, linewidth=0.8)
         left.set(xlabel="time (s)", ylabel="violation Φ = (|q|² - R²)/2 (m²)",
-                 title=f"Φ(0) = {phi0:.3f} m², Φ'(0) = {rate0:.3f} m²/s")
+                 title=f"Φ(0) = {fmt(phi0, '.3f')} m², Φ'(0) = {fmt(rate0, '.3f')} m²/s")
         left.legend(loc="upper left", fontsize=8)
         right.semilogy(t, np.maximum(gap, floor), color=MOTION, label=f"dt = {dt:g} s")
         right.semilogy(t_half, np.maximum(gap_half, floor), color=FORCE, linestyle="--",

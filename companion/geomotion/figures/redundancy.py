@@ -12,7 +12,7 @@ r"""Chapter 2 figures on redundancy: many inputs, or many hand loads, with the s
 import numpy as np
 
 from .. import _validate, allocation, contact
-from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, new_figure, style_context
+from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, fmt, new_figure, style_context
 
 __all__ = ["allocation_figure", "grip_figure"]
 
@@ -93,9 +93,9 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
         left.plot(*circle.T, "--", color=MOTION, linewidth=1.1, label="level set of |u|²/2")
         left.plot(*ellipse.T, "--", color=FORCE, linewidth=1.1, label="level set of uᵀWu/2")
         left.plot(*u0, "o", color=MOTION, markersize=7,
-                  label=f"minimum norm G⁺b = ({u0[0]:.2f}, {u0[1]:.2f})")
+                  label=f"minimum norm G⁺b = ({fmt(u0[0], '.2f')}, {fmt(u0[1], '.2f')})")
         left.plot(*u_W, "s", color=FORCE, markersize=7,
-                  label=f"weighted u_W = ({u_W[0]:.2f}, {u_W[1]:.2f})")
+                  label=f"weighted u_W = ({fmt(u_W[0], '.2f')}, {fmt(u_W[1], '.2f')})")
         arrow(left, u0, 0.5 * direction, ACCENT, width=0.005)
         left.annotate("ker G", u0 + 0.5 * direction, xytext=(4, 4), textcoords="offset points",
                       color=ACCENT)
@@ -208,8 +208,8 @@ def grip_figure(r_L=(0.03, 0.0, 0.0), r_R=(0.12, 0.0, 0.0), f_L=(-30.0, 25.0, 0.
                                             (2, "n_z about O (N m)", ENERGY, "-.")):
             middle.plot(a, swept[:, index], style, color=colour, label=label, linewidth=1.8)
         middle.set(xlabel="squeeze a (N/m)", ylabel="resultant on the club (N, N m)",
-                   title=f"resultant f = ({resultant[3]:.3g}, {resultant[4]:.3g}) N,\n"
-                         f"n_z = {resultant[2]:.3g} N m for every a")
+                   title=f"resultant f = ({fmt(resultant[3], '.3g')}, {fmt(resultant[4], '.3g')}) N,\n"
+                         f"n_z = {fmt(resultant[2], '.3g')} N m for every a")
         middle.title.set_fontsize(9)
         middle.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), fontsize=7.5)
         middle.margins(y=0.3)

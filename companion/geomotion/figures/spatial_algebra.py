@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import _validate, inertia, models, spatial, tree, verification
-from ._style import ACCENT, ENERGY, FORCE, MOTION, STYLE
+from ._style import ACCENT, ENERGY, FORCE, MOTION, STYLE, fmt
 
 __all__ = [
     "POWER_EXAMPLE",
@@ -89,7 +89,7 @@ def reporting_origin_figure(origin_x=0.0):
             values = [value(*about_B), value(*about_O)]
             bar_ax.bar(["about B", f"about {label_O}"], values, color=colour, alpha=0.85)
             for x, y in enumerate(values):
-                bar_ax.annotate(f"{y:.3g}", (x, y), ha="center", va="bottom")
+                bar_ax.annotate(fmt(y, ".3g"), (x, y), ha="center", va="bottom")
             bar_ax.set_title(title)
             bar_ax.margins(y=0.2)
     return fig
@@ -169,13 +169,14 @@ def joint_inertia_figure(q2=0.0, rates=(1.0, -2.0)):
         fig = Figure(figsize=(9.0, 3.4), layout="constrained")
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.6, 1]})
         _two_link_inertia_curves(left, marker_q2=q2)
-        left.set_title(f"q2 = {q2:.3f} rad")
+        left.set_title(f"q2 = {fmt(q2, '.3f')} rad")
         right.axis("off")
         right.text(0.0, 0.95, "M(q2) (kg m^2)", fontweight="bold", va="top")
-        right.text(0.0, 0.78, f"[[{M[0, 0]:.4f}, {M[0, 1]:.4f}],\n [{M[1, 0]:.4f}, {M[1, 1]:.4f}]]",
+        entries = [[fmt(value, ".4f") for value in row] for row in M]
+        right.text(0.0, 0.78, f"[[{entries[0][0]}, {entries[0][1]}],\n [{entries[1][0]}, {entries[1][1]}]]",
                    family="monospace", va="top")
         right.text(0.0, 0.45, f"rates ({qd[0]:g}, {qd[1]:g}) rad/s", va="top")
-        right.text(0.0, 0.32, f"K = qd^T M qd / 2 = {energy:.5f} J", va="top", color=ENERGY)
+        right.text(0.0, 0.32, f"K = qd^T M qd / 2 = {fmt(energy, '.5f')} J", va="top", color=ENERGY)
     return fig
 
 
@@ -201,7 +202,7 @@ def rotated_inertia_figure(angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(
     I_C = np.diag(_validate.real_array(inertia_com, "inertia_com"))
     w = _validate.real_array(omega, "omega")
     R = spatial.rot_z(angle)
-    rotated, w_rotated = R @ I_C @ R.T, R @ w + 0.0
+    rotated, w_rotated = R @ I_C @ R.T, R @ w
     energy, energy_rotated = 0.5 * w @ I_C @ w, 0.5 * w_rotated @ rotated @ w_rotated
     vmax = float(np.abs(I_C).max())
     with matplotlib.rc_context(STYLE):
@@ -212,11 +213,12 @@ def rotated_inertia_figure(angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(
             (axes[1], rotated, w_rotated, energy_rotated, f"rotated by {np.degrees(angle):.0f} deg about z"),
         ):
             ax.imshow(matrix, cmap="RdBu_r", vmin=-vmax, vmax=vmax)
-            for (i, j), value in np.ndenumerate(matrix + 0.0):  # + 0.0 turns -0.0 into 0.0
+            for (i, j), value in np.ndenumerate(matrix):
                 shade = "white" if abs(value) > 0.6 * vmax else "black"
-                ax.text(j, i, f"{value:.3f}", ha="center", va="center", color=shade)
-            ax.set(xticks=[], yticks=[], title=f"{title}\nomega = ({w_shown[0]:.2f}, {w_shown[1]:.2f}, "
-                                                f"{w_shown[2]:.2f}) rad/s, K = {K:.3f} J")
+                ax.text(j, i, fmt(value, ".3f"), ha="center", va="center", color=shade)
+            omega_text = ", ".join(fmt(value, ".2f") for value in w_shown)
+            ax.set(xticks=[], yticks=[],
+                   title=f"{title}\nomega = ({omega_text}) rad/s, K = {fmt(K, '.3f')} J")
             ax.grid(False)
     return fig
 
@@ -255,10 +257,10 @@ def screw_axis_figure(V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
         ax.quiver(*samples.T, *velocity.T, length=0.25, color=MOTION, label="velocity v + omega x r")
         ax.scatter(*point, color="black", label="closest point r_perp")
         ax.scatter([0], [0], [0], color=FORCE, label="origin")
-        x, y, z = point + 0.0  # + 0.0 turns -0.0 into 0.0
+        r_perp = ", ".join(fmt(value, ".2f") for value in point)
         ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)", aspect="equal",
-               title=f"axis through r_perp = ({x:.2f}, {y:.2f}, {z:.2f}) m\n"
-                     f"pitch h = {pitch:.2f} m/rad: on the axis v = h omega")
+               title=f"axis through r_perp = ({r_perp}) m\n"
+                     f"pitch h = {fmt(pitch, '.2f')} m/rad: on the axis v = h omega")
         ax.legend(loc="upper left", fontsize=8)
         ax.set_xticks(np.round(point[0] + np.array([-0.5, 0.0, 0.5]), 2))
         ax.view_init(elev=22, azim=-58)
