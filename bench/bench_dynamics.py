@@ -74,9 +74,15 @@ def model_pair(n, kinds="r", branches=1, seed=0):
         Ic = 0.5 * (Ic + Ic.T)
         kind = kinds[i % len(kinds)]
         if kind == "r":
-            joint, screw = pin.JointModelRevoluteUnaligned(axis), np.concatenate([axis, np.zeros(3)])
+            joint, screw = (
+                pin.JointModelRevoluteUnaligned(axis),
+                np.concatenate([axis, np.zeros(3)]),
+            )
         elif kind == "p":
-            joint, screw = pin.JointModelPrismaticUnaligned(axis), np.concatenate([np.zeros(3), axis])
+            joint, screw = (
+                pin.JointModelPrismaticUnaligned(axis),
+                np.concatenate([np.zeros(3), axis]),
+            )
         else:
             pitch = 0.05
             joint = pin.JointModelHelicalUnaligned(axis, pitch)
@@ -134,7 +140,10 @@ def batched_cases(pair, batch, repeat, seed=1, algorithms=("crba", "rnea", "aba"
 
     cases = {
         "crba": (lambda: tree.crba(model, q), pin_crba),
-        "rnea": (lambda: tree.rnea(model, q, qd, qdd), lambda: pin.rneaInParallel(1, pool, Q, V, A)),
+        "rnea": (
+            lambda: tree.rnea(model, q, qd, qdd),
+            lambda: pin.rneaInParallel(1, pool, Q, V, A),
+        ),
         "aba": (lambda: tree.aba(model, q, qd, tau), lambda: pin.abaInParallel(1, pool, Q, V, TAU)),
         "coriolis": (lambda: tree.coriolis_matrix(model, q, qd), pin_coriolis),
     }
@@ -154,8 +163,14 @@ def closed_loop_case(batch, repeat, seed=4):
     anchor = tree.point_position(model, np.zeros(7), tip, r)
     closure = constraints.loop_closure(model, tip, r, -1, anchor)
     contact = pin.RigidConstraintModel(
-        pin.ContactType.CONTACT_3D, pmodel, pmodel.getJointId(f"joint{tip}"), pin.SE3(np.eye(3), r),
-        0, pin.SE3(np.eye(3), anchor), pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)
+        pin.ContactType.CONTACT_3D,
+        pmodel,
+        pmodel.getJointId(f"joint{tip}"),
+        pin.SE3(np.eye(3), r),
+        0,
+        pin.SE3(np.eye(3), anchor),
+        pin.ReferenceFrame.LOCAL_WORLD_ALIGNED,
+    )
     contacts = pin.StdVec_RigidConstraintModel()
     contacts.append(contact)
     contact_datas = pin.StdVec_RigidConstraintData()
@@ -170,13 +185,18 @@ def closed_loop_case(batch, repeat, seed=4):
     def ours():
         M, h = tree.crba(model, q), tree.bias_forces(model, q, qd)
         return constraints.constrained_dynamics(
-            M, closure.jacobian(q), h, tau, closure.bias(q, qd))[0]
+            M, closure.jacobian(q), h, tau, closure.bias(q, qd)
+        )[0]
 
     def theirs():
-        return np.array([
-            pin.constraintDynamics(pmodel, data, Q[:, b], V[:, b], TAU[:, b], contacts,
-                                   contact_datas, settings)
-            for b in range(batch)])
+        return np.array(
+            [
+                pin.constraintDynamics(
+                    pmodel, data, Q[:, b], V[:, b], TAU[:, b], contacts, contact_datas, settings
+                )
+                for b in range(batch)
+            ]
+        )
 
     difference = np.abs(ours() - theirs()).max() / np.abs(theirs()).max()
     return (*paired(ours, theirs, 1, repeat), difference)
@@ -219,7 +239,9 @@ def check_agreement():
         np.abs(tree.crba(model, q) - M).max() / np.abs(M).max(),
         np.abs(tree.rnea(model, q, qd, qdd) - pin.rnea(pmodel, data, q, qd, qdd)).max(),
         np.abs(tree.aba(model, q, qd, qdd) - pin.aba(pmodel, data, q, qd, qdd)).max(),
-        np.abs(tree.coriolis_matrix(model, q, qd) - pin.computeCoriolisMatrix(pmodel, data, q, qd)).max(),
+        np.abs(
+            tree.coriolis_matrix(model, q, qd) - pin.computeCoriolisMatrix(pmodel, data, q, qd)
+        ).max(),
     )
     print(f"agreement with Pinocchio on a branched N = 7 tree: worst difference {worst:.1e}")
     return worst < 1e-8
@@ -262,15 +284,30 @@ def main():
     for label, (kinds, branches) in MODELS.items():
         for n in (7, 32):
             pair = model_pair(n, kinds, branches)
-            for alg, (ours, theirs) in batched_cases(pair, BATCH, repeat=9 if n == 7 else 7).items():
+            for alg, (ours, theirs) in batched_cases(
+                pair, BATCH, repeat=9 if n == 7 else 7
+            ).items():
                 target = CORIOLIS_TARGET if alg == "coriolis" else TARGETS[("batch", n)]
-                rows.append((label, n, BATCH, alg, ours / BATCH * 1e6, theirs / BATCH * 1e6, target))
+                rows.append(
+                    (label, n, BATCH, alg, ours / BATCH * 1e6, theirs / BATCH * 1e6, target)
+                )
     ours, theirs, difference = closed_loop_case(BATCH, repeat=7)
-    print(f"closed loop: qdd agrees with Pinocchio's constraintDynamics to {difference:.1e} relative")
+    print(
+        f"closed loop: qdd agrees with Pinocchio's constraintDynamics to {difference:.1e} relative"
+    )
     if difference > 1e-9:
         missed.append(f"closed loop: qdd differs from Pinocchio by {difference:.1e} relative")
-    rows.append(("chain", 7, BATCH, "closed-loop", ours / BATCH * 1e6, theirs / BATCH * 1e6,
-                 CLOSED_LOOP_TARGET))
+    rows.append(
+        (
+            "chain",
+            7,
+            BATCH,
+            "closed-loop",
+            ours / BATCH * 1e6,
+            theirs / BATCH * 1e6,
+            CLOSED_LOOP_TARGET,
+        )
+    )
     for alg, (ours, theirs) in single_cases(7, number=300, repeat=15).items():
         rows.append(("chain", 7, 1, alg, ours * 1e6, theirs * 1e6, TARGETS[("single", 7)]))
     print()

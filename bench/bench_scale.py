@@ -32,7 +32,6 @@ import sys
 import time
 
 import numpy as np
-
 from bench_dynamics import chain, pin, run_report
 
 from geomotion import tree
@@ -88,6 +87,7 @@ def per_configuration_times(model, pmodel, batch, repeat, with_pin_loops):
         def run():
             for b in range(batch):
                 function(pmodel, data, Q[:, b], V[:, b])
+
         return run if with_pin_loops else None
 
     ours = {
@@ -146,7 +146,8 @@ def main():
         print(
             f"{batch:>9,} "
             + " ".join(
-                f"{ours[a]:>9.3f} {theirs[a]:>7.3f}" if np.isfinite(theirs[a])
+                f"{ours[a]:>9.3f} {theirs[a]:>7.3f}"
+                if np.isfinite(theirs[a])
                 else f"{ours[a]:>9.3f} {'':>7}"
                 for a in algorithms
             )

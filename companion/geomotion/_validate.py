@@ -59,7 +59,7 @@ def trailing_shape(value, name, shape):
         Required trailing shape, e.g. ``(6,)`` or ``(4, 4)``.
     """
     array = real_array(value, name)
-    if array.shape[array.ndim - len(shape):] != tuple(shape) or array.ndim < len(shape):
+    if array.shape[array.ndim - len(shape) :] != tuple(shape) or array.ndim < len(shape):
         expected = "(..., " + ", ".join(str(n) for n in shape) + ")"
         raise ValueError(f"{name}: expected shape {expected}, got shape {array.shape}")
     return array
@@ -229,7 +229,9 @@ def count(value, name, minimum=1):
     (``1 / 0.003`` = 333.33...) raises, since rounding it would silently change the
     count.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
         raise ValueError(f"{name}: expected an integer >= {minimum}, got {value!r}")
     if isinstance(value, (float, np.floating)):
         whole = round(value) if math.isfinite(value) else None

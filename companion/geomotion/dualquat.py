@@ -115,9 +115,7 @@ def _rotation_to_quaternion(R):
 
 def _residuals(dq):
     qr, qd = dq[..., :4], dq[..., 4:]
-    return np.stack(
-        [np.sum(qr * qr, axis=-1) - 1.0, np.sum(qr * qd, axis=-1)], axis=-1
-    )
+    return np.stack([np.sum(qr * qr, axis=-1) - 1.0, np.sum(qr * qd, axis=-1)], axis=-1)
 
 
 def _dual_quaternion(value, name):

@@ -55,8 +55,10 @@ class InertiaFrameWarning(UserWarning):
 
 def _parallel_axis_term(m, c):
     r""":math:`m(\|c\|^2 I_3 - c c^T)`, the inertia about O of a point mass m at c (kg m^2)."""
-    return m[..., None, None] * (np.einsum("...i,...i->...", c, c)[..., None, None] * np.eye(3)
-                                 - c[..., :, None] * c[..., None, :])
+    return m[..., None, None] * (
+        np.einsum("...i,...i->...", c, c)[..., None, None] * np.eye(3)
+        - c[..., :, None] * c[..., None, :]
+    )
 
 
 #: How close (relative) the half-length implied by a candidate central inertia must come
@@ -215,10 +217,12 @@ def spatial_inertia_about_origin(mass, com, inertia_origin):
     I_C = _snap_second_moments(I_C, DECODE_RTOL * np.broadcast_to(scale, I_C.shape[:-2]))
     _raise_at_first(
         ~is_physically_realizable(I_C),
-        lambda i: f"inertia_origin: expected an inertia about O of at least the parallel-axis "
-        f"term m(|c|^2 I - c c^T) for {_body(i)}, got a central remainder with principal "
-        f"moments {np.linalg.eigvalsh(I_C[i]).tolist()} kg m^2 (is it already about the "
-        f"centre of mass? then use spatial_inertia)",
+        lambda i: (
+            f"inertia_origin: expected an inertia about O of at least the parallel-axis "
+            f"term m(|c|^2 I - c c^T) for {_body(i)}, got a central remainder with principal "
+            f"moments {np.linalg.eigvalsh(I_C[i]).tolist()} kg m^2 (is it already about the "
+            f"centre of mass? then use spatial_inertia)"
+        ),
     )
     return spatial_inertia(m, c, I_C, warn_if_about_origin=False)
 
@@ -313,26 +317,34 @@ def _decode_spatial_inertia(I, name):
     asymmetry = np.abs(I - np.swapaxes(I, -1, -2)).max(axis=(-1, -2))
     _raise_at_first(
         asymmetry > tol,
-        lambda i: f"{name}: expected a symmetric 6x6 inertia for {_body(i)}, "
-        f"got asymmetry {asymmetry[i]:.3g}",
+        lambda i: (
+            f"{name}: expected a symmetric 6x6 inertia for {_body(i)}, "
+            f"got asymmetry {asymmetry[i]:.3g}"
+        ),
     )
     lower = I[..., 3:, 3:]
     m = np.trace(lower, axis1=-2, axis2=-1) / 3
     _raise_at_first(
         ~(m > 0),
-        lambda i: f"{name}: expected a positive mass (lower-right block m*I3) for {_body(i)}, "
-        f"got m = {m[i]:.6g}",
+        lambda i: (
+            f"{name}: expected a positive mass (lower-right block m*I3) for {_body(i)}, "
+            f"got m = {m[i]:.6g}"
+        ),
     )
     _raise_at_first(
         np.abs(lower - m[..., None, None] * np.eye(3)).max(axis=(-1, -2)) > tol,
-        lambda i: f"{name}: expected the lower-right block of {_body(i)} to be m*I3, "
-        f"got {lower[i].tolist()}{_linear_first_hint(I[i], tol[i])}",
+        lambda i: (
+            f"{name}: expected the lower-right block of {_body(i)} to be m*I3, "
+            f"got {lower[i].tolist()}{_linear_first_hint(I[i], tol[i])}"
+        ),
     )
     mC = I[..., :3, 3:]
     _raise_at_first(
         np.abs(mC + np.swapaxes(mC, -1, -2)).max(axis=(-1, -2)) > tol,
-        lambda i: f"{name}: expected coupling blocks m[c] and -m[c] (a centre of mass) for "
-        f"{_body(i)}, got a non-antisymmetric upper-right block {mC[i].tolist()}",
+        lambda i: (
+            f"{name}: expected coupling blocks m[c] and -m[c] (a centre of mass) for "
+            f"{_body(i)}, got a non-antisymmetric upper-right block {mC[i].tolist()}"
+        ),
     )
     c = _vee(mC) / m[..., None]
     C = _skew(c)

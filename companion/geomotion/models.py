@@ -107,7 +107,11 @@ def humanoid_upper_body():
     torso = inertia.spatial_inertia(
         30.0, [0.0, 0.0, 0.25], inertia.solid_box_central_inertia(30.0, [0.22, 0.36, 0.55])
     )
-    upper_arm, forearm, hand = _segment(2.0, 0.045, 0.28), _segment(1.2, 0.035, 0.27), _segment(0.45, 0.03, 0.18)
+    upper_arm, forearm, hand = (
+        _segment(2.0, 0.045, 0.28),
+        _segment(1.2, 0.035, 0.27),
+        _segment(0.45, 0.03, 0.18),
+    )
     shoulder_axis = np.array([0.0, np.cos(np.radians(20)), np.sin(np.radians(20))])
     wrist_axis = np.array([np.sin(np.radians(30)), np.cos(np.radians(30)), 0.0])
     placements, subspaces = [], []
@@ -117,8 +121,11 @@ def humanoid_upper_body():
             spatial.pose(spatial.rot_z(side * 0.3), [0.0, 0.0, -0.28]),
             spatial.pose(np.eye(3), [0.0, 0.0, -0.27]),
         ]
-        subspaces += [_revolute(shoulder_axis * [1, side, 1]), _revolute(np.array([0.0, 1.0, 0.0])),
-                      _revolute(wrist_axis)]
+        subspaces += [
+            _revolute(shoulder_axis * [1, side, 1]),
+            _revolute(np.array([0.0, 1.0, 0.0])),
+            _revolute(wrist_axis),
+        ]
     return tree.Tree(
         parents=(-1, 0, 1, 2, 0, 4, 5),
         subspaces=np.array([REVOLUTE_Z] + subspaces),
@@ -152,13 +159,18 @@ def random_tree(rng, n_bodies, branching=0.4, prismatic_fraction=0.25, helical_f
     """
     if not isinstance(n_bodies, (int, np.integer)) or n_bodies < 1:
         raise ValueError(f"n_bodies: expected a positive integer, got {n_bodies!r}")
-    for name, value in (("branching", branching), ("prismatic_fraction", prismatic_fraction),
-                        ("helical_fraction", helical_fraction)):
+    for name, value in (
+        ("branching", branching),
+        ("prismatic_fraction", prismatic_fraction),
+        ("helical_fraction", helical_fraction),
+    ):
         if not 0.0 <= float(_validate.real_array(value, name)) <= 1.0:
             raise ValueError(f"{name}: expected a probability in [0, 1], got {value!r}")
     if prismatic_fraction + helical_fraction > 1.0:
-        raise ValueError("prismatic_fraction + helical_fraction: expected at most 1, "
-                         f"got {prismatic_fraction + helical_fraction}")
+        raise ValueError(
+            "prismatic_fraction + helical_fraction: expected at most 1, "
+            f"got {prismatic_fraction + helical_fraction}"
+        )
     parents, subspaces, placements, inertias = [], [], [], []
     for i in range(n_bodies):
         # Depth-first: the parent is the previous body or one of its ancestors, so
@@ -183,7 +195,9 @@ def random_tree(rng, n_bodies, branching=0.4, prismatic_fraction=0.25, helical_f
         second_moments = rng.uniform(0.002, 0.02, size=3) * mass
         U = random_rotation(rng)
         I_C = U @ np.diag(second_moments.sum() - second_moments) @ U.T
-        inertias.append(inertia.spatial_inertia(mass, rng.uniform(-0.2, 0.2, size=3), 0.5 * (I_C + I_C.T)))
+        inertias.append(
+            inertia.spatial_inertia(mass, rng.uniform(-0.2, 0.2, size=3), 0.5 * (I_C + I_C.T))
+        )
     return tree.Tree(
         parents=tuple(parents),
         subspaces=np.array(subspaces),
@@ -269,7 +283,6 @@ def two_coordinate_metric(q, m1=1.0, m2=1.0, length=1.0):
 # ---------------------------------------------------------------------------
 # Planar closed chains (chapter 2): analytic closures and a dynamic model
 # ---------------------------------------------------------------------------
-
 
 
 def _link_directions(theta):

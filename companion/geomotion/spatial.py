@@ -743,9 +743,10 @@ def same_line(L1, L2, oriented=False, rtol=1e-9):
         if np.any(scale == 0):
             raise ValueError(f"{name}: expected a nonzero direction block, got d = 0")
         L = L / scale
-        if np.any(np.abs(np.einsum("...i,...i->...", L[..., :3], L[..., 3:])) > rtol * (
-            1 + np.linalg.norm(L[..., 3:], axis=-1)
-        )):
+        if np.any(
+            np.abs(np.einsum("...i,...i->...", L[..., :3], L[..., 3:]))
+            > rtol * (1 + np.linalg.norm(L[..., 3:], axis=-1))
+        ):
             raise ValueError(f"{name}: expected line coordinates with d . m = 0, got d . m != 0")
         normalized.append(L)
     A, B = np.broadcast_arrays(*normalized)

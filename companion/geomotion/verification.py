@@ -347,7 +347,9 @@ class TreeCheckReport:
 
     def __str__(self):
         width = max(len(name) for name in self.errors)
-        rows = [f"{self.n_states} random states of a {self.num_bodies}-body tree; largest relative error:"]
+        rows = [
+            f"{self.n_states} random states of a {self.num_bodies}-body tree; largest relative error:"
+        ]
         rows += [f"  {name:<{width}}  {error:.1e}" for name, error in self.errors.items()]
         return "\n".join(rows)
 
@@ -394,15 +396,19 @@ def tree_checks(model, rng, n_states=100, gravity=None):
     bias_reference = reference_inverse_dynamics(model, q, qd, np.zeros(n), gravity)
     errors = {
         "CRBA vs particle energy": _relative_error(
-            0.5 * np.einsum("bi,bij,bj->b", qd, M, qd), tree_particle_energy(model, q, qd)),
+            0.5 * np.einsum("bi,bij,bj->b", qd, M, qd), tree_particle_energy(model, q, qd)
+        ),
         "CRBA vs body Jacobians": _relative_error(M, mass_matrix_from_body_jacobians(model, q)),
         "RNEA columns vs reference M": _relative_error(
-            mass_matrix_from_inverse_dynamics(model, q), M_reference),
+            mass_matrix_from_inverse_dynamics(model, q), M_reference
+        ),
         "RNEA vs reference RNEA": _relative_error(
             tree.rnea(model, q, qd, qdd, gravity=gravity),
-            reference_inverse_dynamics(model, q, qd, qdd, gravity)),
+            reference_inverse_dynamics(model, q, qd, qdd, gravity),
+        ),
         "ABA vs dense solve": _relative_error(qdd_aba, qdd_dense),
         "reference M qdd_ABA vs tau - b": _relative_error(
-            np.einsum("bij,bj->bi", M_reference, qdd_aba), tau - bias_reference),
+            np.einsum("bij,bj->bi", M_reference, qdd_aba), tau - bias_reference
+        ),
     }
     return TreeCheckReport(num_bodies=n, n_states=n_states, errors=errors)

@@ -39,10 +39,12 @@ def reporting_origin_explorer():
     ipywidgets.interactive
         The slider and its output area.
     """
-    slider = ipywidgets.FloatSlider(value=0.0, min=-0.6, max=0.8, step=0.05,
-                                    description="origin x (m)", continuous_update=False)
-    return ipywidgets.interactive(lambda origin_x: _show(figures.reporting_origin_figure(origin_x)),
-                                  origin_x=slider)
+    slider = ipywidgets.FloatSlider(
+        value=0.0, min=-0.6, max=0.8, step=0.05, description="origin x (m)", continuous_update=False
+    )
+    return ipywidgets.interactive(
+        lambda origin_x: _show(figures.reporting_origin_figure(origin_x)), origin_x=slider
+    )
 
 
 def elbow_explorer():
@@ -54,15 +56,25 @@ def elbow_explorer():
     -------
     ipywidgets.interactive
     """
-    angle = ipywidgets.FloatSlider(value=0.0, min=-np.pi, max=np.pi, step=np.pi / 36,
-                                   description="q2 (rad)", continuous_update=False)
-    rate1 = ipywidgets.FloatSlider(value=1.0, min=-3, max=3, step=0.25, description="qd1 (rad/s)",
-                                   continuous_update=False)
-    rate2 = ipywidgets.FloatSlider(value=-2.0, min=-3, max=3, step=0.25, description="qd2 (rad/s)",
-                                   continuous_update=False)
+    angle = ipywidgets.FloatSlider(
+        value=0.0,
+        min=-np.pi,
+        max=np.pi,
+        step=np.pi / 36,
+        description="q2 (rad)",
+        continuous_update=False,
+    )
+    rate1 = ipywidgets.FloatSlider(
+        value=1.0, min=-3, max=3, step=0.25, description="qd1 (rad/s)", continuous_update=False
+    )
+    rate2 = ipywidgets.FloatSlider(
+        value=-2.0, min=-3, max=3, step=0.25, description="qd2 (rad/s)", continuous_update=False
+    )
     return ipywidgets.interactive(
         lambda q2, qd1, qd2: _show(figures.joint_inertia_figure(q2, (qd1, qd2))),
-        q2=angle, qd1=rate1, qd2=rate2,
+        q2=angle,
+        qd1=rate1,
+        qd2=rate2,
     )
 
 
@@ -76,8 +88,9 @@ def inertia_rotation_explorer():
     -------
     ipywidgets.interactive
     """
-    angle = ipywidgets.FloatSlider(value=90.0, min=0.0, max=180.0, step=5.0,
-                                   description="angle (deg)", continuous_update=False)
+    angle = ipywidgets.FloatSlider(
+        value=90.0, min=0.0, max=180.0, step=5.0, description="angle (deg)", continuous_update=False
+    )
     return ipywidgets.interactive(
         lambda degrees: _show(figures.rotated_inertia_figure(np.radians(degrees))), degrees=angle
     )
@@ -95,15 +108,20 @@ def baumgarte_explorer():
     -------
     ipywidgets.interactive
     """
-    alpha = ipywidgets.FloatSlider(value=2.0, min=0.0, max=10.0, step=0.5,
-                                   description="alpha (1/s)", continuous_update=False)
-    beta = ipywidgets.FloatSlider(value=3.0, min=0.0, max=10.0, step=0.5,
-                                  description="beta (1/s)", continuous_update=False)
-    step = ipywidgets.SelectionSlider(options=[0.005, 0.01, 0.02, 0.05], value=0.02,
-                                      description="dt (s)", continuous_update=False)
+    alpha = ipywidgets.FloatSlider(
+        value=2.0, min=0.0, max=10.0, step=0.5, description="alpha (1/s)", continuous_update=False
+    )
+    beta = ipywidgets.FloatSlider(
+        value=3.0, min=0.0, max=10.0, step=0.5, description="beta (1/s)", continuous_update=False
+    )
+    step = ipywidgets.SelectionSlider(
+        options=[0.005, 0.01, 0.02, 0.05], value=0.02, description="dt (s)", continuous_update=False
+    )
     return ipywidgets.interactive(
         lambda alpha, beta, dt: _show(figures.baumgarte_figure(alpha, beta, dt=dt)),
-        alpha=alpha, beta=beta, dt=step,
+        alpha=alpha,
+        beta=beta,
+        dt=step,
     )
 
 
@@ -117,17 +135,24 @@ def phase_loop_explorer():
     -------
     ipywidgets.interactive
     """
-    a0 = ipywidgets.FloatSlider(value=1.0, min=0.0, max=2.0, step=0.1, description="a0",
-                                continuous_update=False)
-    b0 = ipywidgets.FloatSlider(value=0.5, min=0.0, max=2.0, step=0.1, description="b0",
-                                continuous_update=False)
-    k = ipywidgets.FloatSlider(value=1.0, min=-2.0, max=2.0, step=0.25, description="k",
-                               continuous_update=False)
+    a0 = ipywidgets.FloatSlider(
+        value=1.0, min=0.0, max=2.0, step=0.1, description="a0", continuous_update=False
+    )
+    b0 = ipywidgets.FloatSlider(
+        value=0.5, min=0.0, max=2.0, step=0.1, description="b0", continuous_update=False
+    )
+    k = ipywidgets.FloatSlider(
+        value=1.0, min=-2.0, max=2.0, step=0.25, description="k", continuous_update=False
+    )
     clockwise = ipywidgets.Checkbox(value=False, description="clockwise")
     return ipywidgets.interactive(
-        lambda a0, b0, k, clockwise: _show(figures.phase_loop_figure(k, a0, b0,
-                                                                     clockwise=clockwise)),
-        a0=a0, b0=b0, k=k, clockwise=clockwise,
+        lambda a0, b0, k, clockwise: _show(
+            figures.phase_loop_figure(k, a0, b0, clockwise=clockwise)
+        ),
+        a0=a0,
+        b0=b0,
+        k=k,
+        clockwise=clockwise,
     )
 
 
@@ -141,10 +166,12 @@ def allocation_explorer():
     -------
     ipywidgets.interactive
     """
-    w1 = ipywidgets.FloatSlider(value=1.0, min=0.25, max=8.0, step=0.25, description="w1",
-                                continuous_update=False)
-    w2 = ipywidgets.FloatSlider(value=4.0, min=0.25, max=8.0, step=0.25, description="w2",
-                                continuous_update=False)
+    w1 = ipywidgets.FloatSlider(
+        value=1.0, min=0.25, max=8.0, step=0.25, description="w1", continuous_update=False
+    )
+    w2 = ipywidgets.FloatSlider(
+        value=4.0, min=0.25, max=8.0, step=0.25, description="w2", continuous_update=False
+    )
     return ipywidgets.interactive(
         lambda w1, w2: _show(figures.allocation_figure(W=(w1, w2))), w1=w1, w2=w2
     )

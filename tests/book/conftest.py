@@ -3,7 +3,6 @@
 import os
 
 import pytest
-
 from pagecheck import CHROMIUM, chromium
 
 SKIP_MESSAGE = (

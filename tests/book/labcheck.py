@@ -76,12 +76,22 @@ def running_lab(root_dir, work_dir):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings))
     server_log, connections = work_dir / "lab.log", work_dir / "connections.jsonl"
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=os.fspath(CONFIG_DIR),
-               JUPYTER_PREFER_ENV_PATH="1", GEOMOTION_CONNECTIONS_LOG=os.fspath(connections))
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=os.fspath(CONFIG_DIR),
+        JUPYTER_PREFER_ENV_PATH="1",
+        GEOMOTION_CONNECTIONS_LOG=os.fspath(connections),
+    )
     command = [
-        sys.executable, os.fspath(LAUNCHER), "--no-browser", "--allow-root",
-        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root_dir}",
+        sys.executable,
+        os.fspath(LAUNCHER),
+        "--no-browser",
+        "--allow-root",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root_dir}",
         f"--LabApp.user_settings_dir={work_dir / 'user-settings'}",
         f"--LabApp.workspaces_dir={work_dir / 'workspaces'}",
     ]

@@ -144,8 +144,10 @@ def check_page(browser, url, screenshot=None):
         page.on("console", on_console)
         page.on("pageerror", lambda error: problems.append(f"uncaught exception: {error}"))
         page.on("request", on_request)
-        page.on("requestfailed", lambda request: problems.append(
-            f"request failed ({request.failure}): {request.url}"))
+        page.on(
+            "requestfailed",
+            lambda request: problems.append(f"request failed ({request.failure}): {request.url}"),
+        )
         page.on("response", on_response)
 
         page.goto(url, wait_until="networkidle")

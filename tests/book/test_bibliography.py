@@ -21,9 +21,13 @@ BIBLIOGRAPHY = HTML / "book" / "bibliography.html"
 
 ENTRY = re.compile(
     r'<div class="citation" id="([^"]+)"[^>]*>\s*<span class="label">'
-    r'<span class="fn-bracket">\[</span>(.*?)<span class="fn-bracket">\]</span>', re.S)
-CITATION = re.compile(r'<a class="reference internal" href="(?:[^"#]*/)?bibliography\.html#([^"]+)"'
-                      r'[^>]*>([^<]*)</a>')
+    r'<span class="fn-bracket">\[</span>(.*?)<span class="fn-bracket">\]</span>',
+    re.S,
+)
+CITATION = re.compile(
+    r'<a class="reference internal" href="(?:[^"#]*/)?bibliography\.html#([^"]+)"'
+    r"[^>]*>([^<]*)</a>"
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +35,9 @@ def labels():
     """{anchor id: label} of the bibliography page."""
     if not BIBLIOGRAPHY.is_file():
         pytest.fail(f"{BIBLIOGRAPHY} not found: build the book first (make book)")
-    return {anchor: html.unescape(label) for anchor, label in ENTRY.findall(BIBLIOGRAPHY.read_text())}
+    return {
+        anchor: html.unescape(label) for anchor, label in ENTRY.findall(BIBLIOGRAPHY.read_text())
+    }
 
 
 def expected_bases():
@@ -39,8 +45,13 @@ def expected_bases():
     bases = []
     for entry in parse_file(ROOT / "book" / "references.bib").entries.values():
         surnames = [" ".join(person.last_names) for person in entry.persons["author"]]
-        who = (surnames[0] if len(surnames) == 1 else " and ".join(surnames)
-               if len(surnames) == 2 else f"{surnames[0]} et al.")
+        who = (
+            surnames[0]
+            if len(surnames) == 1
+            else " and ".join(surnames)
+            if len(surnames) == 2
+            else f"{surnames[0]} et al."
+        )
         bases.append(f"{who}, {entry.fields['year']}")
     return bases
 
@@ -48,8 +59,11 @@ def expected_bases():
 def expected_labels():
     """The labels, a letter appended (a, b, ...) to each of two or more equal ones."""
     counts = Counter(expected_bases())
-    return sorted(base + letter for base, n in counts.items()
-                  for letter in (ascii_lowercase[:n] if n > 1 else [""]))
+    return sorted(
+        base + letter
+        for base, n in counts.items()
+        for letter in (ascii_lowercase[:n] if n > 1 else [""])
+    )
 
 
 def test_labels_are_author_and_year(labels):
@@ -58,10 +72,16 @@ def test_labels_are_author_and_year(labels):
 
 
 def test_every_citation_reads_as_the_label_it_links_to(labels):
-    citations = [(page.relative_to(HTML).as_posix(), anchor, html.unescape(text))
-                 for page in HTML.rglob("*.html") if "_static" not in page.parts
-                 for anchor, text in CITATION.findall(page.read_text())]
+    citations = [
+        (page.relative_to(HTML).as_posix(), anchor, html.unescape(text))
+        for page in HTML.rglob("*.html")
+        if "_static" not in page.parts
+        for anchor, text in CITATION.findall(page.read_text())
+    ]
     assert len(citations) >= 10, "the chapters and the preface cite their sources"
-    mismatched = [(page, text, labels.get(anchor)) for page, anchor, text in citations
-                  if labels.get(anchor) != text]
+    mismatched = [
+        (page, text, labels.get(anchor))
+        for page, anchor, text in citations
+        if labels.get(anchor) != text
+    ]
     assert not mismatched, f"citation text differs from the list's label: {mismatched}"

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-
 from pagecheck import check_page, serve
 
 BUILD = Path(__file__).resolve().parents[2] / "_build"

@@ -32,8 +32,10 @@ def toc_entries(node):
 def toc_documents():
     """Toc entries without suffix, as sphinx-external-toc treats them."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [str(Path(entry).with_suffix("")) if entry.endswith(SUFFIXES) else entry
-            for entry in toc_entries(toc)]
+    return [
+        str(Path(entry).with_suffix("")) if entry.endswith(SUFFIXES) else entry
+        for entry in toc_entries(toc)
+    ]
 
 
 def test_toc_uses_jupyter_book_format():
@@ -42,8 +44,11 @@ def test_toc_uses_jupyter_book_format():
 
 
 def test_every_toc_entry_exists():
-    missing = [doc for doc in toc_documents()
-               if not any((ROOT / (doc + suffix)).is_file() for suffix in SUFFIXES)]
+    missing = [
+        doc
+        for doc in toc_documents()
+        if not any((ROOT / (doc + suffix)).is_file() for suffix in SUFFIXES)
+    ]
     assert not missing, f"_toc.yml names files that do not exist: {missing}"
 
 
@@ -62,6 +67,9 @@ def test_every_notebook_and_page_is_in_the_toc():
 def test_api_reference_documents_every_public_module():
     api_page = (ROOT / "book" / "api.md").read_text()
     documented = set(re.findall(r"automodule:: geomotion\.(\w+)", api_page))
-    public = {module.name for module in pkgutil.iter_modules(geomotion.__path__)
-              if not module.name.startswith("_")}
+    public = {
+        module.name
+        for module in pkgutil.iter_modules(geomotion.__path__)
+        if not module.name.startswith("_")
+    }
     assert public <= documented, f"add to book/api.md: {sorted(public - documented)}"

@@ -56,15 +56,21 @@ def test_same_packages_and_versions():
         f"only in pyproject.toml: {sorted(set(expected) - set(found))}; "
         f"only in environment.yml: {sorted(set(found) - set(expected))}"
     )
-    differing = {name: (str(expected[name]), str(found[name]))
-                 for name in expected if expected[name] != found[name]}
+    differing = {
+        name: (str(expected[name]), str(found[name]))
+        for name in expected
+        if expected[name] != found[name]
+    }
     assert not differing, f"version specifiers differ (pyproject, environment.yml): {differing}"
 
 
 def test_conda_python_satisfies_requires_python():
     requires = tomllib.loads(PYPROJECT.read_text())["project"]["requires-python"]
-    pythons = [entry for entry in yaml.safe_load(ENVIRONMENT.read_text())["dependencies"]
-               if isinstance(entry, str) and entry.startswith("python=")]
+    pythons = [
+        entry
+        for entry in yaml.safe_load(ENVIRONMENT.read_text())["dependencies"]
+        if isinstance(entry, str) and entry.startswith("python=")
+    ]
     assert len(pythons) == 1, f"environment.yml must pin one Python, found {pythons}"
     version = pythons[0].removeprefix("python=")
     assert SpecifierSet(requires).contains(version), f"python={version} violates {requires}"
@@ -82,8 +88,7 @@ def test_every_pin_has_a_reason():
             line = next(line for line in lines if spec in line)
             if "#" not in line.split(spec, 1)[1]:
                 unexplained.append(f"{path.name}: {spec}")
-    python_line = next(line for line in ENVIRONMENT.read_text().splitlines()
-                       if "- python=" in line)
+    python_line = next(line for line in ENVIRONMENT.read_text().splitlines() if "- python=" in line)
     if "#" not in python_line:
         unexplained.append(f"{ENVIRONMENT.name}: {python_line.strip()}")
     assert not unexplained, f"pins without a comment saying why: {unexplained}"

@@ -18,10 +18,21 @@ from jupyter_client.manager import start_new_kernel
 def test_python3_kernel_runs_this_environment(tmp_path, monkeypatch):
     decoy = tmp_path / "kernels" / "python3"
     decoy.mkdir(parents=True)
-    (decoy / "kernel.json").write_text(json.dumps({
-        "argv": ["/nonexistent/python", "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "decoy", "language": "python",
-    }))
+    (decoy / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [
+                    "/nonexistent/python",
+                    "-m",
+                    "ipykernel_launcher",
+                    "-f",
+                    "{connection_file}",
+                ],
+                "display_name": "decoy",
+                "language": "python",
+            }
+        )
+    )
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path))  # the user-level data directory
 
     spec = KernelSpecManager().get_kernel_spec("python3")

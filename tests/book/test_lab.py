@@ -26,7 +26,6 @@ import shutil
 from urllib.parse import urlsplit
 
 import pytest
-
 from labcheck import CONFIG_DIR, LOCAL_HOSTS, ROOT, outside_connections, run_notebook, running_lab
 
 pytestmark = pytest.mark.browser
@@ -88,8 +87,9 @@ def notebook_markdown():
 def lab_run(browser, tmp_path_factory):
     """Run the notebook once in JupyterLab; yield what the checks need."""
     work = tmp_path_factory.mktemp("lab")
-    shutil.copytree(ROOT / "notebooks", work / "notebooks",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copytree(
+        ROOT / "notebooks", work / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
     requests = []
     with running_lab(work / "notebooks", work) as (base_url, token, connections):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -98,8 +98,12 @@ def lab_run(browser, tmp_path_factory):
             run_notebook(page, base_url, token, NOTEBOOK)
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=SCREENSHOT)
-            yield {"page": page, "requests": requests, "connections": connections,
-                   "markdown": page.evaluate(RENDERED_MARKDOWN_JS)}
+            yield {
+                "page": page,
+                "requests": requests,
+                "connections": connections,
+                "markdown": page.evaluate(RENDERED_MARKDOWN_JS),
+            }
         finally:
             page.close()
 
@@ -118,8 +122,9 @@ def test_no_role_is_left_as_raw_text(lab_run):
 
 
 def test_labelled_equations_are_numbered(lab_run):
-    labels = [label for source in notebook_markdown()
-              for label in LABELLED_EQUATION.findall(source)]
+    labels = [
+        label for source in notebook_markdown() for label in LABELLED_EQUATION.findall(source)
+    ]
     numbers = lab_run["markdown"]["numbers"]
     expected = {myst_identifier(label): f"({n})" for n, label in enumerate(labels, start=1)}
     assert len(expected) > 10
@@ -127,24 +132,35 @@ def test_labelled_equations_are_numbered(lab_run):
 
 
 def test_eq_references_link_to_the_numbered_equation(lab_run):
-    targets = [myst_identifier(label) for source in notebook_markdown()
-               for label in EQ_ROLE.findall(source)]
+    targets = [
+        myst_identifier(label)
+        for source in notebook_markdown()
+        for label in EQ_ROLE.findall(source)
+    ]
     numbers = lab_run["markdown"]["numbers"]
     assert targets, "the notebook has no {eq} reference to check"
     assert sorted(lab_run["markdown"]["references"]) == sorted(
-        [target, numbers[target]] for target in targets)
+        [target, numbers[target]] for target in targets
+    )
 
 
 def test_citations_are_citation_elements(lab_run):
-    keys = [key.strip() for source in notebook_markdown()
-            for role in CITE_ROLE.findall(source) for key in role.split(",")]
+    keys = [
+        key.strip()
+        for source in notebook_markdown()
+        for role in CITE_ROLE.findall(source)
+        for key in role.split(",")
+    ]
     assert keys and sorted(lab_run["markdown"]["citations"]) == sorted(keys)
 
 
 def test_cells_run_without_errors(lab_run):
     page = lab_run["page"]
-    code_cells = [cell for cell in json.loads((ROOT / "notebooks" / NOTEBOOK).read_text())["cells"]
-                  if cell["cell_type"] == "code"]
+    code_cells = [
+        cell
+        for cell in json.loads((ROOT / "notebooks" / NOTEBOOK).read_text())["cells"]
+        if cell["cell_type"] == "code"
+    ]
     assert page.locator(".jp-CodeCell").count() == len(code_cells)
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     assert errors.count() == 0, f"error or stderr output: {errors.all_inner_texts()}"
@@ -165,24 +181,32 @@ def test_widget_sliders_are_live(lab_run):
              const img = cell.querySelector(".jp-OutputArea img");
              return img !== null && img.complete && img.src !== old;
            }""",
-        arg=[explorer.element_handle(), before], timeout=30_000)
+        arg=[explorer.element_handle(), before],
+        timeout=30_000,
+    )
     assert slider.locator(".widget-readout").inner_text() != readout
 
 
 def test_no_request_leaves_the_machine(lab_run):
-    outside = [url for url in lab_run["requests"]
-               if urlsplit(url).scheme in {"http", "https", "ws", "wss"}
-               and urlsplit(url).hostname not in LOCAL_HOSTS]
+    outside = [
+        url
+        for url in lab_run["requests"]
+        if urlsplit(url).scheme in {"http", "https", "ws", "wss"}
+        and urlsplit(url).hostname not in LOCAL_HOSTS
+    ]
     assert lab_run["requests"], "no request was recorded at all"
     assert not outside, f"JupyterLab requested hosts outside the machine: {outside}"
     assert not outside_connections(lab_run["connections"]), (
-        f"the server connected outside: {outside_connections(lab_run['connections'])}")
+        f"the server connected outside: {outside_connections(lab_run['connections'])}"
+    )
 
 
 def test_no_news_prompt_and_no_news_fetch(lab_run):
     page = lab_run["page"]
     assert page.get_by_text("official Jupyter news").count() == 0
-    asked = [url for url in lab_run["requests"] if "/lab/api/news" in url or "/lab/api/update" in url]
+    asked = [
+        url for url in lab_run["requests"] if "/lab/api/news" in url or "/lab/api/update" in url
+    ]
     assert not asked, f"JupyterLab asked the server for news or updates: {asked}"
 
 

@@ -31,8 +31,14 @@ for host in ("127.0.0.1", "localhost"):
 
 def test_outside_lookups_are_recorded_and_local_connections_are_not(tmp_path):
     log = tmp_path / "connections.jsonl"
-    subprocess.run([sys.executable, "-c", PROBE], cwd=LAUNCHER_DIR, check=True, timeout=60,
-                   env={"GEOMOTION_CONNECTIONS_LOG": str(log), "PATH": "/usr/bin:/bin"})
+    subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=LAUNCHER_DIR,
+        check=True,
+        timeout=60,
+        env={"GEOMOTION_CONNECTIONS_LOG": str(log), "PATH": "/usr/bin:/bin"},
+    )
     recorded = [json.loads(line) for line in log.read_text().splitlines()]
-    assert recorded == [{"event": "socket.getaddrinfo", "host": "geomotion-probe.invalid",
-                         "port": "443"}]
+    assert recorded == [
+        {"event": "socket.getaddrinfo", "host": "geomotion-probe.invalid", "port": "443"}
+    ]

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted(path for path in (ROOT / "notebooks").rglob("*.ipynb")
-                   if ".ipynb_checkpoints" not in path.parts)
+NOTEBOOKS = sorted(
+    path for path in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in path.parts
+)
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.name)
@@ -31,8 +32,11 @@ def test_printed_zeros_are_tidied_not_patched(notebook):
     """``x + 0.0`` turns -0.0 into 0.0 but leaves -1e-17 (printed "-0.") alone, and it
     puzzles readers; printed values go through geomotion.printing.tidy instead."""
     cells = json.loads(notebook.read_text())["cells"]
-    offending = [f"cell {index}: {line.strip()}"
-                 for index, cell in enumerate(cells) if cell["cell_type"] == "code"
-                 for line in "".join(cell["source"]).splitlines()
-                 if re.search(r"\+\s*0\.0(?![\d.eE])", line)]
+    offending = [
+        f"cell {index}: {line.strip()}"
+        for index, cell in enumerate(cells)
+        if cell["cell_type"] == "code"
+        for line in "".join(cell["source"]).splitlines()
+        if re.search(r"\+\s*0\.0(?![\d.eE])", line)
+    ]
     assert not offending, f"{notebook.name}: use tidy(...) instead of '+ 0.0': {offending}"

@@ -9,7 +9,6 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-
 from pagecheck import check_page, serve
 
 pytestmark = pytest.mark.browser
@@ -66,8 +65,9 @@ def test_tex_without_delimiters_is_reported(browser, tmp_path):
 
 def test_math_without_mathjax_is_reported(browser, tmp_path):
     problems = page_problems(browser, tmp_path, r'<p><span class="math">\(x^2\)</span></p>')
-    assert_reported(problems, "MathJax is not loaded", r"math not typeset: \(x^2\)",
-                    r"raw TeX in text: \(x^2\)")
+    assert_reported(
+        problems, "MathJax is not loaded", r"math not typeset: \(x^2\)", r"raw TeX in text: \(x^2\)"
+    )
 
 
 def test_mathjax_error_is_reported(browser, tmp_path):

@@ -83,6 +83,7 @@ def toc_files():
         elif isinstance(node, list):
             for item in node:
                 yield from walk(item)
+
     return list(walk(yaml.safe_load((ROOT / "_toc.yml").read_text())))
 
 
@@ -90,9 +91,14 @@ def chapters():
     """Chapter number and notebook names of the numbered part of the toc."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     numbered = next(part for part in toc["parts"] if part.get("numbered"))
-    return [(number, [Path(chapter["file"]).name]
-             + [Path(section["file"]).name for section in chapter.get("sections", [])])
-            for number, chapter in enumerate(numbered["chapters"], start=1)]
+    return [
+        (
+            number,
+            [Path(chapter["file"]).name]
+            + [Path(section["file"]).name for section in chapter.get("sections", [])],
+        )
+        for number, chapter in enumerate(numbered["chapters"], start=1)
+    ]
 
 
 def test_page_count_is_sane(pdf):
@@ -125,19 +131,30 @@ def test_formulas_are_typeset(text):
 
 def test_every_labelled_equation_has_its_chapter_number(text):
     for number, notebooks in chapters():
-        count = sum(len(LABELLED_EQUATION.findall("".join(cell["source"])))
-                    for name in notebooks for cell in notebook_cells(name)
-                    if cell["cell_type"] == "markdown")
+        count = sum(
+            len(LABELLED_EQUATION.findall("".join(cell["source"])))
+            for name in notebooks
+            for cell in notebook_cells(name)
+            if cell["cell_type"] == "markdown"
+        )
         expected = [f"({number}.{k})" for k in range(1, count + 1)]
         missing = [label for label in expected if label not in text]
         assert count > 0 and not missing, f"chapter {number}: {missing}"
 
 
 def figures_per_chapter():
-    return [(number, sum("figure" in cell["metadata"].get("mystnb", {})
-                         for name in notebooks for cell in notebook_cells(name)
-                         if cell["cell_type"] == "code"))
-            for number, notebooks in chapters()]
+    return [
+        (
+            number,
+            sum(
+                "figure" in cell["metadata"].get("mystnb", {})
+                for name in notebooks
+                for cell in notebook_cells(name)
+                if cell["cell_type"] == "code"
+            ),
+        )
+        for number, notebooks in chapters()
+    ]
 
 
 def test_every_figure_is_numbered_and_drawn(pdf, text):

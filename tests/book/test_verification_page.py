@@ -89,12 +89,19 @@ def python_source(cell):
 
 def count_by_tokens(source):
     """(assert statements, assertion calls): 'assert' keywords; names 'assert...' then '('."""
-    tokens = [token for token in tokenize.generate_tokens(io.StringIO(source).readline)
-              if token.type not in {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT}]
+    tokens = [
+        token
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type not in {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT}
+    ]
     statements = sum(token.type == tokenize.NAME and token.string == "assert" for token in tokens)
-    calls = sum(first.type == tokenize.NAME and first.string.startswith("assert")
-                and first.string != "assert" and second.string == "("
-                for first, second in zip(tokens, tokens[1:]))
+    calls = sum(
+        first.type == tokenize.NAME
+        and first.string.startswith("assert")
+        and first.string != "assert"
+        and second.string == "("
+        for first, second in zip(tokens, tokens[1:])
+    )
     return statements, calls
 
 
@@ -120,7 +127,9 @@ def count_values(source):
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Assert):
             total += values_in(node.test)
-        elif isinstance(node, ast.Call) and re.match(r"assert", ast.unparse(node.func).split(".")[-1]):
+        elif isinstance(node, ast.Call) and re.match(
+            r"assert", ast.unparse(node.func).split(".")[-1]
+        ):
             total += sum(values_in(arg) for arg in node.args[:2])
     return total
 
@@ -139,14 +148,19 @@ def test_every_notebook_was_executed_before_the_page_was_written(rows, page_html
 
 
 def test_counts_match_an_independent_count(rows):
-    cells = [python_source(cell) for cell in code_cells(ROOT / "notebooks" / f"{CHECKED_NOTEBOOK}.ipynb")]
+    cells = [
+        python_source(cell) for cell in code_cells(ROOT / "notebooks" / f"{CHECKED_NOTEBOOK}.ipynb")
+    ]
     statements = sum(count_by_tokens(cell)[0] for cell in cells)
     calls = sum(count_by_tokens(cell)[1] for cell in cells)
     values = sum(count_values(cell) for cell in cells)
     assert statements > 0 and calls > 0 and values > statements
     row = rows[CHECKED_NOTEBOOK]
     assert (int(row["statements"]), int(row["calls"]), int(row["values"])) == (
-        statements, calls, values)
+        statements,
+        calls,
+        values,
+    )
 
 
 def test_page_states_the_build_date_and_the_definitions(page_html):

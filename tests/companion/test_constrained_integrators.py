@@ -49,8 +49,15 @@ Q0, V0 = on_circle(1.2, 0.5)
 
 def pendulum_angle_reference(t_end):
     """scipy's solution of theta'' = -(g / R) sin(theta) from (1.2, 0.5)."""
-    return solve_ivp(lambda t, y: [y[1], -G / R * np.sin(y[0])], (0.0, t_end), [1.2, 0.5],
-                     method="DOP853", rtol=1e-12, atol=1e-12, dense_output=True)
+    return solve_ivp(
+        lambda t, y: [y[1], -G / R * np.sin(y[0])],
+        (0.0, t_end),
+        [1.2, 0.5],
+        method="DOP853",
+        rtol=1e-12,
+        atol=1e-12,
+        dense_output=True,
+    )
 
 
 def exact_multiplier(q, v):
@@ -70,8 +77,9 @@ def order(errors):
 
 
 def simulate_circle(dt, t_end, method="projection", **kwargs):
-    return integrators.simulate_constrained(PARTICLE, CIRCLE, Q0, V0, dt, round(t_end / dt),
-                                            method=method, **kwargs)
+    return integrators.simulate_constrained(
+        PARTICLE, CIRCLE, Q0, V0, dt, round(t_end / dt), method=method, **kwargs
+    )
 
 
 # --- building blocks -------------------------------------------------------------------
@@ -81,10 +89,12 @@ def test_baumgarte_bias_is_gamma_plus_the_feedback_terms():
     q = np.array([[0.5, -0.7], [0.9, 0.1], [0.0, -0.8]])
     v = np.array([[1.0, 0.3], [-0.2, 0.4], [0.0, 0.0]])
     alpha, beta = 2.0, 3.0
-    expected = ((v * v).sum(-1) + 2 * alpha * (q * v).sum(-1)
-                + beta**2 * 0.5 * ((q * q).sum(-1) - R**2))
-    np.testing.assert_allclose(integrators.baumgarte_bias(CIRCLE, q, v, alpha, beta)[..., 0],
-                               expected, rtol=1e-14)
+    expected = (
+        (v * v).sum(-1) + 2 * alpha * (q * v).sum(-1) + beta**2 * 0.5 * ((q * q).sum(-1) - R**2)
+    )
+    np.testing.assert_allclose(
+        integrators.baumgarte_bias(CIRCLE, q, v, alpha, beta)[..., 0], expected, rtol=1e-14
+    )
     with pytest.raises(ValueError, match="^beta: expected non-negative"):
         integrators.baumgarte_bias(CIRCLE, q, v, alpha, -1.0)
 
@@ -94,8 +104,7 @@ def test_project_position_with_the_identity_metric_moves_radially_onto_the_circl
     # the ray through q0, so the limit is R q0 / |q0|.
     q0 = np.array([[0.3, -1.1], [0.05, 0.02], [2.0, 1.0]])
     projected = integrators.project_position(np.eye(2), CIRCLE, q0)
-    np.testing.assert_allclose(projected, R * q0 / np.linalg.norm(q0, axis=-1)[:, None],
-                               rtol=1e-13)
+    np.testing.assert_allclose(projected, R * q0 / np.linalg.norm(q0, axis=-1)[:, None], rtol=1e-13)
 
 
 def test_project_position_in_a_kinetic_metric_converges_fast_to_the_tolerance():
@@ -133,8 +142,9 @@ def test_project_velocity_is_the_kinetic_metric_projector(case):
     np.testing.assert_allclose(J @ projected, 0.0, rtol=0, atol=1e-12 * np.abs(J).max() * scale)
     # The removed part is M-orthogonal to every tangent vector.
     N = constraints.null_space_basis(J)
-    np.testing.assert_allclose(N.T @ M @ (v - projected), 0.0, rtol=0,
-                               atol=1e-13 * np.abs(M).max() * scale)  # 6e-16
+    np.testing.assert_allclose(
+        N.T @ M @ (v - projected), 0.0, rtol=0, atol=1e-13 * np.abs(M).max() * scale
+    )  # 6e-16
 
 
 def test_rattle_step_is_exact_for_constant_gravity_on_a_fixed_line():
@@ -180,8 +190,9 @@ def test_rattle_energy_error_is_second_order_and_the_state_stays_on_the_circle()
     for dt in (0.02, 0.01, 0.005):
         trajectory = simulate_circle(dt, 1.0, method="rattle")
         # Lossless and unforced: the balance residual is E - E0.
-        np.testing.assert_allclose(trajectory.energy_residual,
-                                   trajectory.energy - trajectory.energy[0], rtol=0, atol=1e-14)
+        np.testing.assert_allclose(
+            trajectory.energy_residual, trajectory.energy - trajectory.energy[0], rtol=0, atol=1e-14
+        )
         errors.append(np.abs(trajectory.energy_residual).max())
         assert np.all(trajectory.position_residual <= TOL)
         assert np.all(trajectory.velocity_residual < 1e-14)  # 2e-16 achieved
@@ -213,15 +224,21 @@ def test_rattle_multipliers_approach_the_exact_reaction():
     assert np.all((order(single) > 0.9) & (order(single) < 1.1)), single
     assert np.all((order(mean) > 1.8) & (order(mean) < 2.2)), mean
     # The reported acceleration residual uses the opening kick: first order too.
-    residuals = [np.abs(simulate_circle(dt, 1.0, method="rattle").acceleration_residual).max()
-                 for dt in (0.02, 0.01)]
+    residuals = [
+        np.abs(simulate_circle(dt, 1.0, method="rattle").acceleration_residual).max()
+        for dt in (0.02, 0.01)
+    ]
     assert 0.9 < order(residuals)[0] < 1.1
 
 
 def test_rattle_with_damping_and_an_input_closes_the_balance_at_second_order():
     # Velocity-dependent loads make the closing half kick implicit (fixed point).
-    kwargs = {"u": lambda t, q, v: np.array([2.0 * np.sin(3.0 * t)]),
-              "B": [[1.0], [0.5]], "damping": [0.4, 0.4], "method": "rattle"}
+    kwargs = {
+        "u": lambda t, q, v: np.array([2.0 * np.sin(3.0 * t)]),
+        "B": [[1.0], [0.5]],
+        "damping": [0.4, 0.4],
+        "method": "rattle",
+    }
     residuals = []
     for dt in (0.02, 0.01, 0.005):
         trajectory = simulate_circle(dt, 1.0, **kwargs)
@@ -234,42 +251,61 @@ def test_rattle_refuses_a_configuration_dependent_mass_matrix():
     chain = models.planar_closed_chain()
     q0 = chain.joint_coordinates(chain.closed_configuration(0.5))
     with pytest.raises(ValueError, match="^system: method 'rattle' needs a constant mass"):
-        integrators.simulate_constrained(chain.model, chain.loop_closure, q0, np.zeros(3), 0.01,
-                                         20, method="rattle", gravity=(0.0, -G, 0.0))
+        integrators.simulate_constrained(
+            chain.model,
+            chain.loop_closure,
+            q0,
+            np.zeros(3),
+            0.01,
+            20,
+            method="rattle",
+            gravity=(0.0, -G, 0.0),
+        )
 
 
 # --- Runge-Kutta methods on the circle pendulum -----------------------------------------
 
 
-@pytest.mark.parametrize("method, gains, multiplier_rtol, acceleration_tol", [
-    # Achieved: multipliers to 3e-12 and 1.5e-8 relative (the hand formula takes |q| = R,
-    # while Baumgarte lets |Phi| drift to 3e-9 m^2 and feeds it back), acceleration
-    # residuals 5e-15 and 1.1e-7 m^2/s^2 (Baumgarte: its feedback term, by design).
-    ("projection", {}, 1e-10, 1e-13),
-    ("baumgarte", {"alpha": 5.0, "beta": 5.0}, 1e-6, 1e-5),
-])
+@pytest.mark.parametrize(
+    "method, gains, multiplier_rtol, acceleration_tol",
+    [
+        # Achieved: multipliers to 3e-12 and 1.5e-8 relative (the hand formula takes |q| = R,
+        # while Baumgarte lets |Phi| drift to 3e-9 m^2 and feeds it back), acceleration
+        # residuals 5e-15 and 1.1e-7 m^2/s^2 (Baumgarte: its feedback term, by design).
+        ("projection", {}, 1e-10, 1e-13),
+        ("baumgarte", {"alpha": 5.0, "beta": 5.0}, 1e-6, 1e-5),
+    ],
+)
 def test_runge_kutta_methods_follow_the_hand_written_pendulum_equation(
-        method, gains, multiplier_rtol, acceleration_tol):
+    method, gains, multiplier_rtol, acceleration_tol
+):
     reference = pendulum_angle_reference(1.0)
     trajectory = simulate_circle(0.005, 1.0, method=method, **gains)
     angle = np.arctan2(trajectory.q[:, 0], -trajectory.q[:, 1])
     # 6e-9 and 1.1e-8 rad achieved.
     np.testing.assert_allclose(angle, reference.sol(trajectory.t)[0], rtol=0, atol=5e-7)
-    np.testing.assert_allclose(trajectory.multiplier[:, 0],
-                               exact_multiplier(trajectory.q[:-1], trajectory.v[:-1]),
-                               rtol=multiplier_rtol)
+    np.testing.assert_allclose(
+        trajectory.multiplier[:, 0],
+        exact_multiplier(trajectory.q[:-1], trajectory.v[:-1]),
+        rtol=multiplier_rtol,
+    )
     assert trajectory.acceleration_residual.max() < acceleration_tol
 
 
-@pytest.mark.parametrize("method, gains, lowest, highest", [
-    # Measured orders 4.6 (projection removes part of the error), 4.2 and 2.0.
-    ("projection", {}, 3.7, 5.0),
-    ("baumgarte", {"alpha": 5.0, "beta": 5.0}, 3.7, 5.0),
-    ("rattle", {}, 1.8, 2.2),
-])
+@pytest.mark.parametrize(
+    "method, gains, lowest, highest",
+    [
+        # Measured orders 4.6 (projection removes part of the error), 4.2 and 2.0.
+        ("projection", {}, 3.7, 5.0),
+        ("baumgarte", {"alpha": 5.0, "beta": 5.0}, 3.7, 5.0),
+        ("rattle", {}, 1.8, 2.2),
+    ],
+)
 def test_lossless_runs_conserve_energy_at_the_method_order(method, gains, lowest, highest):
-    errors = [np.abs(simulate_circle(dt, 1.0, method=method, **gains).energy_residual).max()
-              for dt in (0.02, 0.01)]
+    errors = [
+        np.abs(simulate_circle(dt, 1.0, method=method, **gains).energy_residual).max()
+        for dt in (0.02, 0.01)
+    ]
     assert lowest < order(errors)[0] < highest, errors
 
 
@@ -289,9 +325,17 @@ def test_baumgarte_violation_decays_as_the_damped_oscillator(alpha, beta):
     phi0 = 0.5 * (1.1**2 - 1) * R**2
     errors = []
     for dt in (0.01, 0.005):
-        trajectory = integrators.simulate_constrained(PARTICLE, CIRCLE, q0, v0, dt,
-                                                      round(2.0 / dt), method="baumgarte",
-                                                      alpha=alpha, beta=beta)
+        trajectory = integrators.simulate_constrained(
+            PARTICLE,
+            CIRCLE,
+            q0,
+            v0,
+            dt,
+            round(2.0 / dt),
+            method="baumgarte",
+            alpha=alpha,
+            beta=beta,
+        )
         np.testing.assert_array_equal(trajectory.q[0], q0)  # not projected
         phi = CIRCLE.residual(trajectory.q)[:, 0]
         expected = baumgarte_violation(trajectory.t, phi0, alpha, beta)
@@ -299,9 +343,12 @@ def test_baumgarte_violation_decays_as_the_damped_oscillator(alpha, beta):
         np.testing.assert_allclose(trajectory.position_residual, np.abs(phi), rtol=1e-12)
         # The acceleration equation differs from J a + gamma = 0 by the feedback terms.
         phi_rate = (trajectory.q * trajectory.v).sum(-1)[:-1]
-        np.testing.assert_allclose(trajectory.acceleration_residual,
-                                   np.abs(2 * alpha * phi_rate + beta**2 * phi[:-1]),
-                                   rtol=1e-9, atol=1e-13)
+        np.testing.assert_allclose(
+            trajectory.acceleration_residual,
+            np.abs(2 * alpha * phi_rate + beta**2 * phi[:-1]),
+            rtol=1e-9,
+            atol=1e-13,
+        )
     # RK4 follows the closed form to O(dt^4): measured 5.5e-8 -> 3.5e-9 (critical) and
     # 2.5e-7 -> 1.6e-8 m^2 (underdamped), ratio 16, against phi0 = 0.067 m^2.
     assert errors[1] < 1e-6
@@ -320,8 +367,12 @@ def test_energy_balance_with_input_damping_and_another_source_converges_and_each
     def u(t, q, v):
         return np.array([2.0 * np.sin(3.0 * t)])
 
-    kwargs = {"u": u, "B": [[1.0], [0.5]], "damping": [0.3, 0.3],
-              "other_force": lambda t, q, v: np.stack([-k * q[..., 0], 0 * q[..., 1]], -1)}
+    kwargs = {
+        "u": u,
+        "B": [[1.0], [0.5]],
+        "damping": [0.3, 0.3],
+        "other_force": lambda t, q, v: np.stack([-k * q[..., 0], 0 * q[..., 1]], -1),
+    }
     residuals = []
     for dt in (0.01, 0.005):
         trajectory = simulate_circle(dt, 1.0, **kwargs)
@@ -331,10 +382,12 @@ def test_energy_balance_with_input_damping_and_another_source_converges_and_each
         input_power = 2.0 * np.sin(3.0 * t) * (v[:, 0] + 0.5 * v[:, 1])
         # Achieved at dt = 0.01 s: 1.2e-7, 4.4e-8 and 3.1e-8 J on terms of 2.5, 1.1 and
         # 0.3 J; Simpson's rule on the samples is itself fourth order.
-        np.testing.assert_allclose(trajectory.input_work[-1], simpson(input_power, x=t),
-                                   rtol=0, atol=1e-5)
-        np.testing.assert_allclose(trajectory.dissipated[-1],
-                                   simpson(0.3 * (v * v).sum(-1), x=t), rtol=0, atol=5e-6)
+        np.testing.assert_allclose(
+            trajectory.input_work[-1], simpson(input_power, x=t), rtol=0, atol=1e-5
+        )
+        np.testing.assert_allclose(
+            trajectory.dissipated[-1], simpson(0.3 * (v * v).sum(-1), x=t), rtol=0, atol=5e-6
+        )
         spring_work = -0.5 * k * (trajectory.q[:, 0] ** 2 - Q0[0] ** 2)  # path independent
         np.testing.assert_allclose(trajectory.other_work, spring_work, rtol=0, atol=3e-6)
         assert np.abs(trajectory.input_work).max() > 0.1 and trajectory.dissipated[-1] > 0.1
@@ -364,15 +417,17 @@ def test_a_batch_of_initial_states_equals_separate_runs():
     for k in range(2):
         single = integrators.simulate_constrained(PARTICLE, CIRCLE, q_b.T[k], v_b.T[k], 0.01, 20)
         np.testing.assert_allclose(batch.q[:, k], single.q, rtol=0, atol=1e-14)
-        np.testing.assert_allclose(batch.energy_residual[:, k], single.energy_residual,
-                                   rtol=0, atol=1e-14)
+        np.testing.assert_allclose(
+            batch.energy_residual[:, k], single.energy_residual, rtol=0, atol=1e-14
+        )
     one = integrators.simulate_constrained(PARTICLE, CIRCLE, Q0[None], V0[None], 0.01, 2)
     assert one.q.shape == (3, 1, 2) and one.position_residual.shape == (3, 1)
 
 
 def test_projection_starts_from_the_projected_initial_state():
-    trajectory = integrators.simulate_constrained(PARTICLE, CIRCLE, 1.1 * Q0, V0 + 0.1 * Q0,
-                                                  0.01, 2)
+    trajectory = integrators.simulate_constrained(
+        PARTICLE, CIRCLE, 1.1 * Q0, V0 + 0.1 * Q0, 0.01, 2
+    )
     np.testing.assert_allclose(trajectory.q[0], R * Q0 / np.linalg.norm(Q0), rtol=1e-14)
     assert trajectory.velocity_residual[0] < 1e-15
 
@@ -406,14 +461,22 @@ def rods_in_absolute_angles(chain):
     def bias(theta, omega):
         k = 0.5 * m2 * l1 * l2 * np.sin(theta[..., 0] - theta[..., 1])
         c = np.cos(theta)
-        return np.stack([k * omega[..., 1] ** 2 + G * (m1 / 2 + m2) * l1 * c[..., 0],
-                         -k * omega[..., 0] ** 2 + G * m2 * l2 / 2 * c[..., 1],
-                         G * m3 * l3 / 2 * c[..., 2]], axis=-1)
+        return np.stack(
+            [
+                k * omega[..., 1] ** 2 + G * (m1 / 2 + m2) * l1 * c[..., 0],
+                -k * omega[..., 0] ** 2 + G * m2 * l2 / 2 * c[..., 1],
+                G * m3 * l3 / 2 * c[..., 2],
+            ],
+            axis=-1,
+        )
 
     def potential(theta):
         s = np.sin(theta)
-        return G * (m1 * l1 / 2 * s[..., 0] + m2 * (l1 * s[..., 0] + l2 / 2 * s[..., 1])
-                    + m3 * (b + l3 / 2 * s[..., 2]))
+        return G * (
+            m1 * l1 / 2 * s[..., 0]
+            + m2 * (l1 * s[..., 0] + l2 / 2 * s[..., 1])
+            + m3 * (b + l3 / 2 * s[..., 2])
+        )
 
     return integrators.MechanicalSystem(mass_matrix, bias, potential)
 
@@ -428,21 +491,30 @@ def test_hand_derived_rods_equal_the_tree_model_of_the_chain():
     T = np.array([[1.0, 0, 0], [1, 1, 0], [0, 0, 1]])
     q, qd = CHAIN.joint_coordinates(theta), omega @ np.linalg.inv(T).T
     from_tree = integrators.MechanicalSystem.from_tree(CHAIN.model, IN_PLANE_GRAVITY)
-    np.testing.assert_allclose(from_tree.mass_matrix(q), T.T @ RODS.mass_matrix(theta) @ T,
-                               rtol=0, atol=1e-14)
-    np.testing.assert_allclose(from_tree.bias(q, qd),
-                               (T.T @ RODS.bias(theta, omega)[..., None])[..., 0], rtol=0,
-                               atol=1e-13)
-    np.testing.assert_allclose(from_tree.potential(q), RODS.potential(theta), rtol=0,
-                               atol=1e-13)
+    np.testing.assert_allclose(
+        from_tree.mass_matrix(q), T.T @ RODS.mass_matrix(theta) @ T, rtol=0, atol=1e-14
+    )
+    np.testing.assert_allclose(
+        from_tree.bias(q, qd),
+        (T.T @ RODS.bias(theta, omega)[..., None])[..., 0],
+        rtol=0,
+        atol=1e-13,
+    )
+    np.testing.assert_allclose(from_tree.potential(q), RODS.potential(theta), rtol=0, atol=1e-13)
 
 
 def test_tree_and_hand_derived_chain_give_the_same_constrained_motion():
     dt, n = 0.004, 40
     analytic = integrators.simulate_constrained(RODS, CHAIN, THETA0, np.zeros(3), dt, n)
-    on_tree = integrators.simulate_constrained(CHAIN.model, CHAIN.loop_closure,
-                                               CHAIN.joint_coordinates(THETA0), np.zeros(3),
-                                               dt, n, gravity=IN_PLANE_GRAVITY)
+    on_tree = integrators.simulate_constrained(
+        CHAIN.model,
+        CHAIN.loop_closure,
+        CHAIN.joint_coordinates(THETA0),
+        np.zeros(3),
+        dt,
+        n,
+        gravity=IN_PLANE_GRAVITY,
+    )
     # Same mathematics, different arithmetic: 1e-15 rad, 7e-15 J, 6e-14 N achieved.
     np.testing.assert_allclose(CHAIN.absolute_angles(on_tree.q), analytic.q, rtol=0, atol=1e-12)
     np.testing.assert_allclose(on_tree.energy, analytic.energy, rtol=0, atol=1e-12)
@@ -452,8 +524,7 @@ def test_tree_and_hand_derived_chain_give_the_same_constrained_motion():
 
 def test_projection_keeps_the_closed_chain_on_its_constraint_for_ten_thousand_steps():
     # 10^4 steps of 2 ms: 20 s of free swinging of the crank-rocker under in-plane gravity.
-    trajectory = integrators.simulate_constrained(RODS, CHAIN, THETA0, np.zeros(3), 0.002,
-                                                  10_000)
+    trajectory = integrators.simulate_constrained(RODS, CHAIN, THETA0, np.zeros(3), 0.002, 10_000)
     assert np.all(trajectory.position_residual <= TOL)  # m, at every step
     assert trajectory.velocity_residual.max() < 1e-13  # m/s; 1e-15 achieved
     assert np.abs(trajectory.energy_residual).max() < 1e-6  # J; 8e-8 achieved
@@ -461,9 +532,14 @@ def test_projection_keeps_the_closed_chain_on_its_constraint_for_ten_thousand_st
 
 
 def test_closed_chain_energy_residual_converges_at_fourth_order():
-    residuals = [np.abs(integrators.simulate_constrained(
-        RODS, CHAIN, THETA0, np.zeros(3), dt, round(0.4 / dt)).energy_residual).max()
-        for dt in (0.008, 0.004)]
+    residuals = [
+        np.abs(
+            integrators.simulate_constrained(
+                RODS, CHAIN, THETA0, np.zeros(3), dt, round(0.4 / dt)
+            ).energy_residual
+        ).max()
+        for dt in (0.008, 0.004)
+    ]
     assert 12 < residuals[0] / residuals[1] < 20, residuals
 
 
@@ -475,10 +551,12 @@ def test_mechanical_system_from_tree_uses_the_tree_functions():
     q, v = CHAIN.joint_coordinates(THETA0), np.array([0.2, -0.1, 0.4])
     system = integrators.MechanicalSystem.from_tree(model, IN_PLANE_GRAVITY)
     np.testing.assert_array_equal(system.mass_matrix(q), tree.crba(model, q))
-    np.testing.assert_array_equal(system.bias(q, v),
-                                  tree.bias_forces(model, q, v, gravity=IN_PLANE_GRAVITY))
-    np.testing.assert_array_equal(system.potential(q),
-                                  tree.potential_energy(model, q, gravity=IN_PLANE_GRAVITY))
+    np.testing.assert_array_equal(
+        system.bias(q, v), tree.bias_forces(model, q, v, gravity=IN_PLANE_GRAVITY)
+    )
+    np.testing.assert_array_equal(
+        system.potential(q), tree.potential_energy(model, q, gravity=IN_PLANE_GRAVITY)
+    )
     with pytest.raises(ValueError, match="^model"):
         integrators.MechanicalSystem.from_tree(PARTICLE)
     with pytest.raises(ValueError, match="^bias: expected a callable"):
@@ -532,8 +610,15 @@ WRONG_ROWS = constraints.FunctionConstraint(
     ],
 )
 def test_bad_input_raises_value_error_naming_the_argument(kwargs, name):
-    arguments = {"system": PARTICLE, "constraint": CIRCLE, "q0": Q0, "v0": V0, "dt": 0.01,
-                 "n_steps": 2, **kwargs}
+    arguments = {
+        "system": PARTICLE,
+        "constraint": CIRCLE,
+        "q0": Q0,
+        "v0": V0,
+        "dt": 0.01,
+        "n_steps": 2,
+        **kwargs,
+    }
     with pytest.raises(ValueError, match=f"^{name}"):
         integrators.simulate_constrained(**arguments)
 
@@ -549,8 +634,9 @@ def test_rattle_solves_that_do_not_converge_are_reported_against_dt():
     # Damping far too stiff for the step: from rest, the implicit closing half kick
     # diverges (contraction factor dt c / (2 m) = 33).
     with pytest.raises(ValueError, match="^dt: the velocity-dependent loads"):
-        integrators.simulate_constrained(PARTICLE, CIRCLE, Q0, np.zeros(2), 0.1, 2,
-                                         method="rattle", damping=[1000.0, 1000.0])
+        integrators.simulate_constrained(
+            PARTICLE, CIRCLE, Q0, np.zeros(2), 0.1, 2, method="rattle", damping=[1000.0, 1000.0]
+        )
 
 
 def test_a_singular_constraint_jacobian_is_reported():

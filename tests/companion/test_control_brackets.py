@@ -24,8 +24,9 @@ def test_seed_bracket_of_rotation_and_push_is_minus_e1_everywhere():
     system = control.oscillator_fields()
     X, Y = system.drift, system.inputs[0]
     # By hand: DY = 0, DX = [[0, 1], [-1, 0]], so [X, Y] = -DX Y = -(1, 0).
-    exact = control.lie_bracket(X, Y, STATES_2D, dX=system.drift_jacobian,
-                                dY=system.input_jacobians[0])
+    exact = control.lie_bracket(
+        X, Y, STATES_2D, dX=system.drift_jacobian, dY=system.input_jacobians[0]
+    )
     np.testing.assert_array_equal(exact, np.tile([-1.0, 0.0], (7, 1)))
     # Differences of linear fields are exact up to rounding (achieved ~1e-13).
     np.testing.assert_allclose(control.lie_bracket(X, Y, STATES_2D), exact, atol=1e-11)
@@ -46,11 +47,13 @@ def test_the_bracket_is_a_second_direction_not_a_third():
 # ---------------------------------------------------------------------------
 
 WHEELBASE = 2.5
-CAR_STATES = np.column_stack([
-    np.random.default_rng(1).uniform(-5.0, 5.0, (9, 2)),
-    np.linspace(-np.pi, np.pi, 9),
-    np.linspace(-1.2, 1.2, 9),
-])
+CAR_STATES = np.column_stack(
+    [
+        np.random.default_rng(1).uniform(-5.0, 5.0, (9, 2)),
+        np.linspace(-np.pi, np.pi, 9),
+        np.linspace(-1.2, 1.2, 9),
+    ]
+)
 
 
 def car_hand_brackets(x, L=WHEELBASE):
@@ -89,8 +92,7 @@ def test_car_brackets_reach_rank_four_with_a_sideways_direction():
 
 def test_car_rank_without_exact_jacobians_is_the_same():
     car = control.car_kinematics(WHEELBASE)
-    by_differences = control.ControlAffineSystem(drift=None, inputs=car.inputs,
-                                                 names=("g1", "g2"))
+    by_differences = control.ControlAffineSystem(drift=None, inputs=car.inputs, names=("g1", "g2"))
     _, sideways = car_hand_brackets(CAR_STATES)
     for x, lateral in zip(CAR_STATES, sideways):
         report = control.accessibility_rank(by_differences, x)
@@ -105,8 +107,14 @@ def car_drive_flow(x, t, L=WHEELBASE):
     X, Y, theta, phi = x
     kappa = np.tan(phi) / L
     turned = theta + kappa * t
-    return np.array([X + (np.sin(turned) - np.sin(theta)) / kappa,
-                     Y - (np.cos(turned) - np.cos(theta)) / kappa, turned, phi])
+    return np.array(
+        [
+            X + (np.sin(turned) - np.sin(theta)) / kappa,
+            Y - (np.cos(turned) - np.cos(theta)) / kappa,
+            turned,
+            phi,
+        ]
+    )
 
 
 def car_steer_flow(x, t):
@@ -191,13 +199,18 @@ def test_underactuated_arm_needs_deeper_drift_brackets():
 
 def test_second_order_fields_of_a_pendulum_by_hand():
     # q'' = -sin q + u: F0 = (v, -sin q), F1 = (0, 1), [F1, F0] = DF0 F1 = (1, 0).
-    fields = control.second_order_fields(lambda q, v: -np.sin(q), lambda q: np.ones(q.shape + (1,)),
-                                         num_inputs=1)
+    fields = control.second_order_fields(
+        lambda q, v: -np.sin(q), lambda q: np.ones(q.shape + (1,)), num_inputs=1
+    )
     states = np.random.default_rng(3).uniform(-3, 3, (5, 2))
-    np.testing.assert_allclose(control.lie_bracket(fields.inputs[0], fields.drift, states),
-                               np.tile([1.0, 0.0], (5, 1)), atol=1e-11)
-    np.testing.assert_allclose(fields.drift(states), np.column_stack([states[:, 1],
-                                                                      -np.sin(states[:, 0])]))
+    np.testing.assert_allclose(
+        control.lie_bracket(fields.inputs[0], fields.drift, states),
+        np.tile([1.0, 0.0], (5, 1)),
+        atol=1e-11,
+    )
+    np.testing.assert_allclose(
+        fields.drift(states), np.column_stack([states[:, 1], -np.sin(states[:, 0])])
+    )
 
 
 def circle_particle(radius=1.0, mass=1.0):
@@ -270,8 +283,12 @@ def hand_bracket(X, dX, Y, dY, x):
 
 def hand_bracket_jacobian(X, dX, d2X, Y, dY, d2Y, x):
     """D[X, Y] = D2Y X + DY DX - D2X Y - DX DY, written out (index k is the derivative)."""
-    return (np.einsum("ijk,j->ik", d2Y(x), X(x)) + dY(x) @ dX(x)
-            - np.einsum("ijk,j->ik", d2X(x), Y(x)) - dX(x) @ dY(x))
+    return (
+        np.einsum("ijk,j->ik", d2Y(x), X(x))
+        + dY(x) @ dX(x)
+        - np.einsum("ijk,j->ik", d2X(x), Y(x))
+        - dX(x) @ dY(x)
+    )
 
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -303,6 +320,7 @@ def test_jacobi_identity_and_nested_differences(seed):
     def nested(a, b, c):
         """[a, [b, c]] with exact derivatives: the inner bracket's Jacobian by hand."""
         (A, dA, _), (B, dB, d2B), (C, dC, d2C) = fields[a], fields[b], fields[c]
+
         def inner(p):
             return control.lie_bracket(B, C, p, dX=dB, dY=dC)
 
@@ -314,6 +332,7 @@ def test_jacobi_identity_and_nested_differences(seed):
     terms = [nested("X", "Y", "Z"), nested("Y", "Z", "X"), nested("Z", "X", "Y")]
     scale = 1.0 + max(np.abs(t).max() for t in terms)
     np.testing.assert_allclose(sum(terms), 0.0, atol=1e-13 * scale)
+
     # The same depth-2 bracket with every derivative by differences (nested): achieved
     # 2e-9 relative (200 seeds).
     def inner(p):
@@ -334,8 +353,11 @@ def test_batches_of_one_and_many_and_a_constant_field_of_shape_n():
     def Y(x):
         return np.array([0.0, 1.0])  # constant: shape (n,) is broadcast
 
-    for x in (np.zeros((1, 2)), np.random.default_rng(4).normal(size=(1000, 2)),
-              np.zeros((2, 3, 2))):
+    for x in (
+        np.zeros((1, 2)),
+        np.random.default_rng(4).normal(size=(1000, 2)),
+        np.zeros((2, 3, 2)),
+    ):
         bracket = control.lie_bracket(X, Y, x)
         assert bracket.shape == x.shape
         np.testing.assert_allclose(bracket, np.broadcast_to([-1.0, 0.0], x.shape), atol=1e-11)
@@ -372,49 +394,93 @@ def single_point_field(x):
     [
         (lambda: control.lie_bracket(3.0, lambda x: x, [1.0, 2.0]), "X: expected a callable"),
         (lambda: control.lie_bracket(lambda x: x, None, [1.0, 2.0]), "Y: expected a callable"),
-        (lambda: control.lie_bracket(lambda x: x, lambda x: x, [1.0, 2.0], dX=1),
-         "dX: expected a callable"),
-        (lambda: control.lie_bracket(lambda x: x[..., :1], lambda x: x, [1.0, 2.0]),
-         "X: expected a result of shape"),
-        (lambda: control.lie_bracket(lambda x: x, lambda x: np.full(x.shape, np.inf), [1.0, 2.0]),
-         "Y: expected finite values"),
-        (lambda: control.lie_bracket(lambda x: x, single_point_field, [[1.0, 2.0], [3.0, 4.0]]),
-         "Y: expected a function that broadcasts"),
-        (lambda: control.lie_bracket(lambda x: x, lambda x: x, [np.nan, 2.0]),
-         "x: expected finite values"),
+        (
+            lambda: control.lie_bracket(lambda x: x, lambda x: x, [1.0, 2.0], dX=1),
+            "dX: expected a callable",
+        ),
+        (
+            lambda: control.lie_bracket(lambda x: x[..., :1], lambda x: x, [1.0, 2.0]),
+            "X: expected a result of shape",
+        ),
+        (
+            lambda: control.lie_bracket(
+                lambda x: x, lambda x: np.full(x.shape, np.inf), [1.0, 2.0]
+            ),
+            "Y: expected finite values",
+        ),
+        (
+            lambda: control.lie_bracket(lambda x: x, single_point_field, [[1.0, 2.0], [3.0, 4.0]]),
+            "Y: expected a function that broadcasts",
+        ),
+        (
+            lambda: control.lie_bracket(lambda x: x, lambda x: x, [np.nan, 2.0]),
+            "x: expected finite values",
+        ),
         (lambda: control.lie_bracket(lambda x: x, lambda x: x, 1.0), "x: expected shape"),
-        (lambda: control.lie_bracket(lambda x: x, lambda x: x, [1.0, 2.0], step=-1e-3),
-         "step: expected positive"),
-        (lambda: control.lie_bracket(lambda x: x, lambda x: x, [1.0], dX=lambda x: 0 * x[..., None],
-                                     dY=lambda x: 0 * x[..., None], step=1e-3),
-         "step: expected None"),
+        (
+            lambda: control.lie_bracket(lambda x: x, lambda x: x, [1.0, 2.0], step=-1e-3),
+            "step: expected positive",
+        ),
+        (
+            lambda: control.lie_bracket(
+                lambda x: x,
+                lambda x: x,
+                [1.0],
+                dX=lambda x: 0 * x[..., None],
+                dY=lambda x: 0 * x[..., None],
+                step=1e-3,
+            ),
+            "step: expected None",
+        ),
         (lambda: control.ControlAffineSystem(None, ()), "inputs: expected at least one"),
         (lambda: control.ControlAffineSystem(None, (1.0,)), r"inputs\[0\]: expected a callable"),
-        (lambda: control.ControlAffineSystem(lambda x: x, (lambda x: x,), names=("a",)),
-         "names: expected 2 labels"),
-        (lambda: control.ControlAffineSystem(None, (lambda x: x,), input_jacobians=()),
-         "input_jacobians: expected 1 entries"),
-        (lambda: control.ControlAffineSystem(None, (lambda x: x,), dimension=0),
-         "dimension: expected"),
+        (
+            lambda: control.ControlAffineSystem(lambda x: x, (lambda x: x,), names=("a",)),
+            "names: expected 2 labels",
+        ),
+        (
+            lambda: control.ControlAffineSystem(None, (lambda x: x,), input_jacobians=()),
+            "input_jacobians: expected 1 entries",
+        ),
+        (
+            lambda: control.ControlAffineSystem(None, (lambda x: x,), dimension=0),
+            "dimension: expected",
+        ),
         (lambda: control.accessibility_rank("car", [0.0, 0, 0, 0]), "system: expected"),
-        (lambda: control.accessibility_rank(control.car_kinematics(), [0.0, 0, 0, 0], depth=0),
-         "depth: expected"),
-        (lambda: control.accessibility_rank(control.car_kinematics(), [0.0, 0, 0, 0], rtol=1.5),
-         "rtol: expected"),
-        (lambda: control.accessibility_rank(control.car_kinematics(), np.zeros((2, 4))),
-         "x: expected one state"),
-        (lambda: control.accessibility_rank(control.car_kinematics(), [0.0, 0, 0, np.pi / 2]),
-         "x: expected steering angles"),
+        (
+            lambda: control.accessibility_rank(control.car_kinematics(), [0.0, 0, 0, 0], depth=0),
+            "depth: expected",
+        ),
+        (
+            lambda: control.accessibility_rank(control.car_kinematics(), [0.0, 0, 0, 0], rtol=1.5),
+            "rtol: expected",
+        ),
+        (
+            lambda: control.accessibility_rank(control.car_kinematics(), np.zeros((2, 4))),
+            "x: expected one state",
+        ),
+        (
+            lambda: control.accessibility_rank(control.car_kinematics(), [0.0, 0, 0, np.pi / 2]),
+            "x: expected steering angles",
+        ),
         (lambda: control.car_kinematics(wheelbase=0.0), "wheelbase: expected positive"),
         (lambda: control.second_order_fields(lambda q, v: q, lambda q: q, 0), "num_inputs"),
-        (lambda: control.second_order_fields(lambda q, v: q, lambda q: q[..., None], 1).drift(
-            np.zeros(3)), "x: expected a state"),
+        (
+            lambda: control.second_order_fields(lambda q, v: q, lambda q: q[..., None], 1).drift(
+                np.zeros(3)
+            ),
+            "x: expected a state",
+        ),
         (lambda: control.mechanical_fields("arm", np.eye(2)), "system: expected"),
         (lambda: control.mechanical_fields(ARM, np.eye(2)[None]), "input_matrix: expected"),
-        (lambda: control.mechanical_fields(ARM, np.eye(2), constraint=object()),
-         "constraint: expected an object"),
-        (lambda: control.mechanical_fields(INDEFINITE, np.eye(2)).drift(np.zeros(4)),
-         r"system.mass_matrix\(q\): expected a symmetric positive definite"),
+        (
+            lambda: control.mechanical_fields(ARM, np.eye(2), constraint=object()),
+            "constraint: expected an object",
+        ),
+        (
+            lambda: control.mechanical_fields(INDEFINITE, np.eye(2)).drift(np.zeros(4)),
+            r"system.mass_matrix\(q\): expected a symmetric positive definite",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_the_argument_named(call, match):

@@ -44,8 +44,9 @@ def test_backward_pass_reproduces_the_riccati_gain_and_converges_in_one_iteratio
     np.testing.assert_allclose(result.feedforward, 0.0, atol=1e-9)  # at the optimum: 1e-11
     # The optimal cost is the value 1/2 z0^T P z0; the inputs are the feedback law.
     assert result.cost == pytest.approx(0.5 * Z0_LIN @ P @ Z0_LIN, rel=1e-13)  # 6e-15
-    np.testing.assert_allclose(result.controls[:, 0], np.einsum("j,kj->k", K[0],
-                                                               result.states[:-1]), atol=1e-10)
+    np.testing.assert_allclose(
+        result.controls[:, 0], np.einsum("j,kj->k", K[0], result.states[:-1]), atol=1e-10
+    )
     np.testing.assert_array_equal(np.diff(result.report.cost_history) < 0, True)
 
 
@@ -63,8 +64,9 @@ def test_exact_jacobians_give_the_same_solution():
     P, _ = riccati()
     cost = control.QuadraticCost(Q_LIN, R_LIN, Q_final=P, z_goal=[0.2, 0.0])
     by_differences = control.ilqr(linear_step, Z0_LIN, np.zeros((20, 1)), cost)
-    exact = control.ilqr(linear_step, Z0_LIN, np.zeros((20, 1)), cost,
-                         dynamics_jacobians=lambda z, u: (A_LIN, B_LIN))
+    exact = control.ilqr(
+        linear_step, Z0_LIN, np.zeros((20, 1)), cost, dynamics_jacobians=lambda z, u: (A_LIN, B_LIN)
+    )
     # Differences of linear dynamics are exact to rounding: achieved 2e-12.
     np.testing.assert_allclose(exact.controls, by_differences.controls, atol=1e-10)
     np.testing.assert_allclose(exact.feedback, by_differences.feedback, rtol=1e-10)
@@ -85,8 +87,9 @@ def condensed_bounded_solution(z0, N, bound, P):
     rows.append(np.sqrt(R_LIN[0, 0]) * np.eye(N))
     rhs.append(np.zeros(N))
     # Cost = 1/2 |rows u - rhs|^2 + constant.
-    return lsq_linear(np.vstack(rows), np.concatenate(rhs), bounds=(-bound, bound),
-                      method="bvls", tol=1e-15).x
+    return lsq_linear(
+        np.vstack(rows), np.concatenate(rhs), bounds=(-bound, bound), method="bvls", tol=1e-15
+    ).x
 
 
 def test_bounded_linear_problem_matches_the_condensed_bounded_least_squares():
@@ -114,8 +117,13 @@ HANGING, UPRIGHT = np.array([-np.pi / 2, 0.0]), np.array([np.pi / 2, 0.0])
 def pendulum():
     """One rigid link, 1 kg, centre of mass 0.5 m out along its x axis, revolute about z."""
     body = inertia.spatial_inertia(1.0, [0.5, 0.0, 0.0], np.diag([0.001, 0.02, 0.02]))
-    return tree.Tree(parents=(-1,), subspaces=models.REVOLUTE_Z[None], placements=np.eye(4)[None],
-                     inertias=body[None], gravity=GRAVITY)
+    return tree.Tree(
+        parents=(-1,),
+        subspaces=models.REVOLUTE_Z[None],
+        placements=np.eye(4)[None],
+        inertias=body[None],
+        gravity=GRAVITY,
+    )
 
 
 PENDULUM = pendulum()
@@ -123,6 +131,7 @@ PENDULUM = pendulum()
 
 def rk4_step(z, u):
     """One classical RK4 step of (q, qd) with the torque held over the step (tree.aba)."""
+
     def rates(q, v):
         return v, tree.aba(PENDULUM, q, v, u, gravity=GRAVITY)
 
@@ -131,18 +140,31 @@ def rk4_step(z, u):
     k2 = rates(q + 0.5 * PEND_DT * k1[0], v + 0.5 * PEND_DT * k1[1])
     k3 = rates(q + 0.5 * PEND_DT * k2[0], v + 0.5 * PEND_DT * k2[1])
     k4 = rates(q + PEND_DT * k3[0], v + PEND_DT * k3[1])
-    return np.concatenate([q + PEND_DT / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0]),
-                           v + PEND_DT / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1])], axis=-1)
+    return np.concatenate(
+        [
+            q + PEND_DT / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0]),
+            v + PEND_DT / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1]),
+        ],
+        axis=-1,
+    )
 
 
-SWING_COST = control.QuadraticCost(Q=np.zeros((2, 2)), R=[[0.05 * PEND_DT]],
-                                   Q_final=np.diag([100.0, 10.0]), z_goal=UPRIGHT)
+SWING_COST = control.QuadraticCost(
+    Q=np.zeros((2, 2)), R=[[0.05 * PEND_DT]], Q_final=np.diag([100.0, 10.0]), z_goal=UPRIGHT
+)
 
 
 @pytest.fixture(scope="module")
 def swing_up():
-    return control.ilqr(rk4_step, HANGING, np.zeros((PEND_N, 1)), SWING_COST,
-                        u_min=-TORQUE_LIMIT, u_max=TORQUE_LIMIT, tol=1e-6)
+    return control.ilqr(
+        rk4_step,
+        HANGING,
+        np.zeros((PEND_N, 1)),
+        SWING_COST,
+        u_min=-TORQUE_LIMIT,
+        u_max=TORQUE_LIMIT,
+        tol=1e-6,
+    )
 
 
 def test_swing_up_converges_with_a_monotone_cost_within_the_torque_limit(swing_up):
@@ -162,13 +184,27 @@ def test_swing_up_controls_resimulated_by_the_integrator_reach_the_same_state(sw
         stages = iter(np.repeat(controls, calls_per_interval, axis=0))
         return lambda t, q, qd: next(stages)
 
-    same = integrators.simulate(PENDULUM, HANGING[:1], HANGING[1:], PEND_DT, PEND_N,
-                                torque=held(swing_up.controls, 4), gravity=GRAVITY)
+    same = integrators.simulate(
+        PENDULUM,
+        HANGING[:1],
+        HANGING[1:],
+        PEND_DT,
+        PEND_N,
+        torque=held(swing_up.controls, 4),
+        gravity=GRAVITY,
+    )
     # The same scheme and step: identical to rounding (achieved exactly 0).
     np.testing.assert_allclose(same.q[:, 0], swing_up.states[:, 0], atol=1e-12)
     np.testing.assert_allclose(same.qd[:, 0], swing_up.states[:, 1], atol=1e-12)
-    fine = integrators.simulate(PENDULUM, HANGING[:1], HANGING[1:], PEND_DT / 4, 4 * PEND_N,
-                                torque=held(swing_up.controls, 16), gravity=GRAVITY)
+    fine = integrators.simulate(
+        PENDULUM,
+        HANGING[:1],
+        HANGING[1:],
+        PEND_DT / 4,
+        4 * PEND_N,
+        torque=held(swing_up.controls, 16),
+        gravity=GRAVITY,
+    )
     # A four times finer step: the difference is the coarse RK4 model's own error
     # (achieved 3.6e-3 rad and 1.5e-2 rad/s over the 2.4 s swing).
     np.testing.assert_allclose(fine.q[-1, 0], swing_up.states[-1, 0], atol=1e-2)
@@ -215,33 +251,69 @@ class NoTerminal:
     ("call", "match"),
     [
         (lambda: control.ilqr("F", Z0_LIN, np.zeros((5, 1)), GOOD_COST), "dynamics: expected"),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST,
-                              dynamics_jacobians=3), "dynamics_jacobians: expected"),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), NoTerminal()),
-         "cost: expected an object"),
-        (lambda: control.ilqr(linear_step, [np.nan, 0.0], np.zeros((5, 1)), GOOD_COST),
-         "z0: expected finite"),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((0, 1)), GOOD_COST),
-         "u_init: expected shape"),
+        (
+            lambda: control.ilqr(
+                linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, dynamics_jacobians=3
+            ),
+            "dynamics_jacobians: expected",
+        ),
+        (
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), NoTerminal()),
+            "cost: expected an object",
+        ),
+        (
+            lambda: control.ilqr(linear_step, [np.nan, 0.0], np.zeros((5, 1)), GOOD_COST),
+            "z0: expected finite",
+        ),
+        (
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((0, 1)), GOOD_COST),
+            "u_init: expected shape",
+        ),
         (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros(5), GOOD_COST), "u_init: expected"),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.ones((5, 1)), GOOD_COST, u_min=-0.5,
-                              u_max=0.5), "u_init: expected initial inputs within"),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, u_min=1.0,
-                              u_max=-1.0), "u_min, u_max: expected u_min <="),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, u_min=-1.0),
-         "u_min, u_max: expected both"),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST,
-                              max_iterations=0), "max_iterations: expected"),
-        (lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, tol=-1.0),
-         "tol: expected"),
-        (lambda: control.ilqr(lambda z, u: z[:1], Z0_LIN, np.zeros((5, 1)), GOOD_COST),
-         "dynamics: expected F"),
-        (lambda: control.ilqr(lambda z, u: np.full(np.shape(z), np.inf), Z0_LIN,
-                              np.zeros((5, 1)), GOOD_COST), "dynamics\\(z, u\\): expected finite"),
-        (lambda: control.QuadraticCost(Q_LIN, [[0.0]], Q_LIN, [0.0, 0.0]),
-         "R: expected a symmetric positive definite"),
-        (lambda: control.QuadraticCost(-Q_LIN, R_LIN, Q_LIN, [0.0, 0.0]),
-         "Q: expected a symmetric positive semidefinite"),
+        (
+            lambda: control.ilqr(
+                linear_step, Z0_LIN, np.ones((5, 1)), GOOD_COST, u_min=-0.5, u_max=0.5
+            ),
+            "u_init: expected initial inputs within",
+        ),
+        (
+            lambda: control.ilqr(
+                linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, u_min=1.0, u_max=-1.0
+            ),
+            "u_min, u_max: expected u_min <=",
+        ),
+        (
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, u_min=-1.0),
+            "u_min, u_max: expected both",
+        ),
+        (
+            lambda: control.ilqr(
+                linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, max_iterations=0
+            ),
+            "max_iterations: expected",
+        ),
+        (
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, tol=-1.0),
+            "tol: expected",
+        ),
+        (
+            lambda: control.ilqr(lambda z, u: z[:1], Z0_LIN, np.zeros((5, 1)), GOOD_COST),
+            "dynamics: expected F",
+        ),
+        (
+            lambda: control.ilqr(
+                lambda z, u: np.full(np.shape(z), np.inf), Z0_LIN, np.zeros((5, 1)), GOOD_COST
+            ),
+            "dynamics\\(z, u\\): expected finite",
+        ),
+        (
+            lambda: control.QuadraticCost(Q_LIN, [[0.0]], Q_LIN, [0.0, 0.0]),
+            "R: expected a symmetric positive definite",
+        ),
+        (
+            lambda: control.QuadraticCost(-Q_LIN, R_LIN, Q_LIN, [0.0, 0.0]),
+            "Q: expected a symmetric positive semidefinite",
+        ),
         (lambda: control.QuadraticCost(Q_LIN, R_LIN, np.eye(3), [0.0, 0.0]), "Q_final: expected"),
         (lambda: control.QuadraticCost(Q_LIN, R_LIN, Q_LIN, [0.0]), "z_goal: expected"),
     ],

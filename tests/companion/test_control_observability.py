@@ -44,15 +44,21 @@ def test_seed_indistinguishable_set_is_the_circle_not_the_kernel_line(x):
     # Output histories are constant (x' = 0): y(t) = h(x0).  Every rotation of x gives the
     # same history, although most rotated states are not on the kernel line through x.
     angles = np.linspace(0.3, 2 * np.pi - 0.3, 9)
-    rotated = np.stack([np.cos(angles) * x[0] - np.sin(angles) * x[1],
-                        np.sin(angles) * x[0] + np.cos(angles) * x[1]], axis=-1)
+    rotated = np.stack(
+        [
+            np.cos(angles) * x[0] - np.sin(angles) * x[1],
+            np.sin(angles) * x[0] + np.cos(angles) * x[1],
+        ],
+        axis=-1,
+    )
     np.testing.assert_allclose(squared_radius(rotated), squared_radius(x), rtol=1e-14)
     off_line = np.abs((rotated - x) @ np.array([-direction[1], direction[0]]))
     assert np.all(off_line > 1e-2)
     # Points on the kernel line away from x have a different output: r^2 + t^2.
     for t in (0.1, -0.5, 2.0):
-        assert squared_radius(x + t * direction) == pytest.approx(squared_radius(x) + t**2,
-                                                                  rel=1e-12)
+        assert squared_radius(x + t * direction) == pytest.approx(
+            squared_radius(x) + t**2, rel=1e-12
+        )
     # And points off the circle are distinguished.
     assert squared_radius(1.1 * x) != pytest.approx(squared_radius(x))
 
@@ -80,8 +86,9 @@ def test_linear_systems_match_the_kalman_rank(seed, hide_a_block):
     expected_rank = np.linalg.matrix_rank(kalman, tol=1e-8 * np.abs(kalman).max())
     assert report.rank == expected_rank == (2 if hide_a_block else 4)
     # The rows are C A^k (achieved 6e-9 relative at k = 3: four nested differences).
-    np.testing.assert_allclose(report.differentials, kalman[:report.rank],
-                               atol=3e-7 * np.abs(kalman).max())
+    np.testing.assert_allclose(
+        report.differentials, kalman[: report.rank], atol=3e-7 * np.abs(kalman).max()
+    )
     if hide_a_block:  # the kernel is the unmeasured block
         np.testing.assert_allclose(np.abs(report.kernel[:2]), 0.0, atol=1e-7)
 
@@ -104,8 +111,9 @@ def test_pendulum_rate_output_by_hand():
     x = np.array([0.4, 1.3])
     report = control.observability_rank(pendulum, rate, x)
     assert report.full_rank and report.rows == ("dh", "d(L_f h)")
-    np.testing.assert_allclose(report.differentials, [[0.0, 1.0], [-np.cos(0.4), 0.0]],
-                               atol=1e-10)  # achieved 2.5e-12
+    np.testing.assert_allclose(
+        report.differentials, [[0.0, 1.0], [-np.cos(0.4), 0.0]], atol=1e-10
+    )  # achieved 2.5e-12
     assert report.kernel.shape == (2, 0)
 
 
@@ -138,16 +146,24 @@ def test_constant_output_sees_nothing():
     [
         (lambda: control.observability_rank(None, rate, [0.0, 1.0]), "f: expected a callable"),
         (lambda: control.observability_rank(pendulum, 2.0, [0.0, 1.0]), "h: expected a callable"),
-        (lambda: control.observability_rank(pendulum, lambda x: np.ones((2, 2)), [0.0, 1.0]),
-         "h: expected an output of shape"),
-        (lambda: control.observability_rank(lambda x: x[..., :1], rate, [0.0, 1.0]),
-         "f: expected a result of shape"),
-        (lambda: control.observability_rank(pendulum, rate, [0.0, 1.0], order=-1),
-         "order: expected"),
+        (
+            lambda: control.observability_rank(pendulum, lambda x: np.ones((2, 2)), [0.0, 1.0]),
+            "h: expected an output of shape",
+        ),
+        (
+            lambda: control.observability_rank(lambda x: x[..., :1], rate, [0.0, 1.0]),
+            "f: expected a result of shape",
+        ),
+        (
+            lambda: control.observability_rank(pendulum, rate, [0.0, 1.0], order=-1),
+            "order: expected",
+        ),
         (lambda: control.observability_rank(pendulum, rate, [[0.0, 1.0]]), "x: expected one"),
         (lambda: control.observability_rank(pendulum, rate, [np.inf, 1.0]), "x: expected finite"),
-        (lambda: control.observability_rank(pendulum, rate, [0.0, 1.0], rtol=0.0),
-         "rtol: expected"),
+        (
+            lambda: control.observability_rank(pendulum, rate, [0.0, 1.0], rtol=0.0),
+            "rtol: expected",
+        ),
     ],
 )
 def test_bad_input_is_refused_with_the_argument_named(call, match):

@@ -51,8 +51,9 @@ def test_bang_bang_follows_the_sign_rule_and_flags_singular_components(seed, tol
 
 
 def test_bang_bang_singular_flag_and_zero_width_box():
-    result = control.bang_bang_control([[0.0, 1e-9, -3.0]], [-1.0, -1.0, 2.0], [1.0, 1.0, 2.0],
-                                       tol=1e-6)
+    result = control.bang_bang_control(
+        [[0.0, 1e-9, -3.0]], [-1.0, -1.0, 2.0], [1.0, 1.0, 2.0], tol=1e-6
+    )
     np.testing.assert_array_equal(result.singular, [[True, True, False]])
     assert np.isnan(result.control[0, :2]).all() and result.control[0, 2] == 2.0
     pinned = control.bang_bang_control([0.0], 0.5, 0.5)  # a zero-width box fixes u = 0.5
@@ -84,8 +85,11 @@ def kkt_violation(R, sigma, u, lo, hi):
     g = sigma + 2 * R @ u
     free = (u > lo) & (u < hi)
     at_lo, at_hi = u <= lo, u >= hi
-    return max(np.abs(g[free]).max(initial=0.0), (-g[at_lo & ~at_hi]).max(initial=0.0),
-               g[at_hi & ~at_lo].max(initial=0.0))
+    return max(
+        np.abs(g[free]).max(initial=0.0),
+        (-g[at_lo & ~at_hi]).max(initial=0.0),
+        g[at_hi & ~at_lo].max(initial=0.0),
+    )
 
 
 @settings(max_examples=30, deadline=None)
@@ -98,8 +102,9 @@ def test_box_qp_matches_a_brute_force_grid_in_two_dimensions(seed):
     result = control.box_quadratic_control(R, sigma, lo, hi)
     u = result.control
     assert np.all(u >= lo) and np.all(u <= hi)
-    grid = np.stack(np.meshgrid(np.linspace(lo[0], hi[0], 401), np.linspace(lo[1], hi[1], 401)),
-                    axis=-1).reshape(-1, 2)
+    grid = np.stack(
+        np.meshgrid(np.linspace(lo[0], hi[0], 401), np.linspace(lo[1], hi[1], 401)), axis=-1
+    ).reshape(-1, 2)
     values = objective(R, sigma, grid)
     # The exact minimum can only be lower than every grid node (to rounding), and the best
     # node lies within one grid cell of the minimizer's value.
@@ -121,8 +126,9 @@ def test_clipping_is_exact_for_a_diagonal_R(seed):
     sigma = rng.normal(scale=5.0, size=m)
     lo, hi = -rng.uniform(0.1, 1.0, m), rng.uniform(0.1, 1.0, m)
     clipped = np.clip(control.quadratic_control(R, sigma), lo, hi)
-    np.testing.assert_allclose(control.box_quadratic_control(R, sigma, lo, hi).control, clipped,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        control.box_quadratic_control(R, sigma, lo, hi).control, clipped, atol=1e-12
+    )
 
 
 def test_clipping_is_wrong_for_a_coupled_R():
@@ -131,8 +137,9 @@ def test_clipping_is_wrong_for_a_coupled_R():
     # its upper bound, u2 minimizes u2^2 + 1.8 u2: u2 = -0.9 inside the box, and the
     # multiplier check g1 = -4 + 2 (1 - 0.81) = -3.62 <= 0 confirms u1 = 1.
     R, sigma = np.array([[1.0, 0.9], [0.9, 1.0]]), np.array([-4.0, 0.0])
-    np.testing.assert_allclose(control.quadratic_control(R, sigma), [4 / 0.38, -3.6 / 0.38],
-                               rtol=1e-14)
+    np.testing.assert_allclose(
+        control.quadratic_control(R, sigma), [4 / 0.38, -3.6 / 0.38], rtol=1e-14
+    )
     result = control.box_quadratic_control(R, sigma, -1.0, 1.0)
     np.testing.assert_allclose(result.control, [1.0, -0.9], atol=1e-14)
     np.testing.assert_array_equal(result.at_upper, [True, False])
@@ -154,9 +161,16 @@ def test_box_qp_batches_and_zero_width_components():
         one = control.box_quadratic_control(R[k], sigma[k], lo, hi)
         np.testing.assert_array_equal(one.control, batch.control[k])
         # The free components solve the problem with u2 substituted (KKT of the reduced QP).
-        assert kkt_violation(R[k][np.ix_([0, 2], [0, 2])],
-                             sigma[k][[0, 2]] + 2 * R[k][[0, 2], 1] * 0.3,
-                             one.control[[0, 2]], lo[[0, 2]], hi[[0, 2]]) < 5e-13
+        assert (
+            kkt_violation(
+                R[k][np.ix_([0, 2], [0, 2])],
+                sigma[k][[0, 2]] + 2 * R[k][[0, 2], 1] * 0.3,
+                one.control[[0, 2]],
+                lo[[0, 2]],
+                hi[[0, 2]],
+            )
+            < 5e-13
+        )
     single = control.box_quadratic_control([[2.0]], [-1.0], -5.0, 5.0)  # m = 1, interior
     np.testing.assert_allclose(single.control, [0.25], atol=1e-15)
 
@@ -175,16 +189,24 @@ def test_box_qp_batches_and_zero_width_components():
         (lambda: control.bang_bang_control([1.0], -1.0, 1.0, tol=-1.0), "tol: expected"),
         (lambda: control.bang_bang_control([1.0, 2.0], [-1.0, -1, -1], 1.0), "u_min: expected"),
         (lambda: control.bang_bang_control([1.0], -np.inf, 1.0), "u_min: expected finite"),
-        (lambda: control.quadratic_control([[1.0, 0.0], [0.0, -1.0]], [1.0, 1.0]),
-         "R: expected a symmetric positive definite"),
-        (lambda: control.quadratic_control([[1.0, 0.5], [0.0, 1.0]], [1.0, 1.0]),
-         "R: expected a symmetric matrix"),
+        (
+            lambda: control.quadratic_control([[1.0, 0.0], [0.0, -1.0]], [1.0, 1.0]),
+            "R: expected a symmetric positive definite",
+        ),
+        (
+            lambda: control.quadratic_control([[1.0, 0.5], [0.0, 1.0]], [1.0, 1.0]),
+            "R: expected a symmetric matrix",
+        ),
         (lambda: control.quadratic_control(np.eye(2), [1.0, 1.0, 1.0]), "sigma: expected shape"),
         (lambda: control.quadratic_control(np.zeros((2, 2)), [1.0, 1.0]), "R: expected"),
-        (lambda: control.box_quadratic_control(np.eye(2), [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]),
-         "u_min, u_max: expected u_min <="),
-        (lambda: control.box_quadratic_control(-np.eye(2), [1.0, 1.0], -1.0, 1.0),
-         "R: expected a symmetric positive definite"),
+        (
+            lambda: control.box_quadratic_control(np.eye(2), [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]),
+            "u_min, u_max: expected u_min <=",
+        ),
+        (
+            lambda: control.box_quadratic_control(-np.eye(2), [1.0, 1.0], -1.0, 1.0),
+            "R: expected a symmetric positive definite",
+        ),
         (lambda: control.box_quadratic_control(np.eye(2), [1.0], -1.0, 1.0), "sigma: expected"),
     ],
 )

@@ -54,8 +54,9 @@ def test_pure_translation_and_pure_rotation_have_the_textbook_form():
     # Rotation by theta about x only: q_r = (cos theta/2, sin theta/2, 0, 0), q_d = 0.
     theta = 0.7
     expected = [np.cos(theta / 2), np.sin(theta / 2), 0, 0, 0, 0, 0, 0]
-    np.testing.assert_allclose(dualquat.from_pose(spatial.pose(spatial.rot_x(theta), np.zeros(3))),
-                               expected, atol=1e-15)
+    np.testing.assert_allclose(
+        dualquat.from_pose(spatial.pose(spatial.rot_x(theta), np.zeros(3))), expected, atol=1e-15
+    )
 
 
 def test_product_is_hamilton_ij_equals_k():
@@ -215,6 +216,7 @@ def test_local_degrees_of_freedom_is_six_and_agrees_with_the_tangent_space_of_ri
     # Independent count: velocities d/dt from_pose(T exp(t xi)) for the six unit twists xi
     # (central differences) span a 6-dimensional space, and the constraint Jacobian kills it.
     h = 1e-6
+
     def moved(xi):
         return dualquat.from_pose(T @ spatial.exp_twist(xi))
 

@@ -48,9 +48,13 @@ def test_inertia_energy_figure_has_the_zero_point_mass_energy_and_the_retained_0
     point, disk = (line.get_ydata() for line in left.get_lines()[:2])
     v_y = left.get_lines()[0].get_xdata()
     assert v_y[np.argmin(point)] == pytest.approx(-0.3, abs=1e-15)  # a grid point
-    assert point.min() == pytest.approx(0.0, abs=1e-15) and disk.min() == pytest.approx(0.05, abs=1e-15)
+    assert point.min() == pytest.approx(0.0, abs=1e-15) and disk.min() == pytest.approx(
+        0.05, abs=1e-15
+    )
     m11, m12, m22 = (line.get_ydata() for line in right.get_lines()[:3])
-    assert m11.max() == pytest.approx(0.9175, abs=1e-14) and m11.min() == pytest.approx(0.3175, abs=1e-14)
+    assert m11.max() == pytest.approx(0.9175, abs=1e-14) and m11.min() == pytest.approx(
+        0.3175, abs=1e-14
+    )
     assert m12.min() < 0 < m12.max()
     np.testing.assert_allclose(m22, 0.0675, rtol=0, atol=1e-15)
 
@@ -78,17 +82,28 @@ def test_rotated_inertia_figure_prints_rounded_zeros_without_a_sign():
     assert "omega = (0.00, 1.00, 0.00) rad/s" in fig.axes[1].get_title()
 
 
-@pytest.mark.parametrize("name", sorted(name for name in figures.__all__ if name.endswith("_figure")))
+@pytest.mark.parametrize(
+    "name", sorted(name for name in figures.__all__ if name.endswith("_figure"))
+)
 def test_no_figure_label_shows_a_negative_zero(name):
     drawn = texts(getattr(figures, name)())
     assert not NEGATIVE_ZERO.findall(drawn), NEGATIVE_ZERO.findall(drawn)
 
 
-@pytest.mark.parametrize("value, spec, text", [
-    (-1e-16, ".3f", "0.000"), (-0.0, "g", "0"), (-0.0, ".1e", "0.0e+00"), (-4e-4, ".3f", "0.000"),
-    (-5e-4, ".4f", "-0.0005"), (-0.5, ".3g", "-0.5"), (-1e-16, ".3g", "-1e-16"), (-0.0, ".0%", "0%"),
-    (2.5, ".2f", "2.50"),
-])
+@pytest.mark.parametrize(
+    "value, spec, text",
+    [
+        (-1e-16, ".3f", "0.000"),
+        (-0.0, "g", "0"),
+        (-0.0, ".1e", "0.0e+00"),
+        (-4e-4, ".3f", "0.000"),
+        (-5e-4, ".4f", "-0.0005"),
+        (-0.5, ".3g", "-0.5"),
+        (-1e-16, ".3g", "-1e-16"),
+        (-0.0, ".0%", "0%"),
+        (2.5, ".2f", "2.50"),
+    ],
+)
 def test_label_numbers_lose_only_the_sign_of_a_zero(value, spec, text):
     assert figures._style.fmt(value, spec) == text
 
@@ -123,36 +138,51 @@ def test_particle_energy_figure_compares_particle_sums_with_the_mass_matrix():
 
 def elbow_energy_by_hand(q2, qd):
     """Two-link kinetic energy from the chapter's closed-form M(q2), J."""
-    M = np.array([[0.6175 + 0.3 * np.cos(q2), 0.0675 + 0.15 * np.cos(q2)],
-                  [0.0675 + 0.15 * np.cos(q2), 0.0675]])
+    M = np.array(
+        [
+            [0.6175 + 0.3 * np.cos(q2), 0.0675 + 0.15 * np.cos(q2)],
+            [0.0675 + 0.15 * np.cos(q2), 0.0675],
+        ]
+    )
     return 0.5 * qd @ M @ qd
 
 
 def shows_origin(origin_x):
     """The figure's moment about O is 10 N x (0.2 m - origin_x) and O is drawn at origin_x."""
+
     def check(fig):
-        np.testing.assert_allclose(bar_heights(fig.axes[1]), [0.0, 10.0 * (0.2 - origin_x)],
-                                   rtol=0, atol=1e-12)
-        markers = [line.get_xdata()[0] for line in fig.axes[0].get_lines() if line.get_marker() == "o"]
+        np.testing.assert_allclose(
+            bar_heights(fig.axes[1]), [0.0, 10.0 * (0.2 - origin_x)], rtol=0, atol=1e-12
+        )
+        markers = [
+            line.get_xdata()[0] for line in fig.axes[0].get_lines() if line.get_marker() == "o"
+        ]
         assert markers == pytest.approx([0.2, origin_x], abs=1e-15)
+
     return check
 
 
 def shows_elbow(q2, qd1, qd2):
     """The elbow marker sits at q2; title, rates and energy are those of the slider values."""
+
     def check(fig):
-        vertical = [line.get_xdata()[0] for line in fig.axes[0].get_lines()
-                    if len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]]
+        vertical = [
+            line.get_xdata()[0]
+            for line in fig.axes[0].get_lines()
+            if len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]
+        ]
         assert vertical == pytest.approx([q2], abs=1e-15)
         energy = elbow_energy_by_hand(q2, np.array([qd1, qd2]))
         drawn = texts(fig)
         assert f"q2 = {q2:.3f} rad" in drawn and f"rates ({qd1:g}, {qd2:g}) rad/s" in drawn
         assert f"K = qd^T M qd / 2 = {energy:.5f} J" in drawn
+
     return check
 
 
 def shows_rotation(degrees):
     """The rotated panel's title, angular velocity and off-diagonal (1 - 2) cos sin follow the slider."""
+
     def check(fig):
         angle = np.radians(degrees)
         drawn = texts(fig)
@@ -160,11 +190,13 @@ def shows_rotation(degrees):
         assert f"omega = ({np.cos(angle):.2f}, {np.sin(angle):.2f}, 0.00) rad/s" in drawn
         off_diagonal = f"{(1.0 - 2.0) * np.cos(angle) * np.sin(angle):.3f}"
         assert (off_diagonal if float(off_diagonal) != 0 else "0.000") in drawn  # never -0.000
+
     return check
 
 
 def shows_baumgarte(alpha, beta, dt):
     """The stabilized run has the slider gains and step, and the closed form its gains."""
+
     def check(fig):
         left = fig.axes[0]
         run = lines_labelled(left, f"Baumgarte α = {alpha:g}, β = {beta:g} 1/s")
@@ -175,43 +207,75 @@ def shows_baumgarte(alpha, beta, dt):
         expected = figures.violation_closed_form(t, 0.5 * (1.1**2 - 1.0), 0.22, alpha, beta)
         np.testing.assert_allclose(closed_form.get_ydata(), expected, rtol=0, atol=1e-14)
         assert f"dt = {dt:g} s" in texts(fig)
+
     return check
 
 
 def shows_phase(a0, b0, k, clockwise):
     """The loop has the slider sides and orientation; theta ends at -/+ k a0 b0."""
+
     def check(fig):
         vertices = fig.axes[0].get_lines()[0].get_xydata()
         np.testing.assert_allclose(np.ptp(vertices, axis=0), [a0, b0], rtol=0, atol=1e-15)
         theta = fig.axes[1].get_lines()[0].get_ydata()
         assert theta[-1] == pytest.approx(k * a0 * b0 * (1 if clockwise else -1), abs=1e-13)
-        assert (f"{'clockwise' if clockwise else 'counterclockwise'} loop, a0 = {a0:g}, "
-                f"b0 = {b0:g}") in texts(fig)
+        assert (
+            f"{'clockwise' if clockwise else 'counterclockwise'} loop, a0 = {a0:g}, b0 = {b0:g}"
+        ) in texts(fig)
+
     return check
 
 
 def shows_allocation(w1, w2):
     """For G = (1, 1), b = 1, W = diag(w1, w2) the weighted input is (w2, w1) / (w1 + w2)."""
+
     def check(fig):
         weighted = markers(fig.axes[0], "s")[0][0]
         np.testing.assert_allclose(weighted, np.array([w2, w1]) / (w1 + w2), rtol=1e-13)
         np.testing.assert_allclose(markers(fig.axes[0], "o")[0][0], [0.5, 0.5], rtol=1e-14)
+
     return check
 
 
 @pytest.mark.parametrize(
     "explorer, values, default_view, moved_view",
     [
-        (widgets.reporting_origin_explorer, {"origin_x": 0.4}, shows_origin(0.0), shows_origin(0.4)),
-        (widgets.elbow_explorer, {"q2": 1.0, "qd1": 0.5, "qd2": -1.0},
-         shows_elbow(0.0, 1.0, -2.0), shows_elbow(1.0, 0.5, -1.0)),
-        (widgets.inertia_rotation_explorer, {"degrees": 45.0}, shows_rotation(90.0), shows_rotation(45.0)),
-        (widgets.baumgarte_explorer, {"alpha": 5.0, "beta": 1.5, "dt": 0.01},
-         shows_baumgarte(2.0, 3.0, 0.02), shows_baumgarte(5.0, 1.5, 0.01)),
-        (widgets.phase_loop_explorer, {"a0": 0.6, "b0": 1.2, "k": -1.5, "clockwise": True},
-         shows_phase(1.0, 0.5, 1.0, False), shows_phase(0.6, 1.2, -1.5, True)),
-        (widgets.allocation_explorer, {"w1": 2.0, "w2": 0.5},
-         shows_allocation(1.0, 4.0), shows_allocation(2.0, 0.5)),
+        (
+            widgets.reporting_origin_explorer,
+            {"origin_x": 0.4},
+            shows_origin(0.0),
+            shows_origin(0.4),
+        ),
+        (
+            widgets.elbow_explorer,
+            {"q2": 1.0, "qd1": 0.5, "qd2": -1.0},
+            shows_elbow(0.0, 1.0, -2.0),
+            shows_elbow(1.0, 0.5, -1.0),
+        ),
+        (
+            widgets.inertia_rotation_explorer,
+            {"degrees": 45.0},
+            shows_rotation(90.0),
+            shows_rotation(45.0),
+        ),
+        (
+            widgets.baumgarte_explorer,
+            {"alpha": 5.0, "beta": 1.5, "dt": 0.01},
+            shows_baumgarte(2.0, 3.0, 0.02),
+            shows_baumgarte(5.0, 1.5, 0.01),
+        ),
+        (
+            widgets.phase_loop_explorer,
+            {"a0": 0.6, "b0": 1.2, "k": -1.5, "clockwise": True},
+            shows_phase(1.0, 0.5, 1.0, False),
+            shows_phase(0.6, 1.2, -1.5, True),
+        ),
+        (
+            widgets.allocation_explorer,
+            {"w1": 2.0, "w2": 0.5},
+            shows_allocation(1.0, 4.0),
+            shows_allocation(2.0, 0.5),
+        ),
     ],
     ids=["reporting origin", "elbow", "inertia rotation", "baumgarte", "phase loop", "allocation"],
 )
@@ -225,7 +289,9 @@ def test_explorers_redraw_their_figure_from_the_sliders(
     sliders = {child.description: child for child in interactive.children[:-1]}
     assert len(sliders) == len(values)
     interactive.f(**values)
-    assert len(shown) == 2 and all(isinstance(fig, Figure) for fig in shown)  # default view, then ours
+    assert len(shown) == 2 and all(
+        isinstance(fig, Figure) for fig in shown
+    )  # default view, then ours
     default_view(shown[0])
     moved_view(shown[1])
     with pytest.raises(AssertionError):  # the checks tell the two views apart
@@ -244,7 +310,9 @@ def test_explorers_redraw_their_figure_from_the_sliders(
     ],
     ids=["reporting origin", "elbow", "inertia rotation", "baumgarte", "phase loop", "allocation"],
 )
-def test_dragging_the_first_slider_to_its_end_redraws_the_figure_there(explorer, end_view, monkeypatch):
+def test_dragging_the_first_slider_to_its_end_redraws_the_figure_there(
+    explorer, end_view, monkeypatch
+):
     shown = []
     monkeypatch.setattr(widgets, "display", shown.append)
     slider = explorer().children[0]
@@ -271,14 +339,20 @@ def lines_labelled(ax, label):
 
 def markers(ax, marker="o"):
     """Data of the marker-only lines of ``ax``."""
-    return [line.get_xydata() for line in ax.get_lines()
-            if line.get_marker() == marker and line.get_linestyle() == "None"]
+    return [
+        line.get_xydata()
+        for line in ax.get_lines()
+        if line.get_marker() == marker and line.get_linestyle() == "None"
+    ]
 
 
 def quivers(ax):
     """{label: (U, V)} of the labelled quiver arrows on ``ax``."""
-    return {q.get_label(): np.column_stack([q.U, q.V]) for q in ax.collections
-            if isinstance(q, matplotlib.quiver.Quiver)}
+    return {
+        q.get_label(): np.column_stack([q.U, q.V])
+        for q in ax.collections
+        if isinstance(q, matplotlib.quiver.Quiver)
+    }
 
 
 def inside_canvas(fig):
@@ -286,13 +360,23 @@ def inside_canvas(fig):
     fig.draw_without_rendering()
     tight = fig.get_tightbbox()
     width, height = fig.get_size_inches()
-    return tight.x0 >= -1e-9 and tight.y0 >= -1e-9 and tight.x1 <= width + 1e-9 \
+    return (
+        tight.x0 >= -1e-9
+        and tight.y0 >= -1e-9
+        and tight.x1 <= width + 1e-9
         and tight.y1 <= height + 1e-9
+    )
 
 
 CHAPTER_2_FIGURES = [
-    "closed_chain_figure", "circle_acceleration_figure", "allocation_figure", "grip_figure",
-    "center_of_pressure_figure", "car_bracket_figure", "phase_loop_figure", "baumgarte_figure",
+    "closed_chain_figure",
+    "circle_acceleration_figure",
+    "allocation_figure",
+    "grip_figure",
+    "center_of_pressure_figure",
+    "car_bracket_figure",
+    "phase_loop_figure",
+    "baumgarte_figure",
     "integrator_study_figure",
 ]
 
@@ -303,8 +387,9 @@ def default_chapter_2_figures():
 
 
 @pytest.mark.parametrize("name", CHAPTER_2_FIGURES)
-def test_chapter_2_figures_are_figures_at_book_width_with_labelled_axes(name,
-                                                                         default_chapter_2_figures):
+def test_chapter_2_figures_are_figures_at_book_width_with_labelled_axes(
+    name, default_chapter_2_figures
+):
     fig = default_chapter_2_figures[name]
     assert isinstance(fig, Figure)
     width, height = fig.get_size_inches()
@@ -326,9 +411,14 @@ def closing_tip(l1, l2, l3, base, theta1):
     # Angle at the elbow between the direction to the base and link 2.
     opening = np.arccos((l2**2 + d**2 - l3**2) / (2 * l2 * d))
     heading = np.arctan2(to_base[:, 1], to_base[:, 0])
-    return np.stack([elbow + l2 * np.stack([np.cos(heading + s * opening),
-                                            np.sin(heading + s * opening)], axis=-1)
-                     for s in (1, -1)], axis=1), elbow
+    return np.stack(
+        [
+            elbow
+            + l2 * np.stack([np.cos(heading + s * opening), np.sin(heading + s * opening)], axis=-1)
+            for s in (1, -1)
+        ],
+        axis=1,
+    ), elbow
 
 
 def test_closed_chain_figure_draws_closed_configurations_and_the_aligned_ones():
@@ -337,19 +427,28 @@ def test_closed_chain_figure_draws_closed_configurations_and_the_aligned_ones():
     left, right = fig.axes
     # Every drawn configuration closes: |elbow| = l1, |tip - elbow| = l2, |tip - base| = l3.
     arms = [line.get_xydata() for line in left.get_lines() if len(line.get_xdata()) == 3]
-    thirds = [line.get_xydata() for line in left.get_lines()
-              if len(line.get_xdata()) == 2 and line.get_linestyle() == "-"]
+    thirds = [
+        line.get_xydata()
+        for line in left.get_lines()
+        if len(line.get_xdata()) == 2 and line.get_linestyle() == "-"
+    ]
     assert len(arms) == len(thirds) == 6  # four sampled configurations, two aligned ones
     for arm, third in zip(arms, thirds):
         origin, elbow, tip = arm
         np.testing.assert_allclose(origin, 0.0, atol=1e-15)
-        np.testing.assert_allclose([np.linalg.norm(elbow), np.linalg.norm(tip - elbow),
-                                    np.linalg.norm(tip - third[0])], lengths, rtol=1e-12)
+        np.testing.assert_allclose(
+            [np.linalg.norm(elbow), np.linalg.norm(tip - elbow), np.linalg.norm(tip - third[0])],
+            lengths,
+            rtol=1e-12,
+        )
         np.testing.assert_allclose(third[0], base, atol=1e-15)
         np.testing.assert_allclose(third[1], tip, atol=1e-15)
     # The red ones have links 1 and 2 aligned: elbow x (tip - elbow) = 0.
-    red = [line.get_xydata() for line in left.get_lines() if line.get_color() == figures.FORCE
-           and len(line.get_xdata()) == 3]
+    red = [
+        line.get_xydata()
+        for line in left.get_lines()
+        if line.get_color() == figures.FORCE and len(line.get_xdata()) == 3
+    ]
     assert len(red) == 2
     for _, elbow, tip in red:
         assert abs(cross2(elbow, tip - elbow)) < 1e-12
@@ -391,8 +490,9 @@ def test_circle_acceleration_figure_shows_the_radial_minus_four():
     arrows = quivers(left)
     scale = arrows["velocity v"][0, 1] / 2.0  # v = (0, 2) m/s
     np.testing.assert_allclose(arrows["candidate a0"][0] / scale, [0.5, 1.0], rtol=1e-12)
-    np.testing.assert_allclose(arrows["tangent-only P_v a0"][0] / scale, [0.0, 1.0],
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        arrows["tangent-only P_v a0"][0] / scale, [0.0, 1.0], rtol=0, atol=1e-12
+    )
     np.testing.assert_allclose(arrows["admissible a"][0] / scale, [-4.0, 1.0], rtol=1e-12)
 
 
@@ -400,8 +500,9 @@ def test_circle_acceleration_figure_anywhere_on_the_circle():
     q, v, a0, radius = 2.0 * np.array([0.6, 0.8]), 3.0 * np.array([-0.8, 0.6]), [1.0, -2.0], 2.0
     fig = figures.circle_acceleration_figure(q, v, a0, radius)
     # Radial part of a is -|v|^2 / R = -4.5; of a0, its own; of P_v a0, zero.
-    np.testing.assert_allclose(bar_heights(fig.axes[1]), [np.dot(a0, q) / radius, 0.0, -4.5],
-                               rtol=0, atol=1e-13)
+    np.testing.assert_allclose(
+        bar_heights(fig.axes[1]), [np.dot(a0, q) / radius, 0.0, -4.5], rtol=0, atol=1e-13
+    )
     with pytest.raises(ValueError, match="^q: expected a point on the circle"):
         figures.circle_acceleration_figure(q=(1.1, 0.0))
     with pytest.raises(ValueError, match="^v: expected a velocity tangent"):
@@ -452,18 +553,22 @@ def test_grip_figure_resultant_is_flat_in_the_squeeze_and_the_hand_loads_are_not
     fig = figures.grip_figure()
     left, middle, right = fig.axes
     # By hand: f = f_L + f_R = (-20, 13) N, n_z = 0.03 * 25 + 0.12 * (-12) = -0.69 N m.
-    fx, fy, nz = (lines_labelled(middle, label)[0].get_ydata()
-                  for label in ("f_x (N)", "f_y (N)", "n_z about O (N m)"))
+    fx, fy, nz = (
+        lines_labelled(middle, label)[0].get_ydata()
+        for label in ("f_x (N)", "f_y (N)", "n_z about O (N m)")
+    )
     np.testing.assert_allclose(fx, -20.0, rtol=0, atol=1e-12)
     np.testing.assert_allclose(fy, 13.0, rtol=0, atol=1e-12)
     np.testing.assert_allclose(nz, -0.69, rtol=0, atol=1e-13)
     a = right.get_lines()[0].get_xdata()
     left_load, right_load = (line.get_ydata() for line in right.get_lines()[:2])
     separation = r_L - r_R
-    np.testing.assert_allclose(left_load, np.linalg.norm(f_L + a[:, None] * separation, axis=1),
-                               rtol=1e-13)
-    np.testing.assert_allclose(right_load, np.linalg.norm(f_R - a[:, None] * separation, axis=1),
-                               rtol=1e-13)
+    np.testing.assert_allclose(
+        left_load, np.linalg.norm(f_L + a[:, None] * separation, axis=1), rtol=1e-13
+    )
+    np.testing.assert_allclose(
+        right_load, np.linalg.norm(f_R - a[:, None] * separation, axis=1), rtol=1e-13
+    )
     assert np.ptp(left_load) > 40.0  # N: the squeeze is anything but invisible to the hands
     # Left: the base forces and, per squeeze value, the squeezed ones along the shaft.
     arrows = quivers(left)
@@ -530,10 +635,14 @@ def test_car_bracket_figure_follows_the_exact_manoeuvre_and_the_brackets():
     by_hand = np.array([car_loop_by_hand(1.0, e * 0.3, e * 0.4) for e in eps])
     np.testing.assert_allclose(dtheta, by_hand[:, 2], rtol=1e-9)
     np.testing.assert_allclose(dy, np.abs(by_hand[:, 1]), rtol=1e-6)
-    np.testing.assert_allclose(lines_labelled(right, "ε² s d [g2, g1]_θ")[0].get_ydata(),
-                               eps**2 * 0.12, rtol=1e-12)
-    np.testing.assert_allclose(lines_labelled(right, "ε³ (s d²/2) [g1, [g2, g1]]_y")[0].get_ydata(),
-                               eps**3 * 0.3 * 0.16 / 2, rtol=1e-6)
+    np.testing.assert_allclose(
+        lines_labelled(right, "ε² s d [g2, g1]_θ")[0].get_ydata(), eps**2 * 0.12, rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        lines_labelled(right, "ε³ (s d²/2) [g1, [g2, g1]]_y")[0].get_ydata(),
+        eps**3 * 0.3 * 0.16 / 2,
+        rtol=1e-6,
+    )
     assert "Δθ = 0.1237 rad" in texts(fig)
 
 
@@ -554,8 +663,11 @@ def theta_by_hand(t, k, a0, b0, corner, clockwise):
 
     Only the sides along s2 turn the body, each by -k s1 (its signed length) in full.
     """
-    sides = ([(0, a0), (1, b0), (0, -a0), (1, -b0)] if not clockwise
-             else [(1, b0), (0, a0), (1, -b0), (0, -a0)])
+    sides = (
+        [(0, a0), (1, b0), (0, -a0), (1, -b0)]
+        if not clockwise
+        else [(1, b0), (0, a0), (1, -b0), (0, -a0)]
+    )
     out = []
     for t_k in t:
         s1, theta = corner[0], 0.0
@@ -569,12 +681,15 @@ def theta_by_hand(t, k, a0, b0, corner, clockwise):
     return np.array(out)
 
 
-@pytest.mark.parametrize("k, a0, b0, corner, clockwise", [
-    (1.0, 1.0, 0.5, (0.0, 0.0), False),
-    (1.0, 1.0, 0.5, (0.0, 0.0), True),
-    (-2.0, 0.7, 1.3, (0.5, -0.2), False),
-    (0.5, 1.5, 0.4, (-1.0, 2.0), True),
-])
+@pytest.mark.parametrize(
+    "k, a0, b0, corner, clockwise",
+    [
+        (1.0, 1.0, 0.5, (0.0, 0.0), False),
+        (1.0, 1.0, 0.5, (0.0, 0.0), True),
+        (-2.0, 0.7, 1.3, (0.5, -0.2), False),
+        (0.5, 1.5, 0.4, (-1.0, 2.0), True),
+    ],
+)
 def test_phase_loop_figure_ends_at_minus_k_a0_b0_with_the_loop_sign(k, a0, b0, corner, clockwise):
     fig = figures.phase_loop_figure(k, a0, b0, corner, clockwise)
     left, right = fig.axes
@@ -604,9 +719,15 @@ def test_phase_loop_figure_adds_the_dynamic_phase_of_a_momentum_and_a_known_torq
 
 
 def damped_violation_by_scipy(t, phi0, rate0, alpha, beta):
-    solution = solve_ivp(lambda _, y: [y[1], -2 * alpha * y[1] - beta**2 * y[0]],
-                         (0.0, t[-1]), [phi0, rate0], t_eval=t, rtol=1e-12, atol=1e-14,
-                         method="DOP853")
+    solution = solve_ivp(
+        lambda _, y: [y[1], -2 * alpha * y[1] - beta**2 * y[0]],
+        (0.0, t[-1]),
+        [phi0, rate0],
+        t_eval=t,
+        rtol=1e-12,
+        atol=1e-14,
+        method="DOP853",
+    )
     return solution.y[0]
 
 
@@ -618,8 +739,9 @@ def test_baumgarte_figure_follows_the_damped_oscillator(alpha, beta):
     # Phi0 = (1.1^2 - 1) / 2, Phi'0 = q.v = 1.1 * 0.2.
     phi0, rate0 = 0.5 * (1.1**2 - 1.0), 1.1 * 0.2
     t, closed_form = lines_labelled(left, "closed form")[0].get_data()
-    np.testing.assert_allclose(closed_form, damped_violation_by_scipy(t, phi0, rate0, alpha, beta),
-                               rtol=0, atol=1e-11)
+    np.testing.assert_allclose(
+        closed_form, damped_violation_by_scipy(t, phi0, rate0, alpha, beta), rtol=0, atol=1e-11
+    )
     stabilized = lines_labelled(left, f"Baumgarte α = {alpha:g}, β = {beta:g} 1/s")[0].get_ydata()
     np.testing.assert_allclose(stabilized, closed_form, rtol=0, atol=2e-6)  # RK4 at 20 ms
     free_t, free = lines_labelled(left, "no feedback (α = β = 0)")[0].get_data()
@@ -627,8 +749,7 @@ def test_baumgarte_figure_follows_the_damped_oscillator(alpha, beta):
     # (Plus the integration drift: 3.7e-6 m^2 after 2 s at 20 ms, nothing pulls it back.)
     np.testing.assert_allclose(free, phi0 + rate0 * free_t, rtol=0, atol=1e-5)
     gap = right.get_lines()[0].get_ydata()
-    np.testing.assert_allclose(gap, np.maximum(np.abs(stabilized - closed_form), 1e-18),
-                               rtol=1e-12)
+    np.testing.assert_allclose(gap, np.maximum(np.abs(stabilized - closed_form), 1e-18), rtol=1e-12)
     assert 12 < gap.max() / right.get_lines()[1].get_ydata().max() < 20
 
 
@@ -653,9 +774,16 @@ def test_integrator_study_figure_draws_the_study_values():
 def test_integrator_study_figure_names_methods_that_do_not_apply():
     chain = models.planar_closed_chain()
     q0 = chain.joint_coordinates(chain.closed_configuration(0.5))
-    study = integrators.step_size_study(chain.model, chain.loop_closure, q0, np.zeros(3), 0.1,
-                                        (5, 10), methods=("projection", "rattle"),
-                                        gravity=(0.0, -9.81, 0.0))
+    study = integrators.step_size_study(
+        chain.model,
+        chain.loop_closure,
+        q0,
+        np.zeros(3),
+        0.1,
+        (5, 10),
+        methods=("projection", "rattle"),
+        gravity=(0.0, -9.81, 0.0),
+    )
     fig = figures.integrator_study_figure(study)
     assert "not applicable: rattle" in texts(fig)
     assert not lines_labelled(fig.axes[0], "rattle")

@@ -33,7 +33,8 @@ def ideal_body(rng, kind, max_offset=10.0):
     I_C = {
         "p": np.zeros((3, 3)),
         "r": m * L**2 / 12 * (np.eye(3) - np.outer(u, u)),
-        "c": m * L**2 / 12 * (np.eye(3) - np.outer(u, u)) + m * 0.01**2 * (np.eye(3) + np.outer(u, u)) / 4,
+        "c": m * L**2 / 12 * (np.eye(3) - np.outer(u, u))
+        + m * 0.01**2 * (np.eye(3) + np.outer(u, u)) / 4,
     }[kind]
     return m, random_pose(rng, max_offset)[:3, 3], I_C
 
@@ -48,7 +49,13 @@ def singular_chain(rng, kinds, max_offset=10.0):
     axes = [quaternion_rotation(rng.normal(size=4))[:, 2] for _ in range(n)]
     subspaces = np.array([np.concatenate([a, np.zeros(3)]) for a in axes])
     placements = np.array([random_pose(rng, 1.0) for _ in range(n)])
-    return tree.Tree(list(range(-1, n - 1)), subspaces, placements, np.array(inertias), allow_singular_inertias=True)
+    return tree.Tree(
+        list(range(-1, n - 1)),
+        subspaces,
+        placements,
+        np.array(inertias),
+        allow_singular_inertias=True,
+    )
 
 
 # --- one decoder for trees and the inertia module ----------------------------
@@ -65,7 +72,9 @@ def test_every_accepted_tree_decodes_to_realizable_inertias_through_the_public_f
     for i in range(model.num_bodies):  # what verification's particle checks rely on
         masses, positions = inertia.particle_model(m[i], c[i], I_C[i])
         np.testing.assert_allclose(masses.sum(), m[i], rtol=1e-15)
-        np.testing.assert_allclose(masses @ positions / m[i], c[i], rtol=0, atol=1e-14 * np.linalg.norm(c[i]))
+        np.testing.assert_allclose(
+            masses @ positions / m[i], c[i], rtol=0, atol=1e-14 * np.linalg.norm(c[i])
+        )
 
 
 def test_tree_accepts_a_body_exactly_when_the_public_functions_call_it_realizable():
@@ -89,7 +98,9 @@ def test_tree_accepts_a_body_exactly_when_the_public_functions_call_it_realizabl
         if public:
             tree.Tree(inertias=np.array([good, body]), **arguments)
         else:
-            with pytest.raises(ValueError, match="inertias: expected a physically realizable body 1"):
+            with pytest.raises(
+                ValueError, match="inertias: expected a physically realizable body 1"
+            ):
                 tree.Tree(inertias=np.array([good, body]), **arguments)
 
 
@@ -99,7 +110,12 @@ def test_tree_inertia_errors_name_the_body_even_next_to_a_heavy_body():
     light[0, 4] += 1e-8  # 1e-5 of the light body's size, 1e-13 of the heavy body's
     light[4, 0] += 1e-8
     with pytest.raises(ValueError, match=r"inertias: expected coupling blocks .* for body 1"):
-        tree.Tree([-1, 0], np.array([[0, 0, 1.0, 0, 0, 0]] * 2), np.array([np.eye(4)] * 2), np.array([heavy, light]))
+        tree.Tree(
+            [-1, 0],
+            np.array([[0, 0, 1.0, 0, 0, 0]] * 2),
+            np.array([np.eye(4)] * 2),
+            np.array([heavy, light]),
+        )
 
 
 # --- spatial momentum: force transforms of the body momenta -----------------
@@ -162,10 +178,13 @@ def test_tree_functions_read_integer_arrays_as_numbers():
     q = np.array([1, -2])
     np.testing.assert_array_equal(tree.crba(model, q), tree.crba(model, q.astype(float)))
     np.testing.assert_array_equal(
-        tree.rnea(model, q, [0, 1], np.array([2, 0], dtype=np.int8)), tree.rnea(model, [1.0, -2.0], [0.0, 1.0], [2.0, 0.0])
+        tree.rnea(model, q, [0, 1], np.array([2, 0], dtype=np.int8)),
+        tree.rnea(model, [1.0, -2.0], [0.0, 1.0], [2.0, 0.0]),
     )
     # The chapter's two-link mass matrix at q = 0 (chapter 1), from integer input.
-    np.testing.assert_allclose(tree.crba(model, [0, 0]), [[0.9175, 0.2175], [0.2175, 0.0675]], atol=1e-15)
+    np.testing.assert_allclose(
+        tree.crba(model, [0, 0]), [[0.9175, 0.2175], [0.2175, 0.0675]], atol=1e-15
+    )
 
 
 # --- constants ------------------------------------------------------------------

@@ -50,11 +50,17 @@ def test_planar_restriction_first_row_and_direct_energy():
     I_p = inertia.planar_inertia(inertia.spatial_inertia(m, c, np.diag([0.05, 0.05, J_C])))
     np.testing.assert_allclose(I_p[0], [0.6, -0.8, 0.6], atol=1e-15)
     closed_form = np.array(
-        [[J_C + m * (c[0] ** 2 + c[1] ** 2), -m * c[1], m * c[0]], [-m * c[1], m, 0], [m * c[0], 0, m]]
+        [
+            [J_C + m * (c[0] ** 2 + c[1] ** 2), -m * c[1], m * c[0]],
+            [-m * c[1], m, 0],
+            [m * c[0], 0, m],
+        ]
     )
     np.testing.assert_allclose(I_p, closed_form, atol=1e-15)
     nu = np.array([1.3, -0.4, 0.7])  # (omega_z, v_x, v_y)
-    direct = 0.5 * m * np.sum((nu[1:] + nu[0] * np.array([-c[1], c[0]])) ** 2) + 0.5 * J_C * nu[0] ** 2
+    direct = (
+        0.5 * m * np.sum((nu[1:] + nu[0] * np.array([-c[1], c[0]])) ** 2) + 0.5 * J_C * nu[0] ** 2
+    )
     assert 0.5 * nu @ I_p @ nu == pytest.approx(direct, rel=1e-14)
 
 
@@ -86,14 +92,18 @@ def test_ranks_of_point_mass_rod_and_cylinder_are_3_5_6():
     c = np.array([0.2, -0.1, 0.4])
     point = inertia.spatial_inertia(1.5, c, inertia.point_mass_central_inertia(1.5))
     rod = inertia.spatial_inertia(1.5, c, inertia.thin_rod_central_inertia(1.5, 0.8))
-    cylinder = inertia.spatial_inertia(1.5, c, inertia.solid_cylinder_central_inertia(1.5, 0.05, 0.8))
+    cylinder = inertia.spatial_inertia(
+        1.5, c, inertia.solid_cylinder_central_inertia(1.5, 0.05, 0.8)
+    )
     assert [np.linalg.matrix_rank(I) for I in (point, rod, cylinder)] == [3, 5, 6]
     # Every (omega, [c] omega) keeps the point still: zero energy.
     for omega in np.eye(3):
         V = np.concatenate([omega, np.cross(c, omega)])
         np.testing.assert_allclose(point @ V, 0, atol=1e-15)
-    assert all(inertia.is_physically_realizable(I) for I in (np.zeros((3, 3)),
-               inertia.thin_rod_central_inertia(1.5, 0.8)))
+    assert all(
+        inertia.is_physically_realizable(I)
+        for I in (np.zeros((3, 3)), inertia.thin_rod_central_inertia(1.5, 0.8))
+    )
 
 
 def test_thin_rod_at_its_end_and_the_thin_cylinder_limit():
@@ -127,7 +137,9 @@ def test_box_inertia_matches_a_fine_grid_of_particles():
 def test_both_block_forms_of_the_chapter_agree(body):
     m, c, I_C = body
     C = np.array([[0, -c[2], c[1]], [c[2], 0, -c[0]], [-c[1], c[0], 0]])
-    second_form = np.block([[I_C + m * (c @ c * np.eye(3) - np.outer(c, c)), m * C], [m * C.T, m * np.eye(3)]])
+    second_form = np.block(
+        [[I_C + m * (c @ c * np.eye(3) - np.outer(c, c)), m * C], [m * C.T, m * np.eye(3)]]
+    )
     np.testing.assert_allclose(inertia.spatial_inertia(m, c, I_C), second_form, atol=1e-12)
 
 
@@ -140,8 +152,11 @@ def test_particle_sums_reproduce_the_spatial_energy(body, V):
     assert masses.sum() == pytest.approx(m)
     np.testing.assert_allclose(masses @ positions / m, c, atol=1e-12)
     d = positions - c
-    I_particles = np.einsum("k,kij->ij", masses, np.einsum("ki,ki->k", d, d)[:, None, None] * np.eye(3)
-                            - np.einsum("ki,kj->kij", d, d))
+    I_particles = np.einsum(
+        "k,kij->ij",
+        masses,
+        np.einsum("ki,ki->k", d, d)[:, None, None] * np.eye(3) - np.einsum("ki,kj->kij", d, d),
+    )
     np.testing.assert_allclose(I_particles, I_C, atol=1e-12)
     spatial_energy = inertia.kinetic_energy(inertia.spatial_inertia(m, c, I_C), V)
     particle_energy = inertia.particle_kinetic_energy(masses, positions, V)
@@ -185,7 +200,9 @@ def test_congruence_is_not_a_similarity():
 def test_centre_of_mass_frame_block_formula():
     m, I_C_B = 2.0, np.diag([0.05, 0.04, 0.01])
     R, c_A = spatial.rot_y(0.4) @ spatial.rot_z(-0.7), np.array([0.3, -0.1, 0.2])
-    I_A = inertia.transform_inertia(inertia.spatial_inertia(m, [0, 0, 0], I_C_B), spatial.pose(R, c_A))
+    I_A = inertia.transform_inertia(
+        inertia.spatial_inertia(m, [0, 0, 0], I_C_B), spatial.pose(R, c_A)
+    )
     upper_left = R @ I_C_B @ R.T + m * (c_A @ c_A * np.eye(3) - np.outer(c_A, c_A))
     np.testing.assert_allclose(I_A[:3, :3], upper_left, atol=1e-15)
     np.testing.assert_allclose(I_A[:3, 3:], m * spatial.skew(c_A), atol=1e-15)
@@ -195,7 +212,8 @@ def test_centre_of_mass_frame_block_formula():
 def test_at_the_centre_of_mass_the_inertia_is_block_diagonal():
     I_C = np.diag([0.05, 0.04, 0.01])
     np.testing.assert_allclose(
-        inertia.spatial_inertia(2.0, [0, 0, 0], I_C), np.block([[I_C, np.zeros((3, 3))], [np.zeros((3, 3)), 2 * np.eye(3)]])
+        inertia.spatial_inertia(2.0, [0, 0, 0], I_C),
+        np.block([[I_C, np.zeros((3, 3))], [np.zeros((3, 3)), 2 * np.eye(3)]]),
     )
 
 
@@ -214,7 +232,9 @@ def test_momentum_blocks_are_angular_about_origin_and_linear_total():
 def test_bias_at_the_centre_of_mass_restores_euler_and_newton():
     m, I_C = 2.0, np.diag([0.05, 0.04, 0.01])
     w, v = np.array([0.2, -0.5, 1.0]), np.array([0.3, 0.1, -0.2])
-    bias = inertia.newton_euler_bias(inertia.spatial_inertia(m, [0, 0, 0], I_C), np.concatenate([w, v]))
+    bias = inertia.newton_euler_bias(
+        inertia.spatial_inertia(m, [0, 0, 0], I_C), np.concatenate([w, v])
+    )
     np.testing.assert_allclose(bias[:3], np.cross(w, I_C @ w), atol=1e-15)
     np.testing.assert_allclose(bias[3:], np.cross(w, m * v), atol=1e-15)
 
@@ -251,7 +271,9 @@ def test_newton_euler_matches_the_rate_of_inertial_momentum():
     F_space = (momentum_in_space(t + h) - momentum_in_space(t - h)) / (2 * h)
     Vdot = (body_twist(t + h) - body_twist(t - h)) / (2 * h)
     F_body = inertia.newton_euler_wrench(I_B, body_twist(t), Vdot)
-    np.testing.assert_allclose(spatial.force_transform(body_pose(t)) @ F_body, F_space, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        spatial.force_transform(body_pose(t)) @ F_body, F_space, rtol=1e-5, atol=1e-6
+    )
     # Without the bias term the balance fails: the test can tell.
     wrong = spatial.force_transform(body_pose(t)) @ inertia.momentum(I_B, Vdot)
     assert np.abs(wrong - F_space).max() > 1e-2
@@ -303,7 +325,9 @@ def test_mass_properties_invert_spatial_inertia(body):
 
 
 def test_mass_properties_rejects_matrices_that_are_not_rigid_body_inertias():
-    with pytest.raises(ValueError, match=r"I: expected the lower-right block of the body to be m\*I3"):
+    with pytest.raises(
+        ValueError, match=r"I: expected the lower-right block of the body to be m\*I3"
+    ):
         inertia.mass_properties(np.eye(6) * np.array([1, 1, 1, 1, 2, 3.0]))
     with pytest.raises(ValueError, match="I: expected a positive mass .* got m = -1"):
         inertia.mass_properties(-np.eye(6))
@@ -353,7 +377,9 @@ def test_a_point_mass_decodes_to_an_exactly_zero_realizable_inertia_at_any_dista
         np.testing.assert_array_equal(I_C, 0.0)
         np.testing.assert_allclose(mass, m, rtol=1e-14)
         # Achieved: 1.1e-15 of the distance (mass: 8.5e-16 relative).
-        assert np.all(np.linalg.norm(decoded_com - com, axis=1) <= 1e-14 * np.linalg.norm(com, axis=1))
+        assert np.all(
+            np.linalg.norm(decoded_com - com, axis=1) <= 1e-14 * np.linalg.norm(com, axis=1)
+        )
 
 
 def test_thin_rods_decode_to_realizable_rank_two_inertias_at_offsets_up_to_10_m():
@@ -377,7 +403,10 @@ def test_a_triangle_violation_beyond_the_decoding_tolerance_stays_unrealizable()
     rng = np.random.default_rng(42)
     m, c = 2.0, 10.0 * random_unit_vectors(rng, 1)[0]  # 10 m from the origin
     rotational_size = np.abs(inertia.spatial_inertia(m, c, np.zeros((3, 3)))[:3, :3]).max()
-    for violation, realizable in ((10 * inertia.DECODE_RTOL, False), (0.1 * inertia.DECODE_RTOL, True)):
+    for violation, realizable in (
+        (10 * inertia.DECODE_RTOL, False),
+        (0.1 * inertia.DECODE_RTOL, True),
+    ):
         # I_C = diag(0, 0, delta): second moments (delta, delta, -delta)/2 in the body's axes.
         delta = 2 * violation * rotational_size
         I = inertia.spatial_inertia(m, c, np.diag([0.0, 0.0, delta]))
@@ -390,8 +419,12 @@ def test_a_triangle_violation_beyond_the_decoding_tolerance_stays_unrealizable()
 
 
 def test_tolerances_are_per_body_not_per_batch():
-    heavy = inertia.spatial_inertia(1000.0, [10.0, 0, 0], np.diag([10.0, 20.0, 25.0]))  # entries ~1e5
-    light = inertia.spatial_inertia(1e-3, [0.1, 0, 0], np.diag([1e-6, 1e-6, 1e-6]))  # entries <= 1e-3
+    heavy = inertia.spatial_inertia(
+        1000.0, [10.0, 0, 0], np.diag([10.0, 20.0, 25.0])
+    )  # entries ~1e5
+    light = inertia.spatial_inertia(
+        1e-3, [0.1, 0, 0], np.diag([1e-6, 1e-6, 1e-6])
+    )  # entries <= 1e-3
     light[0, 4] += 1e-8  # coupling no longer antisymmetric by 1e-5 of the body's size...
     light[4, 0] += 1e-8  # ...yet only 1e-13 of the heavy body's
     with pytest.raises(ValueError, match=r"I: expected coupling blocks .* for body 1, got"):
@@ -405,9 +438,12 @@ def test_tolerances_are_per_body_not_per_batch():
 
 def test_newton_euler_functions_accept_python_lists():
     I, V, Vdot = link_one(), np.array([0.2, -0.5, 1.0, 0.3, 0.1, -0.2]), np.arange(6.0)
-    np.testing.assert_array_equal(inertia.newton_euler_bias(I.tolist(), V.tolist()), inertia.newton_euler_bias(I, V))
     np.testing.assert_array_equal(
-        inertia.newton_euler_wrench(I.tolist(), list(V), list(Vdot)), inertia.newton_euler_wrench(I, V, Vdot)
+        inertia.newton_euler_bias(I.tolist(), V.tolist()), inertia.newton_euler_bias(I, V)
+    )
+    np.testing.assert_array_equal(
+        inertia.newton_euler_wrench(I.tolist(), list(V), list(Vdot)),
+        inertia.newton_euler_wrench(I, V, Vdot),
     )
     with pytest.raises(ValueError, match=r"V: expected shape \(\.\.\., 6\)"):
         inertia.newton_euler_bias(I, [1.0, 2.0])

@@ -44,15 +44,19 @@ def circle_study():
 
 def test_study_reports_exactly_what_simulate_constrained_reports(circle_study):
     np.testing.assert_allclose(circle_study.dt, [0.04, 0.02, 0.01, 0.005], rtol=1e-15)
-    assert circle_study.steps == STEPS and circle_study.methods == ("baumgarte", "projection",
-                                                                   "rattle")
+    assert circle_study.steps == STEPS and circle_study.methods == (
+        "baumgarte",
+        "projection",
+        "rattle",
+    )
     for method in ("baumgarte", "projection", "rattle"):
         result = circle_study[method]
         assert result.applicable and result.reason == ""
         for k in (0, 2):
             extra = GAINS if method == "baumgarte" else {}
-            direct = integrators.simulate_constrained(PARTICLE, CIRCLE, Q0, V0, 1.0 / STEPS[k],
-                                                      STEPS[k], method=method, **extra)
+            direct = integrators.simulate_constrained(
+                PARTICLE, CIRCLE, Q0, V0, 1.0 / STEPS[k], STEPS[k], method=method, **extra
+            )
             assert result.position[k] == np.max(direct.position_residual)
             assert result.velocity[k] == np.max(direct.velocity_residual)
             assert result.acceleration[k] == np.max(direct.acceleration_residual)
@@ -98,10 +102,11 @@ def test_table_lists_every_method_and_step_with_orders(circle_study):
     assert str(circle_study) == table
     lines = table.splitlines()
     assert lines[0] == "Step-size study over 1 s; steps 25, 50, 100, 200"
-    rows = [line for line in lines if line.split()[:1] in (["baumgarte"], ["projection"],
-                                                            ["rattle"])]
+    rows = [
+        line for line in lines if line.split()[:1] in (["baumgarte"], ["projection"], ["rattle"])
+    ]
     assert len(rows) == 3
-    rattle = lines[lines.index(rows[2]):][:4]
+    rattle = lines[lines.index(rows[2]) :][:4]
     energy, orders = circle_study["rattle"].energy, circle_study["rattle"].orders["energy"]
     assert f"{energy[1]:.2e} ({orders[0]:.2f})" in rattle[1] and 1.9 < orders[0] < 2.1
     assert rattle[0].endswith(f"{energy[0]:.2e}")  # no order on the first row
@@ -113,17 +118,25 @@ def test_table_lists_every_method_and_step_with_orders(circle_study):
 def test_rattle_is_not_applicable_to_a_varying_mass_matrix():
     chain = models.planar_closed_chain()
     q0 = chain.joint_coordinates(chain.closed_configuration(0.5))
-    study = integrators.step_size_study(chain.model, chain.loop_closure, q0, np.zeros(3), 0.2,
-                                        (10, 20), methods=("projection", "rattle"),
-                                        gravity=(0.0, -G, 0.0))
+    study = integrators.step_size_study(
+        chain.model,
+        chain.loop_closure,
+        q0,
+        np.zeros(3),
+        0.2,
+        (10, 20),
+        methods=("projection", "rattle"),
+        gravity=(0.0, -G, 0.0),
+    )
     rattle = study["rattle"]
     assert not rattle.applicable and "mass matrix varies" in rattle.reason
     assert np.all(np.isnan(rattle.energy)) and np.all(np.isnan(rattle.orders["energy"]))
     assert "rattle      not applicable: the mass matrix varies" in study.table()
     projection = study["projection"]
     assert projection.applicable and projection.energy[1] < projection.energy[0]
-    direct = integrators.simulate_constrained(chain.model, chain.loop_closure, q0, np.zeros(3),
-                                              0.01, 20, gravity=(0.0, -G, 0.0))
+    direct = integrators.simulate_constrained(
+        chain.model, chain.loop_closure, q0, np.zeros(3), 0.01, 20, gravity=(0.0, -G, 0.0)
+    )
     assert projection.energy[1] == np.max(np.abs(direct.energy_residual))
 
 
@@ -131,20 +144,23 @@ def test_a_batch_of_initial_states_reports_the_worst_member():
     angles = np.array([0.4, 1.2])
     q0 = R * np.stack([np.sin(angles), -np.cos(angles)], axis=-1)
     v0 = R * RATE * np.stack([np.cos(angles), np.sin(angles)], axis=-1)
-    batch = integrators.step_size_study(PARTICLE, CIRCLE, q0, v0, 0.5, (10, 20),
-                                        methods=("projection",))
-    singles = [integrators.step_size_study(PARTICLE, CIRCLE, q, v, 0.5, (10, 20),
-                                           methods=("projection",)) for q, v in zip(q0, v0)]
-    np.testing.assert_array_equal(batch["projection"].energy,
-                                  np.maximum(*(s["projection"].energy for s in singles)))
+    batch = integrators.step_size_study(
+        PARTICLE, CIRCLE, q0, v0, 0.5, (10, 20), methods=("projection",)
+    )
+    singles = [
+        integrators.step_size_study(PARTICLE, CIRCLE, q, v, 0.5, (10, 20), methods=("projection",))
+        for q, v in zip(q0, v0)
+    ]
+    np.testing.assert_array_equal(
+        batch["projection"].energy, np.maximum(*(s["projection"].energy for s in singles))
+    )
 
 
 def test_observed_orders_and_their_floor():
     from geomotion.integrators.study import observed_orders
 
     dt = np.array([0.1, 0.05, 0.025])
-    np.testing.assert_allclose(observed_orders(dt, [1.6e-3, 1e-4, 6.25e-6]), [4.0, 4.0],
-                               rtol=1e-12)
+    np.testing.assert_allclose(observed_orders(dt, [1.6e-3, 1e-4, 6.25e-6]), [4.0, 4.0], rtol=1e-12)
     np.testing.assert_allclose(observed_orders([0.3, 0.1], [9.0, 1.0]), [2.0], rtol=1e-12)
     orders = observed_orders(dt, [1e-3, 1e-13, 0.0], floor=1e-12)
     assert np.all(np.isnan(orders))
@@ -191,14 +207,26 @@ def test_study_results_are_frozen(circle_study):
     ],
 )
 def test_bad_input_raises_value_error_naming_the_argument(kwargs, name):
-    arguments = {"system": PARTICLE, "constraint": CIRCLE, "q0": Q0, "v0": V0, "duration": 0.1,
-                 "steps": (5, 10), "methods": ("projection",), **kwargs}
+    arguments = {
+        "system": PARTICLE,
+        "constraint": CIRCLE,
+        "q0": Q0,
+        "v0": V0,
+        "duration": 0.1,
+        "steps": (5, 10),
+        "methods": ("projection",),
+        **kwargs,
+    }
     with pytest.raises(ValueError, match=f"^{name}"):
         integrators.step_size_study(**arguments)
 
 
 def test_a_failed_run_is_reported_against_steps():
-    with pytest.raises(ValueError, match=r"^steps: method 'projection' failed with 2 steps "
-                                         r"\(dt = 0\.5 s\): dt: projection failed"):
-        integrators.step_size_study(PARTICLE, CIRCLE, Q0, V0, 1.0, (2, 4),
-                                    methods=("projection",), max_iter=1)
+    with pytest.raises(
+        ValueError,
+        match=r"^steps: method 'projection' failed with 2 steps "
+        r"\(dt = 0\.5 s\): dt: projection failed",
+    ):
+        integrators.step_size_study(
+            PARTICLE, CIRCLE, Q0, V0, 1.0, (2, 4), methods=("projection",), max_iter=1
+        )

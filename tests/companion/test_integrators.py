@@ -21,11 +21,13 @@ def three_link_pendulum():
     """Three links hanging along -z, with rotated, offset joints on non-parallel axes."""
     axis3 = np.array([0.0, 0.6, 0.8])
     subspaces = np.array([[1.0, 0, 0, 0, 0, 0], [0, 1.0, 0, 0, 0, 0], [*axis3, 0, 0, 0]])
-    placements = np.array([
-        spatial.pose(spatial.rot_z(0.3), [0.0, 0.0, 0.1]),
-        spatial.pose(spatial.rot_x(0.5) @ spatial.rot_y(0.2), [0.1, 0.05, -0.5]),
-        spatial.pose(spatial.rot_y(-0.4), [0.0, -0.1, -0.4]),
-    ])
+    placements = np.array(
+        [
+            spatial.pose(spatial.rot_z(0.3), [0.0, 0.0, 0.1]),
+            spatial.pose(spatial.rot_x(0.5) @ spatial.rot_y(0.2), [0.1, 0.05, -0.5]),
+            spatial.pose(spatial.rot_y(-0.4), [0.0, -0.1, -0.4]),
+        ]
+    )
     bodies = [
         (2.0, [0.05, 0.0, -0.25], [0.04, 0.05, 0.01]),
         (1.5, [0.0, 0.03, -0.2], [0.02, 0.03, 0.01]),
@@ -124,6 +126,7 @@ def test_rk4_is_exact_for_a_rotor_under_a_torque_linear_in_time():
     # J qdd = a t  ->  qd = a t^2 / (2J), q = a t^3 / (6J), W = a^2 t^4 / (8J) = K.
     # The solution is a cubic, which RK4 integrates exactly: this checks the stage times.
     J, a = 0.25, 1.5
+
     def torque(t, q, qd):
         return a * t * np.ones_like(q)
 
@@ -160,14 +163,25 @@ def test_rk4_pendulum_matches_scipy_on_the_hand_written_equation():
     body = inertia.spatial_inertia(m, [0.0, 0.0, -l], np.diag([Ixx, 0.02, 0.01]))
     pendulum = tree.Tree((-1,), [[1.0, 0, 0, 0, 0, 0]], [np.eye(4)], [body])
     k = m * G * l / (Ixx + m * l**2)
-    reference = solve_ivp(lambda t, y: [y[1], -k * np.sin(y[0])], (0, 1.0), [1.2, 0.3],
-                          method="DOP853", rtol=1e-12, atol=1e-12, dense_output=True)
+    reference = solve_ivp(
+        lambda t, y: [y[1], -k * np.sin(y[0])],
+        (0, 1.0),
+        [1.2, 0.3],
+        method="DOP853",
+        rtol=1e-12,
+        atol=1e-12,
+        dense_output=True,
+    )
     errors = []
     for dt, n_steps in ((0.01, 100), (0.005, 200)):
         trajectory = integrators.simulate(pendulum, [1.2], [0.3], dt, n_steps)
         expected = reference.sol(trajectory.t)
-        errors.append(max(np.abs(trajectory.q[:, 0] - expected[0]).max(),
-                          np.abs(trajectory.qd[:, 0] - expected[1]).max()))
+        errors.append(
+            max(
+                np.abs(trajectory.q[:, 0] - expected[0]).max(),
+                np.abs(trajectory.qd[:, 0] - expected[1]).max(),
+            )
+        )
     assert errors[0] < 2e-7
     assert 12 < errors[0] / errors[1] < 20  # the trajectory itself converges at order 4
     # Potential energy: zero at the base origin, -m g l cos(theta).
@@ -244,10 +258,13 @@ def test_non_tree_model_raises_value_error_naming_model():
 # --- the torque callable is called only inside the scheme --------------------------
 
 
-@pytest.mark.parametrize("method, stage_offsets", [
-    ("rk4", (0.0, 0.5, 0.5, 1.0)),
-    ("semi_implicit_euler", (0.0,)),
-])
+@pytest.mark.parametrize(
+    "method, stage_offsets",
+    [
+        ("rk4", (0.0, 0.5, 0.5, 1.0)),
+        ("semi_implicit_euler", (0.0,)),
+    ],
+)
 def test_torque_callable_is_called_once_per_stage_in_time_order(method, stage_offsets):
     # A stateful controller (here: one that records its calls) must see every stage
     # exactly once and nothing else: no extra call at t = 0 before the first step.
@@ -288,8 +305,15 @@ def damped_pendulum_reference(m, l, Ixx, c, theta0, thetad0, t_end):
         theta, rate, _ = y
         return [rate, (-m * G * l * np.sin(theta) - c * rate) / I_O, c * rate**2]
 
-    return solve_ivp(rhs, (0.0, t_end), [theta0, thetad0, 0.0], method="DOP853", rtol=1e-12,
-                     atol=1e-13, dense_output=True)
+    return solve_ivp(
+        rhs,
+        (0.0, t_end),
+        [theta0, thetad0, 0.0],
+        method="DOP853",
+        rtol=1e-12,
+        atol=1e-13,
+        dense_output=True,
+    )
 
 
 def test_damped_pendulum_matches_scipy_and_its_dissipated_energy_equals_the_lost_energy():
@@ -298,10 +322,15 @@ def test_damped_pendulum_matches_scipy_and_its_dissipated_energy_equals_the_lost
     pendulum = tree.Tree((-1,), [[1.0, 0, 0, 0, 0, 0]], [np.eye(4)], [body])
     reference = damped_pendulum_reference(m, l, Ixx, c, 1.2, 0.3, 2.0)
     residuals = {}
-    for method, dt in (("rk4", 0.01), ("rk4", 0.005), ("semi_implicit_euler", 0.004),
-                       ("semi_implicit_euler", 0.002)):
-        trajectory = integrators.simulate(pendulum, [1.2], [0.3], dt, round(2.0 / dt),
-                                          method=method, damping=[c])
+    for method, dt in (
+        ("rk4", 0.01),
+        ("rk4", 0.005),
+        ("semi_implicit_euler", 0.004),
+        ("semi_implicit_euler", 0.002),
+    ):
+        trajectory = integrators.simulate(
+            pendulum, [1.2], [0.3], dt, round(2.0 / dt), method=method, damping=[c]
+        )
         expected = reference.sol(trajectory.t)
         lost = trajectory.energy[0] - trajectory.energy
         # No torque: the balance is E0 - E = W_diss, and both sides are joules here.

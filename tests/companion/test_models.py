@@ -75,5 +75,7 @@ def test_random_tree_rejects_bad_arguments():
         models.random_tree(rng, 0)
     with pytest.raises(ValueError, match="branching: expected a probability"):
         models.random_tree(rng, 3, branching=1.5)
-    with pytest.raises(ValueError, match=r"prismatic_fraction \+ helical_fraction: expected at most 1"):
+    with pytest.raises(
+        ValueError, match=r"prismatic_fraction \+ helical_fraction: expected at most 1"
+    ):
         models.random_tree(rng, 3, prismatic_fraction=0.7, helical_fraction=0.6)

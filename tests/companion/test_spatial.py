@@ -358,8 +358,25 @@ def _decimal_exp_twist(xi):
 
 
 #: Angles (rad) on both sides of the series switches, old (1e-2) and current (1).
-SWITCH_ANGLES = [1e-9, 1e-6, 1e-3, 0.009, 0.0099, 0.01, 0.0101, 0.011, 0.02, 0.05, 0.3, 0.99,
-                 1.0, 1.01, 2.0, 3.0, np.pi - 1e-6]
+SWITCH_ANGLES = [
+    1e-9,
+    1e-6,
+    1e-3,
+    0.009,
+    0.0099,
+    0.01,
+    0.0101,
+    0.011,
+    0.02,
+    0.05,
+    0.3,
+    0.99,
+    1.0,
+    1.01,
+    2.0,
+    3.0,
+    np.pi - 1e-6,
+]
 
 
 def test_exp_twist_matches_a_decimal_reference_at_every_angle():
@@ -372,11 +389,13 @@ def test_exp_twist_matches_a_decimal_reference_at_every_angle():
         T = spatial.exp_twist(xi)
         R_ref, p_ref = _decimal_exp_twist(xi)
         error = np.abs(T[:3, :3] - R_ref)
-        errors.append([
-            error[~np.eye(3, dtype=bool)].max() / angle,  # off-diagonal entries are O(angle)
-            error.max(),
-            np.linalg.norm(T[:3, 3] - p_ref) / np.linalg.norm(xi[3:]),
-        ])
+        errors.append(
+            [
+                error[~np.eye(3, dtype=bool)].max() / angle,  # off-diagonal entries are O(angle)
+                error.max(),
+                np.linalg.norm(T[:3, 3] - p_ref) / np.linalg.norm(xi[3:]),
+            ]
+        )
     off_diagonal, entries, translation = np.max(errors, axis=0) / EPS
     # Achieved: 1.8, 3.5 and 1.4 eps (before the half-angle forms: 10, 1.8 and 17.6 eps,
     # just above the old 1e-2 rad switch).
@@ -387,10 +406,14 @@ def test_exp_twist_matches_a_decimal_reference_at_every_angle():
 
 def test_exp_and_log_coefficients_keep_full_precision_at_every_angle():
     """The accuracy stated in the docstring of spatial._exp_coefficients, checked."""
-    thetas = np.concatenate([np.logspace(-9, np.log10(np.pi), 300), SWITCH_ANGLES, [0.99999, 1.00001]])
+    thetas = np.concatenate(
+        [np.logspace(-9, np.log10(np.pi), 300), SWITCH_ANGLES, [0.99999, 1.00001]]
+    )
     a, b, c = _exp_coefficients(thetas)
     a2, b2, c2 = _exp_coefficients(thetas / 2)
-    computed = np.stack([a, b, c, (b2 - c2) / (4 * a2)])  # the last one: log_pose's V^-1 coefficient
+    computed = np.stack(
+        [a, b, c, (b2 - c2) / (4 * a2)]
+    )  # the last one: log_pose's V^-1 coefficient
     reference = []
     with localcontext() as context:
         context.prec = 80
@@ -411,12 +434,18 @@ def test_log_pose_inverts_exp_twist_to_rounding_at_every_angle_and_scale():
     for scale in (1e-3, 1.0, 1e3):  # translations in m
         axes = rng.normal(size=(angles.size, 3))
         axes /= np.linalg.norm(axes, axis=1, keepdims=True)
-        xi.append(np.concatenate([angles[:, None] * axes, scale * rng.normal(size=(angles.size, 3))], axis=1))
+        xi.append(
+            np.concatenate(
+                [angles[:, None] * axes, scale * rng.normal(size=(angles.size, 3))], axis=1
+            )
+        )
     xi = np.concatenate(xi)
     back = spatial.log_pose(spatial.exp_twist(xi))
     theta = np.linalg.norm(xi[:, :3], axis=1)
     rotation_error = np.linalg.norm(back[:, :3] - xi[:, :3], axis=1) / theta
-    translation_error = np.linalg.norm(back[:, 3:] - xi[:, 3:], axis=1) / np.linalg.norm(xi[:, 3:], axis=1)
+    translation_error = np.linalg.norm(back[:, 3:] - xi[:, 3:], axis=1) / np.linalg.norm(
+        xi[:, 3:], axis=1
+    )
     # Achieved: rotation 1.9 eps, translation 2.5 eps (before the half-angle forms: 9 eps
     # and 1700 eps = 3.7e-13, just above the old 1e-2 rad switch).
     assert rotation_error.max() <= 8 * EPS
@@ -434,7 +463,9 @@ def test_log_pose_of_the_identity_and_of_pure_translations_is_exact():
 
 def test_integer_input_is_read_as_real_numbers():
     np.testing.assert_array_equal(spatial.skew(np.array([1, 2, 3])), spatial.skew([1.0, 2.0, 3.0]))
-    np.testing.assert_array_equal(spatial.exp_twist(np.arange(6)), spatial.exp_twist(np.arange(6.0)))
+    np.testing.assert_array_equal(
+        spatial.exp_twist(np.arange(6)), spatial.exp_twist(np.arange(6.0))
+    )
     np.testing.assert_array_equal(spatial.rot_z(np.uint8(1)), spatial.rot_z(1.0))
 
 

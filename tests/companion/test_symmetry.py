@@ -6,10 +6,11 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from geomotion import symmetry
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import dblquad, solve_ivp
+
+from geomotion import symmetry
 
 PROPERTY = settings(max_examples=25, deadline=None)
 
@@ -41,8 +42,10 @@ def test_counterclockwise_rectangle_gives_minus_k_a0_b0_anywhere(k, a0, b0, corn
 @pytest.mark.parametrize("points_per_side", [1, 3])
 def test_reversed_rectangle_flips_the_sign(corner, points_per_side):
     k, a0, b0 = 0.8, 1.5, 0.6
-    loops = [symmetry.rectangle_loop(a0, b0, corner, clockwise=cw, points_per_side=points_per_side)
-             for cw in (False, True)]
+    loops = [
+        symmetry.rectangle_loop(a0, b0, corner, clockwise=cw, points_per_side=points_per_side)
+        for cw in (False, True)
+    ]
     forward, backward = (symmetry.geometric_phase(1.0, example_coupling(k), s) for s in loops)
     np.testing.assert_allclose([forward, backward], [-k * a0 * b0, k * a0 * b0], rtol=1e-13)
 
@@ -65,11 +68,13 @@ def test_example_metric_is_positive_definite_with_schur_complement_identity():
     a = np.stack([np.zeros(50), k * s[:, 0]], axis=-1)
     np.testing.assert_array_equal(blocks.locked_inertia, np.ones(50))
     np.testing.assert_allclose(blocks.coupling, a, rtol=1e-15)
-    np.testing.assert_allclose(blocks.shape_metric, np.eye(2) + np.einsum("bi,bj->bij", a, a),
-                               rtol=1e-15)
+    np.testing.assert_allclose(
+        blocks.shape_metric, np.eye(2) + np.einsum("bi,bj->bij", a, a), rtol=1e-15
+    )
     # H - a a^T / I = I_2 up to the rounding of (k s1)^2 (up to ~26): achieved 9e-16.
-    np.testing.assert_allclose(blocks.schur_complement, np.broadcast_to(np.eye(2), (50, 2, 2)),
-                               atol=1e-13)
+    np.testing.assert_allclose(
+        blocks.schur_complement, np.broadcast_to(np.eye(2), (50, 2, 2)), atol=1e-13
+    )
     full = np.linalg.eigvalsh(symmetry.constant_curvature_metric(s, k))
     assert np.all(full > 0)
 
@@ -83,15 +88,21 @@ def test_blocks_of_a_random_metric_and_the_schur_complement_by_a_second_route():
     np.testing.assert_array_equal(blocks.locked_inertia, G[:, 0, 0])
     np.testing.assert_array_equal(blocks.coupling, G[:, 1:, 0])
     shape_block_of_inverse = np.linalg.solve(G, np.broadcast_to(np.eye(4)[:, 1:], (6, 4, 3)))[:, 1:]
-    np.testing.assert_allclose(shape_block_of_inverse @ blocks.schur_complement,
-                               np.broadcast_to(np.eye(3), (6, 3, 3)), atol=1e-13)  # 3e-15
+    np.testing.assert_allclose(
+        shape_block_of_inverse @ blocks.schur_complement,
+        np.broadcast_to(np.eye(3), (6, 3, 3)),
+        atol=1e-13,
+    )  # 3e-15
     rebuilt = symmetry.kinetic_metric(blocks.locked_inertia, blocks.coupling, blocks.shape_metric)
     np.testing.assert_array_equal(rebuilt, G)
 
 
 @PROPERTY
-@given(st.lists(st.floats(0.05, 3.0), min_size=3, max_size=3), st.integers(0, 7),
-       st.integers(0, 2**32 - 1))
+@given(
+    st.lists(st.floats(0.05, 3.0), min_size=3, max_size=3),
+    st.integers(0, 7),
+    st.integers(0, 2**32 - 1),
+)
 def test_positive_definiteness_check_agrees_with_eigenvalues(magnitudes, signs, seed):
     """A symmetric metric with eigenvalues of chosen signs (|lambda| >= 0.05) in a random
     basis: kinetic_blocks accepts it exactly when every eigenvalue is positive."""
@@ -112,8 +123,7 @@ def test_locked_inertia_is_the_second_rate_derivative_without_a_half():
     k, (s1, s2), (s1d, s2d) = 1.3, (0.4, -0.7), (0.9, -1.1)
 
     def kinetic_energy(thd):
-        return (0.5 * thd**2 + thd * k * s1 * s2d
-                + 0.5 * (s1d**2 + s2d**2 + (k * s1 * s2d) ** 2))
+        return 0.5 * thd**2 + thd * k * s1 * s2d + 0.5 * (s1d**2 + s2d**2 + (k * s1 * s2d) ** 2)
 
     h = 1e-2  # T is quadratic in thd: the second difference is exact up to rounding
     second = (kinetic_energy(0.3 + h) - 2 * kinetic_energy(0.3) + kinetic_energy(0.3 - h)) / h**2
@@ -151,15 +161,18 @@ def smooth_rectangle(a0, b0, corner, clockwise, side_time):
         j = min(int(t // side_time), 3)
         u = t / side_time - j
         edge = vertices[j + 1] - vertices[j]
-        return (vertices[j] + (3 * u**2 - 2 * u**3) * edge,
-                (6 * u - 6 * u**2) / side_time * edge,
-                (6 - 12 * u) / side_time**2 * edge)
+        return (
+            vertices[j] + (3 * u**2 - 2 * u**3) * edge,
+            (6 * u - 6 * u**2) / side_time * edge,
+            (6 - 12 * u) / side_time**2 * edge,
+        )
 
     return motion
 
 
-def integrate_euler_lagrange(locked_inertia, grad_inertia, coupling, coupling_jacobian, motion,
-                             breaks, theta_rate0, torque):
+def integrate_euler_lagrange(
+    locked_inertia, grad_inertia, coupling, coupling_jacobian, motion, breaks, theta_rate0, torque
+):
     r"""theta(t) from d/dt (I thd + a . sdot) = tau with the shape prescribed:
     thdd = (tau - (grad I . sdot) thd - (Da sdot) . sdot - a . sddot) / I, integrated with
     DOP853 piece by piece between ``breaks`` (where sddot may jump)."""
@@ -172,8 +185,9 @@ def integrate_euler_lagrange(locked_inertia, grad_inertia, coupling, coupling_ja
 
     y, pieces = np.array([0.0, theta_rate0]), []
     for t0, t1 in pairwise(breaks):
-        piece = solve_ivp(rhs, (t0, t1), y, method="DOP853", rtol=1e-12, atol=1e-13,
-                          dense_output=True)
+        piece = solve_ivp(
+            rhs, (t0, t1), y, method="DOP853", rtol=1e-12, atol=1e-13, dense_output=True
+        )
         assert piece.success
         pieces.append(piece)
         y = piece.y[:, -1]
@@ -200,9 +214,14 @@ def test_exercise_7_full_system_integration(torque_name, clockwise, momentum):
     tau, double_integral = TORQUES[torque_name]
     motion = smooth_rectangle(a0, b0, corner, clockwise, side_time)
     (theta, _), _ = integrate_euler_lagrange(
-        lambda s: 1.0, lambda s: np.zeros(2), example_coupling(k),
-        lambda s: np.array([[0.0, 0.0], [k, 0.0]]), motion,
-        np.arange(5) * side_time, momentum, tau,  # sdot = 0 at the start: thd(0) = p0
+        lambda s: 1.0,
+        lambda s: np.zeros(2),
+        example_coupling(k),
+        lambda s: np.array([[0.0, 0.0], [k, 0.0]]),
+        motion,
+        np.arange(5) * side_time,
+        momentum,
+        tau,  # sdot = 0 at the start: thd(0) = p0
     )
     orientation = -1.0 if clockwise else 1.0
     geometric = -orientation * k * a0 * b0
@@ -211,8 +230,14 @@ def test_exercise_7_full_system_integration(torque_name, clockwise, momentum):
 
     times = np.linspace(0.0, T, 41)  # 10 samples per side, all on the rectangle's edges
     loop = np.array([motion(t)[0] for t in times])
-    phase = symmetry.loop_phase(1.0, example_coupling(k), loop, momentum, times,
-                                torque=tau if torque_name != "none" else None)
+    phase = symmetry.loop_phase(
+        1.0,
+        example_coupling(k),
+        loop,
+        momentum,
+        times,
+        torque=tau if torque_name != "none" else None,
+    )
     np.testing.assert_allclose(phase.geometric, geometric, rtol=1e-12)
     # constant torque: exact; the sine's Gauss error on 0.075 s segments is below rounding
     # (achieved 2e-16 for both)
@@ -224,18 +249,23 @@ def test_exercise_7_full_system_integration(torque_name, clockwise, momentum):
 
 def varying_inertia_model():
     """I(s) = 1 + s1^2, a(s) = (s2 / 2, s1 + s1 s2), with their derivatives by hand."""
-    return (lambda s: 1.0 + s[0] ** 2,
-            lambda s: np.array([2 * s[0], 0.0]),
-            lambda s: np.array([0.5 * s[1], s[0] + s[0] * s[1]]),
-            lambda s: np.array([[0.0, 0.5], [1.0 + s[1], s[0]]]))
+    return (
+        lambda s: 1.0 + s[0] ** 2,
+        lambda s: np.array([2 * s[0], 0.0]),
+        lambda s: np.array([0.5 * s[1], s[0] + s[0] * s[1]]),
+        lambda s: np.array([[0.0, 0.5], [1.0 + s[1], s[0]]]),
+    )
 
 
 def ellipse(t):
     """s(t), sdot(t), sddot(t) on the ellipse centred (0.3, -0.2) with radii (0.5, 0.4)."""
     c, r, t = np.array([0.3, -0.2]), np.array([0.5, 0.4]), np.asarray(t)[..., None]
     cos, sin = np.cos(t), np.sin(t)
-    return (c + r * np.concatenate([cos, sin], -1), r * np.concatenate([-sin, cos], -1),
-            r * np.concatenate([-cos, -sin], -1))
+    return (
+        c + r * np.concatenate([cos, sin], -1),
+        r * np.concatenate([-sin, cos], -1),
+        r * np.concatenate([-cos, -sin], -1),
+    )
 
 
 def test_varying_inertia_reconstruction_matches_euler_lagrange_and_conserves_momentum():
@@ -247,7 +277,8 @@ def test_varying_inertia_reconstruction_matches_euler_lagrange_and_conserves_mom
     s0, sd0, _ = ellipse(0.0)
     theta_rate0 = (p0 - coupling(s0) @ sd0) / inertia(s0)
     (theta, _), pieces = integrate_euler_lagrange(
-        inertia, grad_inertia, coupling, jacobian, ellipse, [0.0, 2 * np.pi], theta_rate0, tau)
+        inertia, grad_inertia, coupling, jacobian, ellipse, [0.0, 2 * np.pi], theta_rate0, tau
+    )
 
     t = np.linspace(0, 2 * np.pi, 200)
     s, sd, _ = ellipse(t)
@@ -278,8 +309,15 @@ def signed_area_integral(function, polygon):
     total = 0.0
     for p, q in pairwise(polygon):
         det = p[0] * q[1] - p[1] * q[0]
-        value, _ = dblquad(lambda v, u, p=p, q=q: function(*(u * p + v * q)), 0.0, 1.0, 0.0,
-                           lambda u: 1.0 - u, epsabs=1e-13, epsrel=1e-12)
+        value, _ = dblquad(
+            lambda v, u, p=p, q=q: function(*(u * p + v * q)),
+            0.0,
+            1.0,
+            0.0,
+            lambda u: 1.0 - u,
+            epsabs=1e-13,
+            epsrel=1e-12,
+        )
         total += det * value
     return total
 
@@ -295,30 +333,33 @@ def refine(polygon, pieces):
 def random_polygons(draw):
     """Closed polygons of 3 to 7 random vertices in [-1, 1]^2 (may cross themselves)."""
     n = draw(st.integers(3, 7))
-    vertices = np.array(draw(st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1)),
-                                      min_size=n, max_size=n)))
+    vertices = np.array(
+        draw(st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1)), min_size=n, max_size=n))
+    )
     return np.concatenate([vertices, vertices[:1]])
 
 
 @PROPERTY
-@given(random_polygons(), st.lists(st.floats(-2, 2), min_size=8, max_size=8),
-       st.floats(0.2, 5.0))
+@given(random_polygons(), st.lists(st.floats(-2, 2), min_size=8, max_size=8), st.floats(0.2, 5.0))
 def test_stokes_polynomial_connection(polygon, c, I0):
     """a = (c0 s2 + c1 s1 s2 + c2 s2^3 + c3 s1^2, c4 s1 + c5 s1^2 + c6 s1 s2^2 + c7 s2),
     I = I0: curl a = c4 + 2 c5 s1 + c6 s2^2 - c0 - c1 s1 - 3 c2 s2^2 (by hand)."""
 
     def coupling(s):
         s1, s2 = s
-        return np.array([c[0] * s2 + c[1] * s1 * s2 + c[2] * s2**3 + c[3] * s1**2,
-                         c[4] * s1 + c[5] * s1**2 + c[6] * s1 * s2**2 + c[7] * s2])
+        return np.array(
+            [
+                c[0] * s2 + c[1] * s1 * s2 + c[2] * s2**3 + c[3] * s1**2,
+                c[4] * s1 + c[5] * s1**2 + c[6] * s1 * s2**2 + c[7] * s2,
+            ]
+        )
 
     def curl(s1, s2):
         return (c[4] + 2 * c[5] * s1 + c[6] * s2**2 - c[0] - c[1] * s1 - 3 * c[2] * s2**2) / I0
 
     phase = symmetry.geometric_phase(I0, coupling, polygon)
     # cubic A on straight edges: Gauss exact; achieved 9e-15 relative (dblquad's own error)
-    np.testing.assert_allclose(phase, -signed_area_integral(curl, polygon), rtol=1e-12,
-                               atol=1e-12)
+    np.testing.assert_allclose(phase, -signed_area_integral(curl, polygon), rtol=1e-12, atol=1e-12)
 
 
 @PROPERTY
@@ -344,11 +385,13 @@ def test_reversal_flips_and_gauge_change_keeps_the_geometric_phase(polygon, c1, 
         return coupling(s) + inertia(s) * grad_phi
 
     forward = symmetry.geometric_phase(inertia, coupling, polygon)
-    np.testing.assert_allclose(symmetry.geometric_phase(inertia, coupling, polygon[::-1]),
-                               -forward, rtol=1e-13, atol=1e-14)  # mirrored nodes: 4e-16
+    np.testing.assert_allclose(
+        symmetry.geometric_phase(inertia, coupling, polygon[::-1]), -forward, rtol=1e-13, atol=1e-14
+    )  # mirrored nodes: 4e-16
     # grad phi is quadratic: its Gauss line integral telescopes exactly; achieved 1e-15
-    np.testing.assert_allclose(symmetry.geometric_phase(inertia, gauged, polygon), forward,
-                               rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(
+        symmetry.geometric_phase(inertia, gauged, polygon), forward, rtol=1e-12, atol=1e-13
+    )
 
 
 def test_circle_quadrature_is_second_order():
@@ -362,8 +405,9 @@ def test_circle_quadrature_is_second_order():
         phase = symmetry.geometric_phase(1.0, example_coupling(k), loop)
         np.testing.assert_allclose(phase, -k * K / 2 * r**2 * np.sin(2 * np.pi / K), rtol=1e-13)
         errors.append(phase + k * np.pi * r**2)
-        np.testing.assert_allclose(errors[-1] / (k * np.pi * r**2), (2 * np.pi / K) ** 2 / 6,
-                                   rtol=0.03)  # next term (2 pi / K)^4 / 120 relative
+        np.testing.assert_allclose(
+            errors[-1] / (k * np.pi * r**2), (2 * np.pi / K) ** 2 / 6, rtol=0.03
+        )  # next term (2 pi / K)^4 / 120 relative
     np.testing.assert_allclose(np.array(errors[:-1]) / errors[1:], 4.0, rtol=0.03)
 
 
@@ -373,8 +417,11 @@ def test_circle_quadrature_is_second_order():
 
 
 @PROPERTY
-@given(st.lists(st.tuples(st.floats(-2, 2), st.floats(-2, 2)), min_size=2, max_size=8),
-       st.lists(st.floats(0.01, 2.0), min_size=7, max_size=7), st.floats(-5, 5))
+@given(
+    st.lists(st.tuples(st.floats(-2, 2), st.floats(-2, 2)), min_size=2, max_size=8),
+    st.lists(st.floats(0.01, 2.0), min_size=7, max_size=7),
+    st.floats(-5, 5),
+)
 def test_dynamic_phase_at_constant_momentum_by_hand(samples, steps, p):
     """I = 1 + s1^2 along straight segments from s1 = alpha to beta in time h:
     int dt / I = h (atan beta - atan alpha) / (beta - alpha) = h atan2(beta - alpha,
@@ -384,8 +431,7 @@ def test_dynamic_phase_at_constant_momentum_by_hand(samples, steps, p):
     alpha, beta = path[:-1, 0], path[1:, 0]
     delta = beta - alpha
     safe = np.where(delta == 0, 1.0, delta)
-    per_time = np.where(delta == 0, 1 / (1 + alpha**2),
-                        np.arctan2(delta, 1 + alpha * beta) / safe)
+    per_time = np.where(delta == 0, 1 / (1 + alpha**2), np.arctan2(delta, 1 + alpha * beta) / safe)
     expected = p * np.sum(np.diff(times) * per_time)
     # refine in shape and time together: the same piecewise-linear s(t), shorter segments
     # (16 pieces: Gauss error below 1e-15; 8 pieces would leave up to 3e-10)
@@ -396,8 +442,9 @@ def test_dynamic_phase_at_constant_momentum_by_hand(samples, steps, p):
 
 
 @PROPERTY
-@given(st.floats(0.05, 20.0), st.lists(st.floats(-10, 10), min_size=6, max_size=6),
-       st.floats(-10, 10))
+@given(
+    st.floats(0.05, 20.0), st.lists(st.floats(-10, 10), min_size=6, max_size=6), st.floats(-10, 10)
+)
 def test_reconstruction_inverts_the_conjugate_momentum(I, values, p):
     a, sdot = np.array(values[:3]), np.array(values[3:])
     rate = symmetry.reconstruct_rate(I, a, p, sdot)
@@ -420,16 +467,17 @@ def test_value_functions_broadcast_over_batches():
 
 def test_batches_of_loops_match_one_at_a_time():
     k = 0.6
-    loops = np.stack([symmetry.rectangle_loop(1.0 + i, 0.5, (i, -i), clockwise=bool(i % 2))
-                      for i in range(3)])
+    loops = np.stack(
+        [symmetry.rectangle_loop(1.0 + i, 0.5, (i, -i), clockwise=bool(i % 2)) for i in range(3)]
+    )
     times = np.linspace(0, 2, 5)
     momenta = np.array([0.0, 1.0, -2.0])
-    batch = symmetry.loop_phase(lambda s: 1 + s[0] ** 2, example_coupling(k), loops, momenta,
-                                times)
+    batch = symmetry.loop_phase(lambda s: 1 + s[0] ** 2, example_coupling(k), loops, momenta, times)
     assert batch.dynamic.shape == batch.geometric.shape == (3,)
     for i in range(3):
-        one = symmetry.loop_phase(lambda s: 1 + s[0] ** 2, example_coupling(k), loops[i],
-                                  momenta[i], times)
+        one = symmetry.loop_phase(
+            lambda s: 1 + s[0] ** 2, example_coupling(k), loops[i], momenta[i], times
+        )
         np.testing.assert_allclose([batch.dynamic[i], batch.geometric[i]], list(one), rtol=1e-14)
         assert isinstance(one.geometric, float) and isinstance(one.dynamic, float)
     np.testing.assert_allclose(batch.total, batch.dynamic + batch.geometric, rtol=0)
@@ -450,8 +498,7 @@ def test_degenerate_loops_have_zero_geometric_phase():
     )
     # a constant coupling is an exact one-form: nothing accumulates around any loop
     polygon = np.array([[0, 0], [2, 1], [1, 3], [-1, 1], [0, 0]], float)
-    np.testing.assert_allclose(symmetry.geometric_phase(2.0, [0.3, -1.2], polygon), 0.0,
-                               atol=1e-15)
+    np.testing.assert_allclose(symmetry.geometric_phase(2.0, [0.3, -1.2], polygon), 0.0, atol=1e-15)
     # zero-area rectangle and a loop that never moves
     assert symmetry.geometric_phase(1.0, example_coupling(3.0), symmetry.rectangle_loop(0, 2)) == 0
     still = np.ones((2, 2))
@@ -480,59 +527,86 @@ def test_tiny_positive_locked_inertia_is_legal_until_it_overflows():
 SQUARE = symmetry.rectangle_loop(1.0, 1.0)
 
 
-@pytest.mark.parametrize("inertia, coupling, match", [
-    (0.0, [1.0, 2.0], "locked_inertia: expected a positive locked inertia"),
-    (-1.0, [1.0, 2.0], "locked_inertia: expected a positive"),
-    ([1.0, 0.0], [[1.0], [2.0]], r"got 0 at index \(1,\)"),
-    (np.nan, [1.0], "locked_inertia: expected finite"),
-    (1.0 + 0j, [1.0], "locked_inertia: expected real numbers"),
-    (1.0, 2.0, r"coupling: expected shape \(\.\.\., k\)"),
-    (1.0, [np.inf], "coupling: expected finite"),
-    (np.ones(3), np.ones((4, 2)), "locked_inertia, coupling: expected leading"),
-])
+@pytest.mark.parametrize(
+    "inertia, coupling, match",
+    [
+        (0.0, [1.0, 2.0], "locked_inertia: expected a positive locked inertia"),
+        (-1.0, [1.0, 2.0], "locked_inertia: expected a positive"),
+        ([1.0, 0.0], [[1.0], [2.0]], r"got 0 at index \(1,\)"),
+        (np.nan, [1.0], "locked_inertia: expected finite"),
+        (1.0 + 0j, [1.0], "locked_inertia: expected real numbers"),
+        (1.0, 2.0, r"coupling: expected shape \(\.\.\., k\)"),
+        (1.0, [np.inf], "coupling: expected finite"),
+        (np.ones(3), np.ones((4, 2)), "locked_inertia, coupling: expected leading"),
+    ],
+)
 def test_mechanical_connection_refuses(inertia, coupling, match):
     with pytest.raises(ValueError, match=match):
         symmetry.mechanical_connection(inertia, coupling)
 
 
-@pytest.mark.parametrize("metric, match", [
-    (np.ones((2, 3)), "metric: expected a square"),
-    (np.ones((1, 1)), r"metric: expected a \(\.\.\., 1 \+ k, 1 \+ k\)"),
-    ([[1.0, 0.5], [0.4, 1.0]], "metric: expected a symmetric"),
-    ([[0.0, 0.0], [0.0, 1.0]], r"metric\[\.\.\., 0, 0\] \(locked inertia\): expected a positive"),
-    ([[-1.0, 0.0], [0.0, 1.0]], "locked inertia"),
-    ([[1.0, 2.0], [2.0, 1.0]], r"metric \(Schur complement .*smallest eigenvalue -3"),
-])
+@pytest.mark.parametrize(
+    "metric, match",
+    [
+        (np.ones((2, 3)), "metric: expected a square"),
+        (np.ones((1, 1)), r"metric: expected a \(\.\.\., 1 \+ k, 1 \+ k\)"),
+        ([[1.0, 0.5], [0.4, 1.0]], "metric: expected a symmetric"),
+        (
+            [[0.0, 0.0], [0.0, 1.0]],
+            r"metric\[\.\.\., 0, 0\] \(locked inertia\): expected a positive",
+        ),
+        ([[-1.0, 0.0], [0.0, 1.0]], "locked inertia"),
+        ([[1.0, 2.0], [2.0, 1.0]], r"metric \(Schur complement .*smallest eigenvalue -3"),
+    ],
+)
 def test_kinetic_blocks_refuses(metric, match):
     with pytest.raises(ValueError, match=match):
         symmetry.kinetic_blocks(metric)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"shape": SQUARE[:-1]}, "shape: expected a closed loop"),
-    ({"shape": SQUARE[:, 0]}, r"shape: expected samples of shape \(\.\.\., K, k\)"),
-    ({"shape": SQUARE[:1]}, "K >= 2"),
-    ({"shape": np.where(SQUARE == 1, np.nan, SQUARE)}, "shape: expected finite"),
-    ({"momentum": 1.0}, "times: expected the sample times"),
-    ({"torque": 0.1}, "times: expected the sample times"),
-    ({"momentum": 1.0, "times": [0, 1, 1, 2, 3]}, "times: expected strictly increasing.*sample 1"),
-    ({"momentum": 1.0, "times": [0, 1, 2, 3]}, r"times: expected shape \(\.\.\., 5\)"),
-    ({"momentum": 1.0, "times": [0, 1, 2, 3, np.inf]}, "times: expected finite"),
-    ({"momentum": [1.0, 2.0], "times": np.arange(5.0)[None].repeat(3, 0)},
-     "shape, times, momentum: expected leading"),
-    ({"times": np.arange(5.0), "torque": lambda t: np.nan}, "torque: expected finite"),
-    ({"times": np.arange(5.0), "torque": [0.1, 0.2]}, r"torque: expected a callable or a constant"),
-    ({"inertia": lambda s: 1.0 - s[0]}, r"locked_inertia: .* got 0 at s = \[1\. "),
-    ({"inertia": lambda s: [1.0]}, r"locked_inertia: expected a value of shape \(\)"),
-    ({"inertia": [1.0, 2.0]}, r"locked_inertia: expected a callable or a constant of shape \(\)"),
-    ({"coupling": lambda s: s[:1]}, r"coupling: expected a value of shape \(2,\)"),
-    ({"coupling": [1.0, 2.0, 3.0]}, r"coupling: expected a callable or a constant of shape \(2,\)"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"shape": SQUARE[:-1]}, "shape: expected a closed loop"),
+        ({"shape": SQUARE[:, 0]}, r"shape: expected samples of shape \(\.\.\., K, k\)"),
+        ({"shape": SQUARE[:1]}, "K >= 2"),
+        ({"shape": np.where(SQUARE == 1, np.nan, SQUARE)}, "shape: expected finite"),
+        ({"momentum": 1.0}, "times: expected the sample times"),
+        ({"torque": 0.1}, "times: expected the sample times"),
+        (
+            {"momentum": 1.0, "times": [0, 1, 1, 2, 3]},
+            "times: expected strictly increasing.*sample 1",
+        ),
+        ({"momentum": 1.0, "times": [0, 1, 2, 3]}, r"times: expected shape \(\.\.\., 5\)"),
+        ({"momentum": 1.0, "times": [0, 1, 2, 3, np.inf]}, "times: expected finite"),
+        (
+            {"momentum": [1.0, 2.0], "times": np.arange(5.0)[None].repeat(3, 0)},
+            "shape, times, momentum: expected leading",
+        ),
+        ({"times": np.arange(5.0), "torque": lambda t: np.nan}, "torque: expected finite"),
+        (
+            {"times": np.arange(5.0), "torque": [0.1, 0.2]},
+            r"torque: expected a callable or a constant",
+        ),
+        ({"inertia": lambda s: 1.0 - s[0]}, r"locked_inertia: .* got 0 at s = \[1\. "),
+        ({"inertia": lambda s: [1.0]}, r"locked_inertia: expected a value of shape \(\)"),
+        (
+            {"inertia": [1.0, 2.0]},
+            r"locked_inertia: expected a callable or a constant of shape \(\)",
+        ),
+        ({"coupling": lambda s: s[:1]}, r"coupling: expected a value of shape \(2,\)"),
+        (
+            {"coupling": [1.0, 2.0, 3.0]},
+            r"coupling: expected a callable or a constant of shape \(2,\)",
+        ),
+    ],
+)
 def test_loop_phase_refuses(kwargs, match):
     arguments = {"inertia": 1.0, "coupling": example_coupling(1.0), "shape": SQUARE, **kwargs}
     with pytest.raises(ValueError, match=match):
-        symmetry.loop_phase(arguments.pop("inertia"), arguments.pop("coupling"),
-                            arguments.pop("shape"), **arguments)
+        symmetry.loop_phase(
+            arguments.pop("inertia"), arguments.pop("coupling"), arguments.pop("shape"), **arguments
+        )
 
 
 def test_dynamic_phase_accepts_open_paths_but_checks_times():
@@ -544,28 +618,45 @@ def test_dynamic_phase_accepts_open_paths_but_checks_times():
         symmetry.geometric_phase(1.0, [0.0, 1.0], open_path)
 
 
-@pytest.mark.parametrize("args, match", [
-    ((-1.0, 1.0), "a0: expected non-negative"),
-    ((1.0, np.nan), "b0: expected finite"),
-    (([1.0, 2.0], 1.0), "a0: expected a scalar"),
-    ((1.0, 1.0, (0.0, 0.0, 0.0)), r"corner: expected shape \(2,\)"),
-    ((1.0, 1.0, (0.0, 0.0), False, 0), "points_per_side: expected a positive integer"),
-    ((1.0, 1.0, (0.0, 0.0), False, 1.5), "points_per_side"),
-    ((1.0, 1.0, (0.0, 0.0), False, True), "points_per_side"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        ((-1.0, 1.0), "a0: expected non-negative"),
+        ((1.0, np.nan), "b0: expected finite"),
+        (([1.0, 2.0], 1.0), "a0: expected a scalar"),
+        ((1.0, 1.0, (0.0, 0.0, 0.0)), r"corner: expected shape \(2,\)"),
+        ((1.0, 1.0, (0.0, 0.0), False, 0), "points_per_side: expected a positive integer"),
+        ((1.0, 1.0, (0.0, 0.0), False, 1.5), "points_per_side"),
+        ((1.0, 1.0, (0.0, 0.0), False, True), "points_per_side"),
+    ],
+)
 def test_rectangle_loop_refuses(args, match):
     with pytest.raises(ValueError, match=match):
         symmetry.rectangle_loop(*args)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: symmetry.constant_curvature_metric([1.0, 2.0, 3.0], 1.0), r"shape: expected shape"),
-    (lambda: symmetry.constant_curvature_coupling([1.0, 2.0], [1.0, 2.0]), "k: expected a scalar"),
-    (lambda: symmetry.conjugate_momentum(1.0, [1.0, 2.0], 0.5, [1.0]), "shape_rate: expected"),
-    (lambda: symmetry.reconstruct_rate(1.0, [1.0], [1.0, 2.0], np.ones((3, 1))),
-     "momentum, shape_rate: expected leading"),
-    (lambda: symmetry.kinetic_metric(1.0, [1.0, 2.0], np.eye(3)), "shape_metric: expected shape"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (
+            lambda: symmetry.constant_curvature_metric([1.0, 2.0, 3.0], 1.0),
+            r"shape: expected shape",
+        ),
+        (
+            lambda: symmetry.constant_curvature_coupling([1.0, 2.0], [1.0, 2.0]),
+            "k: expected a scalar",
+        ),
+        (lambda: symmetry.conjugate_momentum(1.0, [1.0, 2.0], 0.5, [1.0]), "shape_rate: expected"),
+        (
+            lambda: symmetry.reconstruct_rate(1.0, [1.0], [1.0, 2.0], np.ones((3, 1))),
+            "momentum, shape_rate: expected leading",
+        ),
+        (
+            lambda: symmetry.kinetic_metric(1.0, [1.0, 2.0], np.eye(3)),
+            "shape_metric: expected shape",
+        ),
+    ],
+)
 def test_value_functions_refuse(call, match):
     with pytest.raises(ValueError, match=match):
         call()

@@ -224,7 +224,10 @@ def test_bias_forces_are_rnea_at_zero_acceleration(random_tree):
     spec, model = random_tree
     q, qd, _ = states(spec.n, (3,), seed=7)
     np.testing.assert_allclose(
-        tree.bias_forces(model, q, qd), tree.rnea(model, q, qd, np.zeros_like(q)), rtol=0, atol=1e-14
+        tree.bias_forces(model, q, qd),
+        tree.rnea(model, q, qd, np.zeros_like(q)),
+        rtol=0,
+        atol=1e-14,
     )
 
 
@@ -243,7 +246,10 @@ def test_root_composite_inertia_is_the_sum_of_all_body_inertias():
     T = tree.forward_kinematics(model, q)
     total = sum(inertia.transform_inertia(I, T[i]) for i, I in enumerate(spec.spatial_inertias()))
     np.testing.assert_allclose(
-        inertia.transform_inertia(IC[0], T[0]), total, rtol=0, atol=3e-13  # achieved 9e-15
+        inertia.transform_inertia(IC[0], T[0]),
+        total,
+        rtol=0,
+        atol=3e-13,  # achieved 9e-15
     )
 
 
@@ -314,7 +320,10 @@ def test_joint_transforms_are_relative_poses_of_forward_kinematics():
     for i, p in enumerate(spec.parents):
         T_parent_i = T[i] if p < 0 else np.linalg.inv(T[p]) @ T[i]
         np.testing.assert_allclose(
-            X[i], spatial.inverse_motion_transform(T_parent_i), rtol=0, atol=2e-14  # 6e-16
+            X[i],
+            spatial.inverse_motion_transform(T_parent_i),
+            rtol=0,
+            atol=2e-14,  # 6e-16
         )
 
 
@@ -389,7 +398,9 @@ def test_momentum_rate_balances_root_joint_force():
     s0 = spatial.motion_transform(T[0]) @ model.subspaces[0]
     tau = tree.rnea(model, q0, qd0, qdd0, gravity=g, f_ext=wrenches, f_ext_frame="world")
     assert s0 @ (derivative(momentum) - gravity - wrenches.sum(axis=0)) == pytest.approx(
-        tau[0], rel=0, abs=2e-10  # achieved 6e-12 (difference formula)
+        tau[0],
+        rel=0,
+        abs=2e-10,  # achieved 6e-12 (difference formula)
     )
 
 
@@ -409,7 +420,10 @@ def test_spatial_momentum_is_the_sum_of_particle_momenta():
             position = R @ r + p
             total += mass * np.concatenate([np.cross(position, velocity), velocity])
     np.testing.assert_allclose(
-        tree.spatial_momentum(model, q, qd), total, rtol=0, atol=2e-13  # achieved 5e-15
+        tree.spatial_momentum(model, q, qd),
+        total,
+        rtol=0,
+        atol=2e-13,  # achieved 5e-15
     )
 
 
@@ -469,7 +483,10 @@ def test_external_wrenches_enter_through_the_jacobian_transpose(random_tree):
     J = tree.body_jacobians(model, q)
     change = tree.rnea(model, q, qd, qdd, f_ext=wrenches) - tree.rnea(model, q, qd, qdd)
     np.testing.assert_allclose(
-        change, -np.einsum("bkij,bki->bj", J, wrenches), rtol=0, atol=1e-12  # achieved 3e-14
+        change,
+        -np.einsum("bkij,bki->bj", J, wrenches),
+        rtol=0,
+        atol=1e-12,  # achieved 3e-14
     )
 
 
@@ -538,7 +555,11 @@ def test_batch_results_do_not_depend_on_earlier_calls():
     first = [tree.crba(model, q), tree.rnea(model, q, qd, qdd), tree.aba(model, q, qd, qdd)]
     saved = [result.copy() for result in first]  # for comparison only: `first` stays as returned
     # Same batch size, so the same work arrays are handed out again; then other sizes.
-    later = [tree.crba(model, 2 * q), tree.rnea(model, -q, qd, 2 * qdd), tree.aba(model, q, -qd, qdd)]
+    later = [
+        tree.crba(model, 2 * q),
+        tree.rnea(model, -q, qd, 2 * qdd),
+        tree.aba(model, q, -qd, qdd),
+    ]
     later += [tree.aba(model, q[:100] * 2, qd[:100], qdd[:100]), tree.crba(model, q[:110])]
     for result, copy in zip(first, saved):
         np.testing.assert_array_equal(result, copy)
@@ -597,7 +618,10 @@ def test_point_masses_and_thin_rods_need_permission_and_then_work():
         atol=5e-14,  # achieved 1.6e-15
     )
     np.testing.assert_allclose(
-        tree.rnea(model, q, qd, tree.aba(model, q, qd, tau)), tau, rtol=0, atol=2e-13  # 6e-15
+        tree.rnea(model, q, qd, tree.aba(model, q, qd, tau)),
+        tau,
+        rtol=0,
+        atol=2e-13,  # 6e-15
     )
 
 
@@ -687,7 +711,9 @@ def test_property_rnea_inverts_aba(spec, batch, seed):
 
 @settings(max_examples=25, deadline=None)
 @given(tree_specs(), batch_shapes, seeds)
-def test_property_mass_matrix_is_symmetric_positive_definite_and_gives_the_energy(spec, batch, seed):
+def test_property_mass_matrix_is_symmetric_positive_definite_and_gives_the_energy(
+    spec, batch, seed
+):
     model = spec.tree()
     q, qd = random_states(seed, spec.n, batch, count=2)
     M = tree.crba(model, q)

@@ -12,7 +12,8 @@ import pytest
 from trees import random_spec
 
 from geomotion import tree
-from geomotion.tree import batched, model as tree_model
+from geomotion.tree import batched
+from geomotion.tree import model as tree_model
 
 BLOCK = 128  # small blocks for the tests; the large-batch path starts at 96 configurations
 
@@ -66,8 +67,9 @@ def test_the_last_partial_block_equals_single_configurations(small_blocks):
     model = random_spec(np.random.default_rng(3), 5, "rp").tree()
     q, qd = np.random.default_rng(3).normal(size=(2, BLOCK + 1, 5))
     C = tree.coriolis_matrix(model, q, qd)
-    np.testing.assert_allclose(C[-1], tree.coriolis_matrix(model, q[-1], qd[-1]), rtol=0,
-                               atol=1e-13 * np.abs(C[-1]).max())
+    np.testing.assert_allclose(
+        C[-1], tree.coriolis_matrix(model, q[-1], qd[-1]), rtol=0, atol=1e-13 * np.abs(C[-1]).max()
+    )
 
 
 def test_work_arrays_kept_between_calls_hold_one_block(small_blocks):

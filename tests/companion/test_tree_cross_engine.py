@@ -189,9 +189,15 @@ def test_point_kinematics_against_pinocchio_frames(peers, batch):
     rng = np.random.default_rng(8)
     points = rng.normal(scale=0.3, size=(spec.n, 3))
     frame = [
-        pmodel.addFrame(pin.Frame(
-            f"point{i}", pmodel.getJointId(f"joint{i}"), 0,
-            pin.SE3(np.eye(3), points[i] - axis_point(spec, i)), pin.FrameType.OP_FRAME))
+        pmodel.addFrame(
+            pin.Frame(
+                f"point{i}",
+                pmodel.getJointId(f"joint{i}"),
+                0,
+                pin.SE3(np.eye(3), points[i] - axis_point(spec, i)),
+                pin.FrameType.OP_FRAME,
+            )
+        )
         for i in range(spec.n)
     ]
     data = pmodel.createData()

@@ -35,13 +35,17 @@ def arm_with_second_body(inertia, axis=(0.0, 0.0, 1.0)):
     "inertia",
     [
         spatial_inertia(1.0, np.array([0.0, 0.0, 0.3]), np.zeros((3, 3))),  # point mass on the axis
-        spatial_inertia(0.4, np.zeros(3), np.diag([0.03, 0.03, 0.0])),  # rod spinning about its length
+        spatial_inertia(
+            0.4, np.zeros(3), np.diag([0.03, 0.03, 0.0])
+        ),  # rod spinning about its length
     ],
     ids=["point-mass-on-axis", "thin-rod-about-its-axis"],
 )
 def test_a_joint_that_never_moves_inertia_is_refused_at_construction(inertia):
     S, P, I = arm_with_second_body(inertia)
-    with pytest.raises(ValueError, match="inertias: joint 1 moves no inertia about its own axis at any"):
+    with pytest.raises(
+        ValueError, match="inertias: joint 1 moves no inertia about its own axis at any"
+    ):
         tree.Tree([-1, 0], S, P, I, allow_singular_inertias=True)
 
 
@@ -61,10 +65,12 @@ def singular_at_zero():
     """
     S = np.array([[0, 0, 1, 0, 0, 0], [1, 0, 0, 0, 0, 0]], dtype=float)
     P = np.array([np.eye(4), np.eye(4)])
-    I = np.array([
-        spatial_inertia(1.0, np.zeros(3), np.zeros((3, 3))),
-        spatial_inertia(1.0, np.array([0.0, 0.0, 0.5]), np.zeros((3, 3))),
-    ])
+    I = np.array(
+        [
+            spatial_inertia(1.0, np.zeros(3), np.zeros((3, 3))),
+            spatial_inertia(1.0, np.array([0.0, 0.0, 0.5]), np.zeros((3, 3))),
+        ]
+    )
     return tree.Tree([-1, 0], S, P, I, allow_singular_inertias=True)
 
 
@@ -109,8 +115,11 @@ def test_a_revolute_axis_far_from_the_model_is_refused(eps):
     base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
     S = np.array(base.subspaces)
     S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]  # axis 1/eps m from body 2's origin
-    with pytest.raises(ValueError, match=r"subspaces: the fast algorithms would lose precision .* "
-                                         r"joint 2, whose axis lies"):
+    with pytest.raises(
+        ValueError,
+        match=r"subspaces: the fast algorithms would lose precision .* "
+        r"joint 2, whose axis lies",
+    ):
         tree.Tree(base.parents, S, base.placements, base.inertias)
 
 
@@ -127,8 +136,14 @@ def test_an_accepted_far_axis_keeps_every_algorithm_accurate(eps):
     zero, g0 = np.zeros_like(x), (0.0, 0.0, 0.0)
     for b in (slice(0, 3), slice(None)):  # both fast paths
         assert np.abs(tree.crba(model, q[b]) - M[b]).max() <= 1e-11 * np.abs(M).max()
-        assert np.abs(tree.rnea(model, q[b], zero[b], x[b], gravity=g0) - Mx[b]).max() <= 1e-11 * np.abs(Mx).max()
-        assert np.abs(tree.aba(model, q[b], zero[b], Mx[b], gravity=g0) - x[b]).max() <= 1e-10 * np.abs(x).max()
+        assert (
+            np.abs(tree.rnea(model, q[b], zero[b], x[b], gravity=g0) - Mx[b]).max()
+            <= 1e-11 * np.abs(Mx).max()
+        )
+        assert (
+            np.abs(tree.aba(model, q[b], zero[b], Mx[b], gravity=g0) - x[b]).max()
+            <= 1e-10 * np.abs(x).max()
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -147,11 +162,15 @@ def test_gravity_may_differ_per_configuration(batch):
     qdd = tree.aba(model, q, qd, x, gravity=g)
     U = tree.potential_energy(model, q, gravity=g)
     for b in range(batch):
-        np.testing.assert_allclose(tau[b], tree.rnea(model, q[b], qd[b], x[b], gravity=g[b]),
-                                   rtol=1e-13, atol=1e-13)
-        np.testing.assert_allclose(qdd[b], tree.aba(model, q[b], qd[b], x[b], gravity=g[b]),
-                                   rtol=1e-12, atol=1e-12)
-        np.testing.assert_allclose(U[b], tree.potential_energy(model, q[b], gravity=g[b]), rtol=1e-14)
+        np.testing.assert_allclose(
+            tau[b], tree.rnea(model, q[b], qd[b], x[b], gravity=g[b]), rtol=1e-13, atol=1e-13
+        )
+        np.testing.assert_allclose(
+            qdd[b], tree.aba(model, q[b], qd[b], x[b], gravity=g[b]), rtol=1e-12, atol=1e-12
+        )
+        np.testing.assert_allclose(
+            U[b], tree.potential_energy(model, q[b], gravity=g[b]), rtol=1e-14
+        )
 
 
 def test_one_configuration_under_many_gravities():
@@ -212,7 +231,9 @@ def test_work_arrays_kept_between_calls_stay_under_one_limit_for_all_models():
             tree.aba(model, q, q, q)
         gc.collect()
         kept = tracemalloc.get_traced_memory()[0] - before
-        assert 0 < kept <= batched._SCRATCH_LIMIT  # each arena here is ~130 MB; six were kept before
+        assert (
+            0 < kept <= batched._SCRATCH_LIMIT
+        )  # each arena here is ~130 MB; six were kept before
         del trees, model
         gc.collect()
         assert tracemalloc.get_traced_memory()[0] - before < 1e6  # collected with their models

@@ -36,6 +36,7 @@ def states(model, batch, seed):
 
 def mass_matrix_rate(model, q, qd, h=1e-5):
     """dM/dt along qd by a fourth-order central difference of crba (error ~1e-11 here)."""
+
     def M(t):
         return tree.crba(model, q + t * qd)
 
@@ -48,8 +49,10 @@ def christoffel_from_differences(model, q, h=1e-5):
     dM = np.empty((n, n, n))
     for k in range(n):
         e = np.eye(n)[k]
-        dM[:, :, k] = (8 * (tree.crba(model, q + h * e) - tree.crba(model, q - h * e))
-                       - (tree.crba(model, q + 2 * h * e) - tree.crba(model, q - 2 * h * e))) / (12 * h)
+        dM[:, :, k] = (
+            8 * (tree.crba(model, q + h * e) - tree.crba(model, q - h * e))
+            - (tree.crba(model, q + 2 * h * e) - tree.crba(model, q - 2 * h * e))
+        ) / (12 * h)
     return 0.5 * (dM + np.swapaxes(dM, 1, 2) - np.transpose(dM, (2, 0, 1)).swapaxes(1, 2))
 
 
@@ -137,7 +140,9 @@ def test_coriolis_matrix_broadcasts_and_is_contiguous():
     q, qd, _ = states(model, 120, 3)
     C = tree.coriolis_matrix(model, q.reshape(2, 60, 5), qd[0])
     assert C.shape == (2, 60, 5, 5) and C.flags.c_contiguous
-    np.testing.assert_allclose(C[1, 7], tree.coriolis_matrix(model, q[67], qd[0]), rtol=0, atol=1e-13)
+    np.testing.assert_allclose(
+        C[1, 7], tree.coriolis_matrix(model, q[67], qd[0]), rtol=0, atol=1e-13
+    )
     assert tree.coriolis_matrix(model, q[0], qd[0]).shape == (5, 5)
     np.testing.assert_array_equal(tree.coriolis_matrix(model, q[0], np.zeros(5)), np.zeros((5, 5)))
 
@@ -149,7 +154,10 @@ def test_coriolis_matrix_broadcasts_and_is_contiguous():
         ((None, np.zeros(3), np.zeros(2)), r"q: expected shape \(\.\.\., 2\)"),
         ((None, np.zeros(2), np.zeros((2, 3))), r"qd: expected shape \(\.\.\., 2\)"),
         ((None, np.zeros(2), [np.nan, 0.0]), "qd: expected finite values"),
-        ((None, np.zeros((3, 2)), np.zeros((4, 2))), "expected leading .batch. shapes that broadcast"),
+        (
+            (None, np.zeros((3, 2)), np.zeros((4, 2))),
+            "expected leading .batch. shapes that broadcast",
+        ),
     ],
 )
 def test_coriolis_matrix_rejects_bad_input(args, match):
@@ -193,7 +201,8 @@ def test_point_position_matches_forward_kinematics(batch):
         r = rng.normal(size=3)
         p = tree.point_position(model, q, body, r)
         assert np.abs(p - positions_by_forward_kinematics(model, q, body, r)).max() <= 1e-14 * (
-            1 + np.abs(p).max())
+            1 + np.abs(p).max()
+        )
 
 
 @pytest.mark.parametrize("batch", BATCHES)
@@ -206,8 +215,11 @@ def test_point_jacobian_matches_differences_of_positions(batch):
         r = rng.normal(size=3)
         J = tree.point_jacobian(model, q, body, r)
         columns = [
-            (positions_by_forward_kinematics(model, q + h * e, body, r)
-             - positions_by_forward_kinematics(model, q - h * e, body, r)) / (2 * h)
+            (
+                positions_by_forward_kinematics(model, q + h * e, body, r)
+                - positions_by_forward_kinematics(model, q - h * e, body, r)
+            )
+            / (2 * h)
             for e in np.eye(n)
         ]
         assert np.abs(J - np.stack(columns, axis=-1)).max() <= 1e-8  # difference error ~1e-10
@@ -224,9 +236,13 @@ def test_point_acceleration_bias_is_the_rate_of_the_point_velocity(batch):
         bias = tree.point_acceleration_bias(model, q, qd, body, r)
 
         def velocity(s):
-            return np.einsum("...ij,...j->...i", tree.point_jacobian(model, q + s * qd, body, r), qd)
+            return np.einsum(
+                "...ij,...j->...i", tree.point_jacobian(model, q + s * qd, body, r), qd
+            )
 
-        expected = (8 * (velocity(t) - velocity(-t)) - (velocity(2 * t) - velocity(-2 * t))) / (12 * t)
+        expected = (8 * (velocity(t) - velocity(-t)) - (velocity(2 * t) - velocity(-2 * t))) / (
+            12 * t
+        )
         assert np.abs(bias - expected).max() <= 1e-8 * (1 + np.abs(expected).max())
 
 
@@ -256,11 +272,14 @@ def test_point_kinematics_broadcast_points_against_configurations():
     points = np.random.default_rng(25).normal(size=(120, 3))
     J = tree.point_jacobian(model, q, 4, points)
     assert J.shape == (120, 3, 5)
-    np.testing.assert_allclose(J[17], tree.point_jacobian(model, q[17], 4, points[17]), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(
+        J[17], tree.point_jacobian(model, q[17], 4, points[17]), rtol=0, atol=1e-14
+    )
     a = tree.point_acceleration_bias(model, q[0], qd[0], 4, points[:3])
     assert a.shape == (3, 3)
     np.testing.assert_allclose(
-        a[2], tree.point_acceleration_bias(model, q[0], qd[0], 4, points[2]), rtol=0, atol=1e-14)
+        a[2], tree.point_acceleration_bias(model, q[0], qd[0], 4, points[2]), rtol=0, atol=1e-14
+    )
 
 
 def test_points_of_a_tree_far_from_the_base_keep_their_precision():
@@ -272,8 +291,9 @@ def test_points_of_a_tree_far_from_the_base_keep_their_precision():
     p = tree.point_position(model, q, 3, r)
     assert np.abs(p - positions_by_forward_kinematics(model, q, 3, r)).max() <= 1e-12
     near = random_spec(np.random.default_rng(26), 4, "rp", branched=False).tree()
-    np.testing.assert_allclose(tree.point_jacobian(model, q, 3, r), tree.point_jacobian(near, q, 3, r),
-                               rtol=0, atol=1e-13)
+    np.testing.assert_allclose(
+        tree.point_jacobian(model, q, 3, r), tree.point_jacobian(near, q, 3, r), rtol=0, atol=1e-13
+    )
 
 
 @pytest.mark.parametrize(

@@ -31,10 +31,16 @@ def rod_central(mass, length):
 def arm_arguments():
     """The student's planar arm in the x-y plane, z hinges, frames on the joints."""
     placements = [np.eye(4)] + [spatial.pose(np.eye(3), [L, 0.0, 0.0]) for L in LENGTHS[:2]]
-    inertias = [inertia.spatial_inertia(m, [L / 2, 0, 0], rod_central(m, L))
-                for m, L in zip(MASSES, LENGTHS)]
-    return dict(parents=[-1, 0, 1], subspaces=[tree.REVOLUTE_Z] * 3, placements=placements,
-                inertias=inertias)
+    inertias = [
+        inertia.spatial_inertia(m, [L / 2, 0, 0], rod_central(m, L))
+        for m, L in zip(MASSES, LENGTHS)
+    ]
+    return dict(
+        parents=[-1, 0, 1],
+        subspaces=[tree.REVOLUTE_Z] * 3,
+        placements=placements,
+        inertias=inertias,
+    )
 
 
 def no_warning(build):
@@ -65,8 +71,9 @@ def test_an_explicit_gravity_says_it_is_meant_and_silences_the_warning():
     centres = np.array([0.15, 0.30 + 0.135, 0.57 + 0.095])
     joints = np.array([0.0, 0.30, 0.57])
     by_hand = [9.81 * np.sum(MASSES[i:] * (centres[i:] - joints[i])) for i in range(3)]
-    np.testing.assert_allclose(tree.bias_forces(vertical, np.zeros(3), np.zeros(3)), by_hand,
-                               rtol=1e-14)
+    np.testing.assert_allclose(
+        tree.bias_forces(vertical, np.zeros(3), np.zeros(3)), by_hand, rtol=1e-14
+    )
 
 
 def test_models_on_which_the_default_gravity_works_build_without_a_warning():
@@ -77,8 +84,9 @@ def test_models_on_which_the_default_gravity_works_build_without_a_warning():
 def test_every_gravity_user_defaults_to_the_models_gravity():
     arm = tree.Tree(**arm_arguments(), gravity=IN_PLANE)
     q, qd = np.array([0.3, -0.5, 0.8]), np.array([0.2, 0.1, -0.4])
-    np.testing.assert_array_equal(tree.bias_forces(arm, q, qd),
-                                  tree.bias_forces(arm, q, qd, gravity=IN_PLANE))
+    np.testing.assert_array_equal(
+        tree.bias_forces(arm, q, qd), tree.bias_forces(arm, q, qd, gravity=IN_PLANE)
+    )
     # Potential energy: minus g . (sum m_k c_k), with the centres by hand at q = 0 (all on x).
     np.testing.assert_allclose(tree.potential_energy(arm, np.zeros(3)), 0.0, atol=1e-15)
     lifted = tree.potential_energy(arm, [np.pi / 2, 0.0, 0.0])  # arm straight up
@@ -126,30 +134,40 @@ def test_an_inertia_about_the_joint_passed_as_central_warns():
     with pytest.warns(inertia.InertiaFrameWarning, match="spatial_inertia_about_origin"):
         inertia.spatial_inertia(m, [L / 2, 0, 0], about_joint)
     no_warning(lambda: inertia.spatial_inertia(m, [L / 2, 0, 0], rod_central(m, L)))
-    no_warning(lambda: inertia.spatial_inertia(m, [L / 2, 0, 0], about_joint,
-                                               warn_if_about_origin=False))
+    no_warning(
+        lambda: inertia.spatial_inertia(m, [L / 2, 0, 0], about_joint, warn_if_about_origin=False)
+    )
 
 
 def test_what_the_inertia_trap_costs_and_the_constructor_that_avoids_it():
     right = tree.Tree(**arm_arguments(), gravity=IN_PLANE)
-    about_joint = [rod_central(m, L) + m * (L / 2) ** 2 * np.diag([0.0, 1.0, 1.0])
-                   for m, L in zip(MASSES, LENGTHS)]
-    wrong_inertias = [inertia.spatial_inertia(m, [L / 2, 0, 0], I, warn_if_about_origin=False)
-                      for m, L, I in zip(MASSES, LENGTHS, about_joint)]
+    about_joint = [
+        rod_central(m, L) + m * (L / 2) ** 2 * np.diag([0.0, 1.0, 1.0])
+        for m, L in zip(MASSES, LENGTHS)
+    ]
+    wrong_inertias = [
+        inertia.spatial_inertia(m, [L / 2, 0, 0], I, warn_if_about_origin=False)
+        for m, L, I in zip(MASSES, LENGTHS, about_joint)
+    ]
     wrong = tree.Tree(**{**arm_arguments(), "inertias": wrong_inertias}, gravity=IN_PLANE)
     q = [0.3, -0.5, 0.8]
     excess = tree.crba(wrong, q)[0, 0] / tree.crba(right, q)[0, 0] - 1
     assert 0.14 < excess < 0.15  # what the student saw: M 14-15 % too large
-    fixed = [inertia.spatial_inertia_about_origin(m, [L / 2, 0, 0], I)
-             for m, L, I in zip(MASSES, LENGTHS, about_joint)]
+    fixed = [
+        inertia.spatial_inertia_about_origin(m, [L / 2, 0, 0], I)
+        for m, L, I in zip(MASSES, LENGTHS, about_joint)
+    ]
     np.testing.assert_allclose(fixed, right.inertias, rtol=0, atol=1e-15)
 
 
 def test_an_inertia_about_the_origin_too_small_for_its_offset_is_refused():
     m, L = 2.0, 0.30
-    with pytest.raises(ValueError, match=r"inertia_origin: .* for body 1, .*already about the centre"):
+    with pytest.raises(
+        ValueError, match=r"inertia_origin: .* for body 1, .*already about the centre"
+    ):
         inertia.spatial_inertia_about_origin(
-            [m, m], [[L / 2, 0, 0]] * 2,
+            [m, m],
+            [[L / 2, 0, 0]] * 2,
             [rod_central(m, L) + m * (L / 2) ** 2 * np.diag([0, 1, 1]), rod_central(m, L)],
         )
     with pytest.raises(ValueError, match="warn_if_about_origin: expected True or False"):
@@ -233,8 +251,9 @@ def test_point_velocity_matches_a_finite_difference_of_the_position():
     h = 1e-6
     ahead = tree.point_position(model, q + h * qd, 4, point)
     behind = tree.point_position(model, q - h * qd, 4, point)
-    np.testing.assert_allclose(tree.point_velocity(model, q, qd, 4, point),
-                               (ahead - behind) / (2 * h), atol=1e-8)
+    np.testing.assert_allclose(
+        tree.point_velocity(model, q, qd, 4, point), (ahead - behind) / (2 * h), atol=1e-8
+    )
     np.testing.assert_array_equal(tree.point_velocity(model, q, qd, -1, point), 0.0)
     batch = tree.point_velocity(model, np.stack([q, q]), qd, 4, point)
     assert batch.shape == (2, 3)

@@ -71,7 +71,10 @@ def test_dense_solve_inverts_the_two_link_closed_form():
     q, qd, tau = np.array([0.3, -1.1]), np.array([0.7, 2.0]), np.array([1.5, -0.4])
     qdd = verification.forward_dynamics_by_dense_solve(arm, q, qd, tau, gravity=(0.0, -9.81, 0.0))
     np.testing.assert_allclose(
-        two_link_closed_form_torques(q, qd, qdd, 9.81), tau, rtol=0, atol=5e-14  # achieved 2e-15
+        two_link_closed_form_torques(q, qd, qdd, 9.81),
+        tau,
+        rtol=0,
+        atol=5e-14,  # achieved 2e-15
     )
 
 
@@ -82,15 +85,18 @@ def test_reference_functions_broadcast_and_accept_a_batch_of_one():
     tau = verification.reference_inverse_dynamics(model, q, qd[0, 0], qdd[:1])
     assert tau.shape == (2, 3, 5)
     np.testing.assert_allclose(
-        tau[1, 2], verification.reference_inverse_dynamics(model, q[1, 2], qd[0, 0], qdd[0, 2]),
-        rtol=1e-14, atol=1e-14,
+        tau[1, 2],
+        verification.reference_inverse_dynamics(model, q[1, 2], qd[0, 0], qdd[0, 2]),
+        rtol=1e-14,
+        atol=1e-14,
     )
     gravity = rng.normal(size=(3, 3))  # one gravity per configuration of a (2, 3) batch
     per_configuration = verification.reference_inverse_dynamics(model, q, qd, qdd, gravity)
     np.testing.assert_allclose(
         per_configuration[0, 1],
         verification.reference_inverse_dynamics(model, q[0, 1], qd[0, 1], qdd[0, 1], gravity[1]),
-        rtol=1e-14, atol=1e-14,
+        rtol=1e-14,
+        atol=1e-14,
     )
     one = verification.forward_dynamics_by_dense_solve(model, q[:1, 0], qd[:1, 0], qdd[:1, 0])
     assert one.shape == (1, 5)
@@ -158,7 +164,8 @@ EVERY_CHECK = CRBA | RNEA | ABA
 def patch_function(monkeypatch, function, replacement):
     """Replace a fast-path helper in every geomotion.tree module that calls it by name."""
     modules = [
-        module for name, module in sys.modules.items()
+        module
+        for name, module in sys.modules.items()
         if name.startswith("geomotion.tree") and any(v is function for v in vars(module).values())
     ]
     assert modules, f"{function.__name__} is not used by any geomotion.tree module"
@@ -278,8 +285,11 @@ def test_every_check_of_a_broken_algorithm_reports_an_injected_error(
     model = mixed_model()
     inject(monkeypatch, model)
     report = verification.tree_checks(model, np.random.default_rng(3), n_states=n_states)
-    missed = {name: error for name, error in report.errors.items()
-              if name in caught_by and not error > 1e-5}
+    missed = {
+        name: error
+        for name, error in report.errors.items()
+        if name in caught_by and not error > 1e-5
+    }
     # Caught errors measure 2.5e-4 (a 2 % second-moment error of one body) to O(1);
     # an unmodified model stays below 1e-12.
     assert not missed, f"{inject.__name__} not reported by {missed}"
@@ -293,8 +303,10 @@ def test_fast_against_fast_comparisons_miss_what_tree_checks_catch(monkeypatch, 
     one_percent_heavier_body(monkeypatch, model)
     q = np.random.default_rng(4).uniform(-np.pi, np.pi, (n_states, model.num_bodies))
     np.testing.assert_allclose(
-        verification.mass_matrix_from_inverse_dynamics(model, q), tree.crba(model, q),
-        rtol=0, atol=1e-12,
+        verification.mass_matrix_from_inverse_dynamics(model, q),
+        tree.crba(model, q),
+        rtol=0,
+        atol=1e-12,
     )
     report = verification.tree_checks(model, np.random.default_rng(3), n_states=n_states)
     assert min(report.errors.values()) > 1e-4
@@ -330,8 +342,9 @@ def test_particle_cloud_of_a_point_mass_sits_at_its_centre_of_mass():
     # The rod's particles lie on its axis (body y) through its centre of mass.
     offsets = np.linalg.solve(T[3, :3, :3], (cloud[3] - T[3, :3, 3]).T).T - spec.coms[3]
     np.testing.assert_allclose(offsets[:, [0, 2]], 0.0, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(np.sort(offsets[:, 1]), 0.2 * np.array([-1, 0, 0, 0, 0, 1]),
-                               rtol=0, atol=1e-15)  # rod of length 0.4: +-L/2 reproduces m L^2 / 12
+    np.testing.assert_allclose(
+        np.sort(offsets[:, 1]), 0.2 * np.array([-1, 0, 0, 0, 0, 1]), rtol=0, atol=1e-15
+    )  # rod of length 0.4: +-L/2 reproduces m L^2 / 12
 
 
 def test_particle_energy_figure_accepts_point_masses_and_thin_rods():
@@ -354,8 +367,11 @@ def straight_arm_of_point_masses():
 
 def test_a_configuration_where_m_is_singular_has_no_forward_dynamics_to_check():
     model = straight_arm_of_point_masses()
-    with pytest.raises(ValueError, match=r"model \(its joint mass matrix at q\): expected a "
-                                         r"symmetric positive definite"):
+    with pytest.raises(
+        ValueError,
+        match=r"model \(its joint mass matrix at q\): expected a "
+        r"symmetric positive definite",
+    ):
         verification.forward_dynamics_by_dense_solve(model, [0.3, 0.0], [1.0, 2.0], [0.5, 0.1])
     # Away from q2 = 0 the arm is an ordinary tree: every check applies.
     report = verification.tree_checks(model, np.random.default_rng(0), n_states=SMALL)
@@ -369,24 +385,40 @@ def test_a_configuration_where_m_is_singular_has_no_forward_dynamics_to_check():
 
 def test_tree_checks_reject_a_bad_state_count():
     with pytest.raises(ValueError, match="n_states: expected an integer >= 1"):
-        verification.tree_checks(models.two_link_teaching_arm(), np.random.default_rng(0), n_states=0)
+        verification.tree_checks(
+            models.two_link_teaching_arm(), np.random.default_rng(0), n_states=0
+        )
 
 
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda m: verification.reference_inverse_dynamics(m, [0, 0], [0, 0, 0], [0, 0]),
-         r"qd: expected shape \(\.\.\., 2\)"),
-        (lambda m: verification.reference_inverse_dynamics(m, [0, 0], [0, 0], [np.nan, 0]),
-         r"qdd: expected finite"),
-        (lambda m: verification.reference_inverse_dynamics(m, [0, 0], [0, 0], [0, 0], gravity=(0, 1)),
-         r"gravity: expected shape \(\.\.\., 3\)"),
-        (lambda m: verification.reference_inverse_dynamics(m, [0], [0, 0], [0, 0]),
-         r"q: expected shape \(\.\.\., 2\)"),
-        (lambda m: verification.forward_dynamics_by_dense_solve(m, [0, 0], [0, 0], [1, 2, 3]),
-         r"tau: expected shape \(\.\.\., 2\)"),
-        (lambda m: verification.tree_particle_energy("arm", [0, 0], [0, 0]),
-         r"model: expected a geomotion.tree.Tree"),
+        (
+            lambda m: verification.reference_inverse_dynamics(m, [0, 0], [0, 0, 0], [0, 0]),
+            r"qd: expected shape \(\.\.\., 2\)",
+        ),
+        (
+            lambda m: verification.reference_inverse_dynamics(m, [0, 0], [0, 0], [np.nan, 0]),
+            r"qdd: expected finite",
+        ),
+        (
+            lambda m: verification.reference_inverse_dynamics(
+                m, [0, 0], [0, 0], [0, 0], gravity=(0, 1)
+            ),
+            r"gravity: expected shape \(\.\.\., 3\)",
+        ),
+        (
+            lambda m: verification.reference_inverse_dynamics(m, [0], [0, 0], [0, 0]),
+            r"q: expected shape \(\.\.\., 2\)",
+        ),
+        (
+            lambda m: verification.forward_dynamics_by_dense_solve(m, [0, 0], [0, 0], [1, 2, 3]),
+            r"tau: expected shape \(\.\.\., 2\)",
+        ),
+        (
+            lambda m: verification.tree_particle_energy("arm", [0, 0], [0, 0]),
+            r"model: expected a geomotion.tree.Tree",
+        ),
         (lambda m: verification.tree_particle_cloud(m, [0, 0, 0]), r"q: expected shape"),
     ],
 )

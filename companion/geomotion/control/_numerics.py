@@ -83,12 +83,17 @@ def evaluate(function, args, core, name):
     batch = np.broadcast_shapes(*(a.shape[:-1] for a in args))
     value = checked_result(function(*args), batch + core, name, core)
     if math.prod(batch) > 1 and not isinstance(function, Trusted):
-        point = tuple(np.broadcast_to(a, batch + a.shape[-1:]).reshape(-1, a.shape[-1])[-1]
-                      for a in args)
+        point = tuple(
+            np.broadcast_to(a, batch + a.shape[-1:]).reshape(-1, a.shape[-1])[-1] for a in args
+        )
         single = checked_result(function(*point), core, name)
         last = value.reshape((-1,) + core)[-1]
-        if not np.allclose(last, single, rtol=_BROADCAST_RTOL, atol=_BROADCAST_RTOL
-                           * (1.0 + np.abs(single).max(initial=0.0))):
+        if not np.allclose(
+            last,
+            single,
+            rtol=_BROADCAST_RTOL,
+            atol=_BROADCAST_RTOL * (1.0 + np.abs(single).max(initial=0.0)),
+        ):
             raise ValueError(
                 f"{name}: expected a function that broadcasts over leading axes (index the "
                 "last axis, x[..., i], not x[i]); a stacked call and a single-point call "
@@ -200,5 +205,7 @@ def weight_matrix(value, name, definite):
         return W, None
     else:
         kind = "positive semidefinite"
-    raise ValueError(f"{name}: expected a symmetric {kind} matrix, got smallest eigenvalue "
-                     f"{np.linalg.eigvalsh(W).min():.3g}")
+    raise ValueError(
+        f"{name}: expected a symmetric {kind} matrix, got smallest eigenvalue "
+        f"{np.linalg.eigvalsh(W).min():.3g}"
+    )

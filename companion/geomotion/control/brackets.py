@@ -195,26 +195,38 @@ class ControlAffineSystem:
             raise ValueError("drift_jacobian: expected None for a driftless system (drift=None)")
         if self.drift_jacobian is not None:
             _numerics.callable_argument(self.drift_jacobian, "drift_jacobian", "Df(x)")
-        jacobians = (None,) * len(inputs) if self.input_jacobians is None \
-            else tuple(self.input_jacobians)
+        jacobians = (
+            (None,) * len(inputs) if self.input_jacobians is None else tuple(self.input_jacobians)
+        )
         if len(jacobians) != len(inputs):
-            raise ValueError(f"input_jacobians: expected {len(inputs)} entries (one per input "
-                             f"field), got {len(jacobians)}")
+            raise ValueError(
+                f"input_jacobians: expected {len(inputs)} entries (one per input "
+                f"field), got {len(jacobians)}"
+            )
         for i, dg in enumerate(jacobians):
             if dg is not None:
                 _numerics.callable_argument(dg, f"input_jacobians[{i}]", "Dg_i(x)")
         count = len(inputs) + (self.drift is not None)
         default = (("f",) if self.drift is not None else ()) + tuple(
-            f"g{i + 1}" for i in range(len(inputs)))
+            f"g{i + 1}" for i in range(len(inputs))
+        )
         names = default if self.names is None else tuple(str(name) for name in self.names)
         if len(names) != count:
             raise ValueError(f"names: expected {count} labels (drift first), got {names!r}")
         dimension = self.dimension
-        if not (dimension is None or callable(dimension) or (
-                isinstance(dimension, Integral) and not isinstance(dimension, bool)
-                and dimension >= 1)):
-            raise ValueError(f"dimension: expected None, a positive int or a callable "
-                             f"dimension(x), got {dimension!r}")
+        if not (
+            dimension is None
+            or callable(dimension)
+            or (
+                isinstance(dimension, Integral)
+                and not isinstance(dimension, bool)
+                and dimension >= 1
+            )
+        ):
+            raise ValueError(
+                f"dimension: expected None, a positive int or a callable "
+                f"dimension(x), got {dimension!r}"
+            )
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "input_jacobians", jacobians)
         object.__setattr__(self, "names", names)
@@ -223,7 +235,8 @@ class ControlAffineSystem:
     def fields(self):
         """The generating fields as ``(label, field, jacobian or None)``, drift first."""
         pairs = ([(self.drift, self.drift_jacobian)] if self.drift is not None else []) + list(
-            zip(self.inputs, self.input_jacobians))
+            zip(self.inputs, self.input_jacobians)
+        )
         return tuple((name, f, df) for name, (f, df) in zip(self.names, pairs))
 
     def velocity(self, x, u):
@@ -232,7 +245,7 @@ class ControlAffineSystem:
         u = _numerics.state(u, "u")
         if u.shape[-1] != len(self.inputs):
             raise ValueError(f"u: expected shape (..., {len(self.inputs)}), got shape {u.shape}")
-        labels = self.names[-len(self.inputs):]
+        labels = self.names[-len(self.inputs) :]
         total = 0.0 if self.drift is None else _field_value(self.drift, x, self.names[0])
         for g, label, u_i in zip(self.inputs, labels, np.moveaxis(u, -1, 0)):
             total = total + _field_value(g, x, label) * u_i[..., None]
@@ -299,8 +312,9 @@ def _nested_field(generators, indices, step):
     exact = jacobian is not None and inner_jacobian is not None
 
     def bracket(y):
-        return lie_bracket(field, inner, y, dX=jacobian, dY=inner_jacobian,
-                           step=None if exact else step)
+        return lie_bracket(
+            field, inner, y, dX=jacobian, dY=inner_jacobian, step=None if exact else step
+        )
 
     return _numerics.Trusted(bracket), None
 
@@ -397,9 +411,15 @@ def accessibility_rank(system, x, depth=3, step=None, rtol=RANK_RTOL):
             break
     vectors = np.array([values[i] for i in kept]).reshape(len(kept), x.shape[-1]).T
     return AccessibilityReport(
-        rank=len(kept), dimension=dimension, full_rank=len(kept) >= dimension,
-        brackets=tuple(labels[i] for i in kept), vectors=vectors, margins=np.array(margins),
-        depth=current, evaluated=len(values), tolerance=rtol,
+        rank=len(kept),
+        dimension=dimension,
+        full_rank=len(kept) >= dimension,
+        brackets=tuple(labels[i] for i in kept),
+        vectors=vectors,
+        margins=np.array(margins),
+        depth=current,
+        evaluated=len(values),
+        tolerance=rtol,
     )
 
 

@@ -26,8 +26,10 @@ def _constant(vector):
     """A constant field and its zero Jacobian."""
     vector = np.array(vector, dtype=float)
     n = vector.size
-    return (lambda x: np.broadcast_to(vector, np.shape(x)[:-1] + (n,)),
-            lambda x: np.zeros(np.shape(x)[:-1] + (n, n)))
+    return (
+        lambda x: np.broadcast_to(vector, np.shape(x)[:-1] + (n,)),
+        lambda x: np.zeros(np.shape(x)[:-1] + (n, n)),
+    )
 
 
 def oscillator_fields():
@@ -49,8 +51,9 @@ def oscillator_fields():
     return ControlAffineSystem(
         drift=lambda x: _fields(x[..., 1], -x[..., 0]),
         inputs=(Y,),
-        drift_jacobian=lambda x: np.broadcast_to(np.array([[0.0, 1.0], [-1.0, 0.0]]),
-                                                 np.shape(x)[:-1] + (2, 2)),
+        drift_jacobian=lambda x: np.broadcast_to(
+            np.array([[0.0, 1.0], [-1.0, 0.0]]), np.shape(x)[:-1] + (2, 2)
+        ),
         input_jacobians=(dY,),
         names=("X", "Y"),
     )
@@ -118,9 +121,12 @@ def car_kinematics(wheelbase=1.0):
         return D
 
     steer, steer_jacobian = _constant([0.0, 0.0, 0.0, 1.0])
-    return ControlAffineSystem(drift=None, inputs=(drive, steer),
-                               input_jacobians=(drive_jacobian, steer_jacobian),
-                               names=("g1", "g2"))
+    return ControlAffineSystem(
+        drift=None,
+        inputs=(drive, steer),
+        input_jacobians=(drive_jacobian, steer_jacobian),
+        names=("g1", "g2"),
+    )
 
 
 def forward_drift_example():
@@ -138,5 +144,6 @@ def forward_drift_example():
     """
     f, df = _constant([1.0, 0.0])
     g, dg = _constant([0.0, 1.0])
-    return ControlAffineSystem(drift=f, inputs=(g,), drift_jacobian=df, input_jacobians=(dg,),
-                               names=("f", "g"))
+    return ControlAffineSystem(
+        drift=f, inputs=(g,), drift_jacobian=df, input_jacobians=(dg,), names=("f", "g")
+    )

@@ -102,25 +102,36 @@ class QuadraticCost:
         z_goal = _validate.real_array(self.z_goal, "z_goal")
         if z_goal.shape != (n,):
             raise ValueError(f"z_goal: expected shape ({n},), got shape {z_goal.shape}")
-        u_goal = np.zeros(m) if self.u_goal is None else _validate.real_array(self.u_goal,
-                                                                                "u_goal")
+        u_goal = np.zeros(m) if self.u_goal is None else _validate.real_array(self.u_goal, "u_goal")
         if u_goal.shape != (m,):
             raise ValueError(f"u_goal: expected shape ({m},), got shape {u_goal.shape}")
-        for name, value in (("Q", Q), ("R", R), ("Q_final", Q_final), ("z_goal", z_goal),
-                            ("u_goal", u_goal)):
+        for name, value in (
+            ("Q", Q),
+            ("R", R),
+            ("Q_final", Q_final),
+            ("z_goal", z_goal),
+            ("u_goal", u_goal),
+        ):
             object.__setattr__(self, name, value)
 
     def running(self, z, u):
         """:math:`\\ell(z, u)` for states (..., n) and inputs (..., m): shape (...)."""
         dz, du = z - self.z_goal, u - self.u_goal
-        return 0.5 * (np.einsum("...i,ij,...j->...", dz, self.Q, dz)
-                      + np.einsum("...i,ij,...j->...", du, self.R, du))
+        return 0.5 * (
+            np.einsum("...i,ij,...j->...", dz, self.Q, dz)
+            + np.einsum("...i,ij,...j->...", du, self.R, du)
+        )
 
     def running_derivatives(self, z, u):
         r"""(:math:`\ell_z, \ell_u, \ell_{zz}, \ell_{uu}, \ell_{uz}`), broadcastable."""
         dz, du = z - self.z_goal, u - self.u_goal
-        return (dz @ self.Q, du @ self.R, self.Q, self.R,
-                np.zeros(self.R.shape[:1] + self.Q.shape[:1]))
+        return (
+            dz @ self.Q,
+            du @ self.R,
+            self.Q,
+            self.R,
+            np.zeros(self.R.shape[:1] + self.Q.shape[:1]),
+        )
 
     def terminal(self, z):
         """:math:`\\phi(z)` for states (..., n): shape (...)."""
@@ -208,8 +219,9 @@ class _Problem:
         """F(z, u) for one state; None for a non-finite result unless ``strict``."""
         value = np.asarray(self.dynamics(z, u), dtype=float)
         if value.shape != (self.n,):
-            raise ValueError(f"dynamics: expected F(z, u) of shape ({self.n},), got shape "
-                             f"{value.shape}")
+            raise ValueError(
+                f"dynamics: expected F(z, u) of shape ({self.n},), got shape {value.shape}"
+            )
         if not np.all(np.isfinite(value)):
             if strict:
                 _validate.real_array(value, "dynamics(z, u)")
@@ -228,16 +240,17 @@ class _Problem:
             value = self.jacobians(z, u)
             if not isinstance(value, tuple) or len(value) != 2:
                 raise ValueError("dynamics_jacobians: expected a pair (A, B)")
-            return (_numerics.checked_result(value[0], (N, n, n), "dynamics_jacobians A",
-                                                (n, n)),
-                    _numerics.checked_result(value[1], (N, n, m), "dynamics_jacobians B",
-                                                (n, m)))
+            return (
+                _numerics.checked_result(value[0], (N, n, n), "dynamics_jacobians A", (n, n)),
+                _numerics.checked_result(value[1], (N, n, m), "dynamics_jacobians B", (n, m)),
+            )
 
         def stacked(w):
             return _numerics.evaluate(self.dynamics, (w[..., :n], w[..., n:]), (n,), "dynamics")
 
-        D = _numerics.jacobian(_numerics.Trusted(stacked), np.concatenate([z, u], axis=-1), n,
-                               "dynamics", self.step)
+        D = _numerics.jacobian(
+            _numerics.Trusted(stacked), np.concatenate([z, u], axis=-1), n, "dynamics", self.step
+        )
         return D[..., :n], D[..., n:]
 
     def cost_derivatives(self, z, u):
@@ -245,11 +258,15 @@ class _Problem:
         value = self.cost.running_derivatives(z[:-1], u)
         shapes = ((N, n), (N, m), (N, n, n), (N, m, m), (N, m, n))
         labels = ("l_z", "l_u", "l_zz", "l_uu", "l_uz")
-        running = [_numerics.checked_result(v, s, f"cost.running_derivatives {label}", s[1:])
-                   for v, s, label in zip(value, shapes, labels)]
+        running = [
+            _numerics.checked_result(v, s, f"cost.running_derivatives {label}", s[1:])
+            for v, s, label in zip(value, shapes, labels)
+        ]
         phi_z, phi_zz = self.cost.terminal_derivatives(z[-1])
-        return running, (_numerics.checked_result(phi_z, (n,), "cost.terminal_derivatives"),
-                         _numerics.checked_result(phi_zz, (n, n), "cost.terminal_derivatives"))
+        return running, (
+            _numerics.checked_result(phi_z, (n,), "cost.terminal_derivatives"),
+            _numerics.checked_result(phi_zz, (n, n), "cost.terminal_derivatives"),
+        )
 
 
 def _gains(Q_u, Q_uu_reg, Q_uz, u_k, bounds):
@@ -285,8 +302,13 @@ def _backward_pass(A, B, running, terminal, u, mu, bounds):
         Q_zz = l_zz[t] + A[t].T @ V_zz @ A[t]
         Q_uu = l_uu[t] + B[t].T @ V_zz @ B[t]
         Q_uz = l_uz[t] + B[t].T @ V_zz @ A[t]
-        gains = _gains(Q_u, Q_uu + mu * np.eye(m), Q_uz, u[t],
-                       None if bounds is None else (bounds[0][t], bounds[1][t]))
+        gains = _gains(
+            Q_u,
+            Q_uu + mu * np.eye(m),
+            Q_uz,
+            u[t],
+            None if bounds is None else (bounds[0][t], bounds[1][t]),
+        )
         if gains is None:
             return None
         k, K = gains
@@ -348,8 +370,10 @@ def _number(value, name, check, kind):
 def _controls(u_init):
     u = _validate.real_array(u_init, "u_init")
     if u.ndim != 2 or 0 in u.shape:
-        raise ValueError(f"u_init: expected shape (N, m) with horizon N >= 1 and m >= 1 inputs, "
-                         f"got shape {u.shape}")
+        raise ValueError(
+            f"u_init: expected shape (N, m) with horizon N >= 1 and m >= 1 inputs, "
+            f"got shape {u.shape}"
+        )
     return u.copy()
 
 
@@ -362,16 +386,30 @@ def _input_bounds(u_min, u_max, u):
     try:
         lo, hi = np.broadcast_to(lo, u.shape), np.broadcast_to(hi, u.shape)
     except ValueError as error:
-        raise ValueError(f"u_min, u_max: expected bounds broadcastable to the inputs "
-                         f"{u.shape}, got shape {lo.shape}") from error
+        raise ValueError(
+            f"u_min, u_max: expected bounds broadcastable to the inputs "
+            f"{u.shape}, got shape {lo.shape}"
+        ) from error
     if np.any(u < lo) or np.any(u > hi):
         raise ValueError("u_init: expected initial inputs within [u_min, u_max]")
     return lo, hi
 
 
-def ilqr(dynamics, z0, u_init, cost, *, dynamics_jacobians=None, u_min=None, u_max=None,
-         max_iterations=100, tol=1e-9, step=None, max_regularization=1e10,
-         min_regularization=1e-6):
+def ilqr(
+    dynamics,
+    z0,
+    u_init,
+    cost,
+    *,
+    dynamics_jacobians=None,
+    u_min=None,
+    u_max=None,
+    max_iterations=100,
+    tol=1e-9,
+    step=None,
+    max_regularization=1e10,
+    min_regularization=1e-6,
+):
     r"""Optimize the inputs of a discrete transition :math:`z_{k+1} = F(z_k, u_k)` by iLQR.
 
     Minimizes :math:`\sum_{k<N}\ell(z_k, u_k) + \phi(z_N)` from the fixed initial state
@@ -443,10 +481,12 @@ def ilqr(dynamics, z0, u_init, cost, *, dynamics_jacobians=None, u_min=None, u_m
     bounds = _input_bounds(u_min, u_max, u)
     max_iterations = _count(max_iterations, "max_iterations", 1)
     tol = _number(tol, "tol", _validate.nonnegative, "non-negative")
-    max_regularization = _number(max_regularization, "max_regularization", _validate.positive,
-                                 "positive")
-    min_regularization = _number(min_regularization, "min_regularization", _validate.positive,
-                                 "positive")
+    max_regularization = _number(
+        max_regularization, "max_regularization", _validate.positive, "positive"
+    )
+    min_regularization = _number(
+        min_regularization, "min_regularization", _validate.positive, "positive"
+    )
     problem = _Problem(dynamics, dynamics_jacobians, cost, z0.shape[0], u.shape[1], step, bounds)
 
     z = _rollout(problem, z0, u)
@@ -474,18 +514,27 @@ def ilqr(dynamics, z0, u_init, cost, *, dynamics_jacobians=None, u_min=None, u_m
                     break
             mu = max(min_regularization, _MU_FACTOR * mu)
             if mu > max_regularization:
-                reason = ("regularization limit: " + ("Q_uu + mu I not positive definite"
-                          if backward is None else "no step decreased the cost"))
+                reason = "regularization limit: " + (
+                    "Q_uu + mu I not positive definite"
+                    if backward is None
+                    else "no step decreased the cost"
+                )
                 break
-    saturated = np.zeros(u.shape, dtype=bool) if bounds is None else (u <= bounds[0]) | (
-        u >= bounds[1])
-    report = ILQRReport(
-        iterations=len(history) - 1, cost_history=np.array(history),
-        expected_decrease=float(expected), feedforward_norm=float(np.abs(k_ff).max()),
-        regularization=mu, converged=reason.startswith("converged"), reason=reason,
+    saturated = (
+        np.zeros(u.shape, dtype=bool) if bounds is None else (u <= bounds[0]) | (u >= bounds[1])
     )
-    return ILQRResult(states=z, controls=u, feedforward=k_ff, feedback=K_fb, saturated=saturated,
-                      report=report)
+    report = ILQRReport(
+        iterations=len(history) - 1,
+        cost_history=np.array(history),
+        expected_decrease=float(expected),
+        feedforward_norm=float(np.abs(k_ff).max()),
+        regularization=mu,
+        converged=reason.startswith("converged"),
+        reason=reason,
+    )
+    return ILQRResult(
+        states=z, controls=u, feedforward=k_ff, feedback=K_fb, saturated=saturated, report=report
+    )
 
 
 def _line_search(problem, z, u, k_ff, K_fb, delta_1, delta_2, history):

@@ -123,12 +123,15 @@ def mechanical_fields(system, input_matrix, constraint=None):
         when evaluated, as :func:`geomotion.constraints.reduced_dynamics`.
     """
     if not isinstance(system, MechanicalSystem):
-        raise ValueError(f"system: expected a geomotion.integrators.MechanicalSystem, got "
-                         f"{type(system).__name__}")
+        raise ValueError(
+            f"system: expected a geomotion.integrators.MechanicalSystem, got "
+            f"{type(system).__name__}"
+        )
     B = _validate.matrix(input_matrix, "input_matrix")
     if B.ndim != 2 or 0 in B.shape:
-        raise ValueError(f"input_matrix: expected a constant (n, m) matrix with n, m >= 1, "
-                         f"got shape {B.shape}")
+        raise ValueError(
+            f"input_matrix: expected a constant (n, m) matrix with n, m >= 1, got shape {B.shape}"
+        )
     n, m = B.shape
     checked = None if constraint is None else CheckedConstraint(constraint, n)
 
@@ -144,8 +147,9 @@ def mechanical_fields(system, input_matrix, constraint=None):
         h = _numerics.evaluate(system.bias, (q, v), (n,), "system.bias(q, v)")
         if checked is None:
             return solve_mass(q, -h[..., None])[..., 0]
-        return constraints.reduced_dynamics(mass(q), checked.jacobian(q), h, checked.bias(q, v),
-                                            B)[0]
+        return constraints.reduced_dynamics(mass(q), checked.jacobian(q), h, checked.bias(q, v), B)[
+            0
+        ]
 
     def inputs(q):
         if checked is None:
@@ -156,5 +160,9 @@ def mechanical_fields(system, input_matrix, constraint=None):
         q, _ = _split(z)
         return 2 * constraints.mobility(checked.jacobian(q))
 
-    return second_order_fields(_numerics.Trusted(acceleration), _numerics.Trusted(inputs), m,
-                               dimension=2 * n if checked is None else dimension)
+    return second_order_fields(
+        _numerics.Trusted(acceleration),
+        _numerics.Trusted(inputs),
+        m,
+        dimension=2 * n if checked is None else dimension,
+    )

@@ -78,8 +78,9 @@ def _output_function(h, x):
     """``h`` as a (trusted) function returning (..., p), and p; a scalar output gets p = 1."""
     value = _validate.real_array(h(x), "h")
     if value.ndim > 1:
-        raise ValueError(f"h: expected an output of shape (p,) or () at one state, got shape "
-                         f"{value.shape}")
+        raise ValueError(
+            f"h: expected an output of shape (p,) or () at one state, got shape {value.shape}"
+        )
     if value.ndim == 1 and value.shape[0] == 0:
         raise ValueError("h: expected at least one output, got shape (0,)")
     if value.ndim == 0:
@@ -176,7 +177,13 @@ def observability_rank(f, h, x, order=None, step=None, rtol=RANK_RTOL):
     unit_rows = selected / np.linalg.norm(selected, axis=1, keepdims=True)
     kernel = constraints.null_space_basis(unit_rows, require_regular=False)
     return ObservabilityReport(
-        rank=len(kept), dimension=n, full_rank=len(kept) == n,
-        rows=tuple(labels[i] for i in kept), differentials=selected, kernel=kernel,
-        margins=np.array(margins), order=k, tolerance=rtol,
+        rank=len(kept),
+        dimension=n,
+        full_rank=len(kept) == n,
+        rows=tuple(labels[i] for i in kept),
+        differentials=selected,
+        kernel=kernel,
+        margins=np.array(margins),
+        order=k,
+        tolerance=rtol,
     )

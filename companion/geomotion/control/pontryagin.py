@@ -49,19 +49,23 @@ def _box(u_min, u_max, m):
     for value, name in ((u_min, "u_min"), (u_max, "u_max")):
         array = _validate.real_array(value, name)
         if array.ndim and array.shape[-1] not in (1, m):
-            raise ValueError(f"{name}: expected a scalar or shape (..., {m}), got shape "
-                             f"{array.shape}")
+            raise ValueError(
+                f"{name}: expected a scalar or shape (..., {m}), got shape {array.shape}"
+            )
         bounds.append(array)
     lo, hi = bounds
     try:
         lo, hi = np.broadcast_arrays(lo, hi)
     except ValueError as error:
-        raise ValueError(f"u_min, u_max: expected broadcastable shapes, got {lo.shape} and "
-                         f"{hi.shape}") from error
+        raise ValueError(
+            f"u_min, u_max: expected broadcastable shapes, got {lo.shape} and {hi.shape}"
+        ) from error
     if np.any(lo > hi):
         worst = float((lo - hi).max())
-        raise ValueError(f"u_min, u_max: expected u_min <= u_max componentwise (a non-empty "
-                         f"box), got u_min above u_max by up to {worst:.3g}")
+        raise ValueError(
+            f"u_min, u_max: expected u_min <= u_max componentwise (a non-empty "
+            f"box), got u_min above u_max by up to {worst:.3g}"
+        )
     return lo, hi
 
 
@@ -130,8 +134,9 @@ def bang_bang_control(sigma, u_min, u_max, tol=0.0):
     try:
         sigma, lo, hi = np.broadcast_arrays(sigma, lo, hi)
     except ValueError as error:
-        raise ValueError(f"u_min, u_max: expected shapes broadcastable with sigma "
-                         f"{sigma.shape}, got {lo.shape}") from error
+        raise ValueError(
+            f"u_min, u_max: expected shapes broadcastable with sigma {sigma.shape}, got {lo.shape}"
+        ) from error
     pinned = lo == hi
     singular = (np.abs(sigma) <= tol) & ~pinned
     control = np.where(sigma > tol, lo, hi)
@@ -166,13 +171,15 @@ def quadratic_control(R, sigma):
     sigma = _switching(sigma)
     R, L = _numerics.weight_matrix(R, "R", definite=True)
     if R.shape[-1] != sigma.shape[-1]:
-        raise ValueError(f"sigma: expected shape (..., {R.shape[-1]}) to match R, got shape "
-                         f"{sigma.shape}")
+        raise ValueError(
+            f"sigma: expected shape (..., {R.shape[-1]}) to match R, got shape {sigma.shape}"
+        )
     try:
         y = np.linalg.solve(L, -0.5 * sigma[..., None])
     except ValueError as error:
-        raise ValueError(f"R, sigma: expected broadcastable batch axes, got {R.shape} and "
-                         f"{sigma.shape}") from error
+        raise ValueError(
+            f"R, sigma: expected broadcastable batch axes, got {R.shape} and {sigma.shape}"
+        ) from error
     return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
 
 
@@ -208,8 +215,9 @@ def _solve_one_box_qp(R, sigma, lo, hi):
         result = lsq_linear(L.T, b, bounds=(lo[free], hi[free]), method="bvls", tol=1e-14)
         lower, upper = result.active_mask < 0, result.active_mask > 0
         # Active components sit exactly on their bounds (BVLS may leave them an ulp away).
-        u[free] = np.where(lower, lo[free], np.where(upper, hi[free],
-                                                       np.clip(result.x, lo[free], hi[free])))
+        u[free] = np.where(
+            lower, lo[free], np.where(upper, hi[free], np.clip(result.x, lo[free], hi[free]))
+        )
         at_lower[free], at_upper[free] = lower, upper
     return u, at_lower, at_upper
 
@@ -257,12 +265,21 @@ def box_quadratic_control(R, sigma, u_min, u_max):
     try:
         batch = np.broadcast_shapes(R.shape[:-2], sigma.shape[:-1], lo.shape[:-1])
     except ValueError as error:
-        raise ValueError(f"R, sigma, u_min, u_max: expected broadcastable batch axes, got "
-                         f"{R.shape}, {sigma.shape}, {lo.shape}") from error
-    flat = [np.broadcast_to(a, batch + a.shape[a.ndim - k:]).reshape((-1,) + a.shape[a.ndim - k:])
-            for a, k in ((R, 2), (sigma, 1), (np.broadcast_to(lo, lo.shape[:-1] + (m,)), 1),
-                         (np.broadcast_to(hi, hi.shape[:-1] + (m,)), 1))]
+        raise ValueError(
+            f"R, sigma, u_min, u_max: expected broadcastable batch axes, got "
+            f"{R.shape}, {sigma.shape}, {lo.shape}"
+        ) from error
+    flat = [
+        np.broadcast_to(a, batch + a.shape[a.ndim - k :]).reshape((-1,) + a.shape[a.ndim - k :])
+        for a, k in (
+            (R, 2),
+            (sigma, 1),
+            (np.broadcast_to(lo, lo.shape[:-1] + (m,)), 1),
+            (np.broadcast_to(hi, hi.shape[:-1] + (m,)), 1),
+        )
+    ]
     solutions = [_solve_one_box_qp(*problem) for problem in zip(*flat)]
-    control, at_lower, at_upper = (np.array([s[j] for s in solutions]).reshape(batch + (m,))
-                                   for j in range(3))
+    control, at_lower, at_upper = (
+        np.array([s[j] for s in solutions]).reshape(batch + (m,)) for j in range(3)
+    )
     return BoxQuadraticControl(control=control, at_lower=at_lower, at_upper=at_upper)

@@ -27,8 +27,12 @@ SECOND = "#9467bd"
 
 #: Colours of the constrained integration methods, in the order of
 #: :data:`geomotion.integrators.CONSTRAINED_METHODS` plus the unstabilized run.
-METHOD_COLOURS = {"projection": MOTION, "baumgarte": ENERGY, "rattle": SECOND,
-                  "unstabilized": ACCENT}
+METHOD_COLOURS = {
+    "projection": MOTION,
+    "baumgarte": ENERGY,
+    "rattle": SECOND,
+    "unstabilized": ACCENT,
+}
 
 
 # A formatted number that is zero apart from its sign: "-0", "-0.000", "-0.0e+00".
@@ -60,8 +64,19 @@ def arrow(ax, start, vector, colour, label=None, width=0.006, scale=1.0, **kwarg
     """Draw ``vector`` (in data units, times ``scale``) from ``start`` as a quiver arrow."""
     start = np.asarray(start, dtype=float)
     vector = np.asarray(vector, dtype=float) * scale
-    return ax.quiver(start[0], start[1], vector[0], vector[1], color=colour, angles="xy",
-                     scale_units="xy", scale=1.0, width=width, label=label, **kwargs)
+    return ax.quiver(
+        start[0],
+        start[1],
+        vector[0],
+        vector[1],
+        color=colour,
+        angles="xy",
+        scale_units="xy",
+        scale=1.0,
+        width=width,
+        label=label,
+        **kwargs,
+    )
 
 
 def style_context():

@@ -47,8 +47,12 @@ def _singular_angles(chain, theta1, det, branch):
     roots = []
     sign = np.sign(det)
     for k in np.flatnonzero(sign[:-1] * sign[1:] < 0):
+
         def block_det(t):
-            return float(np.linalg.det(chain.jacobian(chain.closed_configuration(t, branch))[:, :2]))
+            return float(
+                np.linalg.det(chain.jacobian(chain.closed_configuration(t, branch))[:, :2])
+            )
+
         roots.append(scipy.optimize.brentq(block_det, theta1[k], theta1[k + 1], xtol=1e-14))
     roots.extend(theta1[det == 0.0])
     return np.array(sorted(roots))
@@ -60,10 +64,26 @@ def _draw_chain(ax, chain, theta, colour, alpha=1.0, linewidth=2.0, label=None, 
     base = chain.base
     elbow = l1 * np.array([np.cos(theta[0]), np.sin(theta[0])])
     tip = elbow + l2 * np.array([np.cos(theta[1]), np.sin(theta[1])])
-    ax.plot([0.0, elbow[0], tip[0]], [0.0, elbow[1], tip[1]], "-o", color=colour, alpha=alpha,
-            linewidth=linewidth, markersize=3.5, label=label, zorder=zorder)
-    ax.plot([base[0], tip[0]], [base[1], tip[1]], "-", color=colour, alpha=alpha,
-            linewidth=linewidth, zorder=zorder)
+    ax.plot(
+        [0.0, elbow[0], tip[0]],
+        [0.0, elbow[1], tip[1]],
+        "-o",
+        color=colour,
+        alpha=alpha,
+        linewidth=linewidth,
+        markersize=3.5,
+        label=label,
+        zorder=zorder,
+    )
+    ax.plot(
+        [base[0], tip[0]],
+        [base[1], tip[1]],
+        "-",
+        color=colour,
+        alpha=alpha,
+        linewidth=linewidth,
+        zorder=zorder,
+    )
     return tip
 
 
@@ -122,48 +142,84 @@ def closed_chain_figure(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
     if not np.any(np.isfinite(families[1][:, 0])):
         raise ValueError("lengths, base: the loop closes at no sampled first-link angle")
     determinants = {branch: _block_determinant(chain, theta) for branch, theta in families.items()}
-    singular = {branch: _singular_angles(chain, theta1, determinants[branch], branch)
-                for branch in families}
-    valid = np.concatenate([theta[np.all(np.isfinite(theta), axis=-1)] for theta in families.values()])
+    singular = {
+        branch: _singular_angles(chain, theta1, determinants[branch], branch) for branch in families
+    }
+    valid = np.concatenate(
+        [theta[np.all(np.isfinite(theta), axis=-1)] for theta in families.values()]
+    )
     sigma_min = float(np.linalg.svd(chain.jacobian(valid), compute_uv=False)[:, -1].min())
 
     with style_context():
         fig = new_figure((9.0, 4.0))
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
         theta = families[1]
-        shown = [index for index in np.linspace(0, theta1.size - 1, 5).astype(int)[:-1]
-                 if np.all(np.isfinite(theta[index]))]
+        shown = [
+            index
+            for index in np.linspace(0, theta1.size - 1, 5).astype(int)[:-1]
+            if np.all(np.isfinite(theta[index]))
+        ]
         for k, index in enumerate(shown):
-            _draw_chain(left, chain, theta[index], MOTION, alpha=0.35 + 0.15 * k, linewidth=1.5,
-                        label="branch 1 at θ1 = -π, -π/2, 0, π/2" if k == 0 else None)
-        tips = np.array([_tip(chain, row) if np.all(np.isfinite(row)) else (np.nan, np.nan)
-                         for row in theta])
-        left.plot(tips[:, 0], tips[:, 1], ":", color=ACCENT, linewidth=1.2,
-                  label="path of the common tip")
+            _draw_chain(
+                left,
+                chain,
+                theta[index],
+                MOTION,
+                alpha=0.35 + 0.15 * k,
+                linewidth=1.5,
+                label="branch 1 at θ1 = -π, -π/2, 0, π/2" if k == 0 else None,
+            )
+        tips = np.array(
+            [_tip(chain, row) if np.all(np.isfinite(row)) else (np.nan, np.nan) for row in theta]
+        )
+        left.plot(
+            tips[:, 0], tips[:, 1], ":", color=ACCENT, linewidth=1.2, label="path of the common tip"
+        )
         for k, angle in enumerate(singular[1]):
-            _draw_chain(left, chain, chain.closed_configuration(angle, 1), FORCE, linewidth=2.4,
-                        label="links 1 and 2 aligned: det J12 = 0" if k == 0 else None, zorder=3)
+            _draw_chain(
+                left,
+                chain,
+                chain.closed_configuration(angle, 1),
+                FORCE,
+                linewidth=2.4,
+                label="links 1 and 2 aligned: det J12 = 0" if k == 0 else None,
+                zorder=3,
+            )
         for point in ((0.0, 0.0), tuple(chain.base)):
             left.plot(*point, "^", color="black", markersize=8, zorder=4)
-        left.set(xlabel="x (m)", ylabel="y (m)", aspect="equal",
-                 title=f"links {chain.lengths[0]:g}, {chain.lengths[1]:g}, {chain.lengths[2]:g} m; "
-                       f"third link grounded at ({chain.base[0]:g}, {chain.base[1]:g}) m")
+        left.set(
+            xlabel="x (m)",
+            ylabel="y (m)",
+            aspect="equal",
+            title=f"links {chain.lengths[0]:g}, {chain.lengths[1]:g}, {chain.lengths[2]:g} m; "
+            f"third link grounded at ({chain.base[0]:g}, {chain.base[1]:g}) m",
+        )
         left.title.set_fontsize(9)
         left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncol=2)
         left.margins(0.06)
 
         for branch, colour, style in ((1, MOTION, "-"), (-1, SECOND, "--")):
-            right.plot(theta1, determinants[branch], style, color=colour,
-                       label=f"assembly branch {branch}")
+            right.plot(
+                theta1, determinants[branch], style, color=colour, label=f"assembly branch {branch}"
+            )
             marks = singular[branch]
-            right.plot(marks, np.zeros_like(marks), "o", color=FORCE, markersize=6,
-                       label="links 1 and 2 aligned" if branch == 1 else None)
+            right.plot(
+                marks,
+                np.zeros_like(marks),
+                "o",
+                color=FORCE,
+                markersize=6,
+                label="links 1 and 2 aligned" if branch == 1 else None,
+            )
         right.axhline(0.0, color=ACCENT, linewidth=0.8)
-        right.set(xlabel="first-link angle θ1 (rad)", ylabel="det J12 = l1 l2 sin(θ2 - θ1) (m²)",
-                  xticks=np.pi * np.array([-1, -0.5, 0, 0.5, 1]),
-                  xticklabels=["-π", "-π/2", "0", "π/2", "π"],
-                  title=f"block determinant along the family; the full J keeps\n"
-                        f"rank 2 (smallest singular value {sigma_min:.3f} m or more)")
+        right.set(
+            xlabel="first-link angle θ1 (rad)",
+            ylabel="det J12 = l1 l2 sin(θ2 - θ1) (m²)",
+            xticks=np.pi * np.array([-1, -0.5, 0, 0.5, 1]),
+            xticklabels=["-π", "-π/2", "0", "π/2", "π"],
+            title=f"block determinant along the family; the full J keeps\n"
+            f"rank 2 (smallest singular value {sigma_min:.3f} m or more)",
+        )
         right.title.set_fontsize(9)
         right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncol=2)
         right.margins(y=0.08)
@@ -173,8 +229,9 @@ def closed_chain_figure(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
 def _tip(chain, theta):
     """The common tip of the arm (links 1, 2) at absolute angles ``theta``, m."""
     l1, l2, _ = chain.lengths
-    return (l1 * np.array([np.cos(theta[0]), np.sin(theta[0])])
-            + l2 * np.array([np.cos(theta[1]), np.sin(theta[1])]))
+    return l1 * np.array([np.cos(theta[0]), np.sin(theta[0])]) + l2 * np.array(
+        [np.cos(theta[1]), np.sin(theta[1])]
+    )
 
 
 def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius=1.0):
@@ -214,16 +271,21 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
         If a vector is not finite of shape (2,), ``radius`` is not positive, ``q`` is
         not on the circle or ``v`` not tangent to it (relative tolerance 1e-9).
     """
-    q, v, a0 = (_validate.vector(value, name, 2) for value, name in ((q, "q"), (v, "v"), (a0, "a0")))
+    q, v, a0 = (
+        _validate.vector(value, name, 2) for value, name in ((q, "q"), (v, "v"), (a0, "a0"))
+    )
     radius = float(radius)
     if not np.isfinite(radius) or radius <= 0:
         raise ValueError(f"radius: expected a positive radius in m, got {radius!r}")
     if abs(np.linalg.norm(q) - radius) > 1e-9 * radius:
-        raise ValueError(f"q: expected a point on the circle |q| = {radius:g} m, got |q| = "
-                         f"{np.linalg.norm(q):.6g} m")
+        raise ValueError(
+            f"q: expected a point on the circle |q| = {radius:g} m, got |q| = "
+            f"{np.linalg.norm(q):.6g} m"
+        )
     if abs(q @ v) > 1e-9 * radius * max(np.linalg.norm(v), 1.0):
-        raise ValueError(f"v: expected a velocity tangent to the circle (q.v = 0), got q.v = "
-                         f"{q @ v:.6g} m^2/s")
+        raise ValueError(
+            f"v: expected a velocity tangent to the circle (q.v = 0), got q.v = {q @ v:.6g} m^2/s"
+        )
     circle = circle_constraint(radius)
     M, J, gamma = np.eye(2), circle.jacobian(q), circle.bias(q, v)
     P_v, _ = constraints.projectors(M, J)
@@ -231,31 +293,51 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
     admissible, _ = constraints.constrained_dynamics(M, J, np.zeros(2), M @ a0, gamma)
     normal = q / radius
     required = -float(v @ v) / radius
-    cases = (("candidate a0", a0, ACCENT), ("tangent-only P_v a0", tangent_only, SECOND),
-             ("admissible a", admissible, FORCE))
+    cases = (
+        ("candidate a0", a0, ACCENT),
+        ("tangent-only P_v a0", tangent_only, SECOND),
+        ("admissible a", admissible, FORCE),
+    )
 
     with style_context():
         fig = new_figure((9.0, 4.0))
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.2, 1]})
         angle = np.linspace(0.0, 2.0 * np.pi, 721)
-        left.plot(radius * np.cos(angle), radius * np.sin(angle), color=ACCENT, linewidth=1.0,
-                  label=f"circle R = {radius:g} m")
+        left.plot(
+            radius * np.cos(angle),
+            radius * np.sin(angle),
+            color=ACCENT,
+            linewidth=1.0,
+            label=f"circle R = {radius:g} m",
+        )
         tangent = np.array([-normal[1], normal[0]])
-        left.plot(*(q[:, None] + np.outer(tangent, [-0.5 * radius, 0.5 * radius])), ":",
-                  color=ACCENT, linewidth=1.0, label="tangent line")
+        left.plot(
+            *(q[:, None] + np.outer(tangent, [-0.5 * radius, 0.5 * radius])),
+            ":",
+            color=ACCENT,
+            linewidth=1.0,
+            label="tangent line",
+        )
         left.plot(*q, "o", color="black", zorder=4)
         extent = max(np.linalg.norm(value) for value in (v, a0, tangent_only, admissible))
         scale = 0.8 * radius / extent
         arrow(left, q, v, MOTION, label="velocity v", scale=scale, width=0.012)
         for label, value, colour in cases:
             arrow(left, q, value, colour, label=label, scale=scale, width=0.012)
-        ends = np.array([q + scale * value for value in (v, a0, tangent_only, admissible)]
-                        + [q + 0.5 * radius * tangent, q - 0.5 * radius * tangent])
+        ends = np.array(
+            [q + scale * value for value in (v, a0, tangent_only, admissible)]
+            + [q + 0.5 * radius * tangent, q - 0.5 * radius * tangent]
+        )
         low, high = ends.min(axis=0) - 0.2 * radius, ends.max(axis=0) + 0.2 * radius
-        left.set(xlim=(low[0], high[0]), ylim=(low[1], high[1]),
-                 xlabel="x (m)", ylabel="y (m)", aspect="equal",
-                 title=f"q = ({q[0]:g}, {q[1]:g}) m, v = ({v[0]:g}, {v[1]:g}) m/s, M = I;\n"
-                       f"arrows {scale:.3g} m per m/s or per m/s²")
+        left.set(
+            xlim=(low[0], high[0]),
+            ylim=(low[1], high[1]),
+            xlabel="x (m)",
+            ylabel="y (m)",
+            aspect="equal",
+            title=f"q = ({q[0]:g}, {q[1]:g}) m, v = ({v[0]:g}, {v[1]:g}) m/s, M = I;\n"
+            f"arrows {scale:.3g} m per m/s or per m/s²",
+        )
         left.title.set_fontsize(9)
         left.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7.5)
 
@@ -263,19 +345,31 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
         residual = [float(J[0] @ value + gamma[0]) for _, value, _ in cases]
         names = ["a0", "P_v a0", "a"]
         right.bar(names, radial, color=[colour for *_, colour in cases], alpha=0.85)
-        right.axhline(required, color="black", linestyle="--", linewidth=1.0,
-                      label=f"required -|v|²/R = {required:g} m/s²")
+        right.axhline(
+            required,
+            color="black",
+            linestyle="--",
+            linewidth=1.0,
+            label=f"required -|v|²/R = {required:g} m/s²",
+        )
         right.axhline(0.0, color=ACCENT, linewidth=0.8)
         for x, (value, res) in enumerate(zip(radial, residual)):
-            right.annotate(f"{fmt(value, '.3g')}\nJa + γ = {fmt(res, '.3g')}", (x, value), ha="center",
-                           va="bottom" if value >= 0 else "top", fontsize=8,
-                           xytext=(0, 3 if value >= 0 else -3), textcoords="offset points")
-        right.set(ylabel="radial component a·q/R (m/s²)", xlabel="acceleration",
-                  title="radial parts: the constraint needs Ja + γ = 0")
+            right.annotate(
+                f"{fmt(value, '.3g')}\nJa + γ = {fmt(res, '.3g')}",
+                (x, value),
+                ha="center",
+                va="bottom" if value >= 0 else "top",
+                fontsize=8,
+                xytext=(0, 3 if value >= 0 else -3),
+                textcoords="offset points",
+            )
+        right.set(
+            ylabel="radial component a·q/R (m/s²)",
+            xlabel="acceleration",
+            title="radial parts: the constraint needs Ja + γ = 0",
+        )
         right.title.set_fontsize(9)
         low, high = min(radial + [required]), max(radial + [0.0])
         right.set_ylim(low - 0.45 * (high - low) - 0.5, high + 0.45 * (high - low) + 0.5)
         right.legend(loc="lower left", fontsize=8)
     return fig
-
-

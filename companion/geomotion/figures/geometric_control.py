@@ -65,9 +65,15 @@ def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
     times = np.linspace(0.0, 1.0, samples)
     for u in ((0.0, steer), (drive, 0.0), (0.0, -steer), (-drive, 0.0)):
         u = np.array(u)
-        solution = scipy.integrate.solve_ivp(lambda t, state, u=u: car.velocity(state, u),
-                                             (0.0, 1.0), x, method="DOP853", t_eval=times,
-                                             rtol=_CAR_RTOL, atol=_CAR_ATOL)
+        solution = scipy.integrate.solve_ivp(
+            lambda t, state, u=u: car.velocity(state, u),
+            (0.0, 1.0),
+            x,
+            method="DOP853",
+            t_eval=times,
+            rtol=_CAR_RTOL,
+            atol=_CAR_ATOL,
+        )
         path.append(solution.y.T)
         x = solution.y[:, -1]
     return {"path": np.array(path), "final": x}
@@ -125,8 +131,9 @@ def car_bracket_figure(wheelbase=1.0, steer=0.3, drive=0.4):
         :math:`(-\pi/2, \pi/2)`, or ``drive`` is zero or not finite.
     """
     if float(steer) == 0.0 or float(drive) == 0.0:
-        raise ValueError(f"steer, drive: expected a nonzero loop, got steer {steer!r} rad, "
-                         f"drive {drive!r} m")
+        raise ValueError(
+            f"steer, drive: expected a nonzero loop, got steer {steer!r} rad, drive {drive!r} m"
+        )
     run = car_manoeuvre(wheelbase, steer, drive)
     final = run["final"]
     heading_bracket, sideways_bracket = _car_brackets(wheelbase)
@@ -144,41 +151,76 @@ def car_bracket_figure(wheelbase=1.0, steer=0.3, drive=0.4):
         left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.1, 1]})
         colours = (ACCENT, MOTION, ACCENT, SECOND)
         for phase, name, colour in zip(path, _PHASES, colours):
-            left.plot(phase[:, 0], phase[:, 1], color=colour, linewidth=2.0,
-                      label=name if name in ("drive", "reverse") else None)
+            left.plot(
+                phase[:, 0],
+                phase[:, 1],
+                color=colour,
+                linewidth=2.0,
+                label=name if name in ("drive", "reverse") else None,
+            )
         left.plot(0.0, 0.0, "o", color="black", label="start")
         left.plot(*final[:2], "o", color=FORCE, label="end")
-        for point, text, offset in ((path[0, -1, :2], "steer on the spot:\nno translation", (12, -34)),
-                                    (path[2, -1, :2], "unsteer:\nno translation", (-70, 14))):
-            left.annotate(text, point, xytext=offset, textcoords="offset points", fontsize=7.5,
-                          arrowprops={"arrowstyle": "->", "color": ACCENT})
-        left.set(xlabel="rear axle x (m)", ylabel="rear axle y (m)",
-                 title=f"path (y stretched); net Δy = {fmt(final[1], '.4f')} m,\n"
-                       f"Δx = {fmt(final[0], '.1e')} m, Δθ = {fmt(final[2], '.4f')} rad")
+        for point, text, offset in (
+            (path[0, -1, :2], "steer on the spot:\nno translation", (12, -34)),
+            (path[2, -1, :2], "unsteer:\nno translation", (-70, 14)),
+        ):
+            left.annotate(
+                text,
+                point,
+                xytext=offset,
+                textcoords="offset points",
+                fontsize=7.5,
+                arrowprops={"arrowstyle": "->", "color": ACCENT},
+            )
+        left.set(
+            xlabel="rear axle x (m)",
+            ylabel="rear axle y (m)",
+            title=f"path (y stretched); net Δy = {fmt(final[1], '.4f')} m,\n"
+            f"Δx = {fmt(final[0], '.1e')} m, Δθ = {fmt(final[2], '.4f')} rad",
+        )
         left.title.set_fontsize(8.5)
         left.legend(loc="upper left", fontsize=7.5)
         left.margins(x=0.1, y=0.35)
 
         for k, name in enumerate(_PHASES):
             middle.axvspan(k, k + 1, color=colours[k], alpha=0.08)
-            middle.text(k + 0.5, 1.0, name, transform=middle.get_xaxis_transform(), ha="center",
-                        va="bottom", fontsize=7.5)
-        for index, label, colour, style in ((0, "x (m)", ACCENT, "-"), (1, "y (m)", FORCE, "-"),
-                                            (2, "θ heading (rad)", MOTION, "--"),
-                                            (3, "φ steering (rad)", ENERGY, ":")):
+            middle.text(
+                k + 0.5,
+                1.0,
+                name,
+                transform=middle.get_xaxis_transform(),
+                ha="center",
+                va="bottom",
+                fontsize=7.5,
+            )
+        for index, label, colour, style in (
+            (0, "x (m)", ACCENT, "-"),
+            (1, "y (m)", FORCE, "-"),
+            (2, "θ heading (rad)", MOTION, "--"),
+            (3, "φ steering (rad)", ENERGY, ":"),
+        ):
             middle.plot(times, states[:, index], style, color=colour, label=label, linewidth=1.6)
         middle.set(xlabel="time (s): one second per phase", ylabel="state (m or rad)")
         middle.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7.5, ncol=2)
 
         right.loglog(eps, np.abs(scaled[:, 2]), "o", color=MOTION, label="|Δθ| (rad)")
-        right.loglog(eps, np.abs(eps**2 * predicted_heading), "-", color=MOTION,
-                     label="ε² s d [g2, g1]_θ")
+        right.loglog(
+            eps, np.abs(eps**2 * predicted_heading), "-", color=MOTION, label="ε² s d [g2, g1]_θ"
+        )
         right.loglog(eps, np.abs(scaled[:, 1]), "s", color=FORCE, label="|Δy| (m)")
-        right.loglog(eps, np.abs(eps**3 * predicted_side[1]), "--", color=FORCE,
-                     label="ε³ (s d²/2) [g1, [g2, g1]]_y")
-        right.set(xlabel="loop scale ε (steer ε s, drive ε d)", ylabel="net displacement",
-                  title=f"brackets predict the net motion\n(L = {float(wheelbase):g} m, "
-                        f"s = {s:g} rad, d = {d:g} m)")
+        right.loglog(
+            eps,
+            np.abs(eps**3 * predicted_side[1]),
+            "--",
+            color=FORCE,
+            label="ε³ (s d²/2) [g1, [g2, g1]]_y",
+        )
+        right.set(
+            xlabel="loop scale ε (steer ε s, drive ε d)",
+            ylabel="net displacement",
+            title=f"brackets predict the net motion\n(L = {float(wheelbase):g} m, "
+            f"s = {s:g} rad, d = {d:g} m)",
+        )
         right.title.set_fontsize(8.5)
         right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7.5, ncol=2)
     return fig
@@ -204,8 +246,9 @@ def _theta_along(k, loop, seconds_per_side, points_per_side, momentum=0.0, torqu
     return times, theta
 
 
-def phase_loop_figure(k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False, momentum=0.0,
-                      torque=0.0):
+def phase_loop_figure(
+    k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False, momentum=0.0, torque=0.0
+):
     r"""Figure: a rectangular shape loop at zero momentum turns the body by :math:`-ka_0b_0`.
 
     The chapter's checkable example: locked inertia :math:`I = 1` kg m^2, coupling
@@ -257,10 +300,14 @@ def phase_loop_figure(k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False,
     vertices = symmetry.rectangle_loop(a0, b0, corner, clockwise)
     loop = symmetry.rectangle_loop(a0, b0, corner, clockwise, points_per_side=points_per_side)
     forced = momentum != 0.0 or torque != 0.0
-    phase = symmetry.loop_phase(1.0, lambda s: symmetry.constant_curvature_coupling(s, k),
-                                vertices, momentum=momentum,
-                                times=np.arange(5.0) if forced else None,
-                                torque=torque if forced else None)
+    phase = symmetry.loop_phase(
+        1.0,
+        lambda s: symmetry.constant_curvature_coupling(s, k),
+        vertices,
+        momentum=momentum,
+        times=np.arange(5.0) if forced else None,
+        torque=torque if forced else None,
+    )
     times, theta = _theta_along(k, loop, 1.0, points_per_side, momentum, torque)
     direction = "clockwise" if clockwise else "counterclockwise"
 
@@ -275,29 +322,63 @@ def phase_loop_figure(k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False,
             if np.any(step):
                 arrow(left, middle - 0.5 * step, step, ENERGY, width=0.012)
         centre = vertices[:4].mean(axis=0)
-        left.annotate(f"area a0 b0\n= {float(a0) * float(b0):g}", centre, ha="center",
-                      va="center", fontsize=8.5, color=ENERGY)
+        left.annotate(
+            f"area a0 b0\n= {float(a0) * float(b0):g}",
+            centre,
+            ha="center",
+            va="center",
+            fontsize=8.5,
+            color=ENERGY,
+        )
         left.plot(*vertices[0], "o", color="black")
-        left.annotate("start, end", vertices[0], xytext=(-6, -14), textcoords="offset points",
-                      ha="right", fontsize=8)
-        left.set(xlabel="shape s1", ylabel="shape s2", aspect="equal",
-                 title=f"{direction} loop, a0 = {float(a0):g}, b0 = {float(b0):g}")
+        left.annotate(
+            "start, end",
+            vertices[0],
+            xytext=(-6, -14),
+            textcoords="offset points",
+            ha="right",
+            fontsize=8,
+        )
+        left.set(
+            xlabel="shape s1",
+            ylabel="shape s2",
+            aspect="equal",
+            title=f"{direction} loop, a0 = {float(a0):g}, b0 = {float(b0):g}",
+        )
         left.margins(0.25)
 
         if forced:
-            right.plot(times, theta, color=MOTION, linewidth=2.0,
-                       label=f"θ(t), p_θ(0) = {momentum:g} N m s, τ = {torque:g} N m")
-            right.plot(*_theta_along(k, loop, 1.0, points_per_side), ":", color=MOTION,
-                       linewidth=1.4, label="θ(t) at p_θ = 0")
+            right.plot(
+                times,
+                theta,
+                color=MOTION,
+                linewidth=2.0,
+                label=f"θ(t), p_θ(0) = {momentum:g} N m s, τ = {torque:g} N m",
+            )
+            right.plot(
+                *_theta_along(k, loop, 1.0, points_per_side),
+                ":",
+                color=MOTION,
+                linewidth=1.4,
+                label="θ(t) at p_θ = 0",
+            )
         else:
             right.plot(times, theta, color=MOTION, linewidth=2.0, label="θ(t) at p_θ = 0")
-        right.axhline(phase.geometric, color=FORCE, linestyle="--", linewidth=1.0,
-                      label=f"geometric phase -∮A ds = {fmt(phase.geometric, '.4g')} rad")
+        right.axhline(
+            phase.geometric,
+            color=FORCE,
+            linestyle="--",
+            linewidth=1.0,
+            label=f"geometric phase -∮A ds = {fmt(phase.geometric, '.4g')} rad",
+        )
         for side in range(1, 4):
             right.axvline(float(side), color=ACCENT, linewidth=0.6)
-        right.set(xlabel="time along the loop (s; one side per second)", ylabel="θ (rad)",
-                  title=f"Δθ = {fmt(phase.total, '.4g')} rad (k = {k:g}; "
-                        f"dynamic part {fmt(phase.dynamic, '.4g')})")
+        right.set(
+            xlabel="time along the loop (s; one side per second)",
+            ylabel="θ (rad)",
+            title=f"Δθ = {fmt(phase.total, '.4g')} rad (k = {k:g}; "
+            f"dynamic part {fmt(phase.dynamic, '.4g')})",
+        )
         right.legend(loc="best", fontsize=8)
         right.margins(y=0.2)
     return fig

@@ -16,10 +16,20 @@ __all__ = ["FOOT_OUTLINE", "COP_EXAMPLE", "center_of_pressure_figure"]
 
 #: A convex outline of a right shoe sole in plate axes (x to the right, y forward), m:
 #: 0.27 m long, 0.10 m across the forefoot, heel centred at y = -0.12 m.
-FOOT_OUTLINE = np.array([
-    [-0.025, -0.135], [0.025, -0.135], [0.045, -0.10], [0.055, 0.02], [0.050, 0.09],
-    [0.030, 0.125], [0.000, 0.135], [-0.030, 0.125], [-0.045, 0.08], [-0.045, -0.10],
-])
+FOOT_OUTLINE = np.array(
+    [
+        [-0.025, -0.135],
+        [0.025, -0.135],
+        [0.045, -0.10],
+        [0.055, 0.02],
+        [0.050, 0.09],
+        [0.030, 0.125],
+        [0.000, 0.135],
+        [-0.030, 0.125],
+        [-0.045, 0.08],
+        [-0.045, -0.10],
+    ]
+)
 
 #: Default plate-on-body wrench (M_x, M_y, M_z, F_x, F_y, F_z) about the plate origin on
 #: the surface, N m and N: F = (40, -30, 800) N with the centre of pressure at
@@ -35,12 +45,17 @@ def _curved_arrow(ax, centre, radius, moment, colour):
         angles = angles[::-1]
     arc = centre + radius * np.stack([np.cos(angles), np.sin(angles)], axis=-1)
     ax.plot(*arc[:-1].T, color=colour, linewidth=1.6)
-    ax.annotate("", xy=arc[-1], xytext=arc[-4],
-                arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 1.6})
+    ax.annotate(
+        "",
+        xy=arc[-1],
+        xytext=arc[-4],
+        arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 1.6},
+    )
 
 
-def center_of_pressure_figure(wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLINE,
-                              friction_coefficient=0.6):
+def center_of_pressure_figure(
+    wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLINE, friction_coefficient=0.6
+):
     r"""Figure: the centre of pressure, the tangential force and the free moment on a force plate.
 
     A plate-on-body wrench :math:`(M, F)` (moment first, z up, about the plate origin
@@ -98,27 +113,69 @@ def center_of_pressure_figure(wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLIN
         fig = new_figure((9.0, 4.2))
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
         half = max(0.2, 1.3 * float(np.abs(polygon).max()), 1.3 * max(abs(x_c), abs(y_c)))
-        left.add_patch(Rectangle((-half, -half), 2 * half, 2 * half, facecolor="#f2f2f2",
-                                 edgecolor=ACCENT, linewidth=1.0, label="force plate"))
-        left.add_patch(Polygon(polygon, closed=True, facecolor="#dce9f5", edgecolor=MOTION,
-                               linewidth=1.4, label="foot outline"))
+        left.add_patch(
+            Rectangle(
+                (-half, -half),
+                2 * half,
+                2 * half,
+                facecolor="#f2f2f2",
+                edgecolor=ACCENT,
+                linewidth=1.0,
+                label="force plate",
+            )
+        )
+        left.add_patch(
+            Polygon(
+                polygon,
+                closed=True,
+                facecolor="#dce9f5",
+                edgecolor=MOTION,
+                linewidth=1.4,
+                label="foot outline",
+            )
+        )
         left.plot(0.0, 0.0, "+", color="black", markersize=10, label="plate origin")
-        left.plot(x_c, y_c, "o", color=FORCE, markersize=7,
-                  label=f"centre of pressure ({fmt(x_c, '.3f')}, {fmt(y_c, '.3f')}) m")
+        left.plot(
+            x_c,
+            y_c,
+            "o",
+            color=FORCE,
+            markersize=7,
+            label=f"centre of pressure ({fmt(x_c, '.3f')}, {fmt(y_c, '.3f')}) m",
+        )
         traction = float(np.linalg.norm(tangential))
         if traction > 0:
             scale = 0.6 * half / traction
-            arrow(left, (x_c, y_c), tangential, FORCE, scale=scale, width=0.008,
-                  label=f"tangential force ({F[0]:g}, {F[1]:g}) N")
+            arrow(
+                left,
+                (x_c, y_c),
+                tangential,
+                FORCE,
+                scale=scale,
+                width=0.008,
+                label=f"tangential force ({F[0]:g}, {F[1]:g}) N",
+            )
         _curved_arrow(left, np.array([x_c, y_c]), 0.045, free, ENERGY)
-        left.annotate(f"free moment\n{fmt(free, '.2f')} N m", (x_c - 0.045, y_c), xytext=(-14, 0),
-                      textcoords="offset points", color=ENERGY, ha="right", va="center",
-                      fontsize=8.5)
-        left.set(xlim=(-half, half), ylim=(-half, half), aspect="equal", xlabel="plate x (m)",
-                 ylabel="plate y (m)",
-                 title=f"F_z = {F[2]:g} N; CoP {'inside' if inside else 'OUTSIDE'} the foot;\n"
-                       f"|F_t|/F_z = {traction / F[2]:.3f} "
-                       f"{'within' if in_cone else 'OUTSIDE'} μ = {float(friction_coefficient):g}")
+        left.annotate(
+            f"free moment\n{fmt(free, '.2f')} N m",
+            (x_c - 0.045, y_c),
+            xytext=(-14, 0),
+            textcoords="offset points",
+            color=ENERGY,
+            ha="right",
+            va="center",
+            fontsize=8.5,
+        )
+        left.set(
+            xlim=(-half, half),
+            ylim=(-half, half),
+            aspect="equal",
+            xlabel="plate x (m)",
+            ylabel="plate y (m)",
+            title=f"F_z = {F[2]:g} N; CoP {'inside' if inside else 'OUTSIDE'} the foot;\n"
+            f"|F_t|/F_z = {traction / F[2]:.3f} "
+            f"{'within' if in_cone else 'OUTSIDE'} μ = {float(friction_coefficient):g}",
+        )
         left.title.set_fontsize(9)
         left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=7.5, ncol=2)
 
@@ -129,9 +186,14 @@ def center_of_pressure_figure(wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLIN
         right.set_yticks(positions, labels, fontsize=8)
         right.axvline(0.0, color=ACCENT, linewidth=0.8)
         for y, value in zip(positions, values):
-            right.annotate(fmt(value, ".2f"), (value, y), va="center",
-                           ha="left" if value >= 0 else "right",
-                           xytext=(3 if value >= 0 else -3, 0), textcoords="offset points")
+            right.annotate(
+                fmt(value, ".2f"),
+                (value, y),
+                va="center",
+                ha="left" if value >= 0 else "right",
+                xytext=(3 if value >= 0 else -3, 0),
+                textcoords="offset points",
+            )
         right.set(xlabel="vertical moment (N m)", title="measured M_z, split in two")
         right.title.set_fontsize(9)
         right.margins(x=0.25)

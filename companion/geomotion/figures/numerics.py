@@ -107,7 +107,9 @@ def baumgarte_figure(alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, rad
     radius = 1.0
     n_steps = round(float(duration) / float(dt))
     if n_steps < 2:
-        raise ValueError(f"duration: expected at least two steps of dt = {dt!r} s, got {duration!r}")
+        raise ValueError(
+            f"duration: expected at least two steps of dt = {dt!r} s, got {duration!r}"
+        )
     if not float(offset) > -1.0:
         raise ValueError(f"offset: expected a fraction of the radius above -1, got {offset!r}")
     q_on, v_on = on_circle(1.0, 1.0, radius)
@@ -117,8 +119,9 @@ def baumgarte_figure(alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, rad
     phi0, rate0 = float(circle.residual(q0)[0]), float(q0 @ v0)
 
     def violation(alpha_, beta_, step, steps):
-        run = integrators.simulate_constrained(pendulum, circle, q0, v0, step, steps,
-                                               method="baumgarte", alpha=alpha_, beta=beta_)
+        run = integrators.simulate_constrained(
+            pendulum, circle, q0, v0, step, steps, method="baumgarte", alpha=alpha_, beta=beta_
+        )
         return run.t, circle.residual(run.q)[:, 0]
 
     t, phi = violation(alpha, beta, float(dt), n_steps)
@@ -126,26 +129,40 @@ def baumgarte_figure(alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, rad
     t_free, phi_free = violation(0.0, 0.0, float(dt), n_steps)
     exact = violation_closed_form(t, phi0, rate0, float(alpha), float(beta))
     gap = np.abs(phi - exact)
-    gap_half = np.abs(phi_half - violation_closed_form(t_half, phi0, rate0, float(alpha),
-                                                       float(beta)))
+    gap_half = np.abs(
+        phi_half - violation_closed_form(t_half, phi0, rate0, float(alpha), float(beta))
+    )
     floor = 1e-18
 
     with style_context():
         fig = new_figure((9.0, 3.7))
         left, right = fig.subplots(1, 2)
         left.plot(t_free, phi_free, color=ACCENT, linewidth=1.6, label="no feedback (α = β = 0)")
-        left.plot(t, phi, color=ENERGY, linewidth=2.2, label=f"Baumgarte α = {alpha:g}, β = {beta:g} 1/s")
+        left.plot(
+            t, phi, color=ENERGY, linewidth=2.2, label=f"Baumgarte α = {alpha:g}, β = {beta:g} 1/s"
+        )
         left.plot(t, exact, "--", color="black", linewidth=1.0, label="closed form")
         left.axhline(0.0, color=ACCENT, linewidth=0.8)
-        left.set(xlabel="time (s)", ylabel="violation Φ = (|q|² - R²)/2 (m²)",
-                 title=f"Φ(0) = {fmt(phi0, '.3f')} m², Φ'(0) = {fmt(rate0, '.3f')} m²/s")
+        left.set(
+            xlabel="time (s)",
+            ylabel="violation Φ = (|q|² - R²)/2 (m²)",
+            title=f"Φ(0) = {fmt(phi0, '.3f')} m², Φ'(0) = {fmt(rate0, '.3f')} m²/s",
+        )
         left.legend(loc="upper left", fontsize=8)
         right.semilogy(t, np.maximum(gap, floor), color=MOTION, label=f"dt = {dt:g} s")
-        right.semilogy(t_half, np.maximum(gap_half, floor), color=FORCE, linestyle="--",
-                       label=f"dt = {0.5 * dt:g} s")
+        right.semilogy(
+            t_half,
+            np.maximum(gap_half, floor),
+            color=FORCE,
+            linestyle="--",
+            label=f"dt = {0.5 * dt:g} s",
+        )
         ratio = gap.max() / max(gap_half.max(), floor)
-        right.set(xlabel="time (s)", ylabel="|Φ_RK4 - Φ_closed form| (m²)",
-                  title=f"halving dt divides the gap by {ratio:.1f} (RK4: 16)")
+        right.set(
+            xlabel="time (s)",
+            ylabel="|Φ_RK4 - Φ_closed form| (m²)",
+            title=f"halving dt divides the gap by {ratio:.1f} (RK4: 16)",
+        )
         right.legend(loc="lower right", fontsize=8)
     return fig
 
@@ -164,8 +181,16 @@ def default_study():
     """
     radius = 1.0
     q0, v0 = on_circle(1.2, 0.5, radius)
-    return integrators.step_size_study(circle_pendulum(), circle_constraint(radius), q0, v0,
-                                       1.0, (25, 50, 100, 200), alpha=5.0, beta=5.0)
+    return integrators.step_size_study(
+        circle_pendulum(),
+        circle_constraint(radius),
+        q0,
+        v0,
+        1.0,
+        (25, 50, 100, 200),
+        alpha=5.0,
+        beta=5.0,
+    )
 
 
 _PANELS = (
@@ -198,8 +223,10 @@ def integrator_study_figure(study=None):
     """
     study = default_study() if study is None else study
     if not isinstance(study, integrators.StepSizeStudy):
-        raise ValueError(f"study: expected a StepSizeStudy from integrators.step_size_study, got "
-                         f"{type(study).__name__}")
+        raise ValueError(
+            f"study: expected a StepSizeStudy from integrators.step_size_study, got "
+            f"{type(study).__name__}"
+        )
     floor = 1e-17  # exact zeros cannot be drawn on log axes
     skipped = [result for result in study.results if not result.applicable]
 
@@ -213,22 +240,35 @@ def integrator_study_figure(study=None):
                 values = np.maximum(result.residual(name), floor)
                 colour = METHOD_COLOURS.get(result.method, ACCENT)
                 order = result.orders[name][-1] if result.dt.size > 1 else np.nan
-                label = result.method if name != "energy" or np.isnan(order) else \
-                    f"{result.method} (order {order:.1f})"
+                label = (
+                    result.method
+                    if name != "energy" or np.isnan(order)
+                    else f"{result.method} (order {order:.1f})"
+                )
                 ax.loglog(result.dt, values, "-", color=colour, linewidth=1.4, label=label)
                 resolved = result.residual(name) > result.floors[name]
                 ax.loglog(result.dt[resolved], values[resolved], "o", color=colour, markersize=4)
-                ax.loglog(result.dt[~resolved], values[~resolved], "o", color=colour,
-                          markersize=4, markerfacecolor="white")
+                ax.loglog(
+                    result.dt[~resolved],
+                    values[~resolved],
+                    "o",
+                    color=colour,
+                    markersize=4,
+                    markerfacecolor="white",
+                )
             ax.set(title=title, xlabel="step dt (s)")
             ax.title.set_fontsize(8.5)
         for ax in axes:
             ax.set_xticks(study.dt, [f"{dt:g}" for dt in study.dt], fontsize=7.5)
             ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
         axes[0].set_ylabel("largest residual over the run")
-        fig.legend(*axes[-1].get_legend_handles_labels(), loc="outside lower center", ncol=3,
-                   fontsize=8)
+        fig.legend(
+            *axes[-1].get_legend_handles_labels(), loc="outside lower center", ncol=3, fontsize=8
+        )
         note = "" if not skipped else "; not applicable: " + ", ".join(r.method for r in skipped)
-        fig.suptitle(f"Step-size study over {study.duration:g} s (open markers: at the "
-                     f"rounding or tolerance floor){note}", fontsize=9.5)
+        fig.suptitle(
+            f"Step-size study over {study.duration:g} s (open markers: at the "
+            f"rounding or tolerance floor){note}",
+            fontsize=9.5,
+        )
     return fig

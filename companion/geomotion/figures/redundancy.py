@@ -23,8 +23,9 @@ def _weight_matrix(W):
         return np.diag(W)
     if W.shape == (2, 2):
         return W
-    raise ValueError(f"W: expected the diagonal (2,) or the matrix (2, 2) of the weight, got shape "
-                     f"{W.shape}")
+    raise ValueError(
+        f"W: expected the diagonal (2,) or the matrix (2, 2) of the weight, got shape {W.shape}"
+    )
 
 
 def _level_set(W, level, samples=241):
@@ -92,18 +93,34 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
         ellipse = _level_set(W, 0.5 * u_W @ W @ u_W)
         left.plot(*circle.T, "--", color=MOTION, linewidth=1.1, label="level set of |u|²/2")
         left.plot(*ellipse.T, "--", color=FORCE, linewidth=1.1, label="level set of uᵀWu/2")
-        left.plot(*u0, "o", color=MOTION, markersize=7,
-                  label=f"minimum norm G⁺b = ({fmt(u0[0], '.2f')}, {fmt(u0[1], '.2f')})")
-        left.plot(*u_W, "s", color=FORCE, markersize=7,
-                  label=f"weighted u_W = ({fmt(u_W[0], '.2f')}, {fmt(u_W[1], '.2f')})")
+        left.plot(
+            *u0,
+            "o",
+            color=MOTION,
+            markersize=7,
+            label=f"minimum norm G⁺b = ({fmt(u0[0], '.2f')}, {fmt(u0[1], '.2f')})",
+        )
+        left.plot(
+            *u_W,
+            "s",
+            color=FORCE,
+            markersize=7,
+            label=f"weighted u_W = ({fmt(u_W[0], '.2f')}, {fmt(u_W[1], '.2f')})",
+        )
         arrow(left, u0, 0.5 * direction, ACCENT, width=0.005)
-        left.annotate("ker G", u0 + 0.5 * direction, xytext=(4, 4), textcoords="offset points",
-                      color=ACCENT)
+        left.annotate(
+            "ker G", u0 + 0.5 * direction, xytext=(4, 4), textcoords="offset points", color=ACCENT
+        )
         reach = 1.25 * max(np.abs(ellipse).max(), np.abs(circle).max(), np.abs(u_W).max()) or 1.0
-        left.set(xlim=(-reach, reach), ylim=(-reach, reach), aspect="equal",
-                 xlabel="input u1 (input units)", ylabel="input u2 (input units)",
-                 title=f"G = ({G[0, 0]:g}, {G[0, 1]:g}), W = [[{W[0, 0]:g}, {W[0, 1]:g}], "
-                       f"[{W[1, 0]:g}, {W[1, 1]:g}]]")
+        left.set(
+            xlim=(-reach, reach),
+            ylim=(-reach, reach),
+            aspect="equal",
+            xlabel="input u1 (input units)",
+            ylabel="input u2 (input units)",
+            title=f"G = ({G[0, 0]:g}, {G[0, 1]:g}), W = [[{W[0, 0]:g}, {W[0, 1]:g}], "
+            f"[{W[1, 0]:g}, {W[1, 1]:g}]]",
+        )
         left.axhline(0.0, color=ACCENT, linewidth=0.6)
         left.axvline(0.0, color=ACCENT, linewidth=0.6)
         left.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7.5)
@@ -112,17 +129,23 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
         right.plot(z, weighted_cost, color=FORCE, label="uᵀWu/2")
         right.plot([0.0], [0.5 * u0 @ u0], "o", color=MOTION)
         right.plot([z_W], [0.5 * u_W @ W @ u_W], "s", color=FORCE)
-        right.set(xlabel="position z along ker G", ylabel="objective (input units²)",
-                  title="each objective has its own minimizer")
+        right.set(
+            xlabel="position z along ker G",
+            ylabel="objective (input units²)",
+            title="each objective has its own minimizer",
+        )
         right.set_ylim(0.0, 1.2 * max(weighted_cost.min(), euclidean_cost.min()) + 1.5)
         right.legend(loc="upper center", fontsize=8)
     return fig
 
 
-
-
-def grip_figure(r_L=(0.03, 0.0, 0.0), r_R=(0.12, 0.0, 0.0), f_L=(-30.0, 25.0, 0.0),
-                f_R=(10.0, -12.0, 0.0), squeeze=(-400.0, -200.0, 200.0, 400.0)):
+def grip_figure(
+    r_L=(0.03, 0.0, 0.0),
+    r_R=(0.12, 0.0, 0.0),
+    f_L=(-30.0, 25.0, 0.0),
+    f_R=(10.0, -12.0, 0.0),
+    squeeze=(-400.0, -200.0, 200.0, 400.0),
+):
     r"""Figure: a squeeze between the hands changes each hand's force, not the club's resultant.
 
     The club's reference point :math:`O` is the butt end of the grip, the shaft runs
@@ -159,8 +182,10 @@ def grip_figure(r_L=(0.03, 0.0, 0.0), r_R=(0.12, 0.0, 0.0), f_L=(-30.0, 25.0, 0.
         If a vector is not finite of shape (3,), ``squeeze`` is empty or non-finite,
         or the contacts coincide (no squeeze direction).
     """
-    r_L, r_R, f_L, f_R = (_validate.vector(value, name, 3) for value, name in
-                          ((r_L, "r_L"), (r_R, "r_R"), (f_L, "f_L"), (f_R, "f_R")))
+    r_L, r_R, f_L, f_R = (
+        _validate.vector(value, name, 3)
+        for value, name in ((r_L, "r_L"), (r_R, "r_R"), (f_L, "f_L"), (f_R, "f_R"))
+    )
     squeeze = np.atleast_1d(np.asarray(squeeze, dtype=float))
     if squeeze.ndim != 1 or squeeze.size == 0 or not np.all(np.isfinite(squeeze)):
         raise ValueError(f"squeeze: expected a non-empty sequence of finite N/m, got {squeeze!r}")
@@ -176,50 +201,84 @@ def grip_figure(r_L=(0.03, 0.0, 0.0), r_R=(0.12, 0.0, 0.0), f_L=(-30.0, 25.0, 0.
         fig = new_figure((9.0, 4.0))
         left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.45, 1, 1]})
         shaft_end = max(r_L[0], r_R[0]) + 0.1
-        left.plot([0.0, shaft_end], [0.0, 0.0], color="black", linewidth=6, alpha=0.3,
-                  solid_capstyle="round")
+        left.plot(
+            [0.0, shaft_end],
+            [0.0, 0.0],
+            color="black",
+            linewidth=6,
+            alpha=0.3,
+            solid_capstyle="round",
+        )
         left.plot(0.0, 0.0, "o", color="black")
         left.annotate("O", (0.0, 0.0), xytext=(-4, -15), textcoords="offset points")
-        left.annotate("shaft continues\nto the clubhead", (shaft_end, 0.0), xytext=(-52, -28),
-                      textcoords="offset points", color=ACCENT, fontsize=7.5)
+        left.annotate(
+            "shaft continues\nto the clubhead",
+            (shaft_end, 0.0),
+            xytext=(-52, -28),
+            textcoords="offset points",
+            color=ACCENT,
+            fontsize=7.5,
+        )
         forces = np.concatenate([np.abs(f_L + dL), np.abs(f_R + dR)]).max()
         scale = 0.1 / forces  # the largest force drawn 0.1 m long
         for value in squeeze:
             dL_k, dR_k = contact.internal_grip_forces(r_L, r_R, value)
             for point, force, colour in ((r_L, f_L + dL_k, MOTION), (r_R, f_R + dR_k, SECOND)):
                 arrow(left, point[:2], force[:2], colour, scale=scale, alpha=0.3, width=0.006)
-        arrow(left, r_L[:2], f_L[:2], MOTION, label="left hand force f_L", scale=scale,
-              width=0.009)
-        arrow(left, r_R[:2], f_R[:2], SECOND, label="right hand force f_R", scale=scale,
-              width=0.009)
-        left.plot([], [], color=ACCENT, alpha=0.5, linewidth=3,
-                  label=f"plus squeeze, a = {', '.join(f'{v:g}' for v in squeeze)} N/m")
+        arrow(left, r_L[:2], f_L[:2], MOTION, label="left hand force f_L", scale=scale, width=0.009)
+        arrow(
+            left, r_R[:2], f_R[:2], SECOND, label="right hand force f_R", scale=scale, width=0.009
+        )
+        left.plot(
+            [],
+            [],
+            color=ACCENT,
+            alpha=0.5,
+            linewidth=3,
+            label=f"plus squeeze, a = {', '.join(f'{v:g}' for v in squeeze)} N/m",
+        )
         for point, name in ((r_L, "L"), (r_R, "R")):
             left.plot(*point[:2], "o", color="black", markersize=4)
             left.annotate(name, point[:2], xytext=(2, -14), textcoords="offset points")
-        left.set(xlabel="x along the shaft (m)", ylabel="y (m)", aspect="equal",
-                 ylim=(-0.11, 0.11), xlim=(-0.06, shaft_end + 0.02),
-                 title=f"hands {np.linalg.norm(r_R - r_L) * 100:.0f} cm apart; "
-                       f"arrows {scale * 1000:.1f} mm per N")
+        left.set(
+            xlabel="x along the shaft (m)",
+            ylabel="y (m)",
+            aspect="equal",
+            ylim=(-0.11, 0.11),
+            xlim=(-0.06, shaft_end + 0.02),
+            title=f"hands {np.linalg.norm(r_R - r_L) * 100:.0f} cm apart; "
+            f"arrows {scale * 1000:.1f} mm per N",
+        )
         left.title.set_fontsize(9)
         left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), fontsize=7.5)
 
-        for index, label, colour, style in ((3, "f_x (N)", FORCE, "-"), (4, "f_y (N)", MOTION, "--"),
-                                            (2, "n_z about O (N m)", ENERGY, "-.")):
+        for index, label, colour, style in (
+            (3, "f_x (N)", FORCE, "-"),
+            (4, "f_y (N)", MOTION, "--"),
+            (2, "n_z about O (N m)", ENERGY, "-."),
+        ):
             middle.plot(a, swept[:, index], style, color=colour, label=label, linewidth=1.8)
-        middle.set(xlabel="squeeze a (N/m)", ylabel="resultant on the club (N, N m)",
-                   title=f"resultant f = ({fmt(resultant[3], '.3g')}, {fmt(resultant[4], '.3g')}) N,\n"
-                         f"n_z = {fmt(resultant[2], '.3g')} N m for every a")
+        middle.set(
+            xlabel="squeeze a (N/m)",
+            ylabel="resultant on the club (N, N m)",
+            title=f"resultant f = ({fmt(resultant[3], '.3g')}, {fmt(resultant[4], '.3g')}) N,\n"
+            f"n_z = {fmt(resultant[2], '.3g')} N m for every a",
+        )
         middle.title.set_fontsize(9)
         middle.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), fontsize=7.5)
         middle.margins(y=0.3)
 
-        right.plot(a, np.linalg.norm(f_L + dL, axis=-1), color=MOTION, label="|f_L + δf_L|",
-                   linewidth=1.8)
-        right.plot(a, np.linalg.norm(f_R + dR, axis=-1), color=SECOND, label="|f_R + δf_R|",
-                   linewidth=1.8)
-        right.set(xlabel="squeeze a (N/m)", ylabel="hand force magnitude (N)",
-                  title="but each hand's load changes")
+        right.plot(
+            a, np.linalg.norm(f_L + dL, axis=-1), color=MOTION, label="|f_L + δf_L|", linewidth=1.8
+        )
+        right.plot(
+            a, np.linalg.norm(f_R + dR, axis=-1), color=SECOND, label="|f_R + δf_R|", linewidth=1.8
+        )
+        right.set(
+            xlabel="squeeze a (N/m)",
+            ylabel="hand force magnitude (N)",
+            title="but each hand's load changes",
+        )
         right.title.set_fontsize(9)
         right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), fontsize=7.5)
         right.set_ylim(bottom=0.0)

@@ -69,15 +69,38 @@ def reporting_origin_figure(origin_x=0.0):
         for point, (F, V, _), name in ((p_B, about_B, "B"), (origin, about_O, label_O)):
             ax.plot(point[0], point[1], "o", color="black")
             ax.annotate(name, point[:2], xytext=(-12, -14), textcoords="offset points")
-            ax.quiver(point[0], point[1], V[3], V[4], color=MOTION, angles="xy",
-                      scale_units="xy", scale=12, width=0.008)
-        ax.quiver(p_B[0], p_B[1], 0, POWER_EXAMPLE["F_B"][4], color=FORCE, angles="xy",
-                  scale_units="xy", scale=60, width=0.008)
+            ax.quiver(
+                point[0],
+                point[1],
+                V[3],
+                V[4],
+                color=MOTION,
+                angles="xy",
+                scale_units="xy",
+                scale=12,
+                width=0.008,
+            )
+        ax.quiver(
+            p_B[0],
+            p_B[1],
+            0,
+            POWER_EXAMPLE["F_B"][4],
+            color=FORCE,
+            angles="xy",
+            scale_units="xy",
+            scale=60,
+            width=0.008,
+        )
         ax.plot([], [], color=MOTION, label="twist linear block (1/12 m per m/s)")
         ax.plot([], [], color=FORCE, label="force 10 N at B (1/60 m per N)")
-        ax.set(xlim=(min(origin_x, 0) - 0.15, max(origin_x, 0.2) + 0.25), ylim=(-0.12, 0.32),
-               xlabel="x (m)", ylabel="y (m)", aspect="equal",
-               title=f"Rigid motion, omega_z = {POWER_EXAMPLE['V_B'][2]:g} rad/s")
+        ax.set(
+            xlim=(min(origin_x, 0) - 0.15, max(origin_x, 0.2) + 0.25),
+            ylim=(-0.12, 0.32),
+            xlabel="x (m)",
+            ylabel="y (m)",
+            aspect="equal",
+            title=f"Rigid motion, omega_z = {POWER_EXAMPLE['V_B'][2]:g} rad/s",
+        )
         ax.legend(loc="upper left", fontsize=8)
         bars = [
             ("moment n_z (N m)", lambda F, V, P: F[2], FORCE),
@@ -105,9 +128,12 @@ def _two_link_inertia_curves(ax, marker_q2=None):
     ax.axhline(0, color=ACCENT, linewidth=0.8)
     if marker_q2 is not None:
         ax.axvline(marker_q2, color=ACCENT, linewidth=1.0)
-    ax.set(xlabel="elbow angle q2 (rad)", ylabel="joint inertia (kg m^2)",
-           xticks=np.pi * np.array([-1, -0.5, 0, 0.5, 1]),
-           xticklabels=["-pi", "-pi/2", "0", "pi/2", "pi"])
+    ax.set(
+        xlabel="elbow angle q2 (rad)",
+        ylabel="joint inertia (kg m^2)",
+        xticks=np.pi * np.array([-1, -0.5, 0, 0.5, 1]),
+        xticklabels=["-pi", "-pi/2", "0", "pi/2", "pi"],
+    )
     ax.legend(loc="upper right")
 
 
@@ -128,18 +154,30 @@ def inertia_energy_figure():
     v_y = np.linspace(-1.0, 0.4, 141)
     V = np.zeros((v_y.size, 6))
     V[:, 2], V[:, 4] = 1.0, v_y
-    point = inertia.kinetic_energy(inertia.spatial_inertia(m, c, inertia.point_mass_central_inertia(m)), V)
-    disk = inertia.kinetic_energy(inertia.spatial_inertia(m, c, np.diag([J_C / 2, J_C / 2, J_C])), V)
+    point = inertia.kinetic_energy(
+        inertia.spatial_inertia(m, c, inertia.point_mass_central_inertia(m)), V
+    )
+    disk = inertia.kinetic_energy(
+        inertia.spatial_inertia(m, c, np.diag([J_C / 2, J_C / 2, J_C])), V
+    )
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(9.0, 3.4), layout="constrained")
         left, right = fig.subplots(1, 2)
         left.plot(v_y, point, color=MOTION, label="point mass")
         left.plot(v_y, disk, color=ENERGY, label="thin disk, J_C = 0.1 kg m^2")
         left.plot([-0.3], [0.0], "o", color=MOTION)
-        left.annotate("0.05 J retained", (-0.3, disk.min()), xytext=(10, 25), textcoords="offset points",
-                      arrowprops={"arrowstyle": "->", "color": ACCENT})
-        left.set(xlabel="origin velocity v_y (m/s)", ylabel="kinetic energy (J)",
-                 title="m = 2 kg, offset 0.3 m, omega = 1 rad/s")
+        left.annotate(
+            "0.05 J retained",
+            (-0.3, disk.min()),
+            xytext=(10, 25),
+            textcoords="offset points",
+            arrowprops={"arrowstyle": "->", "color": ACCENT},
+        )
+        left.set(
+            xlabel="origin velocity v_y (m/s)",
+            ylabel="kinetic energy (J)",
+            title="m = 2 kg, offset 0.3 m, omega = 1 rad/s",
+        )
         left.legend(loc="upper left")
         _two_link_inertia_curves(right)
         right.set_title("Two-link arm: joint inertia vs elbow angle")
@@ -173,8 +211,13 @@ def joint_inertia_figure(q2=0.0, rates=(1.0, -2.0)):
         right.axis("off")
         right.text(0.0, 0.95, "M(q2) (kg m^2)", fontweight="bold", va="top")
         entries = [[fmt(value, ".4f") for value in row] for row in M]
-        right.text(0.0, 0.78, f"[[{entries[0][0]}, {entries[0][1]}],\n [{entries[1][0]}, {entries[1][1]}]]",
-                   family="monospace", va="top")
+        right.text(
+            0.0,
+            0.78,
+            f"[[{entries[0][0]}, {entries[0][1]}],\n [{entries[1][0]}, {entries[1][1]}]]",
+            family="monospace",
+            va="top",
+        )
         right.text(0.0, 0.45, f"rates ({qd[0]:g}, {qd[1]:g}) rad/s", va="top")
         right.text(0.0, 0.32, f"K = qd^T M qd / 2 = {fmt(energy, '.5f')} J", va="top", color=ENERGY)
     return fig
@@ -210,15 +253,24 @@ def rotated_inertia_figure(angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(
         axes = fig.subplots(1, 2)
         for ax, matrix, w_shown, K, title in (
             (axes[0], I_C, w, energy, "original axes"),
-            (axes[1], rotated, w_rotated, energy_rotated, f"rotated by {np.degrees(angle):.0f} deg about z"),
+            (
+                axes[1],
+                rotated,
+                w_rotated,
+                energy_rotated,
+                f"rotated by {np.degrees(angle):.0f} deg about z",
+            ),
         ):
             ax.imshow(matrix, cmap="RdBu_r", vmin=-vmax, vmax=vmax)
             for (i, j), value in np.ndenumerate(matrix):
                 shade = "white" if abs(value) > 0.6 * vmax else "black"
                 ax.text(j, i, fmt(value, ".3f"), ha="center", va="center", color=shade)
             omega_text = ", ".join(fmt(value, ".2f") for value in w_shown)
-            ax.set(xticks=[], yticks=[],
-                   title=f"{title}\nomega = ({omega_text}) rad/s, K = {fmt(K, '.3f')} J")
+            ax.set(
+                xticks=[],
+                yticks=[],
+                title=f"{title}\nomega = ({omega_text}) rad/s, K = {fmt(K, '.3f')} J",
+            )
             ax.grid(False)
     return fig
 
@@ -254,13 +306,20 @@ def screw_axis_figure(V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
         ax = fig.add_subplot(projection="3d")
         line = point + np.outer([-1.0, 1.0], direction)
         ax.plot(*line.T, color=ACCENT, linewidth=2, label="screw axis")
-        ax.quiver(*samples.T, *velocity.T, length=0.25, color=MOTION, label="velocity v + omega x r")
+        ax.quiver(
+            *samples.T, *velocity.T, length=0.25, color=MOTION, label="velocity v + omega x r"
+        )
         ax.scatter(*point, color="black", label="closest point r_perp")
         ax.scatter([0], [0], [0], color=FORCE, label="origin")
         r_perp = ", ".join(fmt(value, ".2f") for value in point)
-        ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)", aspect="equal",
-               title=f"axis through r_perp = ({r_perp}) m\n"
-                     f"pitch h = {fmt(pitch, '.2f')} m/rad: on the axis v = h omega")
+        ax.set(
+            xlabel="x (m)",
+            ylabel="y (m)",
+            zlabel="z (m)",
+            aspect="equal",
+            title=f"axis through r_perp = ({r_perp}) m\n"
+            f"pitch h = {fmt(pitch, '.2f')} m/rad: on the axis v = h omega",
+        )
         ax.legend(loc="upper left", fontsize=8)
         ax.set_xticks(np.round(point[0] + np.array([-0.5, 0.0, 0.5]), 2))
         ax.view_init(elev=22, azim=-58)
@@ -302,8 +361,13 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
             ax.scatter(*cloud[i].T, s=12)
             if parent >= 0:
                 ax.plot(*np.stack([origins[parent], origins[i]]).T, color=ACCENT, linewidth=1)
-        ax.set(xlabel="x (m)", ylabel="y (m)", zlabel="z (m)", aspect="equal",
-               title="six particles per body, all joints at q = 0")
+        ax.set(
+            xlabel="x (m)",
+            ylabel="y (m)",
+            zlabel="z (m)",
+            aspect="equal",
+            title="six particles per body, all joints at q = 0",
+        )
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(1))  # x is seen end-on
         ax.view_init(elev=12, azim=20)  # a frontal view: the arms hang either side of the torso
         right = fig.add_subplot(1, 2, 2)
@@ -311,6 +375,9 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
         limit = float(matrix_energy.max()) * 1.05
         right.plot([0, limit], [0, limit], color=ACCENT, linewidth=0.8)
         worst = float(np.max(np.abs(particle_energy - matrix_energy) / matrix_energy))
-        right.set(xlabel="qd^T M qd / 2 (J)", ylabel="sum of particle energies (J)",
-                  title=f"{n_states} random states; largest relative gap {worst:.1e}")
+        right.set(
+            xlabel="qd^T M qd / 2 (J)",
+            ylabel="sum of particle energies (J)",
+            title=f"{n_states} random states; largest relative gap {worst:.1e}",
+        )
     return fig

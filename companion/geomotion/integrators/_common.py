@@ -118,9 +118,7 @@ def damping_matrix(damping, n):
             raise ValueError(f"damping: expected non-negative coefficients, got {B!r}")
         return np.diag(B)
     if B.shape != (n, n):
-        raise ValueError(
-            f"damping: expected None, shape ({n},) or ({n}, {n}), got shape {B.shape}"
-        )
+        raise ValueError(f"damping: expected None, shape ({n},) or ({n}, {n}), got shape {B.shape}")
     scale = np.abs(B).max(initial=0.0)
     if np.abs(B - B.T).max(initial=0.0) > 1e-12 * scale:
         raise ValueError("damping: expected a symmetric matrix, got an asymmetric one")

@@ -43,8 +43,12 @@ from .stabilization import (
 )
 from .system import CheckedConstraint, MechanicalSystem, configuration, mass_function, norm, result
 
-__all__ = ["CONSTRAINED_METHODS", "CONSTANT_MASS_RTOL", "ConstrainedTrajectory",
-           "simulate_constrained"]
+__all__ = [
+    "CONSTRAINED_METHODS",
+    "CONSTANT_MASS_RTOL",
+    "ConstrainedTrajectory",
+    "simulate_constrained",
+]
 
 #: Integration methods understood by :func:`simulate_constrained`.
 CONSTRAINED_METHODS = ("projection", "baumgarte", "rattle")
@@ -160,9 +164,24 @@ def _method_gains(method, alpha, beta):
     return None
 
 
-def simulate_constrained(system, constraint, q0, v0, dt, n_steps, method="projection", u=None,
-                         B=None, other_force=None, damping=None, gravity=None, alpha=None,
-                         beta=None, tol=POSITION_TOL, max_iter=MAX_ITERATIONS):
+def simulate_constrained(
+    system,
+    constraint,
+    q0,
+    v0,
+    dt,
+    n_steps,
+    method="projection",
+    u=None,
+    B=None,
+    other_force=None,
+    damping=None,
+    gravity=None,
+    alpha=None,
+    beta=None,
+    tol=POSITION_TOL,
+    max_iter=MAX_ITERATIONS,
+):
     r"""Integrate a constrained mechanical system and report residuals and the energy balance.
 
     .. math:: M\dot v + h = Bu + Q_{other} - B_dv + J_c^T\lambda,\qquad \Phi(q) = 0,\qquad
@@ -256,12 +275,16 @@ def simulate_constrained(system, constraint, q0, v0, dt, n_steps, method="projec
     dt, n_steps = _common.step_settings(dt, n_steps)
     tol, max_iter = iteration_settings(tol, max_iter)
     equations = _mechanical_system(system, gravity)
-    n = system.num_bodies if isinstance(system, tree.Tree) else configuration(q0, None,
-                                                                              "q0").shape[-1]
+    n = (
+        system.num_bodies
+        if isinstance(system, tree.Tree)
+        else configuration(q0, None, "q0").shape[-1]
+    )
     B = _input_matrix(B, n)
     u_of, u_batch = _common.load_function(u, "u", B.shape[1], "u(t, q, v)")
-    other_of, other_batch = _common.load_function(other_force, "other_force", n,
-                                                  "other_force(t, q, v)")
+    other_of, other_batch = _common.load_function(
+        other_force, "other_force", n, "other_force(t, q, v)"
+    )
     B_d = _common.damping_matrix(damping, n)
     q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), u_batch, other_batch)
     checked = CheckedConstraint(constraint, n)
@@ -295,16 +318,28 @@ def simulate_constrained(system, constraint, q0, v0, dt, n_steps, method="projec
     kinetic = 0.5 * np.einsum("...i,...ij,...j->...", v, mass_of(q), v)
     potential = result(equations.potential(q), "system.potential(q)", q.shape[:-1])
     input_work, other_work, dissipated = work[..., 0], work[..., 1], -work[..., 2]
-    residual = (kinetic + potential - kinetic[0] - potential[0]
-                - input_work - other_work + dissipated)
+    residual = (
+        kinetic + potential - kinetic[0] - potential[0] - input_work - other_work + dissipated
+    )
     J = checked.jacobian(q)
     normal_acceleration = np.einsum("...ij,...j->...i", J[:-1], acceleration)
     return ConstrainedTrajectory(
-        t, q, v, kinetic, potential, input_work, other_work, dissipated, residual,
+        t,
+        q,
+        v,
+        kinetic,
+        potential,
+        input_work,
+        other_work,
+        dissipated,
+        residual,
         position_residual=norm(checked.residual(q)),
         velocity_residual=norm(np.einsum("...ij,...j->...i", J, v)),
         acceleration_residual=norm(normal_acceleration + checked.bias(q[:-1], v[:-1])),
-        multiplier=multiplier, velocity_multiplier=velocity_multiplier, method=method, dt=dt,
+        multiplier=multiplier,
+        velocity_multiplier=velocity_multiplier,
+        method=method,
+        dt=dt,
     )
 
 
@@ -329,8 +364,9 @@ def _index_one_dynamics(mass_of, bias_of, checked, loads_of, gains):
         gamma = checked.bias(q, v)
         if gains is not None:
             gamma = stabilized(checked, q, v, J, gamma, *gains)
-        a, lam = constraints.constrained_dynamics(mass_of(q), J, bias_of(q, v),
-                                                  loads.sum(axis=-2), gamma)
+        a, lam = constraints.constrained_dynamics(
+            mass_of(q), J, bias_of(q, v), loads.sum(axis=-2), gamma
+        )
         return a, loads, lam
 
     return dynamics
@@ -341,14 +377,15 @@ def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps):
     q, v, work = _trajectory_arrays(q0, v0, n_steps)
     accelerations, multipliers = [], []
     for k in range(n_steps):
-        q_next, v_next, step_work, (a, _, lam) = _common.rk4_step(dynamics, k * dt, q[k], v[k],
-                                                                  dt)
+        q_next, v_next, step_work, (a, _, lam) = _common.rk4_step(dynamics, k * dt, q[k], v[k], dt)
         if project is not None:
             try:
                 q_next, v_next = project(q_next, v_next)
             except ValueError as error:
-                raise ValueError(f"dt: projection failed after the step from t = {k * dt:.6g} s "
-                                 f"({error}); take a smaller step") from error
+                raise ValueError(
+                    f"dt: projection failed after the step from t = {k * dt:.6g} s "
+                    f"({error}); take a smaller step"
+                ) from error
         q[k + 1], v[k + 1] = q_next, v_next
         work[k + 1] = work[k] + step_work
         accelerations.append(a)
@@ -373,8 +410,9 @@ def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, 
     loads = forces_of(0.0, q0, v0)
     accelerations, multipliers, velocity_multipliers = [], [], []
     for k in range(n_steps):
-        result_k, loads_next, a = rattle.step(M, checked, forces_of, k * dt, q[k], v[k], loads,
-                                              dt, tol, max_iter)
+        result_k, loads_next, a = rattle.step(
+            M, checked, forces_of, k * dt, q[k], v[k], loads, dt, tol, max_iter
+        )
         change = np.abs(mass_of(result_k.q) - M).max()
         if change > CONSTANT_MASS_RTOL * scale:
             raise ValueError(
@@ -382,11 +420,19 @@ def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, 
                 f"{change / scale:.3g} of its largest entry by t = {(k + 1) * dt:.6g} s; "
                 f"use method 'projection'"
             )
-        work[k + 1] = work[k] + 0.5 * dt * (_common.power(loads[..., :3, :], v[k])
-                                            + _common.power(loads_next[..., :3, :], result_k.v))
+        work[k + 1] = work[k] + 0.5 * dt * (
+            _common.power(loads[..., :3, :], v[k])
+            + _common.power(loads_next[..., :3, :], result_k.v)
+        )
         q[k + 1], v[k + 1], loads = result_k.q, result_k.v, loads_next
         accelerations.append(a)
         multipliers.append(result_k.position_multiplier)
         velocity_multipliers.append(result_k.velocity_multiplier)
-    return (q, v, work, np.array(accelerations), np.array(multipliers),
-            np.array(velocity_multipliers))
+    return (
+        q,
+        v,
+        work,
+        np.array(accelerations),
+        np.array(multipliers),
+        np.array(velocity_multipliers),
+    )

@@ -124,8 +124,7 @@ def step(M, checked, loads_of, t, q, v, loads, dt, tol, max_iter):
     )
 
 
-def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL,
-                max_iter=MAX_ITERATIONS):
+def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL, max_iter=MAX_ITERATIONS):
     r"""One RATTLE step for a constant mass matrix (see the module documentation).
 
     The position multiplier is found by Newton's method on
@@ -185,8 +184,10 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL,
     dt, _ = _common.step_settings(dt, 1)
     tol, max_iter = iteration_settings(tol, max_iter)
     if callable(M):
-        raise ValueError("M: expected a constant (..., n, n) mass matrix, got a callable; "
-                         "RATTLE in this form needs M independent of q")
+        raise ValueError(
+            "M: expected a constant (..., n, n) mass matrix, got a callable; "
+            "RATTLE in this form needs M independent of q"
+        )
     q = configuration(q)
     n = q.shape[-1]
     v = configuration(v, n, "v")
@@ -201,5 +202,6 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL,
         return force_of(time, position, rate)[..., None, :]
 
     checked = CheckedConstraint(constraint, n)
-    return step(M, checked, loads_of, float(t), q, v, loads_of(float(t), q, v), dt, tol,
-                max_iter)[0]
+    return step(M, checked, loads_of, float(t), q, v, loads_of(float(t), q, v), dt, tol, max_iter)[
+        0
+    ]

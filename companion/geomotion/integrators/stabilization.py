@@ -15,14 +15,18 @@ Neither is a symplectic method: that needs a scheme built around the constraint
 (:func:`rattle_step`).
 """
 
-
 import numpy as np
 
 from .. import _validate, constraints
 from .system import CheckedConstraint, configuration, mass_function, norm
 
-__all__ = ["POSITION_TOL", "MAX_ITERATIONS", "baumgarte_bias", "project_position",
-           "project_velocity"]
+__all__ = [
+    "POSITION_TOL",
+    "MAX_ITERATIONS",
+    "baumgarte_bias",
+    "project_position",
+    "project_velocity",
+]
 
 #: Default tolerance on the constraint residual norm :math:`|\Phi|` reached by the
 #: Newton solves of :func:`project_position` and :func:`rattle_step`, in the units of
@@ -195,8 +199,9 @@ def project_position(M, constraint, q, tol=POSITION_TOL, max_iter=MAX_ITERATIONS
     tol, max_iter = iteration_settings(tol, max_iter)
     q = configuration(q)
     n = q.shape[-1]
-    return newton_projection(mass_function(M, n), CheckedConstraint(constraint, n), q, tol,
-                             max_iter)
+    return newton_projection(
+        mass_function(M, n), CheckedConstraint(constraint, n), q, tol, max_iter
+    )
 
 
 def project_velocity(M, J_c, v):
@@ -238,5 +243,6 @@ def project_velocity(M, J_c, v):
     """
     J = _validate.matrix(J_c, "J_c")
     v = configuration(v, J.shape[-1], "v")
-    return v - metric_correction(_validate.matrix(M, "M"), J,
-                                 np.einsum("...ij,...j->...i", J, v))[0]
+    return (
+        v - metric_correction(_validate.matrix(M, "M"), J, np.einsum("...ij,...j->...i", J, v))[0]
+    )

@@ -202,10 +202,13 @@ class StepSizeStudy:
         floor is printed as ``at floor``: its digits are rounding or solve tolerance
         (and would differ from one machine to the next), not discretization error.
         """
-        first = (f"Step-size study over {self.duration:g} s; steps "
-                 f"{', '.join(str(n) for n in self.steps)}")
+        first = (
+            f"Step-size study over {self.duration:g} s; steps "
+            f"{', '.join(str(n) for n in self.steps)}"
+        )
         header = f"{'method':<11}{'steps':>6}{'dt (s)':>8}" + "".join(
-            f"{_LABELS[name]:>18}" for name in QUANTITIES)
+            f"{_LABELS[name]:>18}" for name in QUANTITIES
+        )
         lines = [first, header, "-" * len(header)]
         for result in self.results:
             if not result.applicable:
@@ -222,9 +225,11 @@ class StepSizeStudy:
                         cell = f"{value:.2e}{order}"
                     row += f"{cell:>18}"
                 lines.append(row)
-        lines.append("In parentheses: observed order against the previous step size ('(-)': "
-                     "not measurable).\n'at floor': at or below the rounding or solve-tolerance "
-                     "floor, which says nothing about the step.")
+        lines.append(
+            "In parentheses: observed order against the previous step size ('(-)': "
+            "not measurable).\n'at floor': at or below the rounding or solve-tolerance "
+            "floor, which says nothing about the step."
+        )
         return "\n".join(lines)
 
     def __str__(self):
@@ -239,14 +244,17 @@ def _steps(steps):
     try:
         counts = tuple(steps)
     except TypeError as error:
-        raise ValueError(f"steps: expected a sequence of increasing step counts, got {steps!r}"
-                         ) from error
+        raise ValueError(
+            f"steps: expected a sequence of increasing step counts, got {steps!r}"
+        ) from error
     if not counts:
         raise ValueError("steps: expected at least one step count, got an empty sequence")
     counts = tuple(_validate.count(n, "steps") for n in counts)
     if any(b <= a for a, b in itertools.pairwise(counts)):
-        raise ValueError(f"steps: expected strictly increasing step counts (successively "
-                         f"smaller steps), got {counts!r}")
+        raise ValueError(
+            f"steps: expected strictly increasing step counts (successively "
+            f"smaller steps), got {counts!r}"
+        )
     return tuple(int(n) for n in counts)
 
 
@@ -274,8 +282,13 @@ def _floors(trajectory, constraint, tol):
     J = np.asarray(constraint.jacobian(trajectory.q), dtype=float)
     jacobian_size = np.sqrt(np.einsum("...ij,...ij->...", J, J))
     gamma = np.asarray(constraint.bias(trajectory.q, trajectory.v), dtype=float)
-    terms = [trajectory.kinetic, trajectory.potential, trajectory.input_work,
-             trajectory.other_work, trajectory.dissipated]
+    terms = [
+        trajectory.kinetic,
+        trajectory.potential,
+        trajectory.input_work,
+        trajectory.other_work,
+        trajectory.dissipated,
+    ]
     energy_size = sum(np.abs(term).max() for term in terms)
     return {
         "position": 10.0 * tol,
@@ -287,14 +300,32 @@ def _floors(trajectory, constraint, tol):
 
 def _not_applicable(method, reason, dt):
     nan = _frozen(np.full(dt.shape, np.nan))
-    return MethodStudy(method, False, reason, _frozen(dt), nan, nan, nan, nan,
-                       floors=MappingProxyType(dict.fromkeys(QUANTITIES, np.nan)),
-                       orders=MappingProxyType({name: _frozen(np.full(dt.size - 1, np.nan))
-                                                for name in QUANTITIES}))
+    return MethodStudy(
+        method,
+        False,
+        reason,
+        _frozen(dt),
+        nan,
+        nan,
+        nan,
+        nan,
+        floors=MappingProxyType(dict.fromkeys(QUANTITIES, np.nan)),
+        orders=MappingProxyType(
+            {name: _frozen(np.full(dt.size - 1, np.nan)) for name in QUANTITIES}
+        ),
+    )
 
 
-def step_size_study(system, constraint, q0, v0, duration, steps,
-                    methods=("baumgarte", "projection", "rattle"), **options):
+def step_size_study(
+    system,
+    constraint,
+    q0,
+    v0,
+    duration,
+    steps,
+    methods=("baumgarte", "projection", "rattle"),
+    **options,
+):
     r"""Run :func:`~geomotion.integrators.simulate_constrained` at successively smaller steps; report residuals and orders.
 
     For each method and each step count :math:`N` in ``steps`` the system is integrated
@@ -369,12 +400,15 @@ def step_size_study(system, constraint, q0, v0, duration, steps,
     duration = float(duration_array)
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
-        raise ValueError(f"{unknown[0]}: not an option of simulate_constrained; expected some "
-                         f"of {_OPTIONS}")
+        raise ValueError(
+            f"{unknown[0]}: not an option of simulate_constrained; expected some of {_OPTIONS}"
+        )
     gains = {name: options.pop(name) for name in ("alpha", "beta") if name in options}
     if "baumgarte" in methods and len(gains) < 2:
-        raise ValueError("alpha, beta: studying method 'baumgarte' needs both gains (1/s); "
-                         "pass alpha=..., beta=... or leave 'baumgarte' out of methods")
+        raise ValueError(
+            "alpha, beta: studying method 'baumgarte' needs both gains (1/s); "
+            "pass alpha=..., beta=... or leave 'baumgarte' out of methods"
+        )
     tol = options.get("tol", POSITION_TOL)
     dt = np.array([duration / n for n in counts])
 
@@ -386,16 +420,18 @@ def step_size_study(system, constraint, q0, v0, duration, steps,
         reason = ""
         for n, step in zip(counts, dt):
             try:
-                trajectory = simulate_constrained(system, constraint, q0, v0, step, n,
-                                                  method=method, **options, **extra)
+                trajectory = simulate_constrained(
+                    system, constraint, q0, v0, step, n, method=method, **options, **extra
+                )
             except ValueError as error:
                 if method == "rattle" and str(error).startswith(_VARYING_MASS):
                     reason = f"the mass matrix varies along the motion ({error})"
                     break
                 if not str(error).startswith("dt:"):
                     raise
-                raise ValueError(f"steps: method {method!r} failed with {n} steps "
-                                 f"(dt = {step:.6g} s): {error}") from error
+                raise ValueError(
+                    f"steps: method {method!r} failed with {n} steps (dt = {step:.6g} s): {error}"
+                ) from error
             values["position"].append(float(np.max(trajectory.position_residual)))
             values["velocity"].append(float(np.max(trajectory.velocity_residual)))
             values["acceleration"].append(float(np.max(trajectory.acceleration_residual)))
@@ -405,10 +441,18 @@ def step_size_study(system, constraint, q0, v0, duration, steps,
         if reason:
             results.append(_not_applicable(method, reason, dt))
             continue
-        orders = {name: _frozen(observed_orders(dt, values[name], floors[name]))
-                  for name in QUANTITIES}
-        results.append(MethodStudy(method, True, "", _frozen(dt),
-                                   *(_frozen(values[name]) for name in QUANTITIES),
-                                   floors=MappingProxyType(floors),
-                                   orders=MappingProxyType(orders)))
+        orders = {
+            name: _frozen(observed_orders(dt, values[name], floors[name])) for name in QUANTITIES
+        }
+        results.append(
+            MethodStudy(
+                method,
+                True,
+                "",
+                _frozen(dt),
+                *(_frozen(values[name]) for name in QUANTITIES),
+                floors=MappingProxyType(floors),
+                orders=MappingProxyType(orders),
+            )
+        )
     return StepSizeStudy(duration, counts, _frozen(dt), methods, tuple(results))

@@ -169,7 +169,7 @@ class CheckedConstraint:
     def _checked(self, value, label, batch, columns):
         array = _validate.real_array(value, label)
         core = 1 + len(columns)
-        if array.ndim < core or array.shape[array.ndim - len(columns):] != columns:
+        if array.ndim < core or array.shape[array.ndim - len(columns) :] != columns:
             expected = "(..., c" + "".join(f", {m}" for m in columns) + ")"
             raise ValueError(f"{label}: expected shape {expected}, got shape {array.shape}")
         if self.c is None:
@@ -178,15 +178,16 @@ class CheckedConstraint:
 
     def residual(self, q):
         """Phi(q), (..., c), in the constraint's units."""
-        return self._checked(self._constraint.residual(q), "constraint.residual(q)",
-                             q.shape[:-1], ())
+        return self._checked(
+            self._constraint.residual(q), "constraint.residual(q)", q.shape[:-1], ()
+        )
 
     def jacobian(self, q):
         """J_c(q) = dPhi/dq, (..., c, n)."""
-        return self._checked(self._constraint.jacobian(q), "constraint.jacobian(q)",
-                             q.shape[:-1], (self._n,))
+        return self._checked(
+            self._constraint.jacobian(q), "constraint.jacobian(q)", q.shape[:-1], (self._n,)
+        )
 
     def bias(self, q, v):
         """gamma = Jdot_c v, (..., c)."""
-        return self._checked(self._constraint.bias(q, v), "constraint.bias(q, v)",
-                             q.shape[:-1], ())
+        return self._checked(self._constraint.bias(q, v), "constraint.bias(q, v)", q.shape[:-1], ())

@@ -117,8 +117,7 @@ class Trajectory:
         return self.kinetic + self.potential
 
 
-def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=None,
-             damping=None):
+def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=None, damping=None):
     r"""Integrate a tree's forward dynamics with a fixed step and report the energy balance.
 
     .. math:: \ddot q = \mathrm{ABA}(q, \dot q, \tau - B_d\dot q),\qquad

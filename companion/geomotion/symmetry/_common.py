@@ -35,8 +35,10 @@ def _positive_locked_inertia(I, name="locked_inertia", points=None):
     if np.all(I > 0):
         return I
     worst = np.unravel_index(np.argmin(I), I.shape)
-    where = f" at s = {points[worst]}" if points is not None else (
-        f" at index {tuple(int(i) for i in worst)}" if I.ndim else ""
+    where = (
+        f" at s = {points[worst]}"
+        if points is not None
+        else (f" at index {tuple(int(i) for i in worst)}" if I.ndim else "")
     )
     raise ValueError(
         f"{name}: expected a positive locked inertia (kg m^2; zero is singular), got "
@@ -77,8 +79,9 @@ def _sample_times(times, s):
     t = _validate.real_array(times, "times")
     K = s.shape[-2]
     if t.ndim == 0 or t.shape[-1] != K:
-        raise ValueError(f"times: expected shape (..., {K}), one time per shape sample, "
-                         f"got shape {t.shape}")
+        raise ValueError(
+            f"times: expected shape (..., {K}), one time per shape sample, got shape {t.shape}"
+        )
     _batch_shape(shape=s.shape[:-2], times=t.shape[:-1])
     steps = np.diff(t, axis=-1)
     if np.any(steps <= 0):
@@ -98,7 +101,7 @@ def _sample_times(times, s):
 def _evaluate_each(function, points, point_ndim, core, name):
     """``function(point)`` for every point of a stack; result ``batch + core``."""
     batch = points.shape[: points.ndim - point_ndim]
-    flat = points.reshape((-1,) + points.shape[len(batch):])
+    flat = points.reshape((-1,) + points.shape[len(batch) :])
     values = np.empty((len(flat),) + core)
     for index, point in enumerate(flat):
         try:
@@ -120,8 +123,7 @@ def _field(value, points, point_ndim, core, name):
     constant = _validate.real_array(value, name)
     if constant.shape != core:
         raise ValueError(
-            f"{name}: expected a callable or a constant of shape {core}, got shape "
-            f"{constant.shape}"
+            f"{name}: expected a callable or a constant of shape {core}, got shape {constant.shape}"
         )
     return np.broadcast_to(constant, points.shape[: points.ndim - point_ndim] + core)
 

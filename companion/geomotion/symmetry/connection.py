@@ -112,8 +112,7 @@ def kinetic_metric(locked_inertia, coupling, shape_metric):
     a = _coupling(coupling)
     k = a.shape[-1]
     H = _validate.trailing_shape(shape_metric, "shape_metric", (k, k))
-    batch = _batch_shape(locked_inertia=I.shape, coupling=a.shape[:-1],
-                         shape_metric=H.shape[:-2])
+    batch = _batch_shape(locked_inertia=I.shape, coupling=a.shape[:-1], shape_metric=H.shape[:-2])
     G = np.empty(batch + (1 + k, 1 + k))
     G[..., 0, 0] = I
     G[..., 1:, 0] = a
@@ -191,8 +190,12 @@ def conjugate_momentum(locked_inertia, coupling, theta_rate, shape_rate):
     a = _coupling(coupling)
     rate = _validate.real_array(theta_rate, "theta_rate")
     sdot = _validate.trailing_shape(shape_rate, "shape_rate", a.shape[-1:])
-    _batch_shape(locked_inertia=I.shape, coupling=a.shape[:-1], theta_rate=rate.shape,
-                 shape_rate=sdot.shape[:-1])
+    _batch_shape(
+        locked_inertia=I.shape,
+        coupling=a.shape[:-1],
+        theta_rate=rate.shape,
+        shape_rate=sdot.shape[:-1],
+    )
     return I * rate + np.sum(a * sdot, axis=-1)
 
 
@@ -228,6 +231,7 @@ def reconstruct_rate(locked_inertia, coupling, momentum, shape_rate):
     I = _validate.real_array(locked_inertia, "locked_inertia")
     p = _validate.real_array(momentum, "momentum")
     sdot = _validate.trailing_shape(shape_rate, "shape_rate", A.shape[-1:])
-    _batch_shape(locked_inertia=I.shape, coupling=A.shape[:-1], momentum=p.shape,
-                 shape_rate=sdot.shape[:-1])
+    _batch_shape(
+        locked_inertia=I.shape, coupling=A.shape[:-1], momentum=p.shape, shape_rate=sdot.shape[:-1]
+    )
     return p / I - np.sum(A * sdot, axis=-1)

@@ -111,8 +111,11 @@ def rectangle_loop(a0, b0, corner=(0.0, 0.0), clockwise=False, points_per_side=1
     origin = _validate.real_array(corner, "corner")
     if origin.shape != (2,):
         raise ValueError(f"corner: expected shape (2,), got shape {origin.shape}")
-    if isinstance(points_per_side, bool) or not isinstance(points_per_side, (int, np.integer)) \
-            or points_per_side < 1:
+    if (
+        isinstance(points_per_side, bool)
+        or not isinstance(points_per_side, (int, np.integer))
+        or points_per_side < 1
+    ):
         raise ValueError(f"points_per_side: expected a positive integer, got {points_per_side!r}")
     vertices = origin + np.array([[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]) * [width, height]
     if clockwise:

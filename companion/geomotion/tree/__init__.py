@@ -82,9 +82,9 @@ Implementation notes: two ways through the same mechanics
 import numpy as np
 
 from .. import _validate
-from .batched import _Scratch, _sincos  # noqa: F401  (tests reach these through the package)
-from .batched import _soa_aba, _soa_rnea
+from .batched import _Scratch, _sincos, _soa_aba, _soa_rnea  # noqa: F401  (tests reach these through the package)
 from .batched_base import _soa_crba
+from .coriolis import coriolis_matrix
 from .model import (
     _SOA_MIN_BATCH,  # noqa: F401  (tests reach it through the package)
     DEFAULT_GRAVITY,
@@ -96,14 +96,15 @@ from .model import (
     REVOLUTE_Z,
     GravityWarning,
     Tree,
-    _flat,
-    _path,
     _batch_shape,
     _check_configuration,
     _check_f_ext,
     _check_gravity,
     _check_model,
+    _flat,
+    _path,
 )
+from .points import point_acceleration_bias, point_jacobian, point_position, point_velocity
 from .reference import (
     PreparedTree,
     body_jacobians,
@@ -118,8 +119,6 @@ from .reference import (
     spatial_momentum,
 )
 from .single import _stk_aba, _stk_crba, _stk_rnea
-from .coriolis import coriolis_matrix
-from .points import point_acceleration_bias, point_jacobian, point_position, point_velocity
 
 __all__ = [
     "Tree",
@@ -406,4 +405,3 @@ def aba(model, q, qd, tau, gravity=None, f_ext=None, f_ext_frame="body"):
     )
     path = _path(batch, _soa_aba, _stk_aba, "aba")
     return path(model._compiled, q, qd, tau, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
-

@@ -41,14 +41,14 @@ import weakref
 import numpy as np
 
 from .compiled import (
-    _COLUMN2,
-    _COLUMN5,
-    _DIAGONAL,
-    _FULL_FROM_SYM,
     _BLOCK_XX,
     _BLOCK_XY,
     _BLOCK_YX,
     _BLOCK_YY,
+    _COLUMN2,
+    _COLUMN5,
+    _DIAGONAL,
+    _FULL_FROM_SYM,
     _SYM_PAIRS,
     _VECTOR_X,
     _VECTOR_Y,
@@ -607,4 +607,3 @@ def _soa_aba(cm, q, qd, tau, g, f_ext=None, frame="body", out=None):
     finally:
         _checkin(cm, ws)
     return _soa_rows_to_user(cm, qdd, out)
-

@@ -244,8 +244,9 @@ def _soa_crba(cm, q, out=None):
         qs = _soa_columns(cm, q, ws.get("q", (n, B)))
         _, _, S, Y = _soa_base_bodies(cm, qs, ws)
         _subtree_sums(cm, Y)
-        F = _apply_inertia(Y, cm.subtree_mass[:, None], S, ws.get("cr_F", (6, n, B)),
-                           ws.get("cr_tmp", (n, B)))
+        F = _apply_inertia(
+            Y, cm.subtree_mass[:, None], S, ws.get("cr_F", (6, n, B)), ws.get("cr_tmp", (n, B))
+        )
         return _symmetric_joint_matrix(cm, S, F, ws, out)
     finally:
         _checkin(cm, ws)

@@ -67,7 +67,9 @@ def _check_symmetric_layout():
     pairs = [tuple(p) for p in _SYM_PAIRS]
     assert all(kind[a] == kind[b] == 2 for a, b in pairs[_INVARIANT])
     for (a, b), (c, d) in zip(pairs[_VECTOR_X], pairs[_VECTOR_Y]):
-        assert sorted(kind[[a, b]]) == [0, 2] and (c, d) == tuple(i + (kind[i] == 0) for i in (a, b))
+        assert sorted(kind[[a, b]]) == [0, 2] and (c, d) == tuple(
+            i + (kind[i] == 0) for i in (a, b)
+        )
     for (a, b), yy, xy in zip(pairs[_BLOCK_XX], pairs[_BLOCK_YY], pairs[_BLOCK_XY]):
         assert kind[a] == kind[b] == 0 and yy == (a + 1, b + 1) and xy == (a, b + 1)
     a, b = pairs[_BLOCK_XX][-1]
@@ -146,7 +148,6 @@ def _force_z_basis(slides):
             b[:3, 3:] = E @ R
             basis.append(b)
     return np.array(basis)
-
 
 
 class _Compiled:
@@ -272,8 +273,6 @@ class _Compiled:
         self.Iu[:, 5, 6] = sa
 
 
-
-
 def _to_internal(cm, x, axis=-1):
     """User body order -> internal depth-first order along ``axis``."""
     return x if cm.identity else np.take(x, cm.perm, axis=axis)
@@ -290,7 +289,6 @@ def _reference_world_wrenches(cm, F):
     F = np.array(F)
     F[..., :3] -= (cm.origin_skew @ F[..., 3:, None])[..., 0]
     return F
-
 
 
 def _check_joint_inertia(cm, k, D, scale):

@@ -22,6 +22,7 @@ from .single import _stk_crba, _stk_joint_inertias, _stk_rnea
 #: Default gravity of a :class:`Tree`, in base coordinates (z up), m/s^2.
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
 
+
 def _joint_screw(values):
     screw = np.array(values, dtype=float)
     screw.flags.writeable = False
@@ -153,7 +154,10 @@ def _warn_if_gravity_does_no_work(model, q):
     cm = model._compiled
     zero = np.zeros_like(q)
     torques = _stk_rnea(cm, q, zero, zero, model.gravity, None, "body")
-    size = np.abs(model.placements[:, :3, 3]).sum() + np.linalg.norm(model.centers_of_mass, axis=1).sum()
+    size = (
+        np.abs(model.placements[:, :3, 3]).sum()
+        + np.linalg.norm(model.centers_of_mass, axis=1).sum()
+    )
     scale = model.masses.sum() * np.linalg.norm(model.gravity) * max(size, np.finfo(float).tiny)
     if np.abs(torques).max() <= _GRAVITY_WORK_RTOL * scale:
         warnings.warn(
@@ -247,8 +251,6 @@ def _check_motion_transforms(X, name):
         )
 
 
-
-
 def _check_configuration(model, value, name):
     array = _validate.real_array(value, name)
     n = model.num_bodies
@@ -307,7 +309,6 @@ def _batch_shape(arrays, wrench=None, gravity=None):
         ) from error
 
 
-
 #: Batches of at least this many configurations use the structure-of-arrays path
 #: (measured crossover on the benchmark machine, see bench/bench_dynamics.py).
 _SOA_MIN_BATCH = 96
@@ -358,8 +359,10 @@ def _in_blocks(soa, algorithm):
             return soa(cm, *args)
 
         def block_of(block):
-            return (a[block] if isinstance(a, np.ndarray) and a.ndim >= 2 and a.shape[0] == B
-                    else a for a in args)
+            return (
+                a[block] if isinstance(a, np.ndarray) and a.ndim >= 2 and a.shape[0] == B else a
+                for a in args
+            )
 
         first = soa(cm, *block_of(slice(0, size)))
         single = not isinstance(first, tuple)
@@ -542,17 +545,19 @@ class Tree:
         return self._compiled.user_com.copy()
 
 
-
 def _joint_kind(S):
     """'revolute', 'prismatic' or 'helical' for a joint screw S = (omega, v)."""
     w, v = S[:3], S[3:]
     if not np.any(w):
         return "prismatic"
-    return "revolute" if abs(w @ v) <= 1e-12 * np.linalg.norm(w) * max(np.linalg.norm(v), 1.0) else "helical"
+    return (
+        "revolute"
+        if abs(w @ v) <= 1e-12 * np.linalg.norm(w) * max(np.linalg.norm(v), 1.0)
+        else "helical"
+    )
 
 
 def _check_model(model, name="model"):
     if type(model) is not Tree and not isinstance(model, Tree):
         raise ValueError(f"{name}: expected a geomotion.tree.Tree, got {type(model).__name__}")
     return model
-

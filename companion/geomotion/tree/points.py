@@ -23,8 +23,8 @@ from numbers import Integral
 
 import numpy as np
 
-from .batched_base import _soa_points
 from .. import _validate
+from .batched_base import _soa_points
 from .model import _check_configuration, _check_model, _flat, _path
 from .single import _stk_points
 
@@ -43,7 +43,9 @@ def _check_body(model, body):
 def _check_point(point):
     r = _validate.real_array(point, "point")
     if r.ndim == 0 or r.shape[-1] != 3:
-        raise ValueError(f"point: expected shape (..., 3) (m, in body coordinates), got shape {r.shape}")
+        raise ValueError(
+            f"point: expected shape (..., 3) (m, in body coordinates), got shape {r.shape}"
+        )
     return r
 
 

@@ -117,7 +117,6 @@ class PreparedTree:
         return self.parents.size
 
 
-
 # ---------------------------------------------------------------------------
 # Plain kinematics in the user's body frames (the independent references)
 # ---------------------------------------------------------------------------
@@ -450,7 +449,6 @@ def joint_mass_matrix(prepared):
             j = parents[j]
             M[..., i, j] = M[..., j, i] = F @ S[j]
     return M
-
 
 
 def kinetic_energy(model, q, qd):

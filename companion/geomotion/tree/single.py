@@ -96,7 +96,6 @@ def _stk_external(cm, f_ext, frame, F0):
     return (F0 @ (cm.GT @ F[..., None]))[..., 0]
 
 
-
 def _stk_motion(cm, s, qd, qdd_or_none, I0, g):
     """Net body wrenches I_i a_i + v_i x* I_i v_i in base coordinates.
 
@@ -206,7 +205,8 @@ def _stk_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
         r = Ak @ s7[:, k]
         D = s7T[:, k] @ r
         scale = np.einsum("bi,bi->b", s7[:, k, :, 0], s7[:, k, :, 0]) * np.trace(
-            Ak[:, :6, :6], axis1=1, axis2=2)
+            Ak[:, :6, :6], axis1=1, axis2=2
+        )
         _check_joint_inertia(cm, k, D[:, 0, 0], scale)
         r[:, 6, 0] -= tau[:, k]
         rD = R[:, k]
@@ -226,7 +226,6 @@ def _stk_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
         np.negative(qk[:, 0, 0], out=qdd[:, k])
         np.subtract(ap, s7[:, k] * qk, out=a[:, k + 1])
     return _to_user(cm, qdd)
-
 
 
 def _stk_velocity_products(cm, s, qd):
