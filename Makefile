@@ -18,7 +18,10 @@ NOTEBOOKS = $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoi
 # The whole book as one PDF (make pdf); the preface of the HTML build links it.
 PDF := _build/pdf/geometry-of-motion.pdf
 
-.PHONY: book test lab clean distclean bench notebooks pdf print-pdf
+# What the lint and format gate covers (settings in pyproject.toml and notebooks/ruff.toml).
+LINTED = companion tests bench book/_ext book/_tools notebooks
+
+.PHONY: format book test lab clean distclean bench notebooks pdf print-pdf
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || python3 -m venv $(VENV)
@@ -34,6 +37,9 @@ book: $(STAMP)
 
 # The README's test command; CI runs it through .ci/run.
 test: $(STAMP)
+	@echo "=== [0/4] lint and format: ruff check and ruff format --check (make format fixes what it can) ==="
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion --doctest-modules companion/geomotion ==="
 	MPLBACKEND=Agg $(PYTEST) tests/companion --doctest-modules companion/geomotion
 	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
@@ -75,6 +81,12 @@ notebooks: $(STAMP)
 	$(if $(NOTEBOOKS),$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.timeout=300 --ExecutePreprocessor.record_timing=False \
 		$(NOTEBOOKS),@echo "no notebooks under notebooks/ yet")
+
+# Apply the formatter and ruff's safe fixes; what remains (a long comment or string, say)
+# is for a person, and `make test` reports it.
+format: $(STAMP)
+	-$(BIN)/ruff check --fix $(LINTED)
+	$(BIN)/ruff format $(LINTED)
 
 bench: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py

@@ -123,7 +123,8 @@ def main():
     model, pmodel = chain(N)
     print(
         f"time per configuration against batch size, N = {N} chain, "
-        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')} (fastest of {ROUNDS} rounds of {TOTAL:,} configurations, us per configuration)"
+        f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')} "
+        f"(fastest of {ROUNDS} rounds of {TOTAL:,} configurations, us per configuration)"
     )
     rows = {}
     for _ in range(ROUNDS):  # sizes interleaved, the minimum of every round kept

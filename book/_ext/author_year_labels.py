@@ -42,7 +42,7 @@ def surname(person):
 
 
 def authors_part(entry):
-    """"Zajac", "Bullo and Lewis" or "Murray et al." from the authors (or editors)."""
+    """ "Zajac", "Bullo and Lewis" or "Murray et al." from the authors (or editors)."""
     persons = entry.persons.get("author") or entry.persons.get("editor") or []
     names = [surname(person) for person in persons]
     if not names:
@@ -58,8 +58,9 @@ class AuthorYearLabelStyle(BaseLabelStyle):
     """Labels "Author, year", with a, b, ... after the year where they would coincide."""
 
     def format_labels(self, sorted_entries):
-        bases = [f"{authors_part(entry)}, {entry.fields.get('year', 'n.d.')}"
-                 for entry in sorted_entries]
+        bases = [
+            f"{authors_part(entry)}, {entry.fields.get('year', 'n.d.')}" for entry in sorted_entries
+        ]
         repeated = {base for base, n in Counter(bases).items() if n > 1}
         letters = {base: count() for base in repeated}
         for base in bases:
@@ -88,5 +89,6 @@ class LabelSemicolonReferenceStyle(LabelReferenceStyle):
 def setup(app):
     pybtex.plugin.register_plugin("pybtex.style.formatting", FORMATTING_STYLE, AuthorYearStyle)
     sphinxcontrib.bibtex.plugin.register_plugin(
-        "sphinxcontrib.bibtex.style.referencing", REFERENCE_STYLE, LabelSemicolonReferenceStyle)
+        "sphinxcontrib.bibtex.style.referencing", REFERENCE_STYLE, LabelSemicolonReferenceStyle
+    )
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -53,8 +53,11 @@ def download_paragraph(app, docname, pdf):
     link = nodes.reference("", "", nodes.Text(pdf.name), internal=False, refuri=uri)
     size = pdf.stat().st_size / 1e6
     paragraph = nodes.paragraph(classes=["pdf-download"])
-    paragraph += [nodes.Text("This build also has the whole book as one PDF: "), link,
-                  nodes.Text(f" ({size:.1f} MB).")]
+    paragraph += [
+        nodes.Text("This build also has the whole book as one PDF: "),
+        link,
+        nodes.Text(f" ({size:.1f} MB)."),
+    ]
     return paragraph
 
 

@@ -50,6 +50,7 @@ logger = logging.getLogger(__name__)
 #: Name of the environment attribute listing the documents that contain the table.
 PAGES = "geomotion_verification_pages"
 
+
 @dataclass(frozen=True)
 class AssertionCount:
     """Static assertion counts of a notebook's code (see the module docstring)."""
@@ -59,13 +60,17 @@ class AssertionCount:
     values: int = 0
 
     def __add__(self, other):
-        return AssertionCount(self.statements + other.statements, self.calls + other.calls,
-                              self.values + other.values)
+        return AssertionCount(
+            self.statements + other.statements, self.calls + other.calls, self.values + other.values
+        )
 
 
 def _is_number_literal(node):
-    return (isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex))
-            and not isinstance(node.value, bool))
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float, complex))
+        and not isinstance(node.value, bool)
+    )
 
 
 def _is_number_expression(node):
@@ -146,8 +151,7 @@ def toc_order(env):
 
 def book_notebooks(env):
     """The notebooks of the book (``.ipynb`` sources), in table-of-contents order."""
-    return [docname for docname in toc_order(env)
-            if str(env.doc2path(docname)).endswith(".ipynb")]
+    return [docname for docname in toc_order(env) if str(env.doc2path(docname)).endswith(".ipynb")]
 
 
 class VerificationTableNode(nodes.General, nodes.Element):
@@ -180,14 +184,26 @@ def _entry(content, classes=()):
 def _doc_link(from_doc, docname, text):
     """A cross-reference to ``docname`` that every HTML builder resolves (singlehtml too)."""
     link = addnodes.pending_xref(
-        refdoc=from_doc, refdomain="std", reftype="doc", refexplicit=True, refwarn=True,
-        reftarget=posixpath.relpath(docname, posixpath.dirname(from_doc)))
+        refdoc=from_doc,
+        refdomain="std",
+        reftype="doc",
+        refexplicit=True,
+        refwarn=True,
+        reftarget=posixpath.relpath(docname, posixpath.dirname(from_doc)),
+    )
     link += nodes.inline(text=text)
     return _paragraph(link)
 
 
-HEADERS = ["", "Notebook", "Executed (UTC)", "Run time (s)", "assert statements",
-           "Assertion calls", "Asserted values"]
+HEADERS = [
+    "",
+    "Notebook",
+    "Executed (UTC)",
+    "Run time (s)",
+    "assert statements",
+    "Assertion calls",
+    "Asserted values",
+]
 
 
 def _row(cells, classes=()):
@@ -220,35 +236,55 @@ def notebook_row(env, from_doc, docname):
     title = env.titles[docname].astext() if docname in env.titles else docname
     executed = bool(data and data.get("succeeded") and data.get("mtime"))
     if not executed:
-        logger.warning("notebook %s has no successful execution recorded by myst-nb",
-                       docname, location=from_doc)
+        logger.warning(
+            "notebook %s has no successful execution recorded by myst-nb",
+            docname,
+            location=from_doc,
+        )
     runtime = data.get("runtime") if executed else None
-    cells = [number, _doc_link(from_doc, docname, title),
-             utc(data["mtime"]) if executed else "not executed",
-             "–" if runtime is None else f"{runtime:.1f}",
-             counts.statements, counts.calls, counts.values]
+    cells = [
+        number,
+        _doc_link(from_doc, docname, title),
+        utc(data["mtime"]) if executed else "not executed",
+        "–" if runtime is None else f"{runtime:.1f}",
+        counts.statements,
+        counts.calls,
+        counts.values,
+    ]
     return _row(cells, classes=["notebook"]), counts, runtime or 0.0
 
 
 def _rich(text):
     """Text nodes, with `backquoted` parts as inline code."""
     parts = text.split("`")
-    return [nodes.literal(text=part) if odd else nodes.Text(part)
-            for odd, part in ((i % 2 == 1, part) for i, part in enumerate(parts)) if part]
+    return [
+        nodes.literal(text=part) if odd else nodes.Text(part)
+        for odd, part in ((i % 2 == 1, part) for i, part in enumerate(parts))
+        if part
+    ]
 
 
 DEFINITIONS = [
-    ("Executed, Run time", "when myst-nb executed the notebook in a fresh kernel, and how "
-                           "many seconds that took (a strict build executes every notebook)."),
+    (
+        "Executed, Run time",
+        "when myst-nb executed the notebook in a fresh kernel, and how "
+        "many seconds that took (a strict build executes every notebook).",
+    ),
     ("assert statements", "Python `assert` statements in the code cells."),
-    ("Assertion calls", "calls of a function whose name starts with `assert`, such as "
-                        "`np.testing.assert_allclose`."),
-    ("Asserted values", "the numbers written into those checks: in an `assert` statement's "
-                        "condition and in the first two arguments (actual, desired) of an "
-                        "assertion call, each largest sub-expression made only of number "
-                        "literals and arithmetic (`0.2175`, `2 / 3`, `-1e-12`) counts once; "
-                        "keyword arguments such as the tolerances `atol` and `rtol`, and "
-                        "messages, are not counted."),
+    (
+        "Assertion calls",
+        "calls of a function whose name starts with `assert`, such as "
+        "`np.testing.assert_allclose`.",
+    ),
+    (
+        "Asserted values",
+        "the numbers written into those checks: in an `assert` statement's "
+        "condition and in the first two arguments (actual, desired) of an "
+        "assertion call, each largest sub-expression made only of number "
+        "literals and arithmetic (`0.2175`, `2 / 3`, `-1e-12`) counts once; "
+        "keyword arguments such as the tolerances `atol` and `rtol`, and "
+        "messages, are not counted.",
+    ),
 ]
 
 
@@ -269,14 +305,27 @@ def verification_nodes(env, from_doc):
         row, counts, runtime = notebook_row(env, from_doc, docname)
         rows.append(row)
         total, total_time = total + counts, total_time + runtime
-    rows.append(_row(["", "All notebooks", "", f"{total_time:.1f}", total.statements,
-                      total.calls, total.values], classes=["total"]))
+    rows.append(
+        _row(
+            [
+                "",
+                "All notebooks",
+                "",
+                f"{total_time:.1f}",
+                total.statements,
+                total.calls,
+                total.values,
+            ],
+            classes=["total"],
+        )
+    )
     intro = _paragraph(
         f"This page was generated by the build of {build_time()} from the {len(notebooks)} "
         "notebooks of the book, each executed afresh, in a fresh kernel, at the time shown; "
         "a failing cell, a failing assertion or any output on stderr would have stopped the "
         "build. The counts are read from the notebooks' code cells, statically: an "
-        "assertion in a loop or in a helper function counts once, however often it runs.")
+        "assertion in a loop or in a helper function counts once, however often it runs."
+    )
     intro["classes"].append("verification-build")
     return [intro, _definitions(), _table(rows)]
 

@@ -88,9 +88,11 @@ FIT_FORMULAS_JS = r"""
 PAPER = {"format": "A4", "width_mm": 210.0}
 MARGIN_MM = {"top": 16, "bottom": 18, "left": 15, "right": 15}
 
-FOOTER = ('<div style="font-size: 8px; width: 100%; text-align: center; color: #555;">'
-          '<span class="title"></span> &middot; <span class="pageNumber"></span> / '
-          '<span class="totalPages"></span></div>')
+FOOTER = (
+    '<div style="font-size: 8px; width: 100%; text-align: center; color: #555;">'
+    '<span class="title"></span> &middot; <span class="pageNumber"></span> / '
+    '<span class="totalPages"></span></div>'
+)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -130,8 +132,11 @@ def _problems(report, requested, failed):
     """What would spoil the PDF: the page's own report, outside and failed requests."""
     problems = list(report["problems"])
     problems += [f"request leaves the machine: {url}" for url in requested if _outside(url)]
-    problems += [f"request failed: {url}" for url in failed
-                 if not _outside(url) and urlsplit(url).path not in IGNORED_FAILURES]
+    problems += [
+        f"request failed: {url}"
+        for url in failed
+        if not _outside(url) and urlsplit(url).path not in IGNORED_FAILURES
+    ]
     return problems
 
 
@@ -146,8 +151,9 @@ def print_pdf(site, page, output):
     at_top.write_bytes(source.read_bytes())
     requested, failed = [], []
     with serve(site) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=os.fspath(CHROMIUM),
-                                             headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=os.fspath(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
         try:
             tab = browser.new_page()
             tab.on("request", lambda request: requested.append(request.url))
@@ -159,10 +165,17 @@ def print_pdf(site, page, output):
             if problems:
                 raise RuntimeError("not printing the PDF:\n  " + "\n  ".join(problems))
             Path(output).parent.mkdir(parents=True, exist_ok=True)
-            tab.pdf(path=os.fspath(output), format=PAPER["format"], print_background=True,
-                    margin={side: f"{mm}mm" for side, mm in MARGIN_MM.items()},
-                    display_header_footer=True, header_template="<span></span>",
-                    footer_template=FOOTER, outline=True, tagged=True)
+            tab.pdf(
+                path=os.fspath(output),
+                format=PAPER["format"],
+                print_background=True,
+                margin={side: f"{mm}mm" for side, mm in MARGIN_MM.items()},
+                display_header_footer=True,
+                header_template="<span></span>",
+                footer_template=FOOTER,
+                outline=True,
+                tagged=True,
+            )
         finally:
             browser.close()
     return report
@@ -172,8 +185,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", type=Path, help="the singlehtml build directory")
     parser.add_argument("output", type=Path, help="the PDF to write")
-    parser.add_argument("--page", default="book/preface.html",
-                        help="the assembled page, relative to SITE (default: %(default)s)")
+    parser.add_argument(
+        "--page",
+        default="book/preface.html",
+        help="the assembled page, relative to SITE (default: %(default)s)",
+    )
     args = parser.parse_args(argv)
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium)")
@@ -183,9 +199,11 @@ def main(argv=None):
     except (RuntimeError, FileNotFoundError) as error:
         sys.exit(str(error))
     size = args.output.stat().st_size / 1e6
-    print(f"{args.output}: {size:.1f} MB, {report['formulas']} formulas typeset "
-          f"({report['scaled']} wide ones scaled to the text width), {report['images']} images, "
-          f"printed in {time.monotonic() - start:.0f} s")
+    print(
+        f"{args.output}: {size:.1f} MB, {report['formulas']} formulas typeset "
+        f"({report['scaled']} wide ones scaled to the text width), {report['images']} images, "
+        f"printed in {time.monotonic() - start:.0f} s"
+    )
 
 
 if __name__ == "__main__":

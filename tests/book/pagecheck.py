@@ -70,9 +70,22 @@ async () => {
       problems.push(`image not loaded: ${img.getAttribute("src")}`);
     }
   }
+
+  // A code cell the reader has to scroll sideways: its source is wider than the cell.
+  // (Notebook code stops at 76 columns, notebooks/ruff.toml; outputs may be wider.)
+  for (const pre of Array.from(document.querySelectorAll(".cell_input pre"))) {
+    if (pre.scrollWidth > pre.clientWidth + 1) {
+      const line = pre.textContent.split("\n").reduce((a, b) => (b.length > a.length ? b : a), "");
+      problems.push(`code cell overflows (${pre.scrollWidth} > ${pre.clientWidth} px): ${line.trim().slice(0, 80)}`);
+    }
+  }
   return problems;
 }
 """
+
+#: The window of every page check: a common laptop width, at which a code cell shows 77
+#: characters of the theme's monospace font.
+VIEWPORT = {"width": 1280, "height": 800}
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -119,7 +132,8 @@ def check_page(browser, url, screenshot=None):
 
     Reports: console errors and uncaught exceptions, requests to hosts other than
     127.0.0.1, requests that failed or returned an HTTP error, untypeset math or MathJax
-    errors, raw TeX in visible text, and images that did not load.  If ``screenshot``
+    errors, raw TeX in visible text, images that did not load, and code cells wider
+    than the page shows (at ``VIEWPORT``).  If ``screenshot``
     is a path, a full-page PNG is saved there.
     """
     problems = []
@@ -139,7 +153,7 @@ def check_page(browser, url, screenshot=None):
         if response.status >= 400:
             problems.append(f"HTTP {response.status}: {response.url}")
 
-    page = browser.new_page()
+    page = browser.new_page(viewport=VIEWPORT)
     try:
         page.on("console", on_console)
         page.on("pageerror", lambda error: problems.append(f"uncaught exception: {error}"))

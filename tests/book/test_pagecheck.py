@@ -80,3 +80,15 @@ def test_console_error_is_reported(browser, tmp_path):
     body = "<script>null.boom();</script><script>console.error('broken')</script>"
     problems = page_problems(browser, tmp_path, body)
     assert_reported(problems, "uncaught exception", "console error: broken")
+
+
+def test_a_code_cell_wider_than_the_page_is_reported(browser, tmp_path):
+    wide = "x = " + "1 + " * 200 + "1"
+    body = (
+        '<div style="width: 600px"><div class="cell_input"><pre style="overflow: auto">'
+        f"{wide}</pre></div>"
+        '<div class="cell_input"><pre style="overflow: auto">y = 1</pre></div></div>'
+    )
+    problems = page_problems(browser, tmp_path, body)
+    assert_reported(problems, "code cell overflows", "x = 1 + 1 + ")
+    assert not any("y = 1" in problem for problem in problems)

@@ -5,13 +5,13 @@ import pytest
 from hypothesis import given, settings
 from strategies import poses, quaternion_rotation, realizable_bodies, vectors
 
+from geomotion import inertia, spatial
+
 # Random bodies: spatial_inertia's heuristic may read a few as inertias about the origin
 # (test_user_traps.py tests that warning); these properties concern the algebra.
 RANDOM_BODIES_MAY_LOOK_ABOUT_ORIGIN = pytest.mark.filterwarnings(
     "ignore::geomotion.inertia.InertiaFrameWarning"
 )
-
-from geomotion import inertia, spatial
 
 
 def link_one():

@@ -7,12 +7,11 @@ from geomotion.printing import tidy
 
 
 def test_negative_zeros_and_dust_print_as_zero():
-    np.set_printoptions(precision=4, suppress=True)
-    try:
+    # A context, not set_printoptions(): with no arguments that resets nothing, and the
+    # notebooks' print options would leak into every later test (the doctests noticed).
+    with np.printoptions(precision=4, suppress=True):
         assert str(np.array([-0.0, -1e-17, 2.0])) == "[-0. -0.  2.]"  # what tidy prevents
         assert str(tidy([-0.0, -1e-17, 2.0])) == "[0. 0. 2.]"
-    finally:
-        np.set_printoptions()
 
 
 def test_scalars_come_back_as_floats_and_format_with_the_given_decimals():

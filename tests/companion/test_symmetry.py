@@ -377,8 +377,12 @@ def test_stokes_shape_dependent_locked_inertia(polygon, k):
 def test_reversal_flips_and_gauge_change_keeps_the_geometric_phase(polygon, c1, c2):
     """theta -> theta + phi(s) changes a to a + I grad phi and A to A + grad phi; a closed
     loop's phase cannot change.  phi = c1 s1^2 s2 + c2 s2^3 (gradient by hand)."""
-    inertia = lambda s: 2.0 + s[0] * s[1]  # positive on [-1, 1]^2
-    coupling = lambda s: np.array([np.sin(s[1]), s[0] ** 2])
+
+    def inertia(s):
+        return 2.0 + s[0] * s[1]  # positive on [-1, 1]^2
+
+    def coupling(s):
+        return np.array([np.sin(s[1]), s[0] ** 2])
 
     def gauged(s):
         grad_phi = np.array([2 * c1 * s[0] * s[1], c1 * s[0] ** 2 + 3 * c2 * s[1] ** 2])
@@ -489,7 +493,9 @@ def test_batches_of_loops_match_one_at_a_time():
 
 
 def test_degenerate_loops_have_zero_geometric_phase():
-    wavy = lambda s: np.array([np.exp(s[0]) * np.cos(3 * s[0])])
+    def wavy(s):
+        return np.array([np.exp(s[0]) * np.cos(3 * s[0])])
+
     # one shape coordinate: a loop can only retrace itself, and the phase cancels (the
     # reversed segments use mirrored Gauss nodes: rounding only, achieved ~2e-16)
     there_and_back = np.array([[0.0], [0.7], [1.9], [0.7], [0.0]])

@@ -235,7 +235,7 @@ def test_point_acceleration_bias_is_the_rate_of_the_point_velocity(batch):
         r = rng.normal(size=3)
         bias = tree.point_acceleration_bias(model, q, qd, body, r)
 
-        def velocity(s):
+        def velocity(s, body=body, r=r):
             return np.einsum(
                 "...ij,...j->...i", tree.point_jacobian(model, q + s * qd, body, r), qd
             )

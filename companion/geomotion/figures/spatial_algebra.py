@@ -66,7 +66,7 @@ def reporting_origin_figure(origin_x=0.0):
         grid = fig.add_gridspec(1, 4, width_ratios=[2.2, 1, 1, 1])
         ax = fig.add_subplot(grid[0])
         p_B = POWER_EXAMPLE["p_AB"]
-        for point, (F, V, _), name in ((p_B, about_B, "B"), (origin, about_O, label_O)):
+        for point, (_, V, _), name in ((p_B, about_B, "B"), (origin, about_O, label_O)):
             ax.plot(point[0], point[1], "o", color="black")
             ax.annotate(name, point[:2], xytext=(-12, -14), textcoords="offset points")
             ax.quiver(

@@ -2,8 +2,9 @@ r"""Step-size studies: how a constrained integrator's residuals shrink as the st
 
 One run proves little: a trajectory can look right and be wrong, and a residual can be
 small because a solver tolerance holds it there rather than because the integration is
-accurate.  :func:`~geomotion.integrators.step_size_study` repeats :func:`~geomotion.integrators.simulate_constrained` over the same time
-interval with successively more (smaller) steps and, for each method, reports the largest
+accurate.  :func:`~geomotion.integrators.step_size_study` repeats
+:func:`~geomotion.integrators.simulate_constrained` over the same time interval with
+successively more (smaller) steps and, for each method, reports the largest
 
 * position residual :math:`|\Phi(q)|` (constraint units),
 * velocity residual :math:`|J_cv|`,
@@ -326,7 +327,7 @@ def step_size_study(
     methods=("baumgarte", "projection", "rattle"),
     **options,
 ):
-    r"""Run :func:`~geomotion.integrators.simulate_constrained` at successively smaller steps; report residuals and orders.
+    r"""Run :func:`~geomotion.integrators.simulate_constrained` at smaller and smaller steps; report orders.
 
     For each method and each step count :math:`N` in ``steps`` the system is integrated
     over ``duration`` with :math:`\Delta t = T/N`, and the largest position, velocity,

@@ -337,7 +337,7 @@ def _inertia_rate(Y, mass, V, out, tmp):
         np.multiply(h[a], v[b], out=tmp)
         o += tmp
         # ([w] Sigma - Sigma [w])_ab = (w x Sigma[:, b])_a + (w x Sigma[:, a])_b
-        for (r, col), sign in (((a, b), 1.0), ((b, a), 1.0)):
+        for r, col in ((a, b), (b, a)):
             j, k = _CYCLIC[r]
             np.multiply(w[j], Y[_SIGMA_ROWS[k][col]], out=tmp)
             o += tmp
