@@ -270,7 +270,7 @@ def mass_properties(I):
 
     >>> import numpy as np
     >>> from geomotion import inertia
-    >>> I_O = inertia.spatial_inertia(2.0, [0.3, 0.0, 0.0], np.diag([0.05, 0.05, 0.01]))
+    >>> I_O = inertia.spatial_inertia(2.0, [0.3, 0, 0], 0.01 * np.diag([5, 5, 1]))
     >>> m, c, I_C = inertia.mass_properties(I_O)
     >>> float(m), c.round(12), np.diag(I_C).round(12)
     (2.0, array([0.3, 0. , 0. ]), array([0.05, 0.05, 0.01]))
@@ -826,7 +826,7 @@ def planar_inertia(I):
 
     >>> import numpy as np
     >>> from geomotion import inertia
-    >>> I_O = inertia.spatial_inertia(2.0, [0.3, 0.0, 0.0], np.diag([0.05, 0.05, 0.01]))
+    >>> I_O = inertia.spatial_inertia(2.0, [0.3, 0, 0], 0.01 * np.diag([5, 5, 1]))
     >>> inertia.planar_inertia(I_O).round(9)
     array([[0.19, 0.  , 0.6 ],
            [0.  , 2.  , 0.  ],

@@ -180,7 +180,7 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
 
     >>> import numpy as np
     >>> from geomotion import inertia, integrators, tree
-    >>> link = inertia.spatial_inertia(2.0, [0.3, 0.0, 0.0], np.diag([0.05, 0.05, 0.01]))
+    >>> link = inertia.spatial_inertia(2.0, [0.3, 0, 0], 0.01 * np.diag([5, 5, 1]))
     >>> table = tree.Tree([-1], [tree.REVOLUTE_Z], [np.eye(4)], [link], gravity=(0, 0, -9.81))
     >>> run = integrators.simulate(table, [0.0], [0.0], dt=0.1, n_steps=10, torque=[0.19])
     >>> float(run.q[-1, 0].round(9)), float(run.qd[-1, 0].round(9))  # at t = 1 s
