@@ -32,7 +32,7 @@ __all__ = [
 #: (the same read-only array as :data:`geomotion.tree.REVOLUTE_Z`).
 REVOLUTE_Z = tree.REVOLUTE_Z
 
-#: Gravity of the planar models (which lie in the x-y plane): along -y, m/s^2.
+#: Gravity of the planar models, which lie in the x-y plane, along -y, in m/s^2.
 PLANE_GRAVITY = (0.0, -9.81, 0.0)
 
 #: Link length of the two-link arm's first link (m): joint 2 sits at (L1, 0, 0) in link 1.
