@@ -18,27 +18,14 @@ to fit.  The PDF has page numbers and an outline (bookmarks) from the headings.
 """
 
 import argparse
-import contextlib
-import functools
-import http.server
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; playwright never downloads a browser
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # CI runs as root
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
-LOCAL_HOST = "127.0.0.1"
+from offline_browser import CHROMIUM, CHROMIUM_ARGS, LOCAL_HOST, serve
+
 # The singlehtml builder writes no search index, but the theme's search script still asks
 # for it; paper has no search box.
 IGNORED_FAILURES = {"/searchindex.js"}
@@ -93,25 +80,6 @@ FOOTER = (
     '<span class="title"></span> &middot; <span class="pageNumber"></span> / '
     '<span class="totalPages"></span></div>'
 )
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
-
-
-@contextlib.contextmanager
-def serve(directory):
-    """Serve ``directory`` on 127.0.0.1 at a free port; yield the base URL."""
-    handler = functools.partial(_QuietHandler, directory=os.fspath(directory))
-    with http.server.ThreadingHTTPServer((LOCAL_HOST, 0), handler) as server:
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://{LOCAL_HOST}:{server.server_address[1]}"
-        finally:
-            server.shutdown()
-            thread.join()
 
 
 def _outside(url):

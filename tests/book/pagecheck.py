@@ -6,29 +6,14 @@ silently stopped detecting its defect would be noticed.
 """
 
 import contextlib
-import functools
-import http.server
 import os
-import threading
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-CHROMIUM = Path("/usr/bin/chromium")  # Debian's package; playwright never downloads a browser here
-
-# Quiet, offline Chromium.  The resolver rule makes every host name except 127.0.0.1
-# unresolvable, so a page that reaches for the network fails loudly instead of working
-# on a developer's machine and breaking for an offline reader.
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # CI runs as root
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
-
-LOCAL_HOST = "127.0.0.1"
+# The Chromium flags and the local server are the PDF printer's too: one definition.
+sys.path.insert(0, os.fspath(Path(__file__).resolve().parents[2] / "book" / "_tools"))
+from offline_browser import CHROMIUM, CHROMIUM_ARGS, LOCAL_HOST, serve  # noqa: E402, F401
 
 # Runs in the page after load: wait for MathJax (when the page loads it), then report
 # untypeset math, MathJax errors, raw TeX in visible prose and broken images.
@@ -86,25 +71,6 @@ async () => {
 #: The window of every page check: a common laptop width, at which a code cell shows 77
 #: characters of the theme's monospace font.
 VIEWPORT = {"width": 1280, "height": 800}
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # keep test output readable
-        pass
-
-
-@contextlib.contextmanager
-def serve(directory):
-    """Serve ``directory`` over HTTP on 127.0.0.1 at a free port; yield the base URL."""
-    handler = functools.partial(_QuietHandler, directory=os.fspath(directory))
-    with http.server.ThreadingHTTPServer((LOCAL_HOST, 0), handler) as server:
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://{LOCAL_HOST}:{server.server_address[1]}"
-        finally:
-            server.shutdown()
-            thread.join()
 
 
 @contextlib.contextmanager
