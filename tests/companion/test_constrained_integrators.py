@@ -12,30 +12,14 @@ import dataclasses
 
 import numpy as np
 import pytest
+from circle_pendulum import CIRCLE, MASS, PARTICLE, G, R
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import simpson, solve_ivp
 
 from geomotion import constraints, integrators, models, tree
 
-G = 9.81
-R, MASS = 0.8, 1.5  # circle radius (m) and particle mass (kg)
 TOL = integrators.POSITION_TOL
-
-# --- the seed's circle: Phi = (q.q - R^2)/2, J = q^T, gamma = v.v, M = m I -----------
-
-CIRCLE = constraints.FunctionConstraint(
-    residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - R**2),
-    jacobian=lambda q: q[..., None, :],
-    bias=lambda q, v: (v * v).sum(-1, keepdims=True),
-)
-
-#: A particle in the vertical x-y plane under gravity -g y: M = m I, h = (0, m g), V = m g y.
-PARTICLE = integrators.MechanicalSystem(
-    mass_matrix=lambda q: MASS * np.eye(2),
-    bias=lambda q, v: np.broadcast_to([0.0, MASS * G], q.shape),
-    potential=lambda q: MASS * G * q[..., 1],
-)
 
 
 def on_circle(angle, rate, radius=R):

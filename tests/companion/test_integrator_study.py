@@ -10,25 +10,9 @@ import dataclasses
 
 import numpy as np
 import pytest
+from circle_pendulum import CIRCLE, PARTICLE, G, R
 
-from geomotion import constraints, integrators, models
-
-G = 9.81
-R, MASS = 0.8, 1.5  # circle radius (m) and particle mass (kg)
-
-#: The seed's circle Phi = (q.q - R^2)/2, J = q^T, gamma = v.v.
-CIRCLE = constraints.FunctionConstraint(
-    residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - R**2),
-    jacobian=lambda q: q[..., None, :],
-    bias=lambda q, v: (v * v).sum(-1, keepdims=True),
-)
-
-#: A particle in the vertical x-y plane under gravity: a pendulum on the circle, M = m I.
-PARTICLE = integrators.MechanicalSystem(
-    mass_matrix=lambda q: MASS * np.eye(2),
-    bias=lambda q, v: np.broadcast_to([0.0, MASS * G], q.shape),
-    potential=lambda q: MASS * G * q[..., 1],
-)
+from geomotion import integrators, models
 
 ANGLE, RATE = 1.2, 0.5  # rad from the bottom, rad/s
 Q0 = R * np.array([np.sin(ANGLE), -np.cos(ANGLE)])

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import _validate, inertia, models, spatial, tree, verification
-from ._style import ACCENT, ENERGY, FORCE, MOTION, STYLE, fmt
+from ._style import ACCENT, ENERGY, FORCE, MOTION, STYLE, arrow, fmt
 
 __all__ = [
     "POWER_EXAMPLE",
@@ -69,28 +69,8 @@ def reporting_origin_figure(origin_x=0.0):
         for point, (_, V, _), name in ((p_B, about_B, "B"), (origin, about_O, label_O)):
             ax.plot(point[0], point[1], "o", color="black")
             ax.annotate(name, point[:2], xytext=(-12, -14), textcoords="offset points")
-            ax.quiver(
-                point[0],
-                point[1],
-                V[3],
-                V[4],
-                color=MOTION,
-                angles="xy",
-                scale_units="xy",
-                scale=12,
-                width=0.008,
-            )
-        ax.quiver(
-            p_B[0],
-            p_B[1],
-            0,
-            POWER_EXAMPLE["F_B"][4],
-            color=FORCE,
-            angles="xy",
-            scale_units="xy",
-            scale=60,
-            width=0.008,
-        )
+            arrow(ax, point, V[3:5], MOTION, width=0.008, scale=1 / 12)
+        arrow(ax, p_B, [0.0, POWER_EXAMPLE["F_B"][4]], FORCE, width=0.008, scale=1 / 60)
         ax.plot([], [], color=MOTION, label="twist linear block (1/12 m per m/s)")
         ax.plot([], [], color=FORCE, label="force 10 N at B (1/60 m per N)")
         ax.set(
