@@ -105,6 +105,59 @@ def test_bounded_linear_problem_matches_the_condensed_bounded_least_squares():
     assert np.all(result.feedback[result.saturated[:, 0]] == 0)
 
 
+# Two coupled inputs on the double integrator (input 0 bounded tightly, input 1 loosely)
+# with a non-diagonal R, so Q_uu couples the inputs and the reduced gain of the free input
+# differs from its row of the unreduced gain.
+B_TWO = np.array([[0.5 * DT**2, 0.3 * DT**2], [DT, -0.4 * DT]])
+R_TWO = np.array([[0.01, 0.004], [0.004, 0.02]])
+BOUNDS_TWO = (np.array([-1.0, -100.0]), np.array([1.0, 100.0]))
+
+
+def two_input_step(z, u):
+    return z @ A_LIN.T + u @ B_TWO.T
+
+
+def clamped_riccati_gains(states, controls, clamped, Q, R, Q_final):
+    """Backward pass written out for the linear-quadratic problem with a known active set.
+
+    At each stage the inputs ``clamped[t]`` are held (no step, no feedback) and the free
+    ones solve the reduced problem: k_f = -Q_uu[f, f]^-1 Q_u[f], K_f = -Q_uu[f, f]^-1 Q_uz[f].
+    """
+    N, m = controls.shape
+    V_z, V_zz = Q_final @ states[-1], Q_final
+    gains = np.zeros((N, m, states.shape[1]))
+    for t in reversed(range(N)):
+        Q_z = Q @ states[t] + A_LIN.T @ V_z
+        Q_u = R @ controls[t] + B_TWO.T @ V_z
+        Q_zz, Q_uu = Q + A_LIN.T @ V_zz @ A_LIN, R + B_TWO.T @ V_zz @ B_TWO
+        Q_uz = B_TWO.T @ V_zz @ A_LIN
+        free = ~clamped[t]
+        k, K = np.zeros(m), np.zeros((m, states.shape[1]))
+        k[free] = -np.linalg.solve(Q_uu[np.ix_(free, free)], Q_u[free])
+        K[free] = -np.linalg.solve(Q_uu[np.ix_(free, free)], Q_uz[free])
+        V_z = Q_z + K.T @ Q_uu @ k + K.T @ Q_u + Q_uz.T @ k
+        V_zz = Q_zz + K.T @ Q_uu @ K + K.T @ Q_uz + Q_uz.T @ K
+        gains[t] = K
+    return gains
+
+
+def test_bounded_feedback_with_two_inputs_is_the_gain_of_the_reduced_problem():
+    P, _ = riccati()
+    cost = control.QuadraticCost(Q_LIN, R_TWO, Q_final=P, z_goal=[0.0, 0.0])
+    z0, N = 4 * Z0_LIN, 25
+    result = control.ilqr(
+        two_input_step, z0, np.zeros((N, 2)), cost, u_min=BOUNDS_TWO[0], u_max=BOUNDS_TWO[1]
+    )
+    assert result.report.converged and result.report.regularization == 0.0
+    clamped = result.saturated
+    # Input 0 is held at its bound at some stages and free at others; input 1 never is.
+    assert 2 <= clamped[:, 0].sum() < N and not clamped[:, 1].any()
+    reference = clamped_riccati_gains(result.states, result.controls, clamped, Q_LIN, R_TWO, P)
+    np.testing.assert_array_equal(result.feedback[clamped], 0.0)
+    # Achieved 7e-12 relative (difference Jacobians of a linear map).
+    np.testing.assert_allclose(result.feedback, reference, rtol=1e-9, atol=1e-9)
+
+
 # ---------------------------------------------------------------------------
 # A torque-limited pendulum swing-up, built with geomotion.tree
 # ---------------------------------------------------------------------------
