@@ -271,6 +271,50 @@ def test_iteration_limit_is_reported():
     assert result.report.expected_decrease > 0 and result.report.feedforward_norm > 0
 
 
+class AlteredCost:
+    """GOOD_COST with its input curvature replaced or its input gradient reversed."""
+
+    def __init__(self, l_uu=None, reverse_gradient=False):
+        self.base = control.QuadraticCost(Q_LIN, R_LIN, Q_final=Q_LIN, z_goal=[0.0, 0.0])
+        self.l_uu, self.reverse_gradient = l_uu, reverse_gradient
+
+    def running(self, z, u):
+        return self.base.running(z, u)
+
+    def running_derivatives(self, z, u):
+        l_z, l_u, l_zz, l_uu, l_uz = self.base.running_derivatives(z, u)
+        if self.reverse_gradient:
+            l_z, l_u = -l_z, -l_u
+        return l_z, l_u, l_zz, l_uu if self.l_uu is None else self.l_uu, l_uz
+
+    def terminal(self, z):
+        return self.base.terminal(z)
+
+    def terminal_derivatives(self, z):
+        phi_z, phi_zz = self.base.terminal_derivatives(z)
+        return (-phi_z if self.reverse_gradient else phi_z), phi_zz
+
+
+@pytest.mark.parametrize(
+    ("cost", "cause"),
+    [
+        # l_uu = -1 makes Q_uu about -0.99: Q_uu + mu I stays indefinite up to mu = 0.1.
+        (AlteredCost(l_uu=-np.eye(1)), "Q_uu + mu I not positive definite"),
+        # A gradient pointing uphill: every step the model predicts raises the true cost.
+        (AlteredCost(reverse_gradient=True), "no step decreased the cost"),
+    ],
+)
+def test_regularization_limit_stops_without_a_step(cost, cause):
+    u_init = np.zeros((5, 1))
+    result = control.ilqr(linear_step, Z0_LIN, u_init, cost, max_regularization=1e-2)
+    report = result.report
+    assert report.reason == "regularization limit: " + cause and not report.converged
+    # mu grew tenfold from 1e-6 and stopped at the first value above the limit.
+    assert report.regularization == pytest.approx(1e-1, rel=1e-12)
+    assert report.iterations == 0 and len(report.cost_history) == 1
+    np.testing.assert_array_equal(result.controls, u_init)
+
+
 # ---------------------------------------------------------------------------
 # Degenerate and bad input
 # ---------------------------------------------------------------------------
