@@ -412,7 +412,17 @@ def bracket_by_hand(x):
     return np.stack([-2 * x2 * x1 - np.sin(x1), x2 * np.cos(x1) + x2**2], axis=-1)
 
 
-@pytest.mark.parametrize("x", [[0.3, -0.8], [[0.3, -0.8], [1.2, 0.5], [-2.0, 0.1]], [[0.4, 0.9]]])
+@pytest.mark.parametrize(
+    "x",
+    [
+        [0.3, -0.8],
+        [[0.3, -0.8], [1.2, 0.5], [-2.0, 0.1]],
+        [[0.4, 0.9]],
+        # Two states of two coordinates: the stacked call returns the expected shape (2, 2)
+        # with the numbers transposed; only the single-point comparison catches that.
+        [[0.3, -0.8], [1.2, 0.5]],
+    ],
+)
 def test_fields_written_for_one_point_give_the_broadcasting_bracket(x):
     # Before: "X: expected a result of shape (4, 2, 2), got shape (2, 2, 2)".
     x = np.asarray(x)
