@@ -1,8 +1,9 @@
 """Input validation shared by the public functions of geomotion.
 
 Every public function checks its arguments here, at the boundary, so that bad
-input raises a ``ValueError`` naming the argument, what was expected and what
-came, instead of propagating a silent wrong number or a NaN.
+input raises a ``ValueError`` (a ``TypeError`` for a missing array, ``None``) naming
+the argument, what was expected and what came, instead of propagating a silent wrong
+number or a NaN.
 """
 
 import math
@@ -25,12 +26,16 @@ def real_array(value, name):
     """Return ``value`` as a float ndarray; reject non-real, non-numeric or non-finite entries.
 
     Integers are legal numbers and come back as floats; complex and boolean arrays
-    raise (see ``_REAL_KINDS``).
+    raise (see ``_REAL_KINDS``).  ``None``, or an entry ``None``, raises ``TypeError``:
+    numpy would read it as NaN, hiding a missing argument behind a "non-finite" message.
     """
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError) as error:  # e.g. ragged nesting
         raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
+    if raw.dtype.kind == "O" and any(entry is None for entry in raw.flat):
+        got = "None" if value is None else f"None among the entries of {value!r}"
+        raise TypeError(f"{name}: expected real numbers (an array_like), got {got}")
     if raw.dtype.kind not in _REAL_KINDS:
         kind = _KIND_NAMES.get(raw.dtype.kind, "non-numeric")
         raise ValueError(f"{name}: expected real numbers, got {kind} dtype ({raw.dtype})")

@@ -106,6 +106,36 @@ def test_project_position_in_a_kinetic_metric_converges_fast_to_the_tolerance():
     np.testing.assert_allclose(again, projected, rtol=0, atol=1e-15)
 
 
+def newton_steps_for_the_radius(r0, tol):
+    """Steps of Newton's method on Phi(r) = (r^2 - R^2)/2 until |Phi| <= tol, by hand.
+
+    With M = I and J = q^T each step keeps q on its ray, so only the radius moves:
+    r <- r - Phi / Phi' = (r^2 + R^2) / (2 r).  Returns the count and the residuals.
+    """
+    r, residuals = r0, [0.5 * (r0**2 - R**2)]
+    while abs(residuals[-1]) > tol:
+        r = (r * r + R * R) / (2 * r)
+        residuals.append(0.5 * (r**2 - R**2))
+    return len(residuals) - 1, residuals
+
+
+def test_project_position_succeeds_with_exactly_the_steps_it_needs():
+    # From three radii out, six steps: |Phi| after five is 3e-10, after six at rounding
+    # level (tol 1e-12), so neither boundary case hangs on rounding.
+    tol, direction = 1e-12, np.array([0.6, -0.8])
+    steps, residuals = newton_steps_for_the_radius(3 * R, tol)
+    assert steps == 6 and abs(residuals[-2]) > 100 * tol and abs(residuals[-1]) < 1e-15
+    q0 = 3 * R * direction
+    projected = integrators.project_position(np.eye(2), CIRCLE, q0, tol=tol, max_iter=steps)
+    np.testing.assert_allclose(projected, R * direction, rtol=0, atol=1e-15)
+    message = (
+        rf"^q: Newton projection left \|Phi\| = {abs(residuals[-2]):.3g} > tol = 1e-12 after "
+        rf"{steps - 1} iterations"
+    )
+    with pytest.raises(ValueError, match=message):
+        integrators.project_position(np.eye(2), CIRCLE, q0, tol=tol, max_iter=steps - 1)
+
+
 @st.composite
 def metric_and_jacobian(draw):
     seed = draw(st.integers(0, 2**32 - 1))

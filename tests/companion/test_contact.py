@@ -56,6 +56,19 @@ def test_floating_base_count_is_20_then_14_then_8():
     assert contact.floating_base_mobility(leg_joints=(6, 6, 6, 6), stationary_feet=4) == 6
 
 
+def test_floating_base_count_reaches_zero_and_refuses_one_constraint_more():
+    # Two 3-joint legs on a floating base, both feet rigid: 6 + 3 + 3 - 2 x 6 = 0, a legal
+    # count (the body is held).  A generic Jacobian of those 12 constraints is square and
+    # regular: its mobility is 0 as well.
+    assert contact.floating_base_mobility(leg_joints=(3, 3), stationary_feet=2) == 0
+    J_c = np.random.default_rng(3).normal(size=(12, 12))
+    assert constraints.mobility(J_c) == 0
+    assert contact.floating_base_mobility(leg_joints=(), base_dof=0) == 0  # nothing to move
+    # One coordinate fewer (6 + 3 + 2 = 11 against 12 constraints) cannot be independent.
+    with pytest.raises(ValueError, match="^stationary_feet: 2 feet x 6 constraints exceed the 11"):
+        contact.floating_base_mobility(leg_joints=(3, 2), stationary_feet=2)
+
+
 def foot_constraint_jacobian(rng, feet):
     """Rows [Ad_i, J_leg_i, 0] of stationary feet on a 6-D base with two 7-joint legs."""
     J_legs = [rng.normal(size=(6, 7)) for _ in range(2)]

@@ -385,8 +385,103 @@ INDEFINITE = integrators.MechanicalSystem(
 )
 
 
+# --- fields written for one point (the contract of control._numerics.evaluate) ---------
+
+
 def single_point_field(x):
-    return np.array([x[1], -x[0]])  # indexes the batch axis when x is a stack
+    """The seed's X = (x2, -x1) as a reader writes it: x[1] indexes the batch of a stack."""
+    return np.array([x[1], -x[0]])
+
+
+def broadcasting_field(x):
+    return np.stack([x[..., 1], -x[..., 0]], axis=-1)
+
+
+def single_point_curl(x):
+    """Y = (x2^2, sin x1) for one point: [X, Y] is not constant, so stacking errors show."""
+    return np.array([x[1] ** 2, np.sin(x[0])])
+
+
+def broadcasting_curl(x):
+    return np.stack([x[..., 1] ** 2, np.sin(x[..., 0])], axis=-1)
+
+
+def bracket_by_hand(x):
+    # [X, Y] = DY X - DX Y with DY = [[0, 2 x2], [cos x1, 0]], DX = [[0, 1], [-1, 0]].
+    x1, x2 = x[..., 0], x[..., 1]
+    return np.stack([-2 * x2 * x1 - np.sin(x1), x2 * np.cos(x1) + x2**2], axis=-1)
+
+
+@pytest.mark.parametrize(
+    "x",
+    [
+        [0.3, -0.8],
+        [[0.3, -0.8], [1.2, 0.5], [-2.0, 0.1]],
+        [[0.4, 0.9]],
+        # Two states of two coordinates: the stacked call returns the expected shape (2, 2)
+        # with the numbers transposed; only the single-point comparison catches that.
+        [[0.3, -0.8], [1.2, 0.5]],
+    ],
+)
+def test_fields_written_for_one_point_give_the_broadcasting_bracket(x):
+    # Before: "X: expected a result of shape (4, 2, 2), got shape (2, 2, 2)".
+    x = np.asarray(x)
+    natural = control.lie_bracket(single_point_field, single_point_curl, x)
+    np.testing.assert_allclose(
+        natural, control.lie_bracket(broadcasting_field, broadcasting_curl, x), rtol=0, atol=1e-15
+    )
+    np.testing.assert_allclose(natural, bracket_by_hand(x), rtol=0, atol=1e-10)  # 3e-12
+    np.testing.assert_allclose(
+        control.field_jacobian(single_point_curl, x),
+        control.field_jacobian(broadcasting_curl, x),
+        rtol=0,
+        atol=1e-15,
+    )
+
+
+def test_accessibility_rank_of_fields_written_for_one_point():
+    # X = (x2, -x1), Y = (x2^2, sin x1) at (0.3, -0.8): Y and [X, Y] span the plane.
+    system = control.ControlAffineSystem(None, (single_point_field, single_point_curl))
+    reference = control.ControlAffineSystem(None, (broadcasting_field, broadcasting_curl))
+    x = [0.3, -0.8]
+    natural, broadcast = (
+        control.accessibility_rank(system, x),
+        control.accessibility_rank(reference, x),
+    )
+    assert natural.rank == broadcast.rank == 2 and natural.brackets == broadcast.brackets
+    np.testing.assert_allclose(natural.vectors, broadcast.vectors, rtol=0, atol=1e-15)
+
+
+def test_a_wrong_shape_at_one_point_of_a_stack_is_named():
+    # Shape (2,) at two of the points, (3,) at the middle one: every result is checked.
+    def uneven(x):
+        return np.zeros(3) if x[0] > 1.5 else np.array([x[1], -x[0]])
+
+    with pytest.raises(
+        ValueError, match=r"^Y: expected a result of shape \(2,\) .*got shape \(3,\)"
+    ):
+        control.lie_bracket(broadcasting_field, uneven, [[0.0, 0.0], [2.0, 0.0], [0.5, 0.5]])
+
+
+@pytest.mark.parametrize("x", [[0.3, -0.8], [[0.3, -0.8], [2.0, 0.5]]])
+def test_the_users_own_exception_propagates_unchanged(x):
+    class OwnError(TypeError):
+        pass
+
+    def failing(x):
+        raise OwnError("my field is not defined here")
+
+    with pytest.raises(OwnError) as caught:
+        control.lie_bracket(broadcasting_field, failing, x)
+    assert caught.value.args == ("my field is not defined here",)
+
+    def failing_at_one_point(x):  # raises for one point of the stack, not at the last one
+        if x[0] > 1.5:
+            raise ZeroDivisionError("outside the domain")
+        return np.array([x[1], -x[0]])
+
+    with pytest.raises(ZeroDivisionError, match="^outside the domain$"):
+        control.lie_bracket(broadcasting_field, failing_at_one_point, [[2.0, 0.0], [0.5, 0.5]])
 
 
 @pytest.mark.parametrize(
@@ -407,10 +502,6 @@ def single_point_field(x):
                 lambda x: x, lambda x: np.full(x.shape, np.inf), [1.0, 2.0]
             ),
             "Y: expected finite values",
-        ),
-        (
-            lambda: control.lie_bracket(lambda x: x, single_point_field, [[1.0, 2.0], [3.0, 4.0]]),
-            "Y: expected a function that broadcasts",
         ),
         (
             lambda: control.lie_bracket(lambda x: x, lambda x: x, [np.nan, 2.0]),

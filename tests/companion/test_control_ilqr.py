@@ -50,6 +50,17 @@ def test_backward_pass_reproduces_the_riccati_gain_and_converges_in_one_iteratio
     np.testing.assert_array_equal(np.diff(result.report.cost_history) < 0, True)
 
 
+def test_dynamics_written_for_one_step_give_the_same_solution():
+    # A @ z + B @ u fails on the stacks of the differences (matmul of (2, 2) with (..., 2)
+    # reads the batch as matrices) and is then called once per point.
+    P, K = riccati()
+    cost = control.QuadraticCost(Q_LIN, R_LIN, Q_final=P, z_goal=[0.0, 0.0])
+    result = control.ilqr(lambda z, u: A_LIN @ z + B_LIN @ u, Z0_LIN, np.zeros((30, 1)), cost)
+    assert result.report.converged
+    # Only the rounding of the two formulas differs (measured 2e-11 relative).
+    np.testing.assert_allclose(result.feedback, np.broadcast_to(K, (30, 1, 2)), rtol=1e-10)
+
+
 def test_long_horizon_first_gain_tends_to_the_stationary_gain():
     _, K = riccati()
     cost = control.QuadraticCost(Q_LIN, R_LIN, Q_final=np.zeros((2, 2)), z_goal=[0.0, 0.0])
@@ -103,6 +114,59 @@ def test_bounded_linear_problem_matches_the_condensed_bounded_least_squares():
     np.testing.assert_allclose(result.controls[:, 0], reference, atol=5e-10)  # achieved 1e-11
     # Saturated inputs get no feedback in the last backward pass.
     assert np.all(result.feedback[result.saturated[:, 0]] == 0)
+
+
+# Two coupled inputs on the double integrator (input 0 bounded tightly, input 1 loosely)
+# with a non-diagonal R, so Q_uu couples the inputs and the reduced gain of the free input
+# differs from its row of the unreduced gain.
+B_TWO = np.array([[0.5 * DT**2, 0.3 * DT**2], [DT, -0.4 * DT]])
+R_TWO = np.array([[0.01, 0.004], [0.004, 0.02]])
+BOUNDS_TWO = (np.array([-1.0, -100.0]), np.array([1.0, 100.0]))
+
+
+def two_input_step(z, u):
+    return z @ A_LIN.T + u @ B_TWO.T
+
+
+def clamped_riccati_gains(states, controls, clamped, Q, R, Q_final):
+    """Backward pass written out for the linear-quadratic problem with a known active set.
+
+    At each stage the inputs ``clamped[t]`` are held (no step, no feedback) and the free
+    ones solve the reduced problem: k_f = -Q_uu[f, f]^-1 Q_u[f], K_f = -Q_uu[f, f]^-1 Q_uz[f].
+    """
+    N, m = controls.shape
+    V_z, V_zz = Q_final @ states[-1], Q_final
+    gains = np.zeros((N, m, states.shape[1]))
+    for t in reversed(range(N)):
+        Q_z = Q @ states[t] + A_LIN.T @ V_z
+        Q_u = R @ controls[t] + B_TWO.T @ V_z
+        Q_zz, Q_uu = Q + A_LIN.T @ V_zz @ A_LIN, R + B_TWO.T @ V_zz @ B_TWO
+        Q_uz = B_TWO.T @ V_zz @ A_LIN
+        free = ~clamped[t]
+        k, K = np.zeros(m), np.zeros((m, states.shape[1]))
+        k[free] = -np.linalg.solve(Q_uu[np.ix_(free, free)], Q_u[free])
+        K[free] = -np.linalg.solve(Q_uu[np.ix_(free, free)], Q_uz[free])
+        V_z = Q_z + K.T @ Q_uu @ k + K.T @ Q_u + Q_uz.T @ k
+        V_zz = Q_zz + K.T @ Q_uu @ K + K.T @ Q_uz + Q_uz.T @ K
+        gains[t] = K
+    return gains
+
+
+def test_bounded_feedback_with_two_inputs_is_the_gain_of_the_reduced_problem():
+    P, _ = riccati()
+    cost = control.QuadraticCost(Q_LIN, R_TWO, Q_final=P, z_goal=[0.0, 0.0])
+    z0, N = 4 * Z0_LIN, 25
+    result = control.ilqr(
+        two_input_step, z0, np.zeros((N, 2)), cost, u_min=BOUNDS_TWO[0], u_max=BOUNDS_TWO[1]
+    )
+    assert result.report.converged and result.report.regularization == 0.0
+    clamped = result.saturated
+    # Input 0 is held at its bound at some stages and free at others; input 1 never is.
+    assert 2 <= clamped[:, 0].sum() < N and not clamped[:, 1].any()
+    reference = clamped_riccati_gains(result.states, result.controls, clamped, Q_LIN, R_TWO, P)
+    np.testing.assert_array_equal(result.feedback[clamped], 0.0)
+    # Achieved 7e-12 relative (difference Jacobians of a linear map).
+    np.testing.assert_allclose(result.feedback, reference, rtol=1e-9, atol=1e-9)
 
 
 # ---------------------------------------------------------------------------
@@ -216,6 +280,50 @@ def test_iteration_limit_is_reported():
     assert result.report.iterations == 2 and not result.report.converged
     assert result.report.reason == "maximum iterations reached"
     assert result.report.expected_decrease > 0 and result.report.feedforward_norm > 0
+
+
+class AlteredCost:
+    """GOOD_COST with its input curvature replaced or its input gradient reversed."""
+
+    def __init__(self, l_uu=None, reverse_gradient=False):
+        self.base = control.QuadraticCost(Q_LIN, R_LIN, Q_final=Q_LIN, z_goal=[0.0, 0.0])
+        self.l_uu, self.reverse_gradient = l_uu, reverse_gradient
+
+    def running(self, z, u):
+        return self.base.running(z, u)
+
+    def running_derivatives(self, z, u):
+        l_z, l_u, l_zz, l_uu, l_uz = self.base.running_derivatives(z, u)
+        if self.reverse_gradient:
+            l_z, l_u = -l_z, -l_u
+        return l_z, l_u, l_zz, l_uu if self.l_uu is None else self.l_uu, l_uz
+
+    def terminal(self, z):
+        return self.base.terminal(z)
+
+    def terminal_derivatives(self, z):
+        phi_z, phi_zz = self.base.terminal_derivatives(z)
+        return (-phi_z if self.reverse_gradient else phi_z), phi_zz
+
+
+@pytest.mark.parametrize(
+    ("cost", "cause"),
+    [
+        # l_uu = -1 makes Q_uu about -0.99: Q_uu + mu I stays indefinite up to mu = 0.1.
+        (AlteredCost(l_uu=-np.eye(1)), "Q_uu + mu I not positive definite"),
+        # A gradient pointing uphill: every step the model predicts raises the true cost.
+        (AlteredCost(reverse_gradient=True), "no step decreased the cost"),
+    ],
+)
+def test_regularization_limit_stops_without_a_step(cost, cause):
+    u_init = np.zeros((5, 1))
+    result = control.ilqr(linear_step, Z0_LIN, u_init, cost, max_regularization=1e-2)
+    report = result.report
+    assert report.reason == "regularization limit: " + cause and not report.converged
+    # mu grew tenfold from 1e-6 and stopped at the first value above the limit.
+    assert report.regularization == pytest.approx(1e-1, rel=1e-12)
+    assert report.iterations == 0 and len(report.cost_history) == 1
+    np.testing.assert_array_equal(result.controls, u_init)
 
 
 # ---------------------------------------------------------------------------

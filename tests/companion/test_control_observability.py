@@ -130,6 +130,21 @@ def test_pendulum_at_the_horizontal_rest_needs_the_third_lie_derivative():
     np.testing.assert_allclose(report.differentials[1], [-1.0, 0.0], atol=1e-5)
 
 
+def test_pendulum_written_for_one_point_gives_the_same_differentials():
+    # f and h indexing x[0], x[1] as for one state: evaluated point by point.
+    def pendulum_one_point(x):
+        return np.array([x[1], -np.sin(x[0])])
+
+    def rate_one_point(x):
+        return x[1]
+
+    x = np.array([np.pi / 2, 0.0])
+    natural = control.observability_rank(pendulum_one_point, rate_one_point, x, order=3)
+    broadcast = control.observability_rank(pendulum, rate, x, order=3)
+    assert natural.rows == broadcast.rows == ("dh", "d(L_f^3 h)")
+    np.testing.assert_allclose(natural.differentials, broadcast.differentials, rtol=0, atol=1e-15)
+
+
 def test_vector_output_labels_and_rows():
     report = control.observability_rank(pendulum, lambda x: x, [0.3, 0.2], order=0)
     assert report.full_rank and report.rows == ("dh[0]", "dh[1]")

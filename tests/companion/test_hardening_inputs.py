@@ -147,6 +147,37 @@ def test_spatial_momentum_of_a_singular_tree_is_the_sum_of_particle_momenta():
 # --- dtypes at the tree boundary ---------------------------------------------
 
 
+TEACHING_ARM = models.two_link_teaching_arm()
+REST = np.zeros(2)
+TIP = [0.5, 0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda x: tree.crba(TEACHING_ARM, x), "q"),
+        (lambda x: tree.rnea(TEACHING_ARM, REST, x, REST), "qd"),
+        (lambda x: tree.rnea(TEACHING_ARM, REST, REST, x), "qdd"),
+        (lambda x: tree.bias_forces(TEACHING_ARM, REST, x), "qd"),
+        (lambda x: tree.aba(TEACHING_ARM, REST, x, REST), "qd"),
+        (lambda x: tree.aba(TEACHING_ARM, REST, REST, x), "tau"),
+        (lambda x: tree.coriolis_matrix(TEACHING_ARM, REST, x), "qd"),
+        (lambda x: tree.body_twists(TEACHING_ARM, REST, x), "qd"),
+        (lambda x: tree.kinetic_energy(TEACHING_ARM, REST, x), "qd"),
+        (lambda x: tree.spatial_momentum(TEACHING_ARM, REST, x), "qd"),
+        (lambda x: tree.point_velocity(TEACHING_ARM, REST, x, 1, TIP), "qd"),
+        (lambda x: tree.point_acceleration_bias(TEACHING_ARM, REST, x, 1, TIP), "qd"),
+        (lambda x: tree.point_acceleration_bias(TEACHING_ARM, REST, x, -1, TIP), "qd"),
+    ],
+)
+@pytest.mark.parametrize("missing", [None, [0.0, None]])
+def test_tree_functions_refuse_a_missing_array_naming_it(call, name, missing):
+    # numpy reads None as NaN: without the check point_acceleration_bias returned None
+    # (its "no rates" sentinel) and the others blamed a non-finite entry.
+    with pytest.raises(TypeError, match=f"^{name}: expected real numbers .*got None"):
+        call(missing)
+
+
 def test_tree_functions_refuse_complex_and_boolean_arrays_naming_the_argument():
     model = models.two_link_teaching_arm()
     q, qd = np.array([0.3, -0.4]), np.array([1.0, 2.0])

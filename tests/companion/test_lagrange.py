@@ -71,6 +71,53 @@ def trig_metric(rng, n, regularization=0.1):
     return M, dM
 
 
+# Weights w_m of the eighth-order central difference f'(0) ~ sum_m w_m (f(mh) - f(-mh)) / h,
+# a stencil unrelated to the Richardson one under test (error h^8 f^(9) / 630).
+EIGHTH_ORDER_WEIGHTS = np.array([4 / 5, -1 / 5, 4 / 105, -1 / 280])
+PATH_STEP = 1e-2
+# Absolute floor of tolerances that scale with powers of the rates (subnormal rates).
+TINY = 1e-280
+
+
+def derivative_along(function, q, direction):
+    """d/ds function(q + s u) at s = 0, u = direction / max|direction|, times max|direction|.
+
+    An eighth-order central difference with step PATH_STEP along u (entries at most 1), so
+    the frequency it sees is that of the metric (not of the rates): truncation about
+    PATH_STEP^8 w^9 / 630 max|f| for frequency w, rounding about 2 eps max|f| / PATH_STEP.
+    """
+    q, direction = np.asarray(q, dtype=float), np.asarray(direction, dtype=float)
+    length = np.abs(direction).max()
+    if length == 0.0:
+        return 0.0 * np.asarray(function(q))
+    unit = direction / length
+    total = sum(
+        weight * (function(q + m * PATH_STEP * unit) - function(q - m * PATH_STEP * unit))
+        for m, weight in enumerate(EIGHTH_ORDER_WEIGHTS, start=1)
+    )
+    return length * total / PATH_STEP
+
+
+def metric_rate_along_path(M, q, v):
+    """Mdot = d/dt M(q + t v) at t = 0, differenced along the path (no dM involved)."""
+    return derivative_along(M, q, v)
+
+
+def velocity_load_by_lagrange(M, q, v):
+    """c = Mdot v - grad_q (v^T M(q) v / 2): Lagrange's equation at zero acceleration.
+
+    Both terms are differences of M itself (the rate along the path, the gradient of the
+    kinetic energy along each coordinate), independent of any Christoffel symbol.
+    """
+    n = len(q)
+
+    def kinetic(x):
+        return 0.5 * v @ M(x) @ v
+
+    gradient = np.array([derivative_along(kinetic, q, e) for e in np.eye(n)])
+    return metric_rate_along_path(M, q, v) @ v - gradient
+
+
 @st.composite
 def metric_states(draw):
     """(M callable, hand dM callable, q, v) for a random trigonometric metric, n = 1..5."""
@@ -181,8 +228,9 @@ def test_seed_coriolis_matrix_and_metric_rate_by_hand():
     Mdot_hand = np.stack([np.stack([zero, s_v2], -1), np.stack([s_v2, zero], -1)], -2)
     np.testing.assert_allclose(lagrange.coriolis_matrix(dM, v), C_hand, rtol=0, atol=1e-16)
     np.testing.assert_allclose(lagrange.mass_matrix_rate(dM, v), Mdot_hand, rtol=0, atol=1e-16)
-    np.testing.assert_allclose(lagrange.skew_residual(dM, v), 0.0, rtol=0, atol=1e-16)
-    # C = Mdot is not a valid choice: Mdot - 2 Mdot = -Mdot is symmetric, residual 2 max|Mdot|.
+    # skew_residual on the hand C: zero; on C = Mdot (not a valid choice): Mdot - 2 Mdot =
+    # -Mdot is symmetric, residual 2 max|Mdot|.
+    np.testing.assert_allclose(lagrange.skew_residual(dM, v, C=C_hand), 0.0, rtol=0, atol=1e-16)
     np.testing.assert_allclose(
         lagrange.skew_residual(dM, v, C=Mdot_hand), 2 * np.abs(s_v2), rtol=1e-15
     )
@@ -219,7 +267,16 @@ def test_seed_energy_identity_for_arbitrary_rates():
     np.testing.assert_allclose(
         0.5 * np.einsum("bi,bij,bj->b", v, Mdot, v), power, rtol=0, atol=1e-11
     )
-    np.testing.assert_allclose(lagrange.energy_identity_residual(dM, v), 0.0, rtol=0, atol=1e-14)
+    # The rate of the differenced dM against M differenced along each path q + t v (a
+    # different stencil), and the residual checker on the hand load c against that dM.
+    Mdot_path = np.array([metric_rate_along_path(seed_metric, a, b) for a, b in zip(q, v)])
+    np.testing.assert_allclose(Mdot, Mdot_path, rtol=0, atol=1e-12)  # measured 2.6e-14
+    c_hand = np.stack(
+        [-(LENGTH**2) * M2 * np.sin(q[:, 1]) * v[:, 1] ** 2, np.zeros(len(q))], axis=-1
+    )
+    np.testing.assert_allclose(
+        lagrange.energy_identity_residual(dM, v, c=c_hand), 0.0, rtol=0, atol=1e-11
+    )
 
 
 # --- accuracy of the Richardson derivatives ----------------------------------------------
@@ -301,23 +358,48 @@ def test_first_kind_symbols_are_symmetric_and_recover_the_metric_derivative(stat
 
 @settings(max_examples=60, deadline=None)
 @given(metric_states())
-def test_mdot_minus_two_c_is_skew_and_the_energy_identity_holds(state):
+def test_rate_and_load_of_the_differenced_derivatives_match_lagranges_equation(state):
+    # dM from Richardson differences, checked through quantities computed from M alone:
+    # Mdot = d/dt M(q + t v) along the path, and c = Mdot v - grad(v^T M v / 2).  The
+    # energy identity is then asserted against that independent Mdot, not against dM's own.
     M, _, q, v = state
     dM = lagrange.mass_matrix_derivatives(M, q)
-    C, Mdot = lagrange.coriolis_matrix(dM, v), lagrange.mass_matrix_rate(dM, v)
-    # Rounding relative to |dM| |v| (and its powers); 1e-300 absorbs subnormal rates.
-    scale = np.abs(dM).max() * np.abs(v).sum() + 1e-300
-    S = Mdot - 2 * C
-    np.testing.assert_allclose(S + S.T, 0.0, rtol=0, atol=1e-14 * scale)
-    assert lagrange.skew_residual(dM, v) <= 1e-14 * scale
-    # v^T c = (1/2) v^T Mdot v, with c = C v and Mdot contracted here by hand.
-    c = lagrange.coriolis_forces(dM, v)
-    power_scale = scale * np.abs(v).sum() ** 2 + 1e-300
-    np.testing.assert_allclose(c, C @ v, rtol=0, atol=1e-14 * scale * np.abs(v).sum() + 1e-300)
+    Mdot_path, c_path = metric_rate_along_path(M, q, v), velocity_load_by_lagrange(M, q, v)
+    # Documented dM error 1e-10 max|M|, times sum|v_k| (and one more sum|v| for the load);
+    # measured 2.6e-11 and 1.3e-11 of these scales on 300 such metrics, of which the path
+    # differences account for 1.2e-13.  TINY: subnormal rates.
+    rate_scale = np.abs(M(q)).max() * np.abs(v).sum()
     np.testing.assert_allclose(
-        v @ c, 0.5 * v @ np.einsum("ijk,k->ij", dM, v) @ v, rtol=0, atol=1e-14 * power_scale
+        lagrange.mass_matrix_rate(dM, v), Mdot_path, rtol=0, atol=1e-10 * rate_scale + TINY
     )
-    assert abs(lagrange.energy_identity_residual(dM, v)) <= 1e-14 * power_scale
+    c = lagrange.coriolis_forces(dM, v)
+    load_scale = rate_scale * np.abs(v).sum()
+    np.testing.assert_allclose(c, c_path, rtol=0, atol=1e-10 * load_scale + TINY)
+    np.testing.assert_allclose(
+        v @ c, 0.5 * v @ Mdot_path @ v, rtol=0, atol=1e-10 * load_scale * np.abs(v).sum() + TINY
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(metric_states())
+def test_coriolis_matrix_of_the_hand_derivative_is_skew_against_the_path_rate(state):
+    # C from the hand dM (so this checks coriolis_matrix and skew_residual, not the
+    # differences): C v is Lagrange's load and Mdot - 2C is skew with Mdot differenced
+    # along the path.  A C built from a wrong combination of dM fails both.
+    M, dM_hand, q, v = state
+    C = lagrange.coriolis_matrix(dM_hand(q), v)
+    Mdot_path = metric_rate_along_path(M, q, v)
+    rate_scale = np.abs(M(q)).max() * np.abs(v).sum()
+    # Path differences: measured 1.1e-13 (load) and 2.4e-13 (skew part) of these scales.
+    np.testing.assert_allclose(
+        C @ v,
+        velocity_load_by_lagrange(M, q, v),
+        rtol=0,
+        atol=1e-11 * rate_scale * np.abs(v).sum() + TINY,
+    )
+    S = Mdot_path - 2 * C
+    np.testing.assert_allclose(S + S.T, 0.0, rtol=0, atol=1e-11 * rate_scale + TINY)
+    assert lagrange.skew_residual(dM_hand(q), v, C=C) <= 1e-13 * rate_scale + TINY
 
 
 @settings(max_examples=60, deadline=None)
@@ -449,6 +531,28 @@ def test_degenerate_but_legal_inputs():
         rtol=0,
         atol=5e-13,
     )  # measured 9e-15
+
+
+@pytest.mark.parametrize("q", [1.5 * 2.0**33, 2.0**34, -(2.0**34)])
+def test_default_step_near_the_guard_threshold_is_accurate(q):
+    # Around |q| = 2^34 the default step switches from 2e-3 to 1000 ulp(q) = 3.8e-3; on
+    # M = 2 + sin q the documented bound 1e-10 max|M| holds on both sides (measured 5e-11
+    # below, where q +- h round, and 1.2e-13 at the threshold).
+    dM = lagrange.mass_matrix_derivatives(lambda x: (2.0 + np.sin(x))[..., None], [q])
+    np.testing.assert_allclose(dM[0, 0, 0], np.cos(q), rtol=0, atol=1e-10 * 3.0)
+
+
+@pytest.mark.parametrize("q", [1e15, -1e15, 3e17])
+def test_default_step_grows_with_the_spacing_of_huge_coordinates(q):
+    # At |q| = 1e15 an ulp is 0.125, so q +- 2e-3 == q and a fixed step divides 0 by 0.
+    # The step of 1000 ulp(q) keeps the differences finite.  On the quadratic
+    # M = 3 + 5q + q^2 the extrapolated difference has no truncation error, so only the
+    # rounding bound 3 eps max|M| / h remains, with h = 1000 ulp(q) (measured 0.3 of it).
+    h = 1e3 * np.spacing(abs(q))
+    dM = lagrange.mass_matrix_derivatives(lambda x: (3.0 + 5.0 * x + x**2)[..., None], [q])
+    bound = 3 * np.finfo(float).eps * (3.0 + 5.0 * abs(q) + (abs(q) + h) ** 2) / h
+    assert np.isfinite(dM).all()
+    np.testing.assert_allclose(dM[0, 0, 0], 5.0 + 2.0 * q, rtol=0, atol=bound)
 
 
 def test_singular_metric_has_derivatives_but_no_second_kind_symbols():

@@ -23,7 +23,7 @@ from trees import (
     two_link_spec,
 )
 
-from geomotion import inertia, spatial, tree, verification
+from geomotion import inertia, models, spatial, tree, verification
 
 # ---------------------------------------------------------------------------
 # The chapter's two-link teaching mechanism
@@ -220,15 +220,52 @@ def test_rnea_inverts_aba(random_tree):
     np.testing.assert_allclose(tree.rnea(model, q, qd, qdd), tau, rtol=0, atol=1e-12)  # 4e-14
 
 
-def test_bias_forces_are_rnea_at_zero_acceleration(random_tree):
+def test_bias_forces_are_rnea_at_zero_acceleration_with_external_wrenches(random_tree):
+    # With gravity and nonzero wrenches in both frames, so that a bias_forces dropping
+    # f_ext or its frame differs from rnea by J^T F (order 1 here).
     spec, model = random_tree
     q, qd, _ = states(spec.n, (3,), seed=7)
-    np.testing.assert_allclose(
-        tree.bias_forces(model, q, qd),
-        tree.rnea(model, q, qd, np.zeros_like(q)),
-        rtol=0,
-        atol=1e-14,
-    )
+    wrenches = np.random.default_rng(17).normal(size=(3, spec.n, 6))
+    for frame in ("body", "world"):
+        np.testing.assert_allclose(
+            tree.bias_forces(
+                model, q, qd, gravity=(1.0, 0.5, -9.81), f_ext=wrenches, f_ext_frame=frame
+            ),
+            tree.rnea(
+                model,
+                q,
+                qd,
+                np.zeros_like(q),
+                gravity=(1.0, 0.5, -9.81),
+                f_ext=wrenches,
+                f_ext_frame=frame,
+            ),
+            rtol=0,
+            atol=1e-14,
+        )
+
+
+def test_bias_forces_of_a_force_on_the_teaching_arm_by_hand():
+    # A force f = (fx, fy, 0) N on link 2 at r = (d, 0, 0) in link 2's frame, i.e. at
+    # p = (L1 c1 + d c12, L1 s1 + d s12).  Its generalized force is J^T f with the point
+    # Jacobian J = [[-L1 s1 - d s12, -d s12], [L1 c1 + d c12, d c12]], so the bias drops
+    # by J^T f.  Body frame: force R^T f, moment r x R^T f; world frame: f and p x f.
+    arm = models.two_link_teaching_arm()
+    q, qd = np.array([0.7, -1.1]), np.array([1.3, -0.4])
+    L1, d, f = models.TWO_LINK_L1, 0.45, np.array([3.0, -2.0, 0.0])
+    c1, s1, c12, s12 = np.cos(q[0]), np.sin(q[0]), np.cos(q.sum()), np.sin(q.sum())
+    p = np.array([L1 * c1 + d * c12, L1 * s1 + d * s12, 0.0])
+    J = np.array([[-L1 * s1 - d * s12, -d * s12], [L1 * c1 + d * c12, d * c12]])
+    R = np.array([[c12, -s12, 0.0], [s12, c12, 0.0], [0.0, 0.0, 1.0]])
+    f_body, r = R.T @ f, np.array([d, 0.0, 0.0])
+    wrenches = {
+        "body": np.array([np.zeros(6), np.concatenate([np.cross(r, f_body), f_body])]),
+        "world": np.array([np.zeros(6), np.concatenate([np.cross(p, f), f])]),
+    }
+    free = tree.bias_forces(arm, q, qd)
+    for frame, wrench in wrenches.items():
+        loaded = tree.bias_forces(arm, q, qd, f_ext=wrench, f_ext_frame=frame)
+        np.testing.assert_allclose(loaded - free, -J.T @ f[:2], rtol=0, atol=1e-14)
 
 
 def test_prepared_tree_path_matches_crba(random_tree):

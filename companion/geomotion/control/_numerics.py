@@ -1,11 +1,12 @@
 r"""Numerical pieces shared by the control modules: checked evaluation of user functions,
 Richardson central-difference Jacobians, and the greedy rank test of a list of vectors.
 
-User functions (vector fields, outputs, dynamics, costs) must broadcast over leading
-axes: a Jacobian evaluates them once on a whole stack of perturbed points.  A function
-written for a single point (indexing ``x[0]`` instead of ``x[..., 0]``) can return an
-array of the right shape with the wrong numbers, so :func:`evaluate` compares one entry
-of every stacked result with a separate single-point call and refuses a mismatch.
+User functions (vector fields, outputs, dynamics, costs) may broadcast over leading axes
+(index ``x[..., i]``), and are then called once on a whole stack of points, e.g. the
+perturbed points of a Jacobian; or they may be written for one point (``x[i]``, as a
+reader writes ``lambda x: np.array([x[1], -x[0]])``), and are then called once per
+point.  :func:`evaluate` is the one place that decides which, for every function of
+:mod:`geomotion.control` that calls user code.
 """
 
 import math
@@ -74,32 +75,65 @@ def evaluate(function, args, core, name):
     r"""``function(*args)`` as a finite float array of shape ``batch + core``.
 
     ``args`` are arrays of shape ``(..., k_i)`` whose leading axes broadcast to ``batch``.
-    A result of shape ``core`` alone (e.g. a constant field returning ``(n,)``) is
-    broadcast; any other shape than ``batch + core`` is refused.  Unless ``function`` is
-    :class:`Trusted`, the last entry of the batch is recomputed by a single-point call and
-    must agree: a function that does not broadcast correctly raises instead of returning
-    wrong numbers.
+    The contract for user functions:
+
+    1. Unless ``function`` is :class:`Trusted` or ``batch`` is ``()`` or empty, it is first
+       called at one point (the last of the stack); whatever it raises there propagates
+       unchanged, and its result must have shape ``core``.
+    2. It is then called once on the whole stack.  The result is accepted when it has
+       shape ``batch + core`` (or ``core`` alone: a constant, broadcast) and its last
+       entry agrees with the single-point call (relative ``_BROADCAST_RTOL``).
+    3. Otherwise the function does not broadcast -- its stacked result has another shape,
+       disagrees with the single-point call, or the stacked call raised although the
+       single-point call did not -- and it is called once per point, every result
+       checked to have shape ``core``; an exception at any point propagates unchanged.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: a result of the wrong shape (with the shape and the point), or
+        non-finite values.
     """
     batch = np.broadcast_shapes(*(a.shape[:-1] for a in args))
-    value = checked_result(function(*args), batch + core, name, core)
-    if math.prod(batch) > 1 and not isinstance(function, Trusted):
-        point = tuple(
-            np.broadcast_to(a, batch + a.shape[-1:]).reshape(-1, a.shape[-1])[-1] for a in args
-        )
-        single = checked_result(function(*point), core, name)
+    if isinstance(function, Trusted) or batch == () or math.prod(batch) == 0:
+        return checked_result(function(*args), batch + core, name, core)
+    points = _points(args, batch)
+    single = _point_result(function, points[-1], core, name)
+    try:
+        stacked = np.asarray(function(*args))
+    except Exception:  # it accepted one point but not the stack: it does not broadcast
+        stacked = None
+    if stacked is not None and stacked.shape in (batch + core, core):
+        value = checked_result(stacked, batch + core, name, core)
         last = value.reshape((-1,) + core)[-1]
-        if not np.allclose(
-            last,
-            single,
-            rtol=_BROADCAST_RTOL,
-            atol=_BROADCAST_RTOL * (1.0 + np.abs(single).max(initial=0.0)),
-        ):
-            raise ValueError(
-                f"{name}: expected a function that broadcasts over leading axes (index the "
-                "last axis, x[..., i], not x[i]); a stacked call and a single-point call "
-                f"disagree by {np.abs(last - single).max():.3g}"
-            )
-    return value
+        scale = _BROADCAST_RTOL * (1.0 + np.abs(single).max(initial=0.0))
+        if np.allclose(last, single, rtol=_BROADCAST_RTOL, atol=scale):
+            return value
+    return _pointwise(function, points, batch, core, name)
+
+
+def _points(args, batch):
+    """The points of the stack: one tuple of (k_i,) arguments per batch entry, in C order."""
+    flat = [np.broadcast_to(a, batch + a.shape[-1:]).reshape(-1, a.shape[-1]) for a in args]
+    return list(zip(*flat))
+
+
+def _point_result(function, point, core, name):
+    """``function`` at one point; its result must be finite with shape ``core``."""
+    array = _validate.real_array(function(*point), name)
+    if array.shape != tuple(core):
+        where = ", ".join(np.array2string(p, precision=6) for p in point)
+        raise ValueError(
+            f"{name}: expected a result of shape {core} at one point, got shape "
+            f"{array.shape} at the point {where}"
+        )
+    return array
+
+
+def _pointwise(function, points, batch, core, name):
+    """``function`` called once per point (it does not broadcast), shape ``batch + core``."""
+    values = [_point_result(function, point, core, name) for point in points]
+    return np.array(values).reshape(batch + core)
 
 
 def checked_result(value, shape, name, core=None):

@@ -62,7 +62,8 @@ def field_jacobian(X, x, step=None):
     Parameters
     ----------
     X : callable
-        ``X(x) -> (..., n)``, broadcasting over leading axes of ``x``.
+        ``X(x) -> (..., n)``, broadcasting over leading axes of ``x`` or written for one
+        point (then called once per point; see ``geomotion.control._numerics.evaluate``).
     x : (..., n) array_like
         Where to differentiate (coordinate units, e.g. m and rad).
     step : float or (..., n) array_like, optional
@@ -75,8 +76,9 @@ def field_jacobian(X, x, step=None):
     Raises
     ------
     ValueError
-        If ``X`` is not callable, returns a wrong shape or non-finite values, or does not
-        broadcast; if ``x`` is not a finite (..., n) array; if ``step`` is not positive.
+        If ``X`` is not callable or returns a wrong shape (at any point) or non-finite
+        values; if ``x`` is not a finite (..., n) array; if ``step`` is not positive.
+        Whatever ``X`` itself raises at a point propagates unchanged.
     """
     _numerics.callable_argument(X, "X", "X(x) -> (..., n)")
     x = _numerics.state(x)
@@ -107,8 +109,9 @@ def lie_bracket(X, Y, x, dX=None, dY=None, step=None):
     Parameters
     ----------
     X, Y : callable
-        Fields ``X(x) -> (..., n)``, broadcasting over leading axes (index ``x[..., i]``);
-        a constant field may return shape ``(n,)``.
+        Fields ``X(x) -> (..., n)``, broadcasting over leading axes (index ``x[..., i]``),
+        or written for one point (``x[i]``), then called once per point; a constant field
+        may return shape ``(n,)``.
     x : (..., n) array_like
         State(s) at which to evaluate, in the fields' coordinates.
     dX, dY : callable, optional
@@ -126,7 +129,7 @@ def lie_bracket(X, Y, x, dX=None, dY=None, step=None):
     ------
     ValueError
         Naming the argument: a field or Jacobian that is not callable, returns a wrong
-        shape, non-finite values, or does not broadcast; ``x`` not a finite (..., n)
+        shape (at any point) or non-finite values; ``x`` not a finite (..., n)
         array; ``step`` not positive, or given although both Jacobians are.
     """
     for function, name in ((X, "X"), (Y, "Y")):
@@ -166,7 +169,8 @@ class ControlAffineSystem:
         coordinates are dependent (e.g. :math:`2d` on :math:`TQ_c` in ambient
         coordinates), where no field can leave the manifold.
 
-    Every field must broadcast over leading axes of ``x`` (index ``x[..., i]``).
+    Every field broadcasts over leading axes of ``x`` (index ``x[..., i]``) or is written
+    for one point, as in :func:`lie_bracket`.
 
     Raises
     ------

@@ -434,7 +434,8 @@ def ilqr(
     ----------
     dynamics : callable
         ``F(z, u) -> (..., n)`` for states (..., n) and inputs (..., m), broadcasting over
-        leading axes (needed for the differences; a single step gets (n,) and (m,)).
+        leading axes, or written for one step ((n,) and (m,)), then called once per point
+        of the differences' stack.
     z0 : (n,) array_like
         Initial state.
     u_init : (N, m) array_like

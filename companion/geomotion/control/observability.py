@@ -126,9 +126,10 @@ def observability_rank(f, h, x, order=None, step=None, rtol=RANK_RTOL):
     Parameters
     ----------
     f : callable
-        ``f(x) -> (..., n)``, broadcasting over leading axes.
+        ``f(x) -> (..., n)``, broadcasting over leading axes or written for one state
+        (then called once per point of a stack, as in :func:`geomotion.control.lie_bracket`).
     h : callable
-        ``h(x) -> (..., p)`` or a scalar output ``(...)``, broadcasting.
+        ``h(x) -> (..., p)`` or a scalar output ``(...)``, likewise.
     x : (n,) array_like
         One state.
     order : int, optional
@@ -146,8 +147,8 @@ def observability_rank(f, h, x, order=None, step=None, rtol=RANK_RTOL):
     Raises
     ------
     ValueError
-        If ``f`` or ``h`` is not callable or returns a wrong shape, non-finite values or
-        does not broadcast; ``x`` is not one finite state; ``order`` is not an int >= 0;
+        If ``f`` or ``h`` is not callable or returns a wrong shape (at any point) or
+        non-finite values; ``x`` is not one finite state; ``order`` is not an int >= 0;
         ``rtol`` is not in (0, 1); ``step`` is not positive.
     """
     _numerics.callable_argument(f, "f", "f(x) -> (..., n)")

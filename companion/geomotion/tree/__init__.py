@@ -267,6 +267,8 @@ def rnea(model, q, qd, qdd, gravity=None, f_ext=None, f_ext_frame="body"):
     ValueError
         Naming the argument, for a wrong model type, wrong shapes or lengths,
         non-broadcasting batches, non-finite values, or an unknown ``f_ext_frame``.
+    TypeError
+        Naming the argument, if ``q``, ``qd`` or ``qdd`` is None (or holds None).
 
     Examples
     --------

@@ -186,6 +186,8 @@ def point_velocity(model, q, qd, body, point):
     ------
     ValueError
         As :func:`point_position`, or if ``qd`` is malformed.
+    TypeError
+        If ``qd`` is None (or holds None).
 
     Examples
     --------
@@ -230,6 +232,8 @@ def point_acceleration_bias(model, q, qd, body, point):
     ------
     ValueError
         As :func:`point_position`, and for a malformed ``qd``.
+    TypeError
+        If ``qd`` is None (or holds None).
 
     Examples
     --------
@@ -242,4 +246,6 @@ def point_acceleration_bias(model, q, qd, body, point):
     >>> tree.point_acceleration_bias(arm, [0.0, 0.0], [2.0, 0.0], body=1, point=tip).round(12)
     array([-4.4,  0. ,  0. ])
     """
+    _check_model(model)
+    qd = _check_configuration(model, qd, "qd")  # None here would mean "no rates" below
     return _point_kinematics(model, q, qd, body, point)[2]
