@@ -38,8 +38,11 @@ mechanics the input fields :math:`(0, G_i(q))` bracket to zero among themselves,
 brackets with the drift are indispensable, and the state dimension to reach is
 :math:`2d`, not the :math:`d` acceleration directions.
 
-Every vector field and output is a callable that broadcasts over leading axes of its
-argument (index ``x[..., i]``); differences evaluate it once on a stack of points.
+Every vector field and output is a callable of the state.  It may be written for one
+point (``lambda x: np.array([x[1], -x[0]])``) or broadcast over leading axes (index
+``x[..., i]``): differences first try one call on a stack of points and otherwise call it
+point by point, checking the shape of every result; an exception raised by the callable at
+a point reaches the caller unchanged.
 """
 
 from ._numerics import FD_STEP, NESTING_FACTOR
