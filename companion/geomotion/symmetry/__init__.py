@@ -92,19 +92,24 @@ from .connection import (
     mechanical_connection,
     reconstruct_rate,
 )
+from .curvature import CONNECTION_STEP, METRIC_STEP, connection_curvature, gaussian_curvature
 from .example import constant_curvature_coupling, constant_curvature_metric, rectangle_loop
 from .phase import LoopPhase, dynamic_phase, geometric_phase, loop_phase
 
 __all__ = [
     "CLOSURE_RTOL",
+    "CONNECTION_STEP",
     "GAUSS_NODES",
+    "METRIC_STEP",
     "SYMMETRY_RTOL",
     "KineticBlocks",
     "LoopPhase",
     "conjugate_momentum",
+    "connection_curvature",
     "constant_curvature_coupling",
     "constant_curvature_metric",
     "dynamic_phase",
+    "gaussian_curvature",
     "geometric_phase",
     "kinetic_blocks",
     "kinetic_metric",
