@@ -69,6 +69,10 @@ For two shape coordinates and a loop bounding a region :math:`D` of a patch wher
 region with its winding number).  The geometric phase is then minus the integral of the
 curvature :math:`dA` over the enclosed area, and reversing the loop flips its sign.
 
+:func:`connection_curvature` evaluates :math:`dA` at shape points, and
+:func:`gaussian_curvature` the curvature of any two-dimensional metric (zero exactly
+where it is locally Euclidean, whatever its Christoffel symbols).
+
 Callables
 ---------
 ``locked_inertia`` and ``coupling`` may be constants or functions of one shape sample
