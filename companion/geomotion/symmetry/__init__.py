@@ -69,6 +69,10 @@ For two shape coordinates and a loop bounding a region :math:`D` of a patch wher
 region with its winding number).  The geometric phase is then minus the integral of the
 curvature :math:`dA` over the enclosed area, and reversing the loop flips its sign.
 
+:func:`connection_curvature` evaluates :math:`dA` at shape points, and
+:func:`gaussian_curvature` the curvature of any two-dimensional metric (zero exactly
+where it is locally Euclidean, whatever its Christoffel symbols).
+
 Callables
 ---------
 ``locked_inertia`` and ``coupling`` may be constants or functions of one shape sample
@@ -92,19 +96,24 @@ from .connection import (
     mechanical_connection,
     reconstruct_rate,
 )
+from .curvature import CONNECTION_STEP, METRIC_STEP, connection_curvature, gaussian_curvature
 from .example import constant_curvature_coupling, constant_curvature_metric, rectangle_loop
 from .phase import LoopPhase, dynamic_phase, geometric_phase, loop_phase
 
 __all__ = [
     "CLOSURE_RTOL",
+    "CONNECTION_STEP",
     "GAUSS_NODES",
+    "METRIC_STEP",
     "SYMMETRY_RTOL",
     "KineticBlocks",
     "LoopPhase",
     "conjugate_momentum",
+    "connection_curvature",
     "constant_curvature_coupling",
     "constant_curvature_metric",
     "dynamic_phase",
+    "gaussian_curvature",
     "geometric_phase",
     "kinetic_blocks",
     "kinetic_metric",
