@@ -254,20 +254,19 @@ def check_residual(problem, u):
 def relative_gap(u, lam, objective, G, b, lower, upper):
     r"""Certified relative optimality gap :math:`(f(u) - D)/f(u)` of a feasible ``u``.
 
-    For any row multipliers :math:`\lambda`, put :math:`\mu = \nabla f(u) - G^T\lambda`
-    and let :math:`\beta_i` be :math:`\ell_i` where :math:`\mu_i > 0` and :math:`h_i`
-    elsewhere.  For a convex :math:`f`, :math:`u` minimizes
-    :math:`f(v) - (G^T\lambda + \mu)^Tv` over all :math:`v`, so (weak duality, finite
-    bounds) the minimum of :math:`f` on :math:`Gv = b`, :math:`\ell\le v\le h` is at least
+    Weak duality: for any row multipliers :math:`\lambda` (put :math:`y = G^T\lambda`)
+    the minimum of :math:`f` on :math:`Gv = b`, :math:`\ell\le v\le h` is at least a
+    Lagrangian bound :math:`D = \lambda^Tb + \ldots` that each objective evaluates as
+    ``objective.dual_excess(u, y, lower, upper)`` :math:`= f(u) - y^Tu - (D - \lambda^Tb)`,
+    so that
 
-    .. math:: D = \lambda^Tb + \mu^T\beta + f(u) - \nabla f(u)^Tu,
+    .. math:: f(u) - D = \lambda^T(Gu - b) + \text{dual\_excess}(u, y)
 
-    and :math:`f(u) - D = \lambda^T(Gu - b) + \sum_i\mu_i(u_i - \beta_i)` bounds how far
-    :math:`f(u)` is above the minimum.  It is zero exactly when :math:`(\lambda, \mu)`
-    satisfy the KKT conditions at :math:`u`.  Entries of :math:`\mu` below the rounding
-    error of their computation, :math:`8\varepsilon(|\nabla f_i| + \sum_j|G_{ji}\lambda_j|)`,
-    are taken as zero (rounding noise times a distant bound would otherwise dominate).
-    A zero objective is optimal (both objectives are nonnegative) and has gap 0.
+    bounds how far :math:`f(u)` is above the minimum (written this way, without the
+    cancellation of :math:`f(u) - D`).  It is zero exactly when :math:`\lambda` and the
+    bounds' multipliers satisfy the KKT conditions at :math:`u`; every :math:`\lambda`
+    gives a valid bound, so no choice of multipliers can certify a suboptimal point.  A
+    zero objective is optimal (both objectives are nonnegative) and has gap 0.
 
     Parameters
     ----------
@@ -276,7 +275,7 @@ def relative_gap(u, lam, objective, G, b, lower, upper):
     lam : (d,) ndarray
         Any multipliers of the rows (the solver's are the sharpest).
     objective
-        Has ``value(u)`` and ``gradient(u)`` (a subgradient where :math:`f` has a kink).
+        Has ``value(u)`` and ``dual_excess(u, y, lower, upper)``.
     G, b, lower, upper : ndarray
         The problem, in the caller's units.
 
@@ -288,10 +287,5 @@ def relative_gap(u, lam, objective, G, b, lower, upper):
     f = objective.value(u)
     if f == 0.0:
         return 0.0
-    gradient = objective.gradient(u)
-    mu = gradient - G.T @ lam
-    rounding = 8 * np.finfo(float).eps * (np.abs(gradient) + np.abs(G.T) @ np.abs(lam))
-    mu[np.abs(mu) <= rounding] = 0.0
-    ends = np.where(mu > 0, lower, upper)
-    excess = lam @ (G @ u - b) + mu @ (u - ends)
+    excess = lam @ (G @ u - b) + objective.dual_excess(u, G.T @ lam, lower, upper)
     return max(float(excess / f), 0.0)

@@ -39,7 +39,7 @@ _DAQP_OPTIMAL, _DAQP_INFEASIBLE = 1, -1
 
 #: Dual Newton: iteration cap and the residual, relative to the request, at which the
 #: forces are corrected onto the rows.
-_NEWTON_STEPS, _NEWTON_RTOL = 200, 1e-13
+_NEWTON_STEPS, _NEWTON_RTOL = 200, 1e-10
 
 
 def minimize_quadratic(problem, H, g):
@@ -69,9 +69,80 @@ def minimize_quadratic(problem, H, g):
             raise error
     if flag != _DAQP_OPTIMAL:
         raise RuntimeError(f"DAQP failed on a feasible problem: exit flag {flag}")
-    # DAQP's stationarity is H x + g + A^T nu + (bound terms) = 0, scaled by kappa.
+    # DAQP's stationarity is H x + g + A^T nu + (bound terms) = 0, scaled by kappa; its
+    # bound multipliers are positive at an upper bound, negative at a lower one.
+    bound_lam = info["lam"][:n]
+    polished = _polish_on_face(problem, A, c, H_x, g_x, x, bound_lam)
+    if polished is not None:
+        x, nu = polished
+        return x, problem.row_multipliers(nu), int(info["iterations"]), "DAQP: optimal, polished"
     lam = problem.row_multipliers(-kappa * info["lam"][n:])
     return x, lam, int(info["iterations"]), "DAQP: optimal"
+
+
+def _polish_on_face(problem, A, c, H, g, x, bound_lam):
+    r"""The exact minimizer, found by finishing DAQP's answer with primal active-set
+    steps; None if that does not settle.
+
+    DAQP's tolerances act on the scaled problem; where the inputs' bound scales differ
+    from their weights' by orders of magnitude, a weakly weighted input can end off its
+    bound or off its optimum by far more than rounding.  Starting from DAQP's ``x`` with
+    its working set (bound multipliers positive at an upper bound, negative at a lower
+    one) and the entries it left at a bound held, each pass solves the face exactly
+    (:func:`_face_minimizer`) and moves towards it until a free entry meets a bound,
+    which is then held; at the face minimizer, the held entry whose multiplier has the
+    wrong sign is released, until none has (at most ``4 n + 4`` passes).
+    """
+    x = np.clip(x, problem.x_lower, problem.x_upper)
+    at_lower = (bound_lam < 0) | (x - problem.x_lower <= 1e-12 * (1 + np.abs(x)))
+    at_upper = ~at_lower & ((bound_lam > 0) | (problem.x_upper - x <= 1e-12 * (1 + np.abs(x))))
+    for _ in range(4 * len(g) + 4):
+        x = np.where(at_lower, problem.x_lower, np.where(at_upper, problem.x_upper, x))
+        face, nu = _face_minimizer(problem, A, c, H, g, at_lower, at_upper)
+        step = face - x
+        with np.errstate(divide="ignore", invalid="ignore"):
+            room = np.where(step > 0, (problem.x_upper - x) / step, (problem.x_lower - x) / step)
+        room = np.where((at_lower | at_upper) | (step == 0), np.inf, room)
+        blocking = int(np.argmin(room))
+        if room[blocking] < 1:
+            x = x + max(room[blocking], 0.0) * step
+            at_lower[blocking], at_upper[blocking] = step[blocking] < 0, step[blocking] > 0
+            continue
+        x = face
+        mu = H @ x + g - A.T @ nu
+        wrong = np.where(at_lower, -mu, 0.0) + np.where(at_upper, mu, 0.0)
+        tol = 1e-12 * (np.abs(H @ x + g) + np.abs(A.T) @ np.abs(nu)).max(initial=0.0)
+        if wrong.max(initial=0.0) <= tol:
+            return np.clip(x, problem.x_lower, problem.x_upper), nu
+        release = int(np.argmax(wrong))
+        at_lower[release] = at_upper[release] = False
+    return None
+
+
+def _face_minimizer(problem, A, c, H, g, at_lower, at_upper):
+    r"""Minimize :math:`\tfrac12x^THx + g^Tx` on :math:`Ax = c` with the held entries at
+    their bounds: the bordered system
+    :math:`\begin{pmatrix}EHE & EA^T\\ AE & 0\end{pmatrix}
+    \begin{pmatrix}w\\ -\nu\end{pmatrix} = \begin{pmatrix}-Eg\\ c\end{pmatrix}`
+    on the free entries (reduced by the held ones), :math:`x = Ew`, equilibrated by
+    :math:`E = \mathrm{diag}(H)^{-1/2}` and unit rows of :math:`AE`, and solved by least squares (a face with
+    dependent rows gives the least-norm multipliers).  Returns ``x`` and the row
+    multipliers :math:`\nu`."""
+    held = at_lower | at_upper
+    free = ~held
+    x = np.where(at_upper, problem.x_upper, np.where(at_lower, problem.x_lower, 0.0))
+    e = 1 / np.sqrt(np.diag(H)[free])
+    H_f, A_f = e[:, None] * H[np.ix_(free, free)] * e, A[:, free] * e
+    r = np.linalg.norm(A_f, axis=1)
+    r[r == 0] = 1.0  # a row the free entries do not touch: the held ones meet it
+    A_f /= r[:, None]
+    k, n_f = A.shape[0], int(free.sum())
+    K = np.block([[H_f, A_f.T], [A_f, np.zeros((k, k))]])
+    top = -e * (g[free] + H[np.ix_(free, held)] @ x[held])
+    bottom = (c - A[:, held] @ x[held]) / r
+    solution = np.linalg.lstsq(K, np.concatenate([top, bottom]), rcond=None)[0]
+    x[free] = e * solution[:n_f]
+    return x, -solution[n_f:] / r
 
 
 def minimize_linear(problem, cost):
@@ -121,37 +192,40 @@ def maximize_stress_dual(problem, objective, lam):
         x, y = forces(nu)
         return nu @ tau + np.sum((x / areas) ** p - y * x)
 
+    def linearized(nu):
+        """Forces, the rows' miss, and the dual curvature with the forces' slopes dx/dy."""
+        x, y = forces(nu)
+        inside = (x > 0) & (x < upper)
+        slope = np.where(inside, x / ((p - 1) * np.where(inside, y, 1.0)), 0.0)
+        return x, tau - R @ x, slope, (R * slope) @ R.T
+
     damping = 1e-12
     for step in range(_NEWTON_STEPS):  # noqa: B007 (the count is returned)
-        x, y = forces(nu)
-        gradient = tau - R @ x
+        x, gradient, slope, curvature = linearized(nu)
         if np.all(np.abs(gradient) <= _NEWTON_RTOL * (np.abs(tau) + np.abs(R) @ x)):
             break
-        inside = (x > 0) & (x < upper)
-        slope = np.where(inside, x / ((p - 1) * np.where(inside, y, 1.0)), 0.0)  # dx/dy
-        curvature = (R * slope) @ R.T
         start = dual(nu)
+        size = np.trace(curvature) / max(len(nu), 1) or 1.0
         for _ in range(60):
-            direction = np.linalg.solve(curvature + damping * np.eye(len(nu)), gradient)
+            damped = curvature + damping * size * np.eye(len(nu))
+            direction = np.linalg.lstsq(damped, gradient, rcond=None)[0]
             trial = nu + direction
             allowance = 16 * np.finfo(float).eps * abs(start)
             if dual(trial) >= start + 1e-4 * gradient @ direction - allowance:
                 nu, damping = trial, max(damping / 10, 1e-12)
                 break
             damping *= 10
+        else:
+            break  # no step raises the dual beyond rounding: the last step below decides
     else:
         raise RuntimeError(
             f"the dual Newton iteration for p = {p:g} did not meet the rows in "
             f"{_NEWTON_STEPS} steps (residual {np.abs(gradient).max():.3g})"
         )
-    x = _onto_rows(R, tau, x, upper)
+    # A last linearized step puts the forces on the rows to rounding and moves the
+    # multipliers with them (a weakly loaded force moves in proportion to its slope, so
+    # its gradient stays consistent with the multipliers).
+    step_nu = np.linalg.lstsq(curvature, gradient, rcond=None)[0]
+    x = np.clip(x + slope * (R.T @ step_nu), 0.0, upper)
+    nu = nu + step_nu
     return x, problem.row_multipliers(kappa * nu), step, f"dual Newton: converged in {step} steps"
-
-
-def _onto_rows(R, tau, x, upper):
-    """The least-norm correction of the free forces that meets :math:`Rx = \tau`."""
-    inside = (x > 0) & (x < upper)
-    if inside.any():
-        x = x.copy()
-        x[inside] += np.linalg.lstsq(R[:, inside], tau - R @ x, rcond=None)[0]
-    return np.clip(x, 0.0, upper)

@@ -278,6 +278,23 @@ class _Quadratic:
     def gradient(self, u):
         return self.W @ u
 
+    def dual_excess(self, u, y, lower, upper):
+        r""":math:`f(u) - y^Tu - \min_v[f(v) - (y + \mu)^Tv] - \mu^T\beta` for bound
+        multipliers :math:`\mu = Wu - y` kept on the entries that sit at the bound
+        :math:`\beta_i` their sign picks (:math:`\ell_i` if :math:`\mu_i > 0`, else
+        :math:`h_i`) and zero elsewhere.
+
+        The inner minimum over all :math:`v` is :math:`-\tfrac12z^TW^{-1}z`,
+        :math:`z = y + \mu`; the expression equals
+        :math:`\tfrac12(Wu - z)^TW^{-1}(Wu - z) + \mu^T(u - \beta)`, in which rounding
+        noise of the fitted multipliers enters only quadratically.
+        """
+        mu = self.W @ u - y
+        ends = np.where(mu > 0, lower, upper)
+        mu[np.abs(u - ends) > 8 * np.finfo(float).eps * np.abs(ends)] = 0.0
+        r = self.W @ u - (y + mu)
+        return 0.5 * r @ np.linalg.solve(self.W, r) + mu @ (u - ends)
+
     def minimize(self, problem):
         """DAQP on the free inputs; the fixed ones enter through the coupling of ``W``."""
         free = problem.free
@@ -301,6 +318,21 @@ class _StressPower:
     def gradient(self, s):
         """The gradient; for ``p = 1`` the right derivative ``1/A`` (a subgradient at 0)."""
         return self.p * self._stress(s) ** (self.p - 1) / self.areas
+
+    def dual_excess(self, u, y, lower, upper):
+        r""":math:`\sum_i[f_i(u_i) - y_iu_i - \min_{\ell_i\le v\le h_i}(f_i(v) - y_iv)]`.
+
+        Separable, so each minimum is one-dimensional and convex: at the stationary point
+        :math:`v = A_i(A_iy_i/p)^{1/(p-1)}` clipped to the interval, or at an end (``p = 1``:
+        the ends only).
+        """
+        candidates = [lower, upper]
+        if self.p > 1:
+            with np.errstate(over="ignore"):
+                ratio = np.maximum(self.areas * y / self.p, 0.0) ** (1 / (self.p - 1))
+            candidates.append(np.clip(self.areas * ratio, lower, upper))
+        inner = np.min([(v / self.areas) ** self.p - y * v for v in candidates], axis=0)
+        return float(np.sum((self._stress(u) ** self.p - y * u) - inner))
 
     def minimize(self, problem):
         areas = self.areas[problem.free]
