@@ -574,12 +574,13 @@ def test_bounded_allocation_matches_an_enumeration_of_faces(d, extra, seed):
 
 def test_an_answer_that_fails_its_certificate_raises(monkeypatch):
     # A solver that returns the feasible but suboptimal (0.5, 0.5) with the multiplier
-    # that fits it best: the certificate must refuse it (true relative gap 0.36).
+    # that fits its gradient best: the certificate must refuse it (true relative gap
+    # 0.36; by hand r = W u - 1.25 G^T = (-0.75, 0.75), r^T W^-1 r / 2 = 0.3516 = 0.5625 f).
     def euclidean(problem, H, g):
         return np.full(2, 0.5) / problem.col_scale, np.array([1.25]), 1, "stub"
 
     monkeypatch.setattr(allocation_bounded._solvers, "minimize_quadratic", euclidean)
-    with pytest.raises(RuntimeError, match=r"certified relative optimality gap 1\.2 above"):
+    with pytest.raises(RuntimeError, match=r"certified relative optimality gap 0\.562 above"):
         allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
 
 
