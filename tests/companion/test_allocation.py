@@ -509,6 +509,20 @@ def test_bounded_solution_beats_random_feasible_points(joints, muscles, p, seed)
         assert report.objective <= np.sum((other / areas) ** p) * (1 + 1e-9)
 
 
+def test_stress_exponents_on_random_problems_meet_the_kkt_conditions():
+    # Up to 3 joints and 6 muscles, requests from full to 1e-6 of a reachable load, each
+    # answer checked by assert_kkt (some need the damped Newton steps).
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        joints, muscles = rng.integers(1, 4), rng.integers(2, 7)
+        p = rng.choice([1.05, 1.2, 1.5, 2.5, 3.0])
+        R = rng.normal(scale=0.04, size=(joints, muscles))
+        areas, s_max = rng.uniform(2e-4, 1e-3, muscles), rng.uniform(200, 1500, muscles)
+        tau = R @ (rng.uniform(0.0, 1.0, muscles) * s_max) * rng.choice([1, 1e-3, 1e-6])
+        s = allocation.muscle_forces(R, tau, areas, s_max, p=p).solution
+        assert_kkt(stress_gradient(s, areas, p), R, tau, 0.0, s_max, s, s_max, rtol=1e-8)
+
+
 def test_p_equal_1_is_a_linear_program_with_a_hand_vertex():
     # Cost per newton 1/A = (1, sqrt 2, 2): fill the cheapest muscles first, up to 0.45 each.
     report = allocation.muscle_forces(
@@ -594,6 +608,56 @@ def test_an_answer_that_misses_the_request_raises(monkeypatch):
     monkeypatch.setattr(allocation_bounded._solvers, "minimize_quadratic", zero)
     with pytest.raises(RuntimeError, match=r"\|\(G u - b\)\[0\]\| = 1 above .*RESIDUAL_RTOL"):
         allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1e9)
+
+
+def test_daqp_answer_without_the_face_correction_is_certified_with_its_own_multipliers(
+    monkeypatch,
+):
+    # The fallback when the face correction does not settle: DAQP's x and multipliers,
+    # on exercise 4's cases (answers by hand in the exercise).
+    monkeypatch.setattr(allocation_bounded._solvers, "_polish_on_face", lambda *args: None)
+    for lower, upper, expected in [
+        (0.0, 1.0, [0.8, 0.2]),
+        (0.0, 0.7, [0.7, 0.3]),
+        ([0, 0.4], 1, [0.6, 0.4]),
+    ]:
+        report = allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, lower, upper)
+        np.testing.assert_allclose(report.solution, expected, atol=1e-15)
+        assert report.message == "DAQP: optimal"
+
+
+def test_solver_failures_raise(monkeypatch):
+    # DAQP stopping without an answer, or calling a feasible problem infeasible (the
+    # 1-norm program then finds no miss to report), and a dual Newton iteration cap.
+    def stopped(flag):
+        return lambda H, f, A, bu, bl, sense, **options: (np.zeros(len(f)), 0.0, flag, {})
+
+    for flag in (-1, -3):
+        with monkeypatch.context() as patch:
+            patch.setattr(allocation_bounded._solvers.daqp, "solve", stopped(flag))
+            with pytest.raises(
+                RuntimeError, match=f"DAQP failed on a feasible problem: exit flag {flag}"
+            ):
+                allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
+    with monkeypatch.context() as patch:  # the 1-norm program stops too: nothing to report
+        patch.setattr(allocation_bounded._solvers.daqp, "solve", stopped(-1))
+        patch.setattr(
+            _box.optimize, "linprog", lambda *args, **kwargs: optimize.OptimizeResult(status=4)
+        )
+        with pytest.raises(RuntimeError, match=r"DAQP failed on a feasible problem: exit flag -1"):
+            allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
+    with monkeypatch.context() as patch:
+        failed = optimize.OptimizeResult(status=4, message="numerical difficulties")
+        patch.setattr(
+            allocation_bounded._solvers.optimize, "linprog", lambda *args, **kwargs: failed
+        )
+        with pytest.raises(RuntimeError, match=r"linprog failed: numerical difficulties"):
+            allocation.muscle_forces(G_SEED, B_SEED, 1.0, 1.0, p=1)
+    monkeypatch.setattr(allocation_bounded._solvers, "_NEWTON_STEPS", 1)
+    with pytest.raises(
+        RuntimeError, match=r"dual Newton iteration for p = 3 did not meet the rows in 1 steps"
+    ):
+        allocation.muscle_forces([[0.05, 0.03]], [40.0], [1e-3, 4e-4], 5000.0, p=3)
 
 
 def test_certificate_rejects_a_suboptimal_point_whatever_the_multipliers():

@@ -222,8 +222,6 @@ def maximize_stress_dual(problem, objective, lam):
                 nu, damping = trial, max(damping / 10, 1e-12)
                 break
             damping *= 10
-        else:
-            break  # no step raises the dual beyond rounding: the last step below decides
     else:
         raise RuntimeError(
             f"the dual Newton iteration for p = {p:g} did not meet the rows in "

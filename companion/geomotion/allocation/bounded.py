@@ -275,9 +275,6 @@ class _Quadratic:
     def value(self, u):
         return 0.5 * u @ self.W @ u
 
-    def gradient(self, u):
-        return self.W @ u
-
     def dual_excess(self, u, y, lower, upper):
         r""":math:`f(u) - y^Tu - \min_v[f(v) - (y + \mu)^Tv] - \mu^T\beta` for bound
         multipliers :math:`\mu = Wu - y` kept on the entries that sit at the bound
