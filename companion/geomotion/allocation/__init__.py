@@ -28,12 +28,12 @@ Picking one member is a modelling choice expressed by an objective:
 Units follow the caller's problem: :math:`G` maps input units to acceleration units
 (e.g. rad/s^2 per N m) and :math:`b` is an acceleration; for muscles :math:`R` holds
 moment arms in m, :math:`s` is in N, :math:`\tau` in N m, areas in m^2.  Linear systems
-are solved with SVD, QR and Cholesky factors, never with explicit inverses.  The
-closed-form functions broadcast over leading (batch) axes; the bounded ones solve one
-problem per call.
+are solved with SVD, QR and Cholesky factors, never with explicit inverses.  Every
+function broadcasts over leading (batch) axes: the closed forms in one vectorized solve,
+the bounded ones one problem after another (see ``geomotion.allocation.bounded``).
 """
 
-from ._box import ACTIVE_RTOL, FEASIBILITY_RTOL, OPTIMALITY_RTOL
+from ._box import ACTIVE_RTOL, FEASIBILITY_RTOL, OPTIMALITY_RTOL, RESIDUAL_RTOL
 from .bounded import BoundedAllocation, bounded_allocation, muscle_forces
 from .family import RANGE_RTOL, SolutionFamily, redundancy_dimension, solution_family
 from .weighted import minimum_energy_velocity, stack_constraint_and_task, weighted_allocation
@@ -43,6 +43,7 @@ __all__ = [
     "FEASIBILITY_RTOL",
     "OPTIMALITY_RTOL",
     "RANGE_RTOL",
+    "RESIDUAL_RTOL",
     "BoundedAllocation",
     "SolutionFamily",
     "bounded_allocation",

@@ -1,54 +1,47 @@
-r"""The solve path shared by the bounded allocations: minimize a convex objective
-:math:`f(u)` subject to :math:`Gu = b` and :math:`\ell\le u\le h`.
+r"""The checks, scaling and certificate shared by the bounded allocations: minimize a convex
+objective :math:`f(u)` subject to :math:`Gu = b` and :math:`\ell\le u\le h`.
 
 1. Reachability, row by row (closed form): is :math:`b_j` inside the interval that
    :math:`G_ju` covers on the box?  If not, the error names the row and the interval.
-2. Reachability of all rows together: a linear program finds the box point nearest
-   :math:`Gu = b` in the 1-norm.  A nonzero miss is reported; otherwise the point is the
-   feasible start.
-3. Minimization: a linear objective goes to a linear program (HiGHS).  A smooth one goes
-   to SLSQP, run twice (the second run rescaled around the first answer).  SLSQP stops
-   on objective changes, which pins the minimizer down only to about the square root of
-   its tolerance, so the face of the box it ended on is then solved exactly: Newton
-   steps in the null space of the equality (one step for a quadratic), an entry pushed
-   out of the box joining the held ones.
-4. Certificate: multipliers fitted at the answer by bounded least squares
-   (``scipy.optimize.lsq_linear``) give a Lagrangian lower bound :math:`D` on the
-   minimum (weak duality), so :math:`(f - D)/f` bounds the relative suboptimality.  The
-   face answer is kept if its bound passes, otherwise the SLSQP answer; if neither
-   passes, the solve fails loudly.
-
-Unknowns are divided by their largest bound magnitude and rows by their reach before any
-solver sees them, so N-sized forces and m^2-sized areas do not upset the tolerances.
+2. Reduction: inputs with :math:`\ell_i = h_i` are fixed and moved to the right-hand side
+   (so no solver ever sees a zero-width interval or a zero column); rows that no free
+   input moves must then ask for zero (to rounding) and are dropped.
+3. Scaling, each input by its own bound magnitude :math:`\beta_i = \max(|\ell_i|, |h_i|)`,
+   each row by its reach :math:`\rho_j = \sum_i|G_{ji}|\beta_i`, and all inputs once more by
+   the size :math:`\eta\le 1` of the least-norm solution of the scaled rows (a request far
+   inside the box gives a solution far smaller than the bounds; without :math:`\eta` a
+   solver's absolute tolerances would swallow it).
+4. After the solve (``geomotion.allocation._solvers``), the residual of the request,
+   :math:`|(Gu - b)_j|\le` ``RESIDUAL_RTOL`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)`, is
+   checked in the caller's units, and the optimality certificate of :func:`relative_gap`
+   must pass ``OPTIMALITY_RTOL``; either failure raises instead of returning.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
 from scipy import optimize
 
 from .._linalg import _rank_threshold
 
-#: Reachability tolerance, relative to each row's reach
+#: Reachability slack of the row-by-row check, relative to each row's reach
 #: :math:`\rho_j = \sum_i|G_{ji}|\max(|\ell_i|, |h_i|)`: a request within this fraction of
-#: :math:`\rho_j` of what the box can produce counts as reachable (the linear-programming
-#: solver, HiGHS, works to about 1e-9 on the scaled problem).
+#: :math:`\rho_j` outside the interval the box covers is passed on to the solver (which
+#: then meets it or reports the joint miss) instead of being refused as out of reach.
 FEASIBILITY_RTOL = 1e-7
 
-#: An entry within this fraction of the largest bound magnitude of its bound counts as
-#: active (sitting at the bound).
+#: Largest accepted residual of the request, row by row, relative to
+#: :math:`|b_j| + \sum_i|G_{ji}u_i|`; a larger one raises instead of being returned.
+RESIDUAL_RTOL = 1e-9
+
+#: An entry within this fraction of its scale of a bound counts as active (sitting at the
+#: bound); the scale is the entry's bound magnitude :math:`\beta_i = \max(|\ell_i|, |h_i|)`
+#: times the size :math:`\eta\le 1` of the solution relative to the bounds (step 3).
 ACTIVE_RTOL = 1e-9
 
 #: Largest accepted certified optimality gap, relative to the objective value; a larger
 #: one is a solver failure, raised rather than returned.
 OPTIMALITY_RTOL = 1e-8
-
-#: SLSQP settings: objective tolerance and iteration cap per run.
-_SLSQP_OPTIONS = {"ftol": 1e-15, "maxiter": 500}
-
-#: Newton steps allowed on the final face (a quadratic needs one).
-_FACE_NEWTON_STEPS = 30
 
 
 @dataclass(frozen=True)
@@ -72,118 +65,105 @@ class Labels:
 
 
 @dataclass(frozen=True)
-class Solution:
-    """What :func:`solve` found, in the caller's units."""
+class Problem:
+    r"""One bounded problem after the checks: the caller's data and its scaled reduction.
 
-    x: np.ndarray
-    iterations: int
-    message: str
-    optimality: float
-
-
-def solve(G, b, lower, upper, objective, labels):
-    """Minimize ``objective`` on :math:`Gu = b`, :math:`\\ell\\le u\\le h` (see the module).
-
-    ``objective`` has ``value(u)``, ``gradient(u)``, ``hessian(u)`` and ``linear`` (True
-    when the gradient is constant).  Raises ValueError for an unreachable request and
-    RuntimeError when a solver fails or the certificate does not hold.
-    """
-    if np.any(lower > upper):
-        j = int(np.flatnonzero(lower > upper)[0])
-        raise ValueError(
-            f"{labels.bound_arguments}: expected {labels.lower} <= {labels.upper} in every "
-            f"entry, got {lower[j]:.6g} > {upper[j]:.6g} at entry {j}"
-        )
-    reach = _check_row_reach(G, b, lower, upper, labels)
-    box = _scaled_box(G, b, lower, upper, reach)
-    x0 = _feasible_point(box, labels)
-    C, c = box.independent_rows()
-    scaled = _ScaledObjective(objective, box.scale)
-    if objective.linear:
-        x, iterations, message = _minimize_linear(box, scaled.gradient(x0))
-        candidates = [np.clip(x, box.lower, box.upper)]
-    else:
-        x, iterations, message = _minimize_smooth(C, c, box, x0, scaled)
-        face = _solve_on_face(C, c, box.lower, box.upper, x, scaled)
-        candidates = [x] if face is None else [face, x]
-    # The first feasible candidate whose certified gap passes wins: the face answer is
-    # exact to rounding, while SLSQP fixes the minimizer only to about sqrt(ftol), a
-    # difference that objective values (and so the gaps) cannot resolve.
-    optimality = np.inf
-    for x in candidates:
-        if np.abs(C @ x - c).max(initial=0.0) > FEASIBILITY_RTOL:
-            continue
-        optimality = _relative_gap(x, C, c, box.lower, box.upper, scaled)
-        if optimality <= OPTIMALITY_RTOL:
-            u = np.clip(x * box.scale, lower, upper)  # unscaling can cross a bound by an ulp
-            return Solution(u, iterations, str(message), optimality)
-    raise RuntimeError(
-        f"the bounded solver found no feasible point whose certified relative optimality "
-        f"gap passes {OPTIMALITY_RTOL:g} (best {optimality:.3g}): {message}"
-    )
-
-
-# ---------------------------------------------------------------------------
-# Reachability and scaling
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _ScaledBox:
-    r"""The problem :math:`Gx = b`, :math:`\ell\le x\le h` with scaled unknowns and rows.
-
-    Unknowns are divided by ``scale`` (the largest bound magnitude) and each row by its
-    reach; rows that nothing in the box can move are dropped (their request is zero).
-    ``rows`` indexes the kept rows of the original problem, ``reach`` holds their reach.
+    The free inputs ``free`` are :math:`u_F = Dx` with :math:`D = \eta\,\mathrm{diag}(\beta)`
+    (``col_scale``); the kept rows ``rows`` become :math:`Ax = c` with
+    :math:`A = \mathrm{diag}(1/r)G_{rF}D` and :math:`c = (b - Gu_{\text{fixed}})_r/r`, where
+    :math:`r = \eta\rho` (``row_scale``); ``x_lower``, ``x_upper`` bound :math:`x`.
     """
 
     G: np.ndarray
     b: np.ndarray
     lower: np.ndarray
     upper: np.ndarray
-    scale: float
+    labels: Labels
+    u_fixed: np.ndarray  # (m,): the fixed inputs at their value, zero elsewhere
+    free: np.ndarray
     rows: np.ndarray
-    reach: np.ndarray
+    row_scale: np.ndarray
+    col_scale: np.ndarray
+    A: np.ndarray
+    c: np.ndarray
+    x_lower: np.ndarray
+    x_upper: np.ndarray
+    basis: np.ndarray  # orthonormal columns spanning range(A): the independent rows
 
+    def unscale(self, x):
+        """Inputs :math:`u` (m,) from scaled free inputs ``x``, clipped to the box."""
+        u = self.u_fixed.copy()
+        u[self.free] = np.clip(x * self.col_scale, self.lower[self.free], self.upper[self.free])
+        return u
+
+    @property
+    def active_scale(self):
+        r"""Per input, the size :math:`\eta\beta_i` that ``ACTIVE_RTOL`` is relative to (0 if fixed)."""
+        scale = np.zeros(len(self.lower))
+        scale[self.free] = self.col_scale
+        return scale
+
+    @property
     def independent_rows(self):
-        """An equivalent system with independent rows (SVD), for solvers that need them."""
-        if not self.G.shape[0]:
-            return self.G, self.b
-        U, s, Vt = np.linalg.svd(self.G, full_matrices=False)
-        r = int(np.sum(s > _rank_threshold(self.G, s, None)))
-        return s[:r, None] * Vt[:r], U[:, :r].T @ self.b
+        r"""The rows :math:`S^TAx = S^Tc` (``S = basis``): independent, and equivalent to
+        :math:`Ax = c` once :func:`prepare` has checked that :math:`c` is in range(A)."""
+        return self.basis.T @ self.A, self.basis.T @ self.c
+
+    def row_multipliers(self, nu):
+        """Multipliers of :math:`Gu = b` (all rows) from multipliers ``nu`` of the
+        independent rows, for the objective as the caller states it."""
+        lam = np.zeros(len(self.b))
+        lam[self.rows] = (self.basis @ nu) / self.row_scale
+        return lam
 
 
-@dataclass(frozen=True)
-class _ScaledObjective:
-    """The objective of the scaled unknowns ``x = u / scale``."""
+def prepare(G, b, lower, upper, labels):
+    """Check one problem for bad bounds and unreachable rows; return its scaled reduction."""
+    if np.any(lower > upper):
+        j = int(np.flatnonzero(lower > upper)[0])
+        raise ValueError(
+            f"{labels.bound_arguments}: expected {labels.lower} <= {labels.upper} in every "
+            f"entry, got {lower[j]:.6g} > {upper[j]:.6g} at entry {j}"
+        )
+    _check_row_reach(G, b, lower, upper, labels)
+    fixed = lower == upper
+    u_fixed = np.where(fixed, lower, 0.0)
+    rhs = b - G @ u_fixed
+    free = np.flatnonzero(~fixed)
+    beta = np.maximum(np.abs(lower), np.abs(upper))[free]  # > 0: lower < upper there
+    G_scaled = G[:, free] * beta
+    reach = np.abs(G_scaled).sum(axis=1)
+    rows = np.flatnonzero(reach > 0)
+    _check_unmoved_rows(G, b, u_fixed, rhs, np.flatnonzero(reach == 0), labels)
+    A, c = G_scaled[rows] / reach[rows, None], rhs[rows] / reach[rows]
+    eta = _request_size(A, c, lower[free] / beta, upper[free] / beta)
+    basis = _range_basis(A)
+    problem = Problem(
+        G, b, lower, upper, labels, u_fixed, free, rows, reach[rows] * eta, beta * eta,
+        A, c / eta, lower[free] / (beta * eta), upper[free] / (beta * eta), basis,
+    )  # fmt: skip
+    outside = problem.c - basis @ (basis.T @ problem.c)  # dependent rows asking too much
+    if np.any(np.abs(outside) > RESIDUAL_RTOL * (1 + np.abs(problem.c))):
+        raise joint_miss(problem) or ValueError(
+            f"{labels.rhs}: expected a request consistent with the dependent rows of "
+            f"{labels.matrix}, got a part {np.abs(outside).max():.3g} outside their range"
+        )
+    return problem
 
-    objective: object
-    scale: float
 
-    def value(self, x):
-        return self.objective.value(x * self.scale)
-
-    def gradient(self, x):
-        return self.objective.gradient(x * self.scale) * self.scale
-
-    def hessian(self, x):
-        return self.objective.hessian(x * self.scale) * self.scale**2
-
-    def dual_bound(self, y, mu, lower, upper):
-        scale = self.scale
-        return self.objective.dual_bound(y / scale, mu / scale, lower * scale, upper * scale)
+def _range_basis(A):
+    """Orthonormal columns spanning the range of ``A`` (SVD; numerical rank)."""
+    if not A.size:
+        return np.zeros((A.shape[0], 0))
+    U, s, _ = np.linalg.svd(A, full_matrices=False)
+    return U[:, s > _rank_threshold(A, s, None)[..., 0]]
 
 
 def _check_row_reach(G, b, lower, upper, labels):
-    r"""Each row on its own: is :math:`b_j` in the interval :math:`G_ju` covers on the box?
-
-    Returns each row's reach :math:`\rho_j = \sum_i|G_{ji}|\max(|\ell_i|, |h_i|)`.
-    """
+    r"""Each row on its own: is :math:`b_j` in the interval :math:`G_ju` covers on the box?"""
     low = np.minimum(G * lower, G * upper).sum(axis=-1)
     high = np.maximum(G * lower, G * upper).sum(axis=-1)
-    reach = np.abs(G) @ np.maximum(np.abs(lower), np.abs(upper))
-    slack = FEASIBILITY_RTOL * reach
+    slack = FEASIBILITY_RTOL * (np.abs(G) @ np.maximum(np.abs(lower), np.abs(upper)))
     unreachable = np.flatnonzero((b < low - slack) | (b > high + slack))
     if unreachable.size:
         j = unreachable[0]
@@ -193,188 +173,119 @@ def _check_row_reach(G, b, lower, upper, labels):
             f"{labels.unknown})[{j}] over {labels.box}; got {labels.rhs}[{j}] = "
             f"{b[j]:.6g}: loosen the bounds or lower the request"
         )
-    return reach
 
 
-def _scaled_box(G, b, lower, upper, reach):
-    scale = float(np.max(np.maximum(np.abs(lower), np.abs(upper)))) or 1.0
-    rows = np.flatnonzero(reach > 0)  # a row nothing moves has b_j = 0 (checked) and drops
-    return _ScaledBox(
-        G[rows] * (scale / reach[rows, None]),
-        b[rows] / reach[rows],
-        lower / scale,
-        upper / scale,
-        scale,
-        rows,
-        reach[rows],
-    )
-
-
-def _feasible_point(box, labels):
-    r"""The box point nearest :math:`Gx = b` in the 1-norm (linprog); raise if it misses.
-
-    Variables :math:`(x, e^+, e^-)` minimize :math:`\sum(e^+ + e^-)` subject to
-    :math:`Gx + e^+ - e^- = b`: the optimum is zero exactly when the request is reachable.
-    """
-    k, m = box.G.shape
-    if not k:
-        return np.clip(0.0, box.lower, box.upper)
-    cost = np.concatenate([np.zeros(m), np.ones(2 * k)])
-    A_eq = np.hstack([box.G, np.eye(k), -np.eye(k)])
-    bounds = list(zip(box.lower, box.upper)) + [(0, None)] * (2 * k)
-    result = optimize.linprog(cost, A_eq=A_eq, b_eq=box.b, bounds=bounds, method="highs")
-    if result.status != 0:
-        raise RuntimeError(f"linprog failed on the reachability problem: {result.message}")
-    if result.fun > FEASIBILITY_RTOL:
-        miss = (result.x[m : m + k] - result.x[m + k :]) * box.reach  # b - G u, original units
-        j = int(np.argmax(np.abs(miss)))
+def _check_unmoved_rows(G, b, u_fixed, rhs, unmoved, labels):
+    """Rows that no free input moves must already be met by the fixed inputs."""
+    scale = np.abs(b) + np.abs(G) @ np.abs(u_fixed)
+    missed = unmoved[np.abs(rhs[unmoved]) > RESIDUAL_RTOL * scale[unmoved]]
+    if missed.size:
+        j = missed[0]
         raise ValueError(
-            f"{labels.rhs}, {labels.bound_arguments}: expected a request that "
-            f"{labels.box} can produce in every row at once; each row of {labels.rhs} is "
-            f"within reach on its own, but the nearest reachable {labels.matrix} "
-            f"{labels.unknown} (in the 1-norm relative to each row's reach) still misses "
-            f"{labels.rhs} by {np.array2string(miss, precision=4)} in rows "
-            f"{box.rows.tolist()}, most in {labels.rhs}[{box.rows[j]}]: loosen the bounds "
-            "or lower the request"
+            f"{labels.rhs}, {labels.bound_arguments}: expected {labels.rhs}[{j}] = "
+            f"{b[j] - rhs[j]:.6g}, the only value of ({labels.matrix} {labels.unknown})[{j}] "
+            f"over {labels.box}; got {labels.rhs}[{j}] = {b[j]:.6g}: loosen the bounds or "
+            "lower the request"
         )
-    return np.clip(result.x[:m], box.lower, box.upper)
 
 
-# ---------------------------------------------------------------------------
-# Minimization
-# ---------------------------------------------------------------------------
+def _request_size(A, c, x_lower, x_upper):
+    r"""The size :math:`\eta\in(0, 1]` of the solution in bound-scaled units.
+
+    The larger of the least-norm solution of :math:`Ax = c` and the distance of the box
+    from the origin (a box that excludes zero forces entries at least that large).
+    """
+    least = np.linalg.lstsq(A, c, rcond=None)[0] if A.size else np.zeros(A.shape[1])
+    offset = np.maximum(np.maximum(x_lower, -x_upper), 0.0)
+    size = max(np.abs(least).max(initial=0.0), offset.max(initial=0.0))
+    return min(size, 1.0) if size > 0 else 1.0
 
 
-def _minimize_linear(box, cost):
-    """linprog (HiGHS) for the linear objective ``cost @ x`` on the scaled box."""
-    has_rows = box.G.shape[0] > 0
-    result = optimize.linprog(
-        cost / np.abs(cost).max(initial=1.0),
-        A_eq=box.G if has_rows else None,
-        b_eq=box.b if has_rows else None,
-        bounds=list(zip(box.lower, box.upper)),
-        method="highs",
-    )
+def joint_miss(problem):
+    r"""The error for rows reachable one at a time but not together, or None if they are.
+
+    A linear program finds the box point nearest the request in the 1-norm of the scaled
+    rows: variables :math:`(x, e^+, e^-)` minimize :math:`\sum(e^+ + e^-)` subject to
+    :math:`Ax + e^+ - e^- = c`.  Used only to explain a solver's infeasibility verdict.
+    """
+    k, n = problem.A.shape
+    cost = np.concatenate([np.zeros(n), np.ones(2 * k)])
+    A_eq = np.hstack([problem.A, np.eye(k), -np.eye(k)])
+    bounds = list(zip(problem.x_lower, problem.x_upper)) + [(0, None)] * (2 * k)
+    result = optimize.linprog(cost, A_eq=A_eq, b_eq=problem.c, bounds=bounds, method="highs")
     if result.status != 0:
-        raise RuntimeError(f"linprog failed: {result.message}")
-    return result.x, result.nit, result.message
-
-
-def _minimize_smooth(C, c, box, x0, objective):
-    """Two SLSQP runs from ``x0``, the second rescaled around the first answer."""
-    x, iterations, message = x0, 0, "the feasible start has zero objective"
-    for _ in range(2):
-        if objective.value(x) == 0.0:  # the objectives are nonnegative: zero is optimal
-            break
-        x, nit, message = _slsqp(C, c, box.lower, box.upper, x, objective)
-        iterations += nit
-    return x, iterations, message
-
-
-def _slsqp(C, c, lower, upper, x0, objective):
-    """One SLSQP run with unknowns and objective normalized at the start point ``x0``."""
-    size, f0 = np.abs(x0).max(), objective.value(x0)
-
-    def normalized(y):
-        x = y * size
-        return objective.value(x) / f0, objective.gradient(x) * (size / f0)
-
-    equality = {"type": "eq", "fun": lambda y: C @ (size * y) - c, "jac": lambda y: size * C}
-    result = optimize.minimize(
-        normalized,
-        x0 / size,
-        jac=True,
-        method="SLSQP",
-        bounds=optimize.Bounds(lower / size, upper / size),
-        constraints=[equality] if C.shape[0] else [],
-        options=_SLSQP_OPTIONS,
+        return None
+    miss = (result.x[n : n + k] - result.x[n + k :]) * problem.row_scale  # b - G u
+    scale = np.abs(problem.b[problem.rows]) + problem.row_scale * np.abs(problem.c)
+    if np.all(np.abs(miss) <= RESIDUAL_RTOL * scale):
+        return None
+    labels, rows = problem.labels, problem.rows
+    j = int(np.argmax(np.abs(miss)))
+    return ValueError(
+        f"{labels.rhs}, {labels.bound_arguments}: expected a request that "
+        f"{labels.box} can produce in every row at once; each row of {labels.rhs} is "
+        f"within reach on its own, but the nearest reachable {labels.matrix} "
+        f"{labels.unknown} (in the 1-norm relative to each row's reach) still misses "
+        f"{labels.rhs} by {np.array2string(miss, precision=4)} in rows "
+        f"{rows.tolist()}, most in {labels.rhs}[{rows[j]}]: loosen the bounds "
+        "or lower the request"
     )
-    if not result.success:  # keep the feasible start; the face solve may still finish
-        return x0, result.nit, f"SLSQP stopped early: {result.message}"
-    return np.clip(result.x * size, lower, upper), result.nit, result.message
 
 
-def _active_sets(x, lower, upper):
-    return x - lower <= ACTIVE_RTOL, upper - x <= ACTIVE_RTOL
+def check_residual(problem, u):
+    r"""Raise unless :math:`|(Gu - b)_j|\le` ``RESIDUAL_RTOL`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)`.
 
-
-def _solve_on_face(C, c, lower, upper, x, objective):
-    """Minimize exactly with the active entries held at their bounds; None if that fails.
-
-    Starts from the entries SLSQP left at a bound; an entry that the face solve pushes
-    out of the box joins them and the solve is repeated (at most once per entry).
+    Returns :math:`\max_j|(Gu - b)_j|`.
     """
-    at_lower, at_upper = _active_sets(x, lower, upper)
-    for _ in range(len(x) + 1):
-        x = np.where(at_lower, lower, np.where(at_upper, upper, x))
-        face = _newton_on_face(C, c, lower, upper, x, at_lower | at_upper, objective)
-        if face is None:
-            return None
-        below, above = face < lower - ACTIVE_RTOL, face > upper + ACTIVE_RTOL
-        if not (below.any() or above.any()):
-            return np.clip(face, lower, upper)
-        at_lower, at_upper = at_lower | below, at_upper | above
-    return None
+    G, b = problem.G, problem.b
+    miss = np.abs(G @ u - b)
+    allowed = RESIDUAL_RTOL * (np.abs(b) + np.abs(G) @ np.abs(u))
+    if np.any(miss > allowed):
+        j = int(np.argmax(miss - allowed))
+        raise RuntimeError(
+            f"the bounded solver returned {problem.labels.unknown} with "
+            f"|({problem.labels.matrix} {problem.labels.unknown} - {problem.labels.rhs})"
+            f"[{j}]| = {miss[j]:.3g} above {allowed[j]:.3g} (RESIDUAL_RTOL = "
+            f"{RESIDUAL_RTOL:g} relative to the request and the row's terms)"
+        )
+    return float(miss.max(initial=0.0))
 
 
-def _newton_on_face(C, c, lower, upper, x, held, objective):
-    r"""Newton steps :math:`\Delta z = -(N^THN)^{-1}N^Tg` on the entries not ``held``.
+def relative_gap(u, lam, objective, G, b, lower, upper):
+    r"""Certified relative optimality gap :math:`(f(u) - D)/f(u)` of a feasible ``u``.
 
-    ``N`` spans the null space of the free columns of ``C``; the held entries keep their
-    values (the caller puts them at their bounds).  Returns the face minimizer, or the
-    first iterate that leaves the box, or None when the equality cannot be met on the
-    face or a Newton system is not positive definite.
+    Weak duality: for any row multipliers :math:`\lambda` (put :math:`y = G^T\lambda`)
+    the minimum of :math:`f` on :math:`Gv = b`, :math:`\ell\le v\le h` is at least a
+    Lagrangian bound :math:`D = \lambda^Tb + \ldots` that each objective evaluates as
+    ``objective.dual_excess(u, y, lower, upper)`` :math:`= f(u) - y^Tu - (D - \lambda^Tb)`,
+    so that
+
+    .. math:: f(u) - D = \lambda^T(Gu - b) + \text{dual\_excess}(u, y)
+
+    bounds how far :math:`f(u)` is above the minimum (written this way, without the
+    cancellation of :math:`f(u) - D`).  It is zero exactly when :math:`\lambda` and the
+    bounds' multipliers satisfy the KKT conditions at :math:`u`; every :math:`\lambda`
+    gives a valid bound, so no choice of multipliers can certify a suboptimal point.  A
+    zero objective is optimal (both objectives are nonnegative) and has gap 0.
+
+    Parameters
+    ----------
+    u : (m,) ndarray
+        A point of the box with :math:`Gu = b` (to rounding).
+    lam : (d,) ndarray
+        Any multipliers of the rows (the solver's are the sharpest).
+    objective
+        Has ``value(u)`` and ``dual_excess(u, y, lower, upper)``.
+    G, b, lower, upper : ndarray
+        The problem, in the caller's units.
+
+    Returns
+    -------
+    float
+        The relative gap, >= 0.
     """
-    x, free = x.copy(), ~held
-    if C.shape[0]:
-        x[free] += np.linalg.lstsq(C[:, free], c - C @ x, rcond=None)[0]
-        if np.abs(C @ x - c).max() > 1e-12:  # the held entries already decide the rows
-            return None
-    N = scipy.linalg.null_space(C[:, free]) if C.shape[0] else np.eye(int(free.sum()))
-    for _ in range(_FACE_NEWTON_STEPS if N.shape[1] else 0):
-        H = objective.hessian(x)[np.ix_(free, free)]
-        g = objective.gradient(x)[free]
-        try:
-            step = -N @ scipy.linalg.cho_solve(scipy.linalg.cho_factor(N.T @ H @ N), N.T @ g)
-        except (np.linalg.LinAlgError, ValueError):  # singular or non-finite Hessian
-            return None
-        x[free] += step
-        if np.any(x < lower - ACTIVE_RTOL) or np.any(x > upper + ACTIVE_RTOL):
-            return x
-        if np.abs(step).max() <= 4 * np.finfo(float).eps * (1 + np.abs(x[free]).max()):
-            break
-    return x
-
-
-def _multipliers(x, g, C, lower, upper):
-    r"""Multipliers of :math:`g = C^T\lambda + \mu`, fitted by bounded least squares.
-
-    :math:`\mu_i \ge 0` at a lower bound, :math:`\le 0` at an upper bound, either sign for
-    a fixed entry, zero for a free entry.
-    """
-    at_lower, at_upper = _active_sets(x, lower, upper)
-    active = np.flatnonzero(at_lower | at_upper)
-    A = np.hstack([C.T, np.eye(len(x))[:, active]])
-    mu = np.zeros(len(x))
-    if not A.shape[1]:
-        return np.zeros(0), mu
-    low = np.concatenate([np.full(C.shape[0], -np.inf), np.where(at_upper, -np.inf, 0.0)[active]])
-    high = np.concatenate([np.full(C.shape[0], np.inf), np.where(at_lower, np.inf, 0.0)[active]])
-    fit = optimize.lsq_linear(A, g, bounds=(low, high), method="bvls").x
-    mu[active] = fit[C.shape[0] :]
-    return fit[: C.shape[0]], mu
-
-
-def _relative_gap(x, C, c, lower, upper, objective):
-    r"""Relative duality gap :math:`(f(x) - D)/f(x)`, a bound on the relative suboptimality.
-
-    :math:`D = \lambda^Tc + \text{objective.dual\_bound}(C^T\lambda, \mu)` is a
-    Lagrangian lower bound on the minimum for any sign-feasible multipliers (weak
-    duality), here the ones fitted at ``x``.
-    """
-    f = objective.value(x)
-    if f == 0.0:  # the objectives are nonnegative
+    f = objective.value(u)
+    if f == 0.0:
         return 0.0
-    lam, mu = _multipliers(x, objective.gradient(x), C, lower, upper)
-    bound = lam @ c + objective.dual_bound(C.T @ lam, mu, lower, upper)
-    return max(float((f - bound) / f), 0.0)
+    excess = lam @ (G @ u - b) + objective.dual_excess(u, G.T @ lam, lower, upper)
+    return max(float(excess / f), 0.0)

@@ -1,19 +1,26 @@
 r"""Allocation under bounds: a weighted quadratic program (:func:`bounded_allocation`) and
-muscle-force sharing (:func:`muscle_forces`), solved with :mod:`scipy.optimize`.
+muscle-force sharing (:func:`muscle_forces`).
 
-See :mod:`geomotion.allocation` for the conventions; the shared solve path (reachability
-checks, scaling, SLSQP, the exact face solve and the optimality certificate) is described
-in ``geomotion.allocation._box``.
+See :mod:`geomotion.allocation` for the conventions.  The checks, the scaling, the
+residual check and the optimality certificate are described in
+``geomotion.allocation._box``; the minimizers (DAQP for quadratics, HiGHS for ``p = 1``,
+Newton on the dual for other stress exponents), with the measurements behind the choice
+of DAQP, in ``geomotion.allocation._solvers``.
+
+Both functions accept batches: leading axes of the map and the request, broadcast with
+those of the weight, bounds, areas or capacities, give one problem per batch element,
+solved one after the other in a loop here (DAQP has no batched interface).  The result's
+arrays then carry the batch shape.  The first element that is infeasible or fails stops
+the loop with its error, prefixed by ``batch element (i, ...)``.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
 
 from .. import _validate
-from .._linalg import _vector
-from . import _box
+from .._linalg import _check_batches, _vector
+from . import _box, _solvers
 from ._box import ACTIVE_RTOL
 from .family import _map
 from .weighted import _metric_factor
@@ -23,25 +30,33 @@ from .weighted import _metric_factor
 class BoundedAllocation:
     r"""Result of :func:`bounded_allocation` and :func:`muscle_forces`.
 
+    For a batch of problems (leading axes ``...``) every field is an array with the
+    batch shape in front; for one problem the scalars are Python scalars.
+
     Attributes
     ----------
-    solution : (m,) ndarray
+    solution : (..., m) ndarray
         The allocated unknowns: inputs :math:`u`, or muscle forces :math:`s` [N].
-    objective : float
+    objective : float or (...) ndarray
         Objective at ``solution``: :math:`\tfrac12u^TWu`, or :math:`\sum_i(s_i/A_i)^p`
         [Pa^p].
-    residual : float
-        :math:`\max_j|(Gu - b)_j|` in the units of ``b`` (N m for joint loads).
-    at_lower, at_upper : (m,) ndarray of bool
-        Which entries sit at their lower or upper bound (within ``ACTIVE_RTOL``).
-    optimality : float
+    residual : float or (...) ndarray
+        :math:`\max_j|(Gu - b)_j|` in the units of ``b`` (N m for joint loads); checked
+        before returning to be at most ``RESIDUAL_RTOL`` times
+        :math:`|b_j| + \sum_i|G_{ji}u_i|` in every row.
+    at_lower, at_upper : (..., m) ndarray of bool
+        Which entries sit at their lower or upper bound (within ``ACTIVE_RTOL`` times
+        that entry's own scale, see ``geomotion.allocation.ACTIVE_RTOL``).
+    optimality : float or (...) ndarray
         Certified relative optimality gap :math:`(f - D)/f`, with :math:`D` a Lagrangian
-        lower bound on the minimum from multipliers fitted at ``solution`` (weak
-        duality): the objective is within this fraction of the true minimum.  Values
-        above ``OPTIMALITY_RTOL`` raise instead of being returned.
-    iterations : int
-        Iterations of the minimizer (0 when no search was needed).
-    message : str
+        lower bound on the minimum built from the solver's row multipliers (weak
+        duality, see ``geomotion.allocation._box.relative_gap``): the objective is
+        within this fraction of the true minimum.  Values above ``OPTIMALITY_RTOL``
+        raise instead of being returned.
+    iterations : int or (...) ndarray of int
+        Iterations of the minimizer (DAQP active-set changes, HiGHS iterations, or dual
+        Newton steps for ``p`` other than 1 and 2); 0 when every input is fixed.
+    message : str or (...) ndarray of str
         The minimizer's termination message.
     """
 
@@ -70,51 +85,54 @@ def bounded_allocation(G, b, W, lower, upper):
     :math:`0\le u\le 0.3` (at most 0.6 is reachable): that is a ValueError naming the
     row and the interval the box allows.
 
-    Solved by SLSQP with the analytic gradient :math:`Wu`, from a feasible start found
-    by ``scipy.optimize.linprog``, then finished by an exact solve on the face of
-    the box SLSQP ends on and certified by a duality gap (``optimality`` in the report;
-    see ``geomotion.allocation._box``).  SLSQP keeps linear equalities and bounds in
-    every subproblem, so active bounds are met exactly; an interior-point method
-    (``trust-constr``) only approaches them, and ``scipy.optimize.lsq_linear`` has
-    no equality constraints (only a penalty would approximate them).
+    Solved by the dual active-set QP solver DAQP on a problem scaled input by input (see
+    ``geomotion.allocation._box`` and ``_solvers``); the answer's residual of the request
+    and its certified optimality gap are checked before it is returned.  Example:
+    :math:`G = (1, 1, 1/2)`, :math:`b = 1`, :math:`W = \mathrm{diag}(1, 4, 2)` and
+    :math:`0\le u\le 10^9` give :math:`u = (8, 2, 2)/11` (no bound active).
 
     Parameters
     ----------
-    G : (d, m) array_like
+    G : (..., d, m) array_like
         Effective input map (acceleration per input unit); dependent rows are fine when
         the request is consistent.
-    b : (d,) array_like or 0
+    b : (..., d) array_like or 0
         Requested acceleration minus drift.
-    W : (m, m) array_like
+    W : (..., m, m) array_like
         Symmetric positive definite weight.
-    lower, upper : float or (m,) array_like
-        Input bounds with ``lower <= upper`` (equal entries fix an input).
+    lower, upper : float or (..., m) array_like
+        Finite input bounds with ``lower <= upper`` (equal entries fix an input).
 
     Returns
     -------
     BoundedAllocation
-        ``solution`` is :math:`u`; ``objective`` is :math:`\tfrac12u^TWu`.
+        ``solution`` is :math:`u`; ``objective`` is :math:`\tfrac12u^TWu`; arrays carry
+        the broadcast batch shape of the arguments.
 
     Raises
     ------
     ValueError
-        If an argument is malformed or non-finite, shapes disagree, ``W`` is not
-        symmetric positive definite, ``lower > upper`` somewhere, or no input within the
-        bounds achieves :math:`Gu = b` (naming the unreachable row of ``b`` and its
+        If an argument is malformed or non-finite, shapes or batches disagree, ``W`` is
+        not symmetric positive definite, ``lower > upper`` somewhere, or no input within
+        the bounds achieves :math:`Gu = b` (naming the unreachable row of ``b`` and its
         reachable interval, or the joint miss when the rows are reachable only one at a
-        time).
+        time; in a batch, prefixed by the element's index).
     RuntimeError
-        If a solver fails on a feasible problem.
+        If the solver fails on a feasible problem, or its answer misses the request or
+        the optimality certificate.
     """
-    G = _single_map(G, "G")
-    d, m = G.shape
-    b = _single_rhs(b, "b", d)
-    W, L = _metric_factor(W, "W", m, "G")
-    if W.ndim != 2:
-        raise ValueError(f"W: expected one ({m}, {m}) matrix, got shape {W.shape}")
-    lower, upper = _bound(lower, "lower", m), _bound(upper, "upper", m)
+    G = _map(G, "G")
+    d, m = G.shape[-2:]
+    b = _vector(b, "b", d)
+    W, _ = _metric_factor(W, "W", m, "G")
+    lower, upper = _per_unknown(lower, "lower", m), _per_unknown(upper, "upper", m)
     labels = _box.Labels("u", "G", "b", "lower", "upper")
-    return _allocate(G, b, lower, upper, _Quadratic(W, L), labels)
+
+    def solve_one(G, b, W, lower, upper):
+        return _allocate(G, b, lower, upper, _Quadratic(W), labels)
+
+    arguments = {"G": (G, 2), "b": (b, 1), "W": (W, 2), "lower": (lower, 1), "upper": (upper, 1)}
+    return _over_batch(arguments, solve_one)
 
 
 def muscle_forces(R, tau, areas, s_max, p=2):
@@ -135,24 +153,24 @@ def muscle_forces(R, tau, areas, s_max, p=2):
     activation dynamics that further restrict the forces are not modelled here.
 
     For ``p = 2`` the problem is a convex quadratic program whose answer, while no bound
-    is active, is eq. (10) with :math:`W = \mathrm{diag}(1/A_i^2)`.  Every ``p > 1``
-    gives a strictly convex objective on :math:`s\ge 0`, minimized by SLSQP with the
-    analytic gradient :math:`p\,s_i^{p-1}/A_i^p`, then finished on the final face and
-    certified by a duality gap as in :func:`bounded_allocation` (which also says why
-    SLSQP).  ``p = 1`` is a linear program, solved by ``scipy.optimize.linprog``
-    (HiGHS); its minimizer need not be unique, and one vertex is returned.  Near
-    ``p = 1`` the forces of weakly loaded muscles become tiny but stay positive (they
-    scale like a power :math:`1/(p-1)` of their share).
+    is active, is eq. (10) with :math:`W = \mathrm{diag}(1/A_i^2)`; it is solved as in
+    :func:`bounded_allocation`.  Every ``p > 1`` gives a strictly convex objective on
+    :math:`s\ge 0`, minimized by Newton's method on the separable dual, started from the
+    ``p = 2`` answer.  ``p = 1`` is a linear program, solved by
+    ``scipy.optimize.linprog`` (HiGHS); its minimizer need not be unique, and one vertex
+    is returned.  Every answer's residual and its duality-gap certificate are checked
+    before it is returned.  Near ``p = 1`` the forces of weakly loaded muscles become
+    tiny but stay positive (they scale like a power :math:`1/(p-1)` of their share).
 
     Parameters
     ----------
-    R : (joints, muscles) array_like
+    R : (..., joints, muscles) array_like
         Signed moment arms [m].
-    tau : (joints,) array_like or 0
+    tau : (..., joints) array_like or 0
         Required joint loads [N m].
-    areas : float or (muscles,) array_like
+    areas : float or (..., muscles) array_like
         Physiological cross-sectional areas :math:`A_i` [m^2], positive.
-    s_max : float or (muscles,) array_like
+    s_max : float or (..., muscles) array_like
         Force capacities [N], nonnegative (a zero capacity removes a muscle).
     p : float
         Exponent, ``p >= 1``.
@@ -162,60 +180,51 @@ def muscle_forces(R, tau, areas, s_max, p=2):
     BoundedAllocation
         ``solution`` holds the forces :math:`s` [N]; ``objective`` is
         :math:`\sum_i(s_i/A_i)^p` [Pa^p]; ``residual`` is :math:`\max_j|Rs - \tau|_j`
-        [N m].
+        [N m]; arrays carry the broadcast batch shape of the arguments.
 
     Raises
     ------
     ValueError
-        If an argument is malformed or non-finite, shapes disagree, an area is not
-        positive, a capacity is negative, ``p`` is not a number >= 1, or no forces
+        If an argument is malformed or non-finite, shapes or batches disagree, an area is
+        not positive, a capacity is negative, ``p`` is not a number >= 1, or no forces
         within :math:`0\le s\le s_{\max}` produce :math:`\tau` (naming the joint and its
         reachable load range, or the joint miss when the joints are reachable only one
-        at a time).
+        at a time; in a batch, prefixed by the element's index).
     RuntimeError
-        If a solver fails on a feasible problem.
+        If a solver fails on a feasible problem, or its answer misses the request or the
+        optimality certificate.
     """
-    R = _single_map(R, "R")
-    joints, muscles = R.shape
-    tau = _single_rhs(tau, "tau", joints)
-    areas = _bound(_validate.positive(areas, "areas"), "areas", muscles)
-    s_max = _bound(_validate.nonnegative(s_max, "s_max"), "s_max", muscles)
+    R = _map(R, "R")
+    joints, muscles = R.shape[-2:]
+    tau = _vector(tau, "tau", joints)
+    areas = _per_unknown(_validate.positive(areas, "areas"), "areas", muscles)
+    s_max = _per_unknown(_validate.nonnegative(s_max, "s_max"), "s_max", muscles)
     p = _exponent(p)
-
     labels = _box.Labels("s", "R", "tau", "0", "s_max")
-    return _allocate(R, tau, np.zeros(muscles), s_max, _StressPower(areas, p), labels)
+
+    def solve_one(R, tau, areas, s_max):
+        return _allocate(R, tau, np.zeros(muscles), s_max, _StressPower(areas, p), labels)
+
+    arguments = {"R": (R, 2), "tau": (tau, 1), "areas": (areas, 1), "s_max": (s_max, 1)}
+    return _over_batch(arguments, solve_one)
 
 
 # ---------------------------------------------------------------------------
-# Validation
+# Validation and batches
 # ---------------------------------------------------------------------------
 
 
-def _single_map(value, name):
-    G = _map(value, name)
-    if G.ndim != 2:
+def _per_unknown(value, name, m):
+    """Validate a per-unknown quantity given as a scalar or a (..., m) array."""
+    array = _validate.real_array(value, name)
+    if array.ndim == 0:
+        return np.full(m, float(array))
+    if array.shape[-1] != m:
         raise ValueError(
-            f"{name}: expected one (d, m) matrix (the bounded solvers do not batch), "
-            f"got shape {G.shape}"
+            f"{name}: expected a scalar or shape ({m},) (or (..., {m}) for a batch), "
+            f"got shape {array.shape}"
         )
-    return G
-
-
-def _single_rhs(value, name, d):
-    b = _vector(value, name, d)
-    if b.ndim != 1:
-        raise ValueError(f"{name}: expected shape ({d},), got shape {b.shape}")
-    return b
-
-
-def _bound(value, name, m):
-    """Validate a per-unknown quantity given as a scalar or an (m,) vector; return (m,)."""
-    bound = _validate.real_array(value, name)
-    if bound.ndim == 0:
-        return np.full(m, float(bound))
-    if bound.shape != (m,):
-        raise ValueError(f"{name}: expected a scalar or shape ({m},), got shape {bound.shape}")
-    return bound
+    return array
 
 
 def _exponent(value):
@@ -223,6 +232,33 @@ def _exponent(value):
     if p.ndim or p < 1:
         raise ValueError(f"p: expected one exponent p >= 1 (a convex objective), got {value!r}")
     return float(p)
+
+
+def _over_batch(arguments, solve_one):
+    """Solve one problem per element of the broadcast batch; stack the reports.
+
+    ``arguments`` maps names to ``(array, core ndim)``.  A problem's error is re-raised
+    with the index of its batch element in front.
+    """
+    batch = _check_batches(**arguments)
+    arrays = [
+        np.broadcast_to(a, batch + a.shape[a.ndim - core :]) for a, core in arguments.values()
+    ]
+    if not batch:
+        return solve_one(*arrays)
+    reports = []
+    for index in np.ndindex(batch):
+        try:
+            reports.append(solve_one(*(a[index] for a in arrays)))
+        except (ValueError, RuntimeError) as error:
+            raise type(error)(f"batch element {index}: {error}") from error
+    fields = {
+        name: np.reshape(
+            [getattr(r, name) for r in reports], batch + np.shape(getattr(reports[0], name))
+        )
+        for name in BoundedAllocation.__dataclass_fields__
+    }
+    return BoundedAllocation(**fields)
 
 
 # ---------------------------------------------------------------------------
@@ -235,28 +271,32 @@ class _Quadratic:
     r""":math:`\tfrac12u^TWu`."""
 
     W: np.ndarray
-    L: np.ndarray  # lower Cholesky factor of W
-    linear = False
 
     def value(self, u):
         return 0.5 * u @ self.W @ u
 
-    def gradient(self, u):
-        return self.W @ u
+    def dual_excess(self, u, y, lower, upper):
+        r""":math:`f(u) - y^Tu - \min_v[f(v) - (y + \mu)^Tv] - \mu^T\beta` for bound
+        multipliers :math:`\mu = Wu - y` kept on the entries that sit at the bound
+        :math:`\beta_i` their sign picks (:math:`\ell_i` if :math:`\mu_i > 0`, else
+        :math:`h_i`) and zero elsewhere.
 
-    def hessian(self, u):
-        return self.W
-
-    def dual_bound(self, y, mu, lower, upper):
-        r"""Lagrangian bound :math:`\min_u \tfrac12u^TWu - (y + \mu)^Tu + \mu^Tb_\mu`.
-
-        The bound multipliers :math:`\mu` enter with :math:`b_\mu` the lower bound where
-        :math:`\mu_i > 0` and the upper one where :math:`\mu_i < 0`; the minimum over all
-        :math:`u` is :math:`-\tfrac12(y + \mu)^TW^{-1}(y + \mu)` (Cholesky solve).
+        The inner minimum over all :math:`v` is :math:`-\tfrac12z^TW^{-1}z`,
+        :math:`z = y + \mu`; the expression equals
+        :math:`\tfrac12(Wu - z)^TW^{-1}(Wu - z) + \mu^T(u - \beta)`, in which rounding
+        noise of the fitted multipliers enters only quadratically.
         """
-        z = y + mu
-        bounds = np.where(mu > 0, lower, upper)
-        return -0.5 * z @ scipy.linalg.cho_solve((self.L, True), z) + mu @ bounds
+        mu = self.W @ u - y
+        ends = np.where(mu > 0, lower, upper)
+        mu[np.abs(u - ends) > 8 * np.finfo(float).eps * np.abs(ends)] = 0.0
+        r = self.W @ u - (y + mu)
+        return 0.5 * r @ np.linalg.solve(self.W, r) + mu @ (u - ends)
+
+    def minimize(self, problem):
+        """DAQP on the free inputs; the fixed ones enter through the coupling of ``W``."""
+        free = problem.free
+        H, g = self.W[np.ix_(free, free)], self.W[free] @ problem.u_fixed
+        return _solvers.minimize_quadratic(problem, H, g)
 
 
 @dataclass(frozen=True)
@@ -266,10 +306,6 @@ class _StressPower:
     areas: np.ndarray
     p: float
 
-    @property
-    def linear(self):
-        return self.p == 1
-
     def _stress(self, s):
         return np.maximum(s, 0.0) / self.areas
 
@@ -277,40 +313,67 @@ class _StressPower:
         return float(np.sum(self._stress(s) ** self.p))
 
     def gradient(self, s):
+        """The gradient; for ``p = 1`` the right derivative ``1/A`` (a subgradient at 0)."""
         return self.p * self._stress(s) ** (self.p - 1) / self.areas
 
-    def hessian(self, s):
-        with np.errstate(divide="ignore"):  # infinite at zero stress when p < 2
-            curvature = self.p * (self.p - 1) * self._stress(s) ** (self.p - 2)
-        return np.diag(curvature / self.areas**2)
+    def dual_excess(self, u, y, lower, upper):
+        r""":math:`\sum_i[f_i(u_i) - y_iu_i - \min_{\ell_i\le v\le h_i}(f_i(v) - y_iv)]`.
 
-    def dual_bound(self, y, mu, lower, upper):
-        r"""Lagrangian bound :math:`\sum_i\min_{\ell_i\le s_i\le h_i}(s_i/A_i)^p - y_is_i`.
-
-        Separable, so each term is a one-dimensional convex minimum: at the stationary
-        point :math:`s_i = A_i(A_iy_i/p)^{1/(p-1)}` clipped to the box, or at an end of
-        the interval (``mu`` is not needed: the box stays in the inner problem).
+        Separable, so each minimum is one-dimensional and convex: at the stationary point
+        :math:`v = A_i(A_iy_i/p)^{1/(p-1)}` clipped to the interval, or at an end (``p = 1``:
+        the ends only).
         """
-        ends = np.stack([lower, upper])
+        candidates = [lower, upper]
         if self.p > 1:
-            with np.errstate(divide="ignore", over="ignore"):
+            with np.errstate(over="ignore"):
                 ratio = np.maximum(self.areas * y / self.p, 0.0) ** (1 / (self.p - 1))
-            ends = np.vstack([ends, np.clip(self.areas * ratio, lower, upper)])
-        terms = (ends / self.areas) ** self.p - y * ends
-        return float(np.sum(terms.min(axis=0)))
+            candidates.append(np.clip(self.areas * ratio, lower, upper))
+        inner = np.min([(v / self.areas) ** self.p - y * v for v in candidates], axis=0)
+        return float(np.sum((self._stress(u) ** self.p - y * u) - inner))
+
+    def minimize(self, problem):
+        areas = self.areas[problem.free]
+        if self.p == 1:
+            return _solvers.minimize_linear(problem, 1 / areas)
+        H = np.diag(2 / areas**2)  # sum (s/A)^2 = (1/2) s^T diag(2/A^2) s
+        x, lam, steps, message = _solvers.minimize_quadratic(problem, H, np.zeros(len(areas)))
+        if self.p == 2:
+            return x, lam, steps, message
+        start = _fitted_multipliers(problem, self, problem.unscale(x))
+        return _solvers.maximize_stress_dual(problem, self, start)
+
+
+def _fitted_multipliers(problem, objective, u):
+    r"""Row multipliers :math:`\lambda` fitting :math:`\nabla f = G^T\lambda` (least squares)
+    on the entries strictly inside their bounds (on all entries if there are none)."""
+    tol = ACTIVE_RTOL * problem.active_scale
+    inside = (u > problem.lower + tol) & (u < problem.upper - tol)
+    entries = inside if inside.any() else np.ones(len(u), dtype=bool)
+    return np.linalg.lstsq(problem.G[:, entries].T, objective.gradient(u)[entries], rcond=None)[0]
 
 
 def _allocate(G, b, lower, upper, objective, labels):
-    found = _box.solve(G, b, lower, upper, objective, labels)
-    u = found.x
-    tol = ACTIVE_RTOL * float(np.max(np.maximum(np.abs(lower), np.abs(upper))))
+    problem = _box.prepare(G, b, lower, upper, labels)
+    if problem.free.size:
+        x, lam, iterations, message = objective.minimize(problem)
+    else:
+        x, lam, iterations, message = np.zeros(0), np.zeros(len(b)), 0, "every input is fixed"
+    u = problem.unscale(x)
+    residual = _box.check_residual(problem, u)
+    optimality = _box.relative_gap(u, lam, objective, G, b, lower, upper)
+    if optimality > _box.OPTIMALITY_RTOL:
+        raise RuntimeError(
+            f"the bounded solver's answer has certified relative optimality gap "
+            f"{optimality:.3g} above OPTIMALITY_RTOL = {_box.OPTIMALITY_RTOL:g}: {message}"
+        )
+    tol = ACTIVE_RTOL * problem.active_scale
     return BoundedAllocation(
         solution=u,
         objective=float(objective.value(u)),
-        residual=float(np.max(np.abs(G @ u - b))),
+        residual=residual,
         at_lower=u - lower <= tol,
         at_upper=upper - u <= tol,
-        optimality=found.optimality,
-        iterations=found.iterations,
-        message=found.message,
+        optimality=optimality,
+        iterations=iterations,
+        message=str(message),
     )
