@@ -21,7 +21,7 @@ PDF := _build/pdf/geometry-of-motion.pdf
 # What the lint and format gate covers (settings in pyproject.toml and notebooks/ruff.toml).
 LINTED = companion tests bench book/_ext book/_tools notebooks
 
-.PHONY: format book test lab clean distclean bench notebooks pdf print-pdf
+.PHONY: format book test lab clean distclean bench notebooks pdf print-pdf floors
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || python3 -m venv $(VENV)
@@ -88,6 +88,18 @@ format: $(STAMP)
 	-$(BIN)/ruff check --fix $(LINTED)
 	$(BIN)/ruff format $(LINTED)
 
+# The companion tests at the declared dependency floors (.ci/floor_requirements.py pins
+# every lower bound of pyproject.toml that the package imports) in their own venv.  The
+# peer engines need newer NumPy, so their cross-checks skip here.  matplotlib 3.8 calls
+# pyparsing names that pyparsing 3.3 deprecates: that third-party warning is ignored.
+floors: $(STAMP)
+	test -x .venv-floors/bin/python || python3 -m venv .venv-floors
+	.venv-floors/bin/pip install $$($(BIN)/python .ci/floor_requirements.py) \
+		'pytest>=8.3' 'hypothesis>=6.100' 'pyyaml>=6.0' 'packaging>=23.2'
+	PYTHONPATH=$(CURDIR)/companion MPLBACKEND=Agg .venv-floors/bin/python -m pytest tests/companion \
+		--doctest-modules companion/geomotion -p no:cacheprovider \
+		-W ignore::pyparsing.warnings.PyparsingDeprecationWarning
+
 bench: $(STAMP)
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
 	MPLBACKEND=Agg $(BIN)/python bench/bench_scale.py
@@ -98,4 +110,4 @@ clean:
 		| xargs -0 rm -rf
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) .venv-floors
