@@ -8,6 +8,8 @@ Lie brackets of hand-written fields; property tests run on random SPD mass matri
 full-rank Jacobians, single and batched.  Bad and degenerate input is tested last.
 """
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -16,7 +18,7 @@ from hypothesis.extra.numpy import arrays
 from scipy.spatial.transform import Rotation
 from trees import branch_ends, random_spec
 
-from geomotion import constraints, models, tree
+from geomotion import constraints, inertia, models, spatial, tree
 
 M_SEED = np.diag([2.0, 3.0])
 J_SEED = np.array([[1.0, 1.0]])  # qd1 + qd2 = 0
@@ -1098,3 +1100,97 @@ def test_no_constraints_one_configuration_prints_nothing(capfd):
     np.testing.assert_allclose(G, np.diag([0.5, 1.0, 1.0 / 3.0]), rtol=1e-15)
     captured = capfd.readouterr()
     assert captured.out == "" and captured.err == ""
+
+
+# =============================================================================
+# Loop closures whose rows cannot be regular anywhere
+# =============================================================================
+
+
+def four_bar(tilt=0.0):
+    """A planar four-bar as a tree cut at the coupler-rocker joint: crank (body 0) and
+    coupler (body 1) from the origin, rocker (body 2) from (1.2, 0.4); all joints
+    REVOLUTE_Z, the plane turned by ``tilt`` rad about the base x axis."""
+    lengths = (0.5, 1.0, 0.8)
+    rods = [
+        inertia.spatial_inertia(1.0, [l / 2, 0.0, 0.0], inertia.thin_rod_central_inertia(1.0, l))
+        for l in lengths
+    ]
+    R = Rotation.from_rotvec([tilt, 0.0, 0.0]).as_matrix()
+    placements = [
+        spatial.pose(R, [0.0, 0.0, 0.0]),
+        spatial.pose(np.eye(3), [lengths[0], 0.0, 0.0]),
+        spatial.pose(R, R @ [1.2, 0.4, 0.0]),
+    ]
+    model = tree.Tree(
+        [-1, 0, -1],
+        [tree.REVOLUTE_Z] * 3,
+        placements,
+        rods,
+        allow_singular_inertias=True,
+        gravity=R @ [0.0, -9.81, 0.0],  # in the plane of motion
+    )
+    return model, ([lengths[1], 0.0, 0.0], [lengths[2], 0.0, 0.0])
+
+
+def suggested_directions(message):
+    """The ``directions=`` rows a message proposes, read back from its text."""
+    return json.loads(message.split("directions=")[-1])
+
+
+def test_planar_loop_closure_without_directions_names_the_zero_row_and_the_fix():
+    model, (tip_b1, tip_b2) = four_bar()
+    with pytest.raises(
+        ValueError,
+        match=r"^directions:.*row 2 = \[0\.0, 0\.0, 1\.0\] \(directions omitted.*identically "
+        r"zero row of J_c.*2-dimensional.*directions=\[\[1, 0, 0\], \[0, 1, 0\]\]$",
+    ) as error:
+        constraints.loop_closure(model, 1, tip_b1, 2, tip_b2)
+    # The proposed rows close the loop regularly: full row rank 2 and one free direction
+    # where the loop is assembled (crank 0.3 rad, closed by Newton on the x-y residual).
+    loop = constraints.loop_closure(
+        model, 1, tip_b1, 2, tip_b2, directions=suggested_directions(str(error.value))
+    )
+    q = np.array([0.3, 1.0, 2.0])
+    for _ in range(30):
+        J = loop.jacobian(q)[:, 1:]
+        q[1:] -= np.linalg.solve(J, loop.residual(q))
+    np.testing.assert_allclose(loop.residual(q), 0.0, atol=1e-12)
+    assert constraints.null_space_basis(loop.jacobian(q)).shape == (3, 1)
+
+
+def test_tilted_planar_loop_closure_proposes_rows_in_its_plane():
+    tilt = 0.5
+    model, (tip_b1, tip_b2) = four_bar(tilt)
+    normal = Rotation.from_rotvec([tilt, 0.0, 0.0]).as_matrix()[:, 2]
+    # No base axis is normal to the tilted plane: the rows y and z are dependent in it.
+    with pytest.raises(
+        ValueError,
+        match=r"^directions:.*rank 2 < 3.*\(dependent\).*directions=\[\[1\.0, 0\.0, 0\.0\], ",
+    ) as error:
+        constraints.loop_closure(model, 1, tip_b1, 2, tip_b2)
+    D = np.array(suggested_directions(str(error.value)))
+    # x, then y projected on the plane: (0, cos, sin) of the tilt, normal to (0, -sin, cos).
+    np.testing.assert_allclose(D, [[1, 0, 0], [0, np.cos(tilt), np.sin(tilt)]], atol=1e-11)
+    np.testing.assert_allclose(D @ normal, 0.0, atol=1e-11)
+    loop = constraints.loop_closure(model, 1, tip_b1, 2, tip_b2, directions=D)  # accepted
+    assert constraints.constraint_rank(loop.jacobian([0.3, 1.0, 2.0])) == 2
+
+
+def test_loop_closure_refuses_rows_dependent_along_the_motion():
+    model, (tip_b1, tip_b2) = four_bar()
+    # Independent in space, but the last two rows both see only the y motion of the plane.
+    D = [[1.0, 0.0, 0.0], [0.0, 0.6, 0.8], [0.0, 0.8, -0.6]]
+    with pytest.raises(
+        ValueError, match=r"^directions:.*rank 2 < 3.*\(dependent\).*directions=\[\[1, 0, 0\]"
+    ):
+        constraints.loop_closure(model, 1, tip_b1, 2, tip_b2, directions=D)
+    # One in-plane row alone is regular (a single distance-like constraint).
+    constraints.loop_closure(model, 1, tip_b1, 2, tip_b2, directions=[[0.0, 0.6, 0.8]])
+
+
+def test_loop_closure_refuses_points_that_never_move_apart():
+    model, _ = four_bar()
+    # A point on the crank's joint axis against the same base point: p_a - p_b is constant.
+    with pytest.raises(ValueError, match="^point_a, point_b:.*constant.*constrains no joint"):
+        constraints.loop_closure(model, 0, [0.0, 0.0, 0.1], -1, [0.0, 0.0, 0.1])

@@ -412,6 +412,70 @@ def test_cop_batches_with_per_sample_depth():
     np.testing.assert_allclose(np.c_[x_c, y_c, free], np.c_[points[:, :2], couples], atol=1e-12)
 
 
+def swing_phase_series():
+    """A force-plate series: stance samples with known CoP and free moment, and three
+    unloaded ones (no load; 5 N under a 10 N floor; 1e-5 N under 50 N of traction)."""
+    rng = np.random.default_rng(7)
+    points = np.c_[rng.uniform(-0.3, 0.3, size=(8, 2)), np.full(8, 0.04)]
+    forces = np.c_[rng.uniform(-200, 200, size=(8, 2)), rng.uniform(100, 1500, 8)]
+    couples = rng.uniform(-10, 10, 8)
+    stance = np.array([plate_wrench(*args) for args in zip(points, forces, couples)])
+    swing = [np.zeros(6), [0.1, -0.2, 0.0, 1.0, 2.0, 5.0], [0.0, 0.0, 0.0, 50.0, 0.0, 1e-5]]
+    wrenches = np.concatenate([stance[:3], swing[:1], stance[3:6], swing[1:], stance[6:]])
+    loaded = np.array([1, 1, 1, 0, 1, 1, 1, 0, 0, 1, 1], dtype=bool)  # by construction
+    expected = np.full((11, 3), np.nan)
+    expected[loaded] = np.c_[points[:, :2], couples]
+    return wrenches, loaded, expected
+
+
+def test_swing_phase_samples_get_nan_and_a_mask_and_stance_samples_their_cop():
+    wrenches, loaded, expected = swing_phase_series()
+    options = {"depth": 0.04, "min_normal_force": 10.0}
+    cop = contact.center_of_pressure(wrenches, **options)
+    x_c, y_c, free = cop  # still unpacks as three arrays
+    np.testing.assert_array_equal(cop.loaded, loaded)
+    np.testing.assert_array_equal(
+        np.isnan(np.c_[x_c, y_c, free]), np.repeat(~loaded[:, None], 3, 1)
+    )
+    # Stance samples: the known forces' points and couples (an independent route) ...
+    np.testing.assert_allclose(np.c_[x_c, y_c, free], expected, atol=1e-12)  # NaN == NaN
+    # ... and sample by sample the same as single calls; single swing samples still raise.
+    for wrench, is_loaded, row in zip(wrenches, loaded, np.c_[x_c, y_c, free]):
+        if is_loaded:
+            np.testing.assert_array_equal(contact.center_of_pressure(wrench, **options), row)
+        else:
+            with pytest.raises(ValueError, match="^wrench: expected a normal load"):
+                contact.center_of_pressure(wrench, **options)
+    # Two plates side by side (batch shape (2, 11)): the mask follows the batch shape.
+    two = contact.center_of_pressure(np.stack([wrenches, wrenches[::-1]]), **options)
+    np.testing.assert_array_equal(two.loaded, [loaded, loaded[::-1]])
+    np.testing.assert_array_equal(two.y_c[1], y_c[::-1])
+
+
+def test_batched_unloaded_samples_are_reported_and_a_single_one_refused():
+    cop = contact.center_of_pressure(np.zeros((1, 6)))  # a batch of one
+    assert cop.x_c.shape == (1,) and np.isnan(cop.free_moment[0]) and not cop.loaded[0]
+    # Without a noise floor: 1e-5 N against 50 N of traction is under NORMAL_LOAD_RTOL.
+    cop = contact.center_of_pressure([[1.0, 2.0, 0, 50.0, 0, 1e-5], [1.0, 2.0, 0, 50.0, 0, 1.0]])
+    np.testing.assert_array_equal(cop.loaded, [False, True])
+    np.testing.assert_allclose(cop.y_c, [np.nan, 1.0], rtol=1e-15)
+    with pytest.raises(ValueError, match=r"^wrench:.*got F_z = 0 N.*undefined$"):
+        contact.center_of_pressure(np.zeros(6))
+
+
+def test_feasibility_reports_swing_samples_per_sample_like_single_calls():
+    wrenches, loaded, _ = swing_phase_series()
+    options = {"depth": 0.04, "min_normal_force": 10.0}
+    foot = np.array([[-0.4, -0.4], [0.4, -0.4], [0.4, 0.4], [-0.4, 0.4]])
+    report = contact.contact_feasibility(wrenches, 0.8, foot, **options)
+    # The two swing samples with F_z <= 10 N are not compressive; the 1e-5 N one neither.
+    np.testing.assert_array_equal(report.compressive, loaded)
+    for i, wrench in enumerate(wrenches):
+        single = contact.contact_feasibility(wrench, 0.8, foot, **options)
+        for name in ("normal_margin", "friction_margin", "support_margin", "feasible"):
+            np.testing.assert_array_equal(getattr(single, name), getattr(report, name)[i])
+
+
 def test_tensile_normal_load_still_has_a_cop_but_is_not_feasible():
     wrench = plate_wrench([0.5, 0.5, 0.0], np.array([0.0, 0.0, -300.0]), 0.0)
     x_c, y_c, _ = contact.center_of_pressure(wrench)
@@ -489,12 +553,10 @@ def test_cop_refuses_near_zero_normal_load(Fz):
         contact.center_of_pressure([1.0, 2.0, 0, 50.0, 0, Fz])  # 1e-5 / 50 < 1e-6
 
 
-def test_cop_noise_floor_and_batch_index_in_the_message():
+def test_cop_noise_floor_and_its_checks():
     assert contact.center_of_pressure([0, 0, 0, 0, 0, 20.0], min_normal_force=10.0)[0] == 0
     with pytest.raises(ValueError, match="above 10 N"):
         contact.center_of_pressure([0, 0, 0, 0, 0, 5.0], min_normal_force=10.0)
-    with pytest.raises(ValueError, match=r"batch index \(1,\)"):
-        contact.center_of_pressure([[0, 0, 0, 0, 0, 5.0], [0, 0, 0, 0, 0, 0.0]])
     with pytest.raises(ValueError, match="min_normal_force: expected a scalar"):
         contact.center_of_pressure([0, 0, 0, 0, 0, 5.0], min_normal_force=[1.0, 2.0])
     with pytest.raises(ValueError, match="min_normal_force: expected non-negative"):
@@ -506,7 +568,12 @@ def test_cop_noise_floor_and_batch_index_in_the_message():
     [
         ({"convention": "plate_on_foot"}, "convention: expected one of"),
         ({"convention": None}, "convention: expected one of"),
-        ({"depth": -0.04}, "depth: expected non-negative"),
+        (
+            {"depth": -0.04},
+            r"^depth: expected the distance in m of the plate origin below the contact "
+            r"surface, so >= 0, got -0\.04;.* is depth=0\.04: pass the positive distance$",
+        ),
+        ({"depth": [0.05, -0.02]}, r"^depth:.*got -0\.02 at index \(1,\);.*depth=0\.02"),
         ({"depth": [0.0, 0.1, 0.2]}, "wrench, depth: expected leading"),
         ({"depth": np.nan}, "depth: expected finite"),
     ],

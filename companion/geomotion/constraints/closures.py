@@ -16,6 +16,14 @@ from .dynamics import constraint_rank
 #: wrongly forbids the joint's own rotation.
 REVOLUTE_ROTATION_ENTRIES = {"axis": ((0, 2), (1, 2)), "in_plane": ((0, 1), (1, 0))}
 
+#: Configurations (fixed seed, joint coordinates uniform in [-pi, pi]) on which a loop
+#: closure measures the directions in which :math:`p_a - p_b` can move.
+_MOTION_SAMPLES = 4
+
+#: Singular values of the sampled :math:`J_a - J_b` below this fraction of the largest, and
+#: components of a unit direction row below it, count as zero.
+_MOTION_RTOL = 1e-9
+
 
 # ---------------------------------------------------------------------------
 # Constraint objects
@@ -124,6 +132,7 @@ class LoopClosure:
             raise ValueError(f"body_b: expected a body other than body_a = {body_a}, got {body_b}")
         object.__setattr__(self, "body_a", body_a)
         object.__setattr__(self, "body_b", body_b)
+        defaulted = self.directions is None
         for name, value in (
             ("point_a", _point(self.point_a, "point_a")),
             ("point_b", _point(self.point_b, "point_b")),
@@ -132,6 +141,7 @@ class LoopClosure:
             value = value.copy()  # a read-only copy: the caller's array stays writable
             value.flags.writeable = False
             object.__setattr__(self, name, value)
+        _check_rows_move(self, defaulted)
 
     def _difference(self, point_kinematics, *state):
         """``point_kinematics`` of point a minus that of point b, at ``state`` (q or q, v)."""
@@ -150,6 +160,74 @@ class LoopClosure:
         r""":math:`D(\dot J_a - \dot J_b)v`, (..., k) in m/s^2, for rates v (..., N)."""
         difference = self._difference(tree.point_acceleration_bias, q, v)
         return np.einsum("kj,...j->...k", self.directions, difference)
+
+
+def _motion_span(closure):
+    r"""Orthonormal basis (3, r) of the directions in which :math:`p_a - p_b` moves with q.
+
+    The columns of :math:`J_a - J_b` at ``_MOTION_SAMPLES`` generic configurations span
+    every velocity of :math:`p_a - p_b` (for a chain about parallel z axes, the x-y plane).
+    """
+    rng = np.random.default_rng(0)
+    q = rng.uniform(-np.pi, np.pi, (_MOTION_SAMPLES, closure.model.num_bodies))
+    columns = np.concatenate(closure._difference(tree.point_jacobian, q), axis=-1)
+    U, s, _ = np.linalg.svd(columns)
+    return U[:, : int(np.sum(s > _MOTION_RTOL * s[0]))] if s[0] > 0 else U[:, :0]
+
+
+def _example_directions(span):
+    """``directions=`` rows spanning ``span``, as text: the base axes projected on it.
+
+    Gram-Schmidt on the projections, the axes closest to the span first, so a span of
+    base axes gives exactly those axes (``[[1, 0, 0], [0, 1, 0]]`` for the x-y plane).
+    """
+    projected = span @ span.T  # row i: base axis i projected on the span
+    rows = []
+    for axis in np.argsort(-np.diag(projected), kind="stable"):
+        row = projected[axis] - sum((projected[axis] @ done) * done for done in rows)
+        if len(rows) < span.shape[1] and np.linalg.norm(row) > 1e-3:
+            rows.append(row / np.linalg.norm(row))
+    rows = np.round(rows, 12) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return str((rows.astype(int) if np.all(rows == np.round(rows)) else rows).tolist())
+
+
+def _check_rows_move(closure, defaulted):
+    r"""Refuse direction rows that leave :math:`J_c = D(J_a - J_b)` rank-deficient at every q.
+
+    A row orthogonal to every motion of :math:`p_a - p_b` (the z row of a planar loop in
+    the x-y plane) is identically zero; rows whose components in the motion are dependent
+    are redundant everywhere.  Either way no configuration is regular and the constrained
+    dynamics would refuse the closure later with a bare rank count.
+    """
+    span = _motion_span(closure)
+    r = span.shape[1]
+    if r == 0:
+        raise ValueError(
+            "point_a, point_b: expected points that move relative to each other, got "
+            "p_a - p_b constant over the model's motion (a point on the only joint axis "
+            "between them?); the closure constrains no joint"
+        )
+    D = closure.directions
+    moving = D @ span  # each row's components in the directions p_a - p_b can move
+    rank = constraint_rank(moving)
+    if rank == D.shape[0]:
+        return
+    zero = np.flatnonzero(np.linalg.norm(moving, axis=-1) <= _MOTION_RTOL)
+    given = " (directions omitted: all three base axes)" if defaulted else ""
+    if zero.size:
+        rows = ", ".join(f"{i} = {D[i].tolist()}" for i in zero)
+        found = (
+            f"{'row' if zero.size == 1 else 'rows'} {rows}{given} orthogonal to every motion "
+            f"of p_a - p_b (an identically zero row of J_c)"
+        )
+    else:
+        found = f"rows of rank {rank} < {D.shape[0]} along the motion of p_a - p_b (dependent)"
+    raise ValueError(
+        f"directions: expected rows along which p_a - p_b can move, got {found}, so J_c "
+        f"is rank-deficient at every configuration; p_a - p_b moves only in a "
+        f"{r}-dimensional subspace: pass directions= with at most {r} independent unit rows "
+        f"in it, e.g. directions={_example_directions(span)}"
+    )
 
 
 def loop_closure(model, body_a, point_a, body_b, point_b, directions=None):
@@ -187,7 +265,13 @@ def loop_closure(model, body_a, point_a, body_b, point_b, directions=None):
     ValueError
         If ``model`` is not a Tree, a body index is not an integer in range (or the two
         bodies coincide), a point is not a finite (3,) array, or ``directions`` is not
-        (k, 3) with independent unit rows.
+        (k, 3) with independent unit rows.  Also if the rows would make :math:`J_c`
+        rank-deficient at every configuration: :math:`p_a - p_b` moves only in an
+        r-dimensional subspace (its velocities :math:`(J_a - J_b)\dot q`, sampled at
+        ``_MOTION_SAMPLES`` fixed random configurations) and a row is orthogonal to it
+        (e.g. the default z row of a planar loop) or the rows are dependent in it.  The
+        message names the rows and an accepted ``directions=`` (for the x-y plane
+        ``[[1, 0, 0], [0, 1, 0]]``); if :math:`p_a - p_b` never moves it names the points.
     """
     return LoopClosure(model, body_a, point_a, body_b, point_b, directions)
 

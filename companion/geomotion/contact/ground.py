@@ -5,6 +5,7 @@ See :mod:`geomotion.contact` for the conventions.
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,12 +44,49 @@ def _surface_wrench(wrench, depth, convention):
     """
     sign = _convention_sign(convention)
     F = _validate.trailing_shape(wrench, "wrench", (6,))
-    d = _validate.nonnegative(depth, "depth")
+    d = _plate_depth(depth)
     _check_batches(wrench=(F, 1), depth=(d, 0))
     p_SP = np.zeros(d.shape + (3,))
     p_SP[..., 2] = -d
     X_SP = spatial.force_transform(spatial.pose(np.eye(3), p_SP))
     return sign * np.einsum("...ij,...j->...i", X_SP, F)
+
+
+def _plate_depth(depth):
+    """``depth`` as a float array, refused with the fix if an entry is negative."""
+    d = _validate.real_array(depth, "depth")
+    if np.any(d < 0):
+        index = np.unravel_index(np.argmax(d < 0), d.shape)
+        at = f" at index {tuple(int(i) for i in index)}" if d.ndim else ""
+        raise ValueError(
+            f"depth: expected the distance in m of the plate origin below the contact "
+            f"surface, so >= 0, got {d[index]:g}{at}; a plate origin {-d[index]:g} m below "
+            f"the surface (at z = {d[index]:g} m) is depth={-d[index]:g}: pass the positive "
+            f"distance"
+        )
+    return d
+
+
+class CenterOfPressure(NamedTuple):
+    r"""Result of :func:`center_of_pressure`; unpacks as ``x_c, y_c, free_moment``.
+
+    Attributes
+    ----------
+    x_c, y_c : (...) ndarray or float
+        Centre of pressure [m] in the surface plane (plate x, y axes); NaN for an
+        unloaded sample of a batch.
+    free_moment : (...) ndarray or float
+        Free moment [N m] about the vertical through it; NaN where unloaded.
+    """
+
+    x_c: np.ndarray
+    y_c: np.ndarray
+    free_moment: np.ndarray
+
+    @property
+    def loaded(self):
+        """(...) bool: True where the sample has a centre of pressure (a normal load)."""
+        return ~np.isnan(self.x_c)
 
 
 def center_of_pressure(wrench, depth=0.0, convention="plate_on_body", min_normal_force=0.0):
@@ -89,36 +127,54 @@ def center_of_pressure(wrench, depth=0.0, convention="plate_on_body", min_normal
 
     Returns
     -------
-    (x_c, y_c, free_moment) : tuple of (...) ndarray
-        Centre of pressure [m] in the surface plane (plate x, y axes, origin above the
-        plate origin) and free moment [N m] about the vertical through it.  A tensile
-        normal load (:math:`F_z < 0`) is not refused here; :func:`contact_feasibility`
-        reports it.
+    CenterOfPressure
+        A named tuple ``(x_c, y_c, free_moment)`` of (...) arrays (floats for a single
+        wrench): centre of pressure [m] in the surface plane (plate x, y axes, origin
+        above the plate origin) and free moment [N m] about the vertical through it;
+        ``.loaded`` is the (...) boolean mask of the samples that have them.  A sample
+        is *unloaded* when :math:`|F_z|` is at most ``min_normal_force`` or
+        ``NORMAL_LOAD_RTOL`` times :math:`\|f\|`, e.g. a foot in swing: the ratios are
+        then meaningless.  In a batch (a force-plate time series) an unloaded sample
+        gets NaN in all three fields and ``loaded`` False, so one swing-phase sample
+        does not cost the stance samples their answer; NaN rather than a number keeps a
+        meaningless value out of any later sum or plot, and the mask selects the stance
+        samples (``x_c[result.loaded]``), the usual force-plate practice.  A tensile
+        normal load (:math:`F_z < 0`) above the floor is not refused here;
+        :func:`contact_feasibility` reports it.
 
     Raises
     ------
     ValueError
         If ``wrench`` is not a finite (..., 6) array, ``depth`` or ``min_normal_force`` is
-        negative, ``convention`` is unknown, or :math:`|F_z|` is at most
-        ``min_normal_force`` or ``NORMAL_LOAD_RTOL`` times :math:`\|f\|` (the ratios
-        are then meaningless).
+        negative, ``convention`` is unknown, or a single wrench (no batch axis) is
+        unloaded.
+
+    Examples
+    --------
+    Stance, swing, stance: 800 N through (0.02, 0.04) m, no load, 500 N through
+    (0.03, 0.02) m.
+
+    >>> cop = center_of_pressure([[32.0, -16.0, 0, 0, 0, 800.0], np.zeros(6),
+    ...                           [10.0, -15.0, 0, 0, 0, 500.0]], min_normal_force=20.0)
+    >>> cop.x_c, cop.loaded
+    (array([0.02,  nan, 0.03]), array([ True, False,  True]))
     """
     F = _surface_wrench(wrench, depth, convention)
     floor = _noise_floor(min_normal_force)
     M_x, M_y, M_z, F_x, F_y, F_z = np.moveaxis(F, -1, 0)
     force = np.linalg.norm(F[..., 3:], axis=-1)
-    small = (np.abs(F_z) <= floor) | (np.abs(F_z) <= NORMAL_LOAD_RTOL * force)
-    if np.any(small):
-        where = np.unravel_index(np.argmax(small), small.shape)
-        at = f" at batch index {tuple(int(i) for i in where)}" if small.ndim else ""
+    loaded = (np.abs(F_z) > floor) & (np.abs(F_z) > NORMAL_LOAD_RTOL * force)
+    if F_z.ndim:
+        F_z = np.where(loaded, F_z, np.nan)  # the ratios below are NaN where unloaded
+    elif not loaded:
         raise ValueError(
             f"wrench: expected a normal load |F_z| above {floor:g} N and above "
-            f"{NORMAL_LOAD_RTOL:g} |f|, got F_z = {float(F_z[where]):.3g} N with "
-            f"|f| = {float(force[where]):.3g} N{at}; the centre of pressure is undefined"
+            f"{NORMAL_LOAD_RTOL:g} |f|, got F_z = {float(F_z):.3g} N with "
+            f"|f| = {float(force):.3g} N; the centre of pressure is undefined"
         )
     x_c = -M_y / F_z
     y_c = M_x / F_z
-    return x_c, y_c, M_z - x_c * F_y + y_c * F_x
+    return CenterOfPressure(x_c, y_c, M_z - x_c * F_y + y_c * F_x)
 
 
 def _noise_floor(min_normal_force):
@@ -193,7 +249,9 @@ def contact_feasibility(
     * support: the centre of pressure :math:`(-M_y, M_x)/F_z` lies in the convex polygon.
 
     It does not check a torsional friction limit on the free moment, slip history or
-    deformation.
+    deformation.  An unloaded wrench (a foot in swing) is reported, not refused: its
+    margins are defined and ``compressive`` is False, single or batched, so a time
+    series is checked sample by sample as :func:`center_of_pressure` reports it.
 
     Parameters
     ----------
