@@ -43,6 +43,7 @@ from .grip import (
 from .ground import (
     CONVENTIONS,
     NORMAL_LOAD_RTOL,
+    CenterOfPressure,
     ContactFeasibility,
     center_of_pressure,
     contact_feasibility,
@@ -68,6 +69,7 @@ __all__ = [
     "scaled_singular_values",
     "twist_row_scale",
     "floating_base_mobility",
+    "CenterOfPressure",
     "center_of_pressure",
     "ContactFeasibility",
     "contact_feasibility",
