@@ -16,6 +16,7 @@ The per-cell limit of the three notebook runs (nbval, ``make notebooks``, the bo
 is one number, CELL_TIMEOUT in the Makefile; ``_config.yml`` must say the same.
 """
 
+import json
 import re
 import time
 from pathlib import Path
@@ -52,6 +53,22 @@ def test_every_notebook_run_has_the_same_per_cell_limit():
         f"_config.yml execute.timeout is {config['execute']['timeout']} s, "
         f"the Makefile's CELL_TIMEOUT {limit} s"
     )
+
+
+# What captures output into an ipywidgets.Output when a notebook cell runs it directly.
+CAPTURING = re.compile(r"\b(interact|interactive|interact_manual|interactive_output|Output)\s*\(")
+
+
+def test_notebooks_capture_no_widget_output_themselves():
+    """Interactive views come from geomotion.widgets, whose explorers capture nothing."""
+    capturing = [
+        f"{path.name} cell {index}: {match.group(0)}"
+        for path in sorted((ROOT / "notebooks").glob("*.ipynb"))
+        for index, cell in enumerate(json.loads(path.read_text())["cells"])
+        if cell["cell_type"] == "code"
+        for match in CAPTURING.finditer("".join(cell["source"]))
+    ]
+    assert not capturing, f"use an explorer of geomotion.widgets instead: {capturing}"
 
 
 def explorer_notebook():
