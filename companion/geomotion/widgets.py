@@ -11,8 +11,8 @@ Each explorer puts its figure into its output area by setting the area's state
 output would make a batch executor (nbclient, hence ``jupyter nbconvert
 --execute`` and the book build) mimic a front end and send the area's state back
 to the kernel on the shell channel while it waits there for the cell's reply;
-under nbconvert that wait then missed the reply, which sat unread until the
-cell's timeout (or forever, without one): issue 23.
+that wait could then miss the reply, which sat unread until the cell's timeout
+(or forever, without one): issue 23, seen under nbconvert and nbclient alike.
 """
 
 import ipywidgets

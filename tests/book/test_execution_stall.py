@@ -4,12 +4,13 @@
 120 s timeout two runs of seven idled 120 s in a cell and still exited 0.  The cells were
 the explorers (``widgets.*_explorer()``).  Output captured by an ``ipywidgets.Output``
 makes nbclient, mimicking a front end, send the output area's state to the kernel on the
-shell socket while it awaits the cell's reply on that socket; under nbconvert's
-ExecutePreprocessor (one event-loop run per cell) the wake-up for the reply was then lost:
-the reply sat unread in the socket until the timeout, when pyzmq's last poll found it and
-the cell went on as if nothing had happened.  A timeout alone cannot catch that, so this
-test runs every explorer several times through the same path and fails on the first cell
-that reaches its limit.  Before the fix 5 of 30 explorer cells in such a notebook waited
+shell socket while it awaits the cell's reply on that socket; the wake-up for the reply
+was then sometimes lost: the reply sat unread in the socket until the timeout, when pyzmq's
+last poll found it and the cell went on as if nothing had happened.  Seen most often under
+nbconvert's ExecutePreprocessor (one event-loop run per cell), also under nbclient itself
+(the book build: 1 run of 10).  A timeout alone cannot catch that, so this test runs every
+explorer several times through nbconvert and fails on the first cell that reaches its
+limit.  Before the fix 5 of 30 explorer cells in such a notebook waited
 out their limit; none of 60 after.
 
 The per-cell limit of the three notebook runs (nbval, ``make notebooks``, the book build)
