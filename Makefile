@@ -14,10 +14,12 @@ export JUPYTER_PREFER_ENV_PATH := 1
 
 # Per-cell time limit (s) of every notebook run: nbval (make test), make notebooks and the
 # book build (_config.yml execute.timeout says the same; tests/book/test_execution_stall.py
-# checks).  The slowest cell takes about 3 s on a loaded 2-core machine and was once seen
-# at 19 s on a cold first run; a cell past 60 s is stuck, and each of the three runs then
-# fails (checked with a time.sleep cell: nbval, nbconvert and jupyter-book all exit 1).
-CELL_TIMEOUT := 60
+# checks).  Measured on a loaded 2-core machine (25 runs of chapter 2): the slowest cell
+# takes 3.4 s (one BLAS thread, which importing geomotion ensures); 30 s is 9 times that
+# and above the 20 s such a cell took with two contending BLAS threads.  A cell past it is
+# stuck, and each of the three runs then fails (checked with a time.sleep cell: nbval,
+# nbconvert and jupyter-book build all exit 1).
+CELL_TIMEOUT := 30
 
 # Notebooks found by the notebook layer and by `make notebooks` (checkpoints excluded).
 NOTEBOOKS = $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null | sort)
