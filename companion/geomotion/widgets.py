@@ -7,7 +7,7 @@ function called with its defaults; the rendered book shows it, and a live kernel
 (``make lab``) makes the sliders work.
 
 Each explorer puts its figure into its output area by setting the area's state
-(:class:`_Explorer`), not by capturing output with ``with out:``.  Captured
+(``_Explorer``), not by capturing output with ``with out:``.  Captured
 output would make a batch executor (nbclient, hence ``jupyter nbconvert
 --execute`` and the book build) mimic a front end and send the area's state back
 to the kernel on the shell channel while it waits there for the cell's reply;
