@@ -12,6 +12,16 @@ export OPENBLAS_NUM_THREADS := 1
 # Kernels come from .venv, never from a stray "python3" kernelspec in the user's home.
 export JUPYTER_PREFER_ENV_PATH := 1
 
+# Per-cell time limit (s) of every notebook run: nbval (make test), make notebooks and the
+# book build (_config.yml execute.timeout says the same; tests/book/test_execution_stall.py
+# checks).  Measured on a loaded 2-core machine (25 runs of chapter 2, 3 of each other
+# notebook): the slowest cell takes 3.4 s in chapter 2 and 4.3 s in its exercises (one
+# BLAS thread, which importing geomotion ensures); 30 s is 7 times that and above the 20 s
+# a chapter-2 cell took with two contending BLAS threads.  A cell past it is
+# stuck, and each of the three runs then fails (checked with a time.sleep cell: nbval,
+# nbconvert and jupyter-book build all exit 1).
+CELL_TIMEOUT := 30
+
 # Notebooks found by the notebook layer and by `make notebooks` (checkpoints excluded).
 NOTEBOOKS = $(shell find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null | sort)
 
@@ -43,7 +53,7 @@ test: $(STAMP)
 	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion --doctest-modules companion/geomotion ==="
 	MPLBACKEND=Agg $(PYTEST) tests/companion --doctest-modules companion/geomotion
 	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
-	$(if $(NOTEBOOKS),$(PYTEST) --nbval --nbval-current-env notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
+	$(if $(NOTEBOOKS),$(PYTEST) --nbval --nbval-current-env --nbval-cell-timeout=$(CELL_TIMEOUT) notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
 	@echo "=== [3/4] strict book build: jupyter-book build --warningiserror --nitpick ==="
 	@$(MAKE) --no-print-directory book
 	@echo "=== [4/4] book tests: toc, environment sync, kernel, rendered pages and JupyterLab in headless Chromium ==="
@@ -79,7 +89,7 @@ lab: $(STAMP)
 # then fails on cells with output widgets, e.g. ipywidgets.interactive.)
 notebooks: $(STAMP)
 	$(if $(NOTEBOOKS),$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.timeout=300 --ExecutePreprocessor.record_timing=False \
+		--ExecutePreprocessor.timeout=$(CELL_TIMEOUT) --ExecutePreprocessor.record_timing=False \
 		$(NOTEBOOKS),@echo "no notebooks under notebooks/ yet")
 
 # Apply the formatter and ruff's safe fixes; what remains (a long comment or string, say)

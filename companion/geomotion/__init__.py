@@ -6,6 +6,10 @@ integrators that report their residuals.  All on numpy arrays, with the book's
 coordinate contract: motion angular-first ``(omega, v)``, force moment-first ``(n, f)``,
 poses ``T_AB`` mapping B coordinates into A, SI units.  Functions broadcast over
 leading axes.
+
+Importing geomotion limits BLAS to one thread (numpy's and scipy's OpenBLAS) unless an
+environment variable such as ``OPENBLAS_NUM_THREADS`` sets a number: with its small
+matrices, several BLAS threads only wait for one another (see ``geomotion._threads``).
 """
 
 from . import (
@@ -21,6 +25,9 @@ from . import (
     symmetry,
     tree,
 )
+from ._threads import limit_blas_threads
+
+limit_blas_threads()  # after the imports above, which load numpy's and scipy's BLAS
 
 __all__ = [
     "spatial",

@@ -5,11 +5,20 @@ sees while dragging a slider is computed by the same code the book's static
 figures and tests use.  The static default view of each explorer is that figure
 function called with its defaults; the rendered book shows it, and a live kernel
 (``make lab``) makes the sliders work.
+
+Each explorer puts its figure into its output area by setting the area's state
+(``_Explorer``), not by capturing output with ``with out:``.  Captured
+output would make a batch executor (nbclient, hence ``jupyter nbconvert
+--execute`` and the book build) mimic a front end and send the area's state back
+to the kernel on the shell channel while it waits there for the cell's reply;
+that wait could then miss the reply, which sat unread until the cell's timeout
+(or forever, without one): issue 23, seen under nbconvert and nbclient alike.
 """
 
 import ipywidgets
 import numpy as np
 from IPython.display import display
+from IPython.utils.capture import capture_output
 
 from . import figures
 
@@ -28,6 +37,34 @@ def _show(fig):
     display(fig)
 
 
+class _Explorer(ipywidgets.interactive):
+    """An ``ipywidgets.interactive`` that fills its output area through the area's state.
+
+    ``interactive.update`` runs the callback inside ``with self.out:``, so the kernel
+    routes the figure to the area as captured output.  Here the callback's displays are
+    collected in the kernel (:func:`IPython.utils.capture.capture_output`) and set as
+    the area's ``outputs`` in one state update: the same figure on the page and in the
+    widget state saved with the notebook, and no captured output for a batch executor
+    to echo back to the kernel.  Exceptions of the callback propagate.
+    """
+
+    def update(self, *args):
+        """Call the callback with the widgets' values; show its displays in the output area.
+
+        Parameters
+        ----------
+        *args
+            Ignored (a traitlets change when a slider moves).
+        """
+        self.kwargs = {widget._kwarg: widget.get_interact_value() for widget in self.kwargs_widgets}
+        with capture_output(stdout=False, stderr=False) as captured:
+            self.result = self.f(**self.kwargs)
+        self.out.outputs = tuple(
+            {"output_type": "display_data", "data": shown.data, "metadata": shown.metadata}
+            for shown in captured.outputs
+        )
+
+
 def reporting_origin_explorer():
     """Move the reporting origin along x and watch moment, twist and power.
 
@@ -42,7 +79,7 @@ def reporting_origin_explorer():
     slider = ipywidgets.FloatSlider(
         value=0.0, min=-0.6, max=0.8, step=0.05, description="origin x (m)", continuous_update=False
     )
-    return ipywidgets.interactive(
+    return _Explorer(
         lambda origin_x: _show(figures.reporting_origin_figure(origin_x)), origin_x=slider
     )
 
@@ -70,7 +107,7 @@ def elbow_explorer():
     rate2 = ipywidgets.FloatSlider(
         value=-2.0, min=-3, max=3, step=0.25, description="qd2 (rad/s)", continuous_update=False
     )
-    return ipywidgets.interactive(
+    return _Explorer(
         lambda q2, qd1, qd2: _show(figures.joint_inertia_figure(q2, (qd1, qd2))),
         q2=angle,
         qd1=rate1,
@@ -91,7 +128,7 @@ def inertia_rotation_explorer():
     angle = ipywidgets.FloatSlider(
         value=90.0, min=0.0, max=180.0, step=5.0, description="angle (deg)", continuous_update=False
     )
-    return ipywidgets.interactive(
+    return _Explorer(
         lambda degrees: _show(figures.rotated_inertia_figure(np.radians(degrees))), degrees=angle
     )
 
@@ -117,7 +154,7 @@ def baumgarte_explorer():
     step = ipywidgets.SelectionSlider(
         options=[0.005, 0.01, 0.02, 0.05], value=0.02, description="dt (s)", continuous_update=False
     )
-    return ipywidgets.interactive(
+    return _Explorer(
         lambda alpha, beta, dt: _show(figures.baumgarte_figure(alpha, beta, dt=dt)),
         alpha=alpha,
         beta=beta,
@@ -145,7 +182,7 @@ def phase_loop_explorer():
         value=1.0, min=-2.0, max=2.0, step=0.25, description="k", continuous_update=False
     )
     clockwise = ipywidgets.Checkbox(value=False, description="clockwise")
-    return ipywidgets.interactive(
+    return _Explorer(
         lambda a0, b0, k, clockwise: _show(
             figures.phase_loop_figure(k, a0, b0, clockwise=clockwise)
         ),
@@ -172,6 +209,4 @@ def allocation_explorer():
     w2 = ipywidgets.FloatSlider(
         value=4.0, min=0.25, max=8.0, step=0.25, description="w2", continuous_update=False
     )
-    return ipywidgets.interactive(
-        lambda w1, w2: _show(figures.allocation_figure(W=(w1, w2))), w1=w1, w2=w2
-    )
+    return _Explorer(lambda w1, w2: _show(figures.allocation_figure(W=(w1, w2))), w1=w1, w2=w2)
