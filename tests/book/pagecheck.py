@@ -88,6 +88,10 @@ def chromium():
             browser.close()
 
 
+#: Pages up to this height [px] are captured whole; taller ones by their first screen.
+FULL_SCREENSHOT_HEIGHT = 16384
+
+
 def _is_local(url):
     parts = urlsplit(url)
     return parts.scheme in {"data", "blob", "about"} or parts.hostname == LOCAL_HOST
@@ -99,8 +103,10 @@ def check_page(browser, url, screenshot=None):
     Reports: console errors and uncaught exceptions, requests to hosts other than
     127.0.0.1, requests that failed or returned an HTTP error, untypeset math or MathJax
     errors, raw TeX in visible text, images that did not load, and code cells wider
-    than the page shows (at ``VIEWPORT``).  If ``screenshot``
-    is a path, a full-page PNG is saved there.
+    than the page shows (at ``VIEWPORT``).  If ``screenshot`` is a path, a PNG is saved
+    there: the whole page up to ``FULL_SCREENSHOT_HEIGHT`` pixels tall, the first screen of
+    a taller one (the API reference: a full capture of it took over 30 s on a 2-core
+    machine, and Chromium tiles captures past its texture limit anyway).
     """
     problems = []
 
@@ -134,7 +140,9 @@ def check_page(browser, url, screenshot=None):
         problems.extend(page.evaluate(PAGE_AUDIT_JS))
         if screenshot is not None:
             Path(screenshot).parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=os.fspath(screenshot), full_page=True)
+            height = page.evaluate("document.documentElement.scrollHeight")
+            full_page = height <= FULL_SCREENSHOT_HEIGHT
+            page.screenshot(path=os.fspath(screenshot), full_page=full_page)
     finally:
         page.close()
     return problems
