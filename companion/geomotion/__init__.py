@@ -26,10 +26,12 @@ from . import (
     tree,
 )
 from ._threads import limit_blas_threads
+from .errors import ConvergenceError
 
 limit_blas_threads()  # after the imports above, which load numpy's and scipy's BLAS
 
 __all__ = [
+    "ConvergenceError",
     "spatial",
     "inertia",
     "dualquat",

@@ -45,7 +45,7 @@ point by point, checking the shape of every result; an exception raised by the c
 a point reaches the caller unchanged.
 """
 
-from ._numerics import FD_STEP, NESTING_FACTOR
+from .._numerics import FD_STEP, NESTING_FACTOR
 from .brackets import (
     RANK_RTOL,
     AccessibilityReport,

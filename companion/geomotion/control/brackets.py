@@ -20,7 +20,7 @@ from numbers import Integral
 import numpy as np
 
 from .. import _validate
-from . import _numerics
+from .. import _numerics
 
 __all__ = [
     "RANK_RTOL",
@@ -63,7 +63,7 @@ def field_jacobian(X, x, step=None):
     ----------
     X : callable
         ``X(x) -> (..., n)``, broadcasting over leading axes of ``x`` or written for one
-        point (then called once per point; see ``geomotion.control._numerics.evaluate``).
+        point (then called once per point; see ``geomotion.geomotion._numerics.evaluate``).
     x : (..., n) array_like
         Where to differentiate (coordinate units, e.g. m and rad).
     step : float or (..., n) array_like, optional

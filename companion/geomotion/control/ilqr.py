@@ -37,7 +37,7 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
 from .. import _validate
-from . import _numerics
+from .. import _numerics
 from .pontryagin import _box, _solve_one_box_qp
 
 __all__ = ["ARMIJO", "QuadraticCost", "ILQRReport", "ILQRResult", "ilqr"]

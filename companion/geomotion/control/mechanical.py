@@ -18,7 +18,7 @@ import numpy as np
 from .. import _validate, constraints
 from .._linalg import _cho_solve
 from ..integrators.system import CheckedConstraint, MechanicalSystem
-from . import _numerics
+from .. import _numerics
 from .brackets import ControlAffineSystem
 
 __all__ = ["second_order_fields", "mechanical_fields"]

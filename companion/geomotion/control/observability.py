@@ -30,7 +30,7 @@ from numbers import Integral
 import numpy as np
 
 from .. import _validate, constraints
-from . import _numerics
+from .. import _numerics
 from .brackets import RANK_RTOL, _rank_rtol
 
 __all__ = ["ObservabilityReport", "observability_rank"]

@@ -25,7 +25,7 @@ import numpy as np
 from scipy.optimize import lsq_linear
 
 from .. import _validate
-from . import _numerics
+from .. import _numerics
 
 __all__ = [
     "BangBangControl",

@@ -1,19 +1,20 @@
-r"""Numerical pieces shared by the control modules: checked evaluation of user functions,
-Richardson central-difference Jacobians, and the greedy rank test of a list of vectors.
+r"""Numerical pieces shared by the whole package: checked evaluation of user functions
+(the one callable contract), Richardson central-difference Jacobians, the greedy rank
+test of a list of vectors, and cost-weight validation.
 
 User functions (vector fields, outputs, dynamics, costs) may broadcast over leading axes
 (index ``x[..., i]``), and are then called once on a whole stack of points, e.g. the
 perturbed points of a Jacobian; or they may be written for one point (``x[i]``, as a
 reader writes ``lambda x: np.array([x[1], -x[0]])``), and are then called once per
 point.  :func:`evaluate` is the one place that decides which, for every function of
-:mod:`geomotion.control` that calls user code.
+the package that calls user code.
 """
 
 import math
 
 import numpy as np
 
-from .. import _validate
+from . import _validate
 
 #: Default central-difference step, in the units of each coordinate (m, rad, N m...).
 #: The Richardson-extrapolated difference has truncation error :math:`h^4|f^{(5)}|/480`
@@ -39,9 +40,9 @@ _BROADCAST_RTOL = 1e-10
 
 
 def callable_argument(function, name, signature):
-    """Return ``function`` after checking that it is callable; ValueError naming ``name``."""
+    """Return ``function`` after checking that it is callable; TypeError naming ``name``."""
     if not callable(function):
-        raise ValueError(f"{name}: expected a callable {signature}, got {type(function).__name__}")
+        raise TypeError(f"{name}: expected a callable {signature}, got {type(function).__name__}")
     return function
 
 
