@@ -23,6 +23,7 @@ from . import (
     lagrange,
     spatial,
     symmetry,
+    systems,
     tree,
 )
 from ._threads import limit_blas_threads
@@ -43,5 +44,6 @@ __all__ = [
     "control",
     "symmetry",
     "integrators",
+    "systems",
 ]
 __version__ = "0.1.0"

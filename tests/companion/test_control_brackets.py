@@ -385,7 +385,7 @@ INDEFINITE = integrators.MechanicalSystem(
 )
 
 
-# --- fields written for one point (the contract of control._numerics.evaluate) ---------
+# --- fields written for one point (the contract of geomotion._numerics.evaluate) ---------
 
 
 def single_point_field(x):

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import _validate, constraints
 from .._linalg import _cho_solve
-from ..integrators.system import CheckedConstraint, MechanicalSystem
+from ..systems import CheckedConstraint, MechanicalSystem
 from .. import _numerics
 from .brackets import ControlAffineSystem
 

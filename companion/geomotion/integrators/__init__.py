@@ -59,7 +59,7 @@ from .stabilization import (
     project_velocity,
 )
 from .study import QUANTITIES, ROUNDOFF_FACTOR, MethodStudy, StepSizeStudy, step_size_study
-from .system import MechanicalSystem
+from ..systems import MechanicalSystem
 from .unconstrained import METHODS, Trajectory, simulate
 
 __all__ = [

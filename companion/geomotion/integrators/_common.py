@@ -19,16 +19,6 @@ def step_settings(dt, n_steps):
     return float(dt_array), _validate.count(n_steps, "n_steps")
 
 
-def gravity_vector(model, gravity):
-    """The tree's gravity (``gravity=None``) or a validated (3,) acceleration, m/s^2."""
-    if gravity is None:
-        return model.gravity
-    g = _validate.trailing_shape(gravity, "gravity", (3,))
-    if g.shape != (3,):
-        raise ValueError(f"gravity: expected shape (3,), got shape {g.shape}")
-    return g
-
-
 def initial_state(q0, v0, n, names, *batches):
     """Validate q0, v0 of shape (..., n) and broadcast them with the loads' batch shapes.
 

@@ -41,7 +41,7 @@ from .stabilization import (
     project_velocity,
     stabilized,
 )
-from .system import CheckedConstraint, MechanicalSystem, configuration, mass_function, norm, result
+from ..systems import CheckedConstraint, MechanicalSystem, configuration, mass_function, norm, result
 
 __all__ = [
     "CONSTRAINED_METHODS",

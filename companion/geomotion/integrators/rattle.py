@@ -31,7 +31,7 @@ import numpy as np
 from .. import _validate
 from . import _common
 from .stabilization import MAX_ITERATIONS, POSITION_TOL, iteration_settings, metric_correction
-from .system import CheckedConstraint, configuration, mass_function, norm
+from ..systems import CheckedConstraint, configuration, mass_function, norm
 
 __all__ = ["LOAD_RTOL", "RattleStep", "rattle_step"]
 

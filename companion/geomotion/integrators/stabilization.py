@@ -18,7 +18,7 @@ Neither is a symplectic method: that needs a scheme built around the constraint
 import numpy as np
 
 from .. import _validate, constraints
-from .system import CheckedConstraint, configuration, mass_function, norm
+from ..systems import CheckedConstraint, configuration, mass_function, norm
 
 __all__ = [
     "POSITION_TOL",

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import tree
+from .. import systems, tree
 from . import _common
 
 __all__ = ["METHODS", "Trajectory", "simulate"]
@@ -193,7 +193,7 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     dt, n_steps = _common.step_settings(dt, n_steps)
     n = model.num_bodies
-    g = _common.gravity_vector(model, gravity)
+    g = systems.gravity_vector(model, gravity)
     torque_of, torque_batch = _common.load_function(torque, "torque", n, "torque(t, q, qd)")
     B_d = _common.damping_matrix(damping, n)
     q0, qd0 = _common.initial_state(q0, qd0, n, ("q0", "qd0"), torque_batch)

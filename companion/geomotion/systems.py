@@ -1,4 +1,7 @@
-r"""The objects a constrained integrator works on, evaluated with validation.
+r"""The systems that the integrators and the control modules work on, evaluated with validation.
+
+This module sits below both :mod:`geomotion.integrators` and :mod:`geomotion.control`,
+which share it and do not import each other.
 
 A *system* supplies the unconstrained equations of motion
 :math:`M(q)\dot v + h(q, v) = Q`: a :class:`geomotion.tree.Tree`, or a
@@ -14,8 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _validate, tree
-from . import _common
+from . import _validate, tree
 
 __all__ = ["MechanicalSystem"]
 
@@ -110,12 +112,22 @@ class MechanicalSystem:
         array([14.2245,  2.4525])
         """
         tree._check_model(model)
-        g = _common.gravity_vector(model, gravity)
+        g = gravity_vector(model, gravity)
         return cls(
             mass_matrix=lambda q: tree.crba(model, q),
             bias=lambda q, v: tree.bias_forces(model, q, v, gravity=g),
             potential=lambda q: tree.potential_energy(model, q, gravity=g),
         )
+
+
+def gravity_vector(model, gravity):
+    """The tree's gravity (``gravity=None``) or a validated (3,) acceleration, m/s^2."""
+    if gravity is None:
+        return model.gravity
+    g = _validate.trailing_shape(gravity, "gravity", (3,))
+    if g.shape != (3,):
+        raise ValueError(f"gravity: expected shape (3,), got shape {g.shape}")
+    return g
 
 
 def result(value, label, shape):
