@@ -10,9 +10,9 @@ import numpy as np
 from .. import _validate
 from ._common import _batch_shape, _coupling, _positive_locked_inertia
 
-#: Largest accepted asymmetry of a kinetic metric, relative to its largest entry (as
-#: ``geomotion._validate.positive_definite``).
-SYMMETRY_RTOL = 1e-12
+# Largest accepted asymmetry of a kinetic metric, relative to its largest entry (as
+# ``geomotion._validate.positive_definite``).
+_SYMMETRY_RTOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -74,13 +74,13 @@ def kinetic_blocks(metric):
             f"got shape {G.shape}"
         )
     asymmetry = np.abs(G - np.swapaxes(G, -1, -2)).max(initial=0.0)
-    if asymmetry > SYMMETRY_RTOL * np.abs(G).max(initial=0.0):
+    if asymmetry > _SYMMETRY_RTOL * np.abs(G).max(initial=0.0):
         raise ValueError(f"metric: expected a symmetric matrix, got asymmetry {asymmetry:.3g}")
     I = _positive_locked_inertia(G[..., 0, 0], "metric[..., 0, 0] (locked inertia)")
     I, a, H = I.copy(), G[..., 1:, 0].copy(), G[..., 1:, 1:].copy()
     schur = H - a[..., :, None] * a[..., None, :] / I[..., None, None]
     _validate.positive_definite(schur, "metric (Schur complement H - a a^T / I)")
-    return KineticBlocks(I, a, H, schur)
+    return KineticBlocks(locked_inertia=I, coupling=a, shape_metric=H, schur_complement=schur)
 
 
 def kinetic_metric(locked_inertia, coupling, shape_metric):
