@@ -4,6 +4,8 @@ sigma^T u + 1/2 u^T R u (the chapter's u^T R u is 1/2 u^T (2R) u), the box QP
 against a brute-force grid and its KKT conditions, clipping exact for diagonal R and wrong
 for a coupled R (a hand-solved counterexample), and bad or degenerate input."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -222,3 +224,20 @@ def test_box_qp_batches_and_zero_width_components():
 def test_bad_input_is_refused_with_the_argument_named(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_results_are_frozen_and_read_by_name():
+    results = [
+        control.bang_bang_control([1.0, -1.0], -1.0, 1.0),
+        control.box_quadratic_control(np.eye(2), [1.0, -1.0], -1.0, 1.0),
+        control.accessibility_rank(control.car_kinematics(), np.zeros(4)),
+        control.observability_rank(lambda x: np.zeros_like(x), lambda x: x[..., 0], [1.0, 0.0]),
+    ]
+    for result in results:
+        with pytest.raises(TypeError):
+            iter(result)
+        field = dataclasses.fields(result)[0].name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(result, field, None)
+    for name in ("FD_STEP", "NESTING_FACTOR", "RANK_RTOL", "ARMIJO"):
+        assert not hasattr(control, name)

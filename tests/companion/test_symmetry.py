@@ -2,6 +2,7 @@
 independent ODE integration of the Euler-Lagrange equation, Stokes' theorem on random
 loops, the quadrature's order, the reconstruction identities, and bad input."""
 
+import dataclasses
 from itertools import pairwise
 
 import numpy as np
@@ -685,3 +686,61 @@ def test_rectangle_loop_refuses(args, match):
 def test_value_functions_refuse(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# ---------------------------------------------------------------------------
+# The API convention: named results, the one callable contract
+# ---------------------------------------------------------------------------
+
+
+def test_loop_phase_is_read_by_name_and_does_not_unpack():
+    phase = symmetry.loop_phase(1.0, example_coupling(1.0), symmetry.rectangle_loop(1.0, 0.5))
+    with pytest.raises(TypeError):
+        dynamic, geometric = phase
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        phase.geometric = 0.0
+    assert type(phase.geometric) is np.float64 and type(phase.dynamic) is np.float64
+    blocks = symmetry.kinetic_blocks(symmetry.constant_curvature_metric([0.2, 0.3], 1.0))
+    assert type(blocks.locked_inertia) is np.float64
+    with pytest.raises(TypeError):
+        locked, coupling, shape_metric, schur = blocks
+
+
+def test_callables_broadcast_once_or_are_called_per_node_with_errors_unchanged():
+    loop = symmetry.rectangle_loop(1.0, 0.5, points_per_side=3)
+    calls = []
+
+    def stacked(s):  # broadcasts: one call at one node, then one on the whole stack
+        calls.append(np.shape(s))
+        return symmetry.constant_curvature_coupling(s, 0.8)
+
+    def single(s):  # written for one shape sample only
+        calls.append(np.shape(s))
+        return np.array([0.0, 0.8 * s[0]])
+
+    by_stack = symmetry.geometric_phase(1.0, stacked, loop)
+    assert calls == [(2,), (12, 5, 2)]  # 12 segments, 5 Gauss nodes each
+    calls.clear()
+    by_point = symmetry.geometric_phase(1.0, single, loop)
+    assert calls[1] == (12, 5, 2) and calls[2:] == [(2,)] * 60  # the stack fails: per node
+    np.testing.assert_allclose([by_stack, by_point], -0.8 * 0.5, rtol=1e-13)
+
+    class Refused(Exception):
+        pass
+
+    def refusing(s):
+        raise Refused("no")
+
+    with pytest.raises(Refused):  # the user's own exception reaches the caller unchanged
+        symmetry.geometric_phase(refusing, [0.0, 1.0], loop)
+
+    seen = []
+
+    def torque(t):  # one time: a scalar argument, as documented
+        seen.append(np.ndim(t))
+        return 0.5
+
+    times = np.linspace(0.0, 2.0, loop.shape[0])
+    phase = symmetry.dynamic_phase(1.0, loop, times, torque=torque)
+    assert seen[0] == 0
+    np.testing.assert_allclose(phase, 0.5 * 2.0**2 / 2, rtol=1e-13)  # int_0^T tau t dt / I

@@ -253,7 +253,20 @@ class ControlAffineSystem:
         return tuple((name, f, df) for name, (f, df) in zip(self.names, pairs))
 
     def velocity(self, x, u):
-        r""":math:`\dot x = f(x) + \sum_i g_i(x)u_i` at states (..., n) and inputs (..., m)."""
+        r""":math:`\dot x = f(x) + \sum_i g_i(x)u_i`.
+
+        Parameters
+        ----------
+        x : (..., n) array_like
+            States.
+        u : (..., m) array_like
+            Inputs, one per input field; batch axes broadcast with those of ``x``.
+
+        Returns
+        -------
+        (..., n) ndarray
+            The state velocity.
+        """
         x = _numerics.state(x)
         u = _numerics.state(u, "u")
         if u.shape[-1] != len(self.inputs):
@@ -265,7 +278,17 @@ class ControlAffineSystem:
         return total
 
     def state_dimension(self, x):
-        """Dimension of the state manifold at ``x`` (see the ``dimension`` attribute)."""
+        """Dimension of the state manifold at ``x`` (see the ``dimension`` attribute).
+
+        Parameters
+        ----------
+        x : (n,) ndarray
+            One state.
+
+        Returns
+        -------
+        int
+        """
         if self.dimension is None:
             return x.shape[-1]
         return int(self.dimension(x)) if callable(self.dimension) else int(self.dimension)

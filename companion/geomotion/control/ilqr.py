@@ -116,7 +116,19 @@ class QuadraticCost:
             object.__setattr__(self, name, value)
 
     def running(self, z, u):
-        """:math:`\\ell(z, u)` for states (..., n) and inputs (..., m): shape (...)."""
+        """:math:`\\ell(z, u)`.
+
+        Parameters
+        ----------
+        z : (..., n) ndarray
+            States.
+        u : (..., m) ndarray
+            Inputs.
+
+        Returns
+        -------
+        (...) ndarray
+        """
         dz, du = z - self.z_goal, u - self.u_goal
         return 0.5 * (
             np.einsum("...i,ij,...j->...", dz, self.Q, dz)
@@ -124,7 +136,21 @@ class QuadraticCost:
         )
 
     def running_derivatives(self, z, u):
-        r"""(:math:`\ell_z, \ell_u, \ell_{zz}, \ell_{uu}, \ell_{uz}`), broadcastable."""
+        r"""First and second derivatives of :math:`\ell` at states (..., n), inputs (..., m).
+
+        Parameters
+        ----------
+        z : (..., n) ndarray
+            States.
+        u : (..., m) ndarray
+            Inputs.
+
+        Returns
+        -------
+        tuple of ndarray
+            (:math:`\ell_z, \ell_u, \ell_{zz}, \ell_{uu}, \ell_{uz}`), broadcastable to
+            (..., n), (..., m), (n, n), (m, m), (m, n).
+        """
         dz, du = z - self.z_goal, u - self.u_goal
         return (
             dz @ self.Q,
@@ -135,12 +161,33 @@ class QuadraticCost:
         )
 
     def terminal(self, z):
-        """:math:`\\phi(z)` for states (..., n): shape (...)."""
+        """:math:`\\phi(z)`.
+
+        Parameters
+        ----------
+        z : (..., n) ndarray
+            States.
+
+        Returns
+        -------
+        (...) ndarray
+        """
         dz = z - self.z_goal
         return 0.5 * np.einsum("...i,ij,...j->...", dz, self.Q_final, dz)
 
     def terminal_derivatives(self, z):
-        r"""(:math:`\phi_z, \phi_{zz}`)."""
+        r"""First and second derivatives of :math:`\phi`.
+
+        Parameters
+        ----------
+        z : (n,) ndarray
+            The final state.
+
+        Returns
+        -------
+        tuple of ndarray
+            (:math:`\phi_z, \phi_{zz}`), shapes (n,) and (n, n).
+        """
         return (z - self.z_goal) @ self.Q_final, self.Q_final
 
 
