@@ -68,7 +68,7 @@ def car_hand_brackets(x, L=WHEELBASE):
 
 
 def test_car_heading_bracket_matches_the_seed_formula():
-    car = control.car_kinematics(WHEELBASE)
+    car = control.car_kinematics(wheelbase=WHEELBASE)
     (g1, g2), (dg1, dg2) = car.inputs, car.input_jacobians
     heading, _ = car_hand_brackets(CAR_STATES)
     exact = control.lie_bracket(g2, g1, CAR_STATES, dX=dg2, dY=dg1)
@@ -78,7 +78,7 @@ def test_car_heading_bracket_matches_the_seed_formula():
 
 
 def test_car_brackets_reach_rank_four_with_a_sideways_direction():
-    car = control.car_kinematics(WHEELBASE)
+    car = control.car_kinematics(wheelbase=WHEELBASE)
     _, sideways = car_hand_brackets(CAR_STATES)
     for x, lateral in zip(CAR_STATES, sideways):
         report = control.accessibility_rank(car, x)
@@ -91,13 +91,13 @@ def test_car_brackets_reach_rank_four_with_a_sideways_direction():
 
 
 def test_car_rank_without_exact_jacobians_is_the_same():
-    car = control.car_kinematics(WHEELBASE)
+    car = control.car_kinematics(wheelbase=WHEELBASE)
     by_differences = control.ControlAffineSystem(drift=None, inputs=car.inputs, names=("g1", "g2"))
     _, sideways = car_hand_brackets(CAR_STATES)
     for x, lateral in zip(CAR_STATES, sideways):
         report = control.accessibility_rank(by_differences, x)
         assert report.brackets == ("g1", "g2", "[g2, g1]", "[g1, [g2, g1]]")
-        # Nested differences at 3 x FD_STEP: achieved 5e-8 (the truncation error of the
+        # Nested differences at 3 x the default step 2e-3: achieved 5e-8 (the truncation error of the
         # inner [g2, g1], tan phi varying fast at |phi| = 1.2 rad).
         np.testing.assert_allclose(report.vectors[:, 3], lateral, atol=2e-6)
 
@@ -124,7 +124,7 @@ def car_steer_flow(x, t):
 def test_a_loop_of_flows_moves_the_car_along_the_bracket():
     # Drive t, steer t, drive back, steer back: x + t^2 [g1, g2] + O(t^3), with the sign
     # convention [X, Y] = DY X - DX Y.  The flows are the exact arcs, written out here.
-    car = control.car_kinematics(WHEELBASE)
+    car = control.car_kinematics(wheelbase=WHEELBASE)
     x = np.array([0.4, -1.0, 0.8, 0.3])
     bracket = control.lie_bracket(car.inputs[0], car.inputs[1], x)
     errors = []
@@ -135,7 +135,7 @@ def test_a_loop_of_flows_moves_the_car_along_the_bracket():
 
 
 def test_steering_alone_does_not_move_the_car():
-    car = control.car_kinematics(WHEELBASE)
+    car = control.car_kinematics(wheelbase=WHEELBASE)
     velocity = car.velocity(CAR_STATES, np.array([0.0, 0.7]))
     np.testing.assert_array_equal(velocity[:, :3], 0.0)
     np.testing.assert_array_equal(velocity[:, 3], 0.7)
@@ -373,7 +373,7 @@ def test_vanishing_fields_give_rank_zero():
 
 
 def test_field_jacobian_of_the_car_against_the_exact_one():
-    car = control.car_kinematics(WHEELBASE)
+    car = control.car_kinematics(wheelbase=WHEELBASE)
     D = control.field_jacobian(car.inputs[0], CAR_STATES)
     np.testing.assert_allclose(D, car.input_jacobians[0](CAR_STATES), atol=1e-8)  # 6e-10
 
@@ -484,6 +484,16 @@ def test_the_users_own_exception_propagates_unchanged(x):
         control.lie_bracket(broadcasting_field, failing_at_one_point, [[2.0, 0.0], [0.5, 0.5]])
 
 
+# Matches of the cases that pass a value of the wrong type (TypeError, not ValueError).
+WRONG_TYPES = {
+    "X: expected a callable",
+    "Y: expected a callable",
+    "dX: expected a callable",
+    r"inputs\[0\]: expected a callable",
+    "system: expected",
+}
+
+
 @pytest.mark.parametrize(
     ("call", "match"),
     [
@@ -575,5 +585,7 @@ def test_the_users_own_exception_propagates_unchanged(x):
     ],
 )
 def test_bad_input_is_refused_with_the_argument_named(call, match):
-    with pytest.raises(ValueError, match=match):
+    # A value of the wrong type (a non-callable field, not a system) is a TypeError.
+    error = TypeError if match in WRONG_TYPES else ValueError
+    with pytest.raises(error, match=match):
         call()

@@ -9,7 +9,7 @@ import pytest
 from scipy.linalg import solve_discrete_are
 from scipy.optimize import lsq_linear
 
-from geomotion import control, inertia, integrators, models, tree
+from geomotion import ConvergenceError, control, inertia, integrators, models, tree
 
 # ---------------------------------------------------------------------------
 # Linear-quadratic problems: a double integrator
@@ -227,7 +227,7 @@ def swing_up():
         SWING_COST,
         u_min=-TORQUE_LIMIT,
         u_max=TORQUE_LIMIT,
-        tol=1e-6,
+        rtol=1e-6,
     )
 
 
@@ -275,11 +275,14 @@ def test_swing_up_controls_resimulated_by_the_integrator_reach_the_same_state(sw
     np.testing.assert_allclose(fine.qd[-1, 0], swing_up.states[-1, 1], atol=5e-2)
 
 
-def test_iteration_limit_is_reported():
-    result = control.ilqr(rk4_step, HANGING, np.zeros((PEND_N, 1)), SWING_COST, max_iterations=2)
-    assert result.report.iterations == 2 and not result.report.converged
-    assert result.report.reason == "maximum iterations reached"
-    assert result.report.expected_decrease > 0 and result.report.feedforward_norm > 0
+def test_iteration_limit_raises_a_convergence_error():
+    with pytest.raises(ConvergenceError, match="maximum iterations reached") as caught:
+        control.ilqr(rk4_step, HANGING, np.zeros((PEND_N, 1)), SWING_COST, max_iter=2)
+    error = caught.value
+    assert isinstance(error, RuntimeError) and error.iterations == 2
+    # the residual is the predicted relative decrease, still above rtol = 1e-9
+    assert error.residual > error.tolerance == 1e-9
+    assert "max_iter" in error.suggestion
 
 
 class AlteredCost:
@@ -317,13 +320,12 @@ class AlteredCost:
 )
 def test_regularization_limit_stops_without_a_step(cost, cause):
     u_init = np.zeros((5, 1))
-    result = control.ilqr(linear_step, Z0_LIN, u_init, cost, max_regularization=1e-2)
-    report = result.report
-    assert report.reason == "regularization limit: " + cause and not report.converged
+    with pytest.raises(ConvergenceError) as caught:
+        control.ilqr(linear_step, Z0_LIN, u_init, cost, max_regularization=1e-2)
+    error = caught.value
     # mu grew tenfold from 1e-6 and stopped at the first value above the limit.
-    assert report.regularization == pytest.approx(1e-1, rel=1e-12)
-    assert report.iterations == 0 and len(report.cost_history) == 1
-    np.testing.assert_array_equal(result.controls, u_init)
+    assert str(error).startswith(f"ilqr: regularization limit: {cause} (regularization mu = 0.1)")
+    assert error.iterations == 0 and error.tolerance == 1e-9
 
 
 # ---------------------------------------------------------------------------
@@ -353,6 +355,14 @@ GOOD_COST = control.QuadraticCost(Q_LIN, R_LIN, Q_LIN, [0.0, 0.0])
 class NoTerminal:
     def running(self, z, u):
         return 0.0
+
+
+# Matches of the cases that pass a value of the wrong type (TypeError, not ValueError).
+WRONG_TYPES = {
+    "dynamics: expected",
+    "dynamics_jacobians: expected",
+    "cost: expected an object",
+}
 
 
 @pytest.mark.parametrize(
@@ -395,14 +405,12 @@ class NoTerminal:
             "u_min, u_max: expected both",
         ),
         (
-            lambda: control.ilqr(
-                linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, max_iterations=0
-            ),
-            "max_iterations: expected",
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, max_iter=0),
+            "max_iter: expected",
         ),
         (
-            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, tol=-1.0),
-            "tol: expected",
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), GOOD_COST, rtol=-1.0),
+            "rtol: expected",
         ),
         (
             lambda: control.ilqr(lambda z, u: z[:1], Z0_LIN, np.zeros((5, 1)), GOOD_COST),
@@ -427,5 +435,7 @@ class NoTerminal:
     ],
 )
 def test_bad_input_is_refused_with_the_argument_named(call, match):
-    with pytest.raises(ValueError, match=match):
+    # A value of the wrong type (a non-callable field, not a system) is a TypeError.
+    error = TypeError if match in WRONG_TYPES else ValueError
+    with pytest.raises(error, match=match):
         call()

@@ -2,6 +2,7 @@
 independent ODE integration of the Euler-Lagrange equation, Stokes' theorem on random
 loops, the quadrature's order, the reconstruction identities, and bad input."""
 
+import dataclasses
 from itertools import pairwise
 
 import numpy as np
@@ -31,11 +32,11 @@ def example_coupling(k):
 def test_counterclockwise_rectangle_gives_minus_k_a0_b0_anywhere(k, a0, b0, corner):
     """Delta theta = -k a0 b0 at zero momentum, independent of where the rectangle sits:
     the connection's curvature is k everywhere, so only the enclosed area counts."""
-    loop = symmetry.rectangle_loop(a0, b0, corner)
-    dynamic, geometric = symmetry.loop_phase(1.0, example_coupling(k), loop)
+    loop = symmetry.rectangle_loop(a0, b0, corner=corner)
+    phase = symmetry.loop_phase(1.0, example_coupling(k), loop)
     # Gauss-Legendre is exact for the linear A on straight sides: achieved 2.4e-15.
-    np.testing.assert_allclose(geometric, -k * a0 * b0, rtol=1e-13, atol=1e-14)
-    assert dynamic == 0.0
+    np.testing.assert_allclose(phase.geometric, -k * a0 * b0, rtol=1e-13, atol=1e-14)
+    assert phase.dynamic == 0.0
 
 
 @pytest.mark.parametrize("corner", [(0.0, 0.0), (2.0, 3.0)])
@@ -43,7 +44,9 @@ def test_counterclockwise_rectangle_gives_minus_k_a0_b0_anywhere(k, a0, b0, corn
 def test_reversed_rectangle_flips_the_sign(corner, points_per_side):
     k, a0, b0 = 0.8, 1.5, 0.6
     loops = [
-        symmetry.rectangle_loop(a0, b0, corner, clockwise=cw, points_per_side=points_per_side)
+        symmetry.rectangle_loop(
+            a0, b0, corner=corner, clockwise=cw, points_per_side=points_per_side
+        )
         for cw in (False, True)
     ]
     forward, backward = (symmetry.geometric_phase(1.0, example_coupling(k), s) for s in loops)
@@ -52,9 +55,9 @@ def test_reversed_rectangle_flips_the_sign(corner, points_per_side):
 
 def test_rectangle_loop_samples_by_hand():
     expected = [[1, 2], [4, 2], [4, 3], [1, 3], [1, 2]]  # sides 3 along s1, 1 along s2
-    np.testing.assert_array_equal(symmetry.rectangle_loop(3.0, 1.0, (1.0, 2.0)), expected)
+    np.testing.assert_array_equal(symmetry.rectangle_loop(3.0, 1.0, corner=(1.0, 2.0)), expected)
     np.testing.assert_array_equal(
-        symmetry.rectangle_loop(3.0, 1.0, (1.0, 2.0), clockwise=True), expected[::-1]
+        symmetry.rectangle_loop(3.0, 1.0, corner=(1.0, 2.0), clockwise=True), expected[::-1]
     )
     fine = symmetry.rectangle_loop(2.0, 2.0, points_per_side=2)
     np.testing.assert_array_equal(fine[:4], [[0, 0], [1, 0], [2, 0], [2, 1]])
@@ -234,8 +237,8 @@ def test_exercise_7_full_system_integration(torque_name, clockwise, momentum):
         1.0,
         example_coupling(k),
         loop,
-        momentum,
-        times,
+        momentum=momentum,
+        times=times,
         torque=tau if torque_name != "none" else None,
     )
     np.testing.assert_allclose(phase.geometric, geometric, rtol=1e-12)
@@ -243,7 +246,7 @@ def test_exercise_7_full_system_integration(torque_name, clockwise, momentum):
     # (achieved 2e-16 for both)
     np.testing.assert_allclose(phase.dynamic, expected_dynamic, rtol=1e-12, atol=1e-14)
     # the torque's contribution alone: the dynamic phase at zero initial momentum
-    extra = symmetry.dynamic_phase(1.0, loop, times, 0.0, tau)
+    extra = symmetry.dynamic_phase(1.0, loop, times, momentum=0.0, torque=tau)
     np.testing.assert_allclose(extra, double_integral(T), rtol=1e-12, atol=1e-14)
 
 
@@ -292,7 +295,8 @@ def test_varying_inertia_reconstruction_matches_euler_lagrange_and_conserves_mom
         times = np.linspace(0, 2 * np.pi, K)
         loop = ellipse(times)[0]
         loop[-1] = loop[0]
-        errors.append(symmetry.loop_phase(inertia, coupling, loop, p0, times, tau).total - theta)
+        phase = symmetry.loop_phase(inertia, coupling, loop, momentum=p0, times=times, torque=tau)
+        errors.append(phase.total - theta)
     # piecewise-linear path: error ~ h^2 (achieved 3.5e-5, 8.7e-6, 2.2e-6); ratios 4.02, 4.01
     np.testing.assert_allclose(np.array(errors[:-1]) / errors[1:], 4.0, rtol=0.02)
     assert abs(errors[-1]) < 5e-6
@@ -441,7 +445,7 @@ def test_dynamic_phase_at_constant_momentum_by_hand(samples, steps, p):
     # (16 pieces: Gauss error below 1e-15; 8 pieces would leave up to 3e-10)
     fine_path = refine(np.concatenate([path, path[:1]]), 16)[: 16 * (len(path) - 1) + 1]
     fine_times = np.interp(np.arange(len(fine_path)) / 16, np.arange(len(times)), times)
-    phase = symmetry.dynamic_phase(lambda s: 1.0 + s[0] ** 2, fine_path, fine_times, p)
+    phase = symmetry.dynamic_phase(lambda s: 1.0 + s[0] ** 2, fine_path, fine_times, momentum=p)
     np.testing.assert_allclose(phase, expected, rtol=1e-13, atol=1e-14)  # achieved 4e-16
 
 
@@ -472,18 +476,25 @@ def test_value_functions_broadcast_over_batches():
 def test_batches_of_loops_match_one_at_a_time():
     k = 0.6
     loops = np.stack(
-        [symmetry.rectangle_loop(1.0 + i, 0.5, (i, -i), clockwise=bool(i % 2)) for i in range(3)]
+        [
+            symmetry.rectangle_loop(1.0 + i, 0.5, corner=(i, -i), clockwise=bool(i % 2))
+            for i in range(3)
+        ]
     )
     times = np.linspace(0, 2, 5)
     momenta = np.array([0.0, 1.0, -2.0])
-    batch = symmetry.loop_phase(lambda s: 1 + s[0] ** 2, example_coupling(k), loops, momenta, times)
+    batch = symmetry.loop_phase(
+        lambda s: 1 + s[0] ** 2, example_coupling(k), loops, momentum=momenta, times=times
+    )
     assert batch.dynamic.shape == batch.geometric.shape == (3,)
     for i in range(3):
         one = symmetry.loop_phase(
-            lambda s: 1 + s[0] ** 2, example_coupling(k), loops[i], momenta[i], times
+            lambda s: 1 + s[0] ** 2, example_coupling(k), loops[i], momentum=momenta[i], times=times
         )
-        np.testing.assert_allclose([batch.dynamic[i], batch.geometric[i]], list(one), rtol=1e-14)
-        assert isinstance(one.geometric, float) and isinstance(one.dynamic, float)
+        np.testing.assert_allclose(
+            [batch.dynamic[i], batch.geometric[i]], [one.dynamic, one.geometric], rtol=1e-14
+        )
+        assert isinstance(one.geometric, np.float64) and isinstance(one.dynamic, np.float64)
     np.testing.assert_allclose(batch.total, batch.dynamic + batch.geometric, rtol=0)
 
 
@@ -508,13 +519,15 @@ def test_degenerate_loops_have_zero_geometric_phase():
     # zero-area rectangle and a loop that never moves
     assert symmetry.geometric_phase(1.0, example_coupling(3.0), symmetry.rectangle_loop(0, 2)) == 0
     still = np.ones((2, 2))
-    phase = symmetry.loop_phase(1.0, example_coupling(3.0), still, 2.0, [0.0, 1.5])
+    phase = symmetry.loop_phase(1.0, example_coupling(3.0), still, momentum=2.0, times=[0.0, 1.5])
     np.testing.assert_allclose([phase.dynamic, phase.geometric], [3.0, 0.0], rtol=1e-15, atol=0)
 
 
 def test_integer_input_and_a_batch_of_one():
     loop = np.array([[[0, 0], [2, 0], [2, 1], [0, 1], [0, 0]]])  # integers, batch of one
-    phase = symmetry.loop_phase(1, example_coupling(2), loop, np.array([1]), np.arange(5))
+    phase = symmetry.loop_phase(
+        1, example_coupling(2), loop, momentum=np.array([1]), times=np.arange(5)
+    )
     np.testing.assert_allclose(phase.geometric, [-4.0], rtol=1e-15)
     np.testing.assert_allclose(phase.dynamic, [4.0], rtol=1e-15)
     assert symmetry.mechanical_connection(2, [1, 3]).tolist() == [0.5, 1.5]
@@ -595,12 +608,18 @@ def test_kinetic_blocks_refuses(metric, match):
             r"torque: expected a callable or a constant",
         ),
         ({"inertia": lambda s: 1.0 - s[0]}, r"locked_inertia: .* got 0 at s = \[1\. "),
-        ({"inertia": lambda s: [1.0]}, r"locked_inertia: expected a value of shape \(\)"),
+        (
+            {"inertia": lambda s: [1.0]},
+            r"locked_inertia: expected a result of shape \(\) at one point",
+        ),
         (
             {"inertia": [1.0, 2.0]},
             r"locked_inertia: expected a callable or a constant of shape \(\)",
         ),
-        ({"coupling": lambda s: s[:1]}, r"coupling: expected a value of shape \(2,\)"),
+        (
+            {"coupling": lambda s: s[:1]},
+            r"coupling: expected a result of shape \(2,\) at one point",
+        ),
         (
             {"coupling": [1.0, 2.0, 3.0]},
             r"coupling: expected a callable or a constant of shape \(2,\)",
@@ -617,9 +636,9 @@ def test_loop_phase_refuses(kwargs, match):
 
 def test_dynamic_phase_accepts_open_paths_but_checks_times():
     open_path = SQUARE[:3]
-    np.testing.assert_allclose(symmetry.dynamic_phase(2.0, open_path, [0, 1, 3], 4.0), 6.0)
+    np.testing.assert_allclose(symmetry.dynamic_phase(2.0, open_path, [0, 1, 3], momentum=4.0), 6.0)
     with pytest.raises(ValueError, match="times: expected strictly increasing"):
-        symmetry.dynamic_phase(2.0, open_path, [0, 2, 1], 4.0)
+        symmetry.dynamic_phase(2.0, open_path, [0, 2, 1], momentum=4.0)
     with pytest.raises(ValueError, match="shape: expected a closed loop"):
         symmetry.geometric_phase(1.0, [0.0, 1.0], open_path)
 
@@ -630,15 +649,16 @@ def test_dynamic_phase_accepts_open_paths_but_checks_times():
         ((-1.0, 1.0), "a0: expected non-negative"),
         ((1.0, np.nan), "b0: expected finite"),
         (([1.0, 2.0], 1.0), "a0: expected a scalar"),
-        ((1.0, 1.0, (0.0, 0.0, 0.0)), r"corner: expected shape \(2,\)"),
-        ((1.0, 1.0, (0.0, 0.0), False, 0), "points_per_side: expected a positive integer"),
-        ((1.0, 1.0, (0.0, 0.0), False, 1.5), "points_per_side"),
-        ((1.0, 1.0, (0.0, 0.0), False, True), "points_per_side"),
+        ((1.0, 1.0, {"corner": (0.0, 0.0, 0.0)}), r"corner: expected shape \(2,\)"),
+        ((1.0, 1.0, {"points_per_side": 0}), "points_per_side: expected a positive integer"),
+        ((1.0, 1.0, {"points_per_side": 1.5}), "points_per_side"),
+        ((1.0, 1.0, {"points_per_side": True}), "points_per_side"),
     ],
 )
 def test_rectangle_loop_refuses(args, match):
+    *sides, options = args if isinstance(args[-1], dict) else (*args, {})
     with pytest.raises(ValueError, match=match):
-        symmetry.rectangle_loop(*args)
+        symmetry.rectangle_loop(*sides, **options)
 
 
 @pytest.mark.parametrize(
@@ -666,3 +686,61 @@ def test_rectangle_loop_refuses(args, match):
 def test_value_functions_refuse(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# ---------------------------------------------------------------------------
+# The API convention: named results, the one callable contract
+# ---------------------------------------------------------------------------
+
+
+def test_loop_phase_is_read_by_name_and_does_not_unpack():
+    phase = symmetry.loop_phase(1.0, example_coupling(1.0), symmetry.rectangle_loop(1.0, 0.5))
+    with pytest.raises(TypeError):
+        dynamic, geometric = phase
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        phase.geometric = 0.0
+    assert type(phase.geometric) is np.float64 and type(phase.dynamic) is np.float64
+    blocks = symmetry.kinetic_blocks(symmetry.constant_curvature_metric([0.2, 0.3], 1.0))
+    assert type(blocks.locked_inertia) is np.float64
+    with pytest.raises(TypeError):
+        locked, coupling, shape_metric, schur = blocks
+
+
+def test_callables_broadcast_once_or_are_called_per_node_with_errors_unchanged():
+    loop = symmetry.rectangle_loop(1.0, 0.5, points_per_side=3)
+    calls = []
+
+    def stacked(s):  # broadcasts: one call at one node, then one on the whole stack
+        calls.append(np.shape(s))
+        return symmetry.constant_curvature_coupling(s, 0.8)
+
+    def single(s):  # written for one shape sample only
+        calls.append(np.shape(s))
+        return np.array([0.0, 0.8 * s[0]])
+
+    by_stack = symmetry.geometric_phase(1.0, stacked, loop)
+    assert calls == [(2,), (12, 5, 2)]  # 12 segments, 5 Gauss nodes each
+    calls.clear()
+    by_point = symmetry.geometric_phase(1.0, single, loop)
+    assert calls[1] == (12, 5, 2) and calls[2:] == [(2,)] * 60  # the stack fails: per node
+    np.testing.assert_allclose([by_stack, by_point], -0.8 * 0.5, rtol=1e-13)
+
+    class Refused(Exception):
+        pass
+
+    def refusing(s):
+        raise Refused("no")
+
+    with pytest.raises(Refused):  # the user's own exception reaches the caller unchanged
+        symmetry.geometric_phase(refusing, [0.0, 1.0], loop)
+
+    seen = []
+
+    def torque(t):  # one time: a scalar argument, as documented
+        seen.append(np.ndim(t))
+        return 0.5
+
+    times = np.linspace(0.0, 2.0, loop.shape[0])
+    phase = symmetry.dynamic_phase(1.0, loop, times, torque=torque)
+    assert seen[0] == 0
+    np.testing.assert_allclose(phase, 0.5 * 2.0**2 / 2, rtol=1e-13)  # int_0^T tau t dt / I

@@ -45,9 +45,7 @@ point by point, checking the shape of every result; an exception raised by the c
 a point reaches the caller unchanged.
 """
 
-from .._numerics import FD_STEP, NESTING_FACTOR
 from .brackets import (
-    RANK_RTOL,
     AccessibilityReport,
     ControlAffineSystem,
     accessibility_rank,
@@ -55,7 +53,7 @@ from .brackets import (
     lie_bracket,
 )
 from .examples import car_kinematics, forward_drift_example, oscillator_fields
-from .ilqr import ARMIJO, ILQRReport, ILQRResult, QuadraticCost, ilqr
+from .ilqr import ILQRReport, ILQRResult, QuadraticCost, ilqr
 from .mechanical import mechanical_fields, second_order_fields
 from .observability import ObservabilityReport, observability_rank
 from .pontryagin import (
@@ -67,9 +65,6 @@ from .pontryagin import (
 )
 
 __all__ = [
-    "FD_STEP",
-    "NESTING_FACTOR",
-    "RANK_RTOL",
     "lie_bracket",
     "field_jacobian",
     "ControlAffineSystem",
@@ -85,7 +80,6 @@ __all__ = [
     "quadratic_control",
     "BoxQuadraticControl",
     "box_quadratic_control",
-    "ARMIJO",
     "QuadraticCost",
     "ILQRReport",
     "ILQRResult",

@@ -14,16 +14,14 @@ supplied it.  What that rank does and does not decide is stated in
 :mod:`geomotion.control`.
 """
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral
 
 import numpy as np
 
-from .. import _validate
-from .. import _numerics
+from .. import _numerics, _validate
 
 __all__ = [
-    "RANK_RTOL",
     "lie_bracket",
     "field_jacobian",
     "ControlAffineSystem",
@@ -31,13 +29,12 @@ __all__ = [
     "accessibility_rank",
 ]
 
-#: Default relative tolerance of the rank tests (:func:`accessibility_rank`,
-#: :func:`geomotion.control.observability_rank`): a vector adds a direction when the sine
-#: of its angle to the span of the earlier ones exceeds it.  Nested differences carry
-#: relative errors up to about 1e-9 for three levels and 3e-7 for four (measured on random
-#: linear systems, the car and a pendulum), so a dependent vector stays below it; an angle
-#: smaller than 1e-5 rad would not be a usable direction anyway.
-RANK_RTOL = 1e-5
+# The default rtol = 1e-5 of the rank tests (:func:`accessibility_rank`,
+# :func:`geomotion.control.observability_rank`): a vector adds a direction when the sine
+# of its angle to the span of the earlier ones exceeds it.  Nested differences carry
+# relative errors up to about 1e-9 for three levels and 3e-7 for four (measured on random
+# linear systems, the car and a pendulum), so a dependent vector stays below it; an angle
+# smaller than 1e-5 rad would not be a usable direction anyway.
 
 
 def _field_value(field, x, name):
@@ -52,7 +49,7 @@ def _field_derivative(field, jacobian, x, name, step):
     return _numerics.evaluate(jacobian, (x,), (n, n), f"d{name}")
 
 
-def field_jacobian(X, x, step=None):
+def field_jacobian(X, x, *, step=None):
     r"""Jacobian :math:`DX(x)`, ``D[..., i, k]`` = :math:`\partial X_i/\partial x_k` (differences).
 
     Central differences with one Richardson extrapolation step (four evaluations of the
@@ -63,20 +60,25 @@ def field_jacobian(X, x, step=None):
     ----------
     X : callable
         ``X(x) -> (..., n)``, broadcasting over leading axes of ``x`` or written for one
-        point (then called once per point; see ``geomotion.geomotion._numerics.evaluate``).
+        point (then called once per point; see the API convention page).
     x : (..., n) array_like
         Where to differentiate (coordinate units, e.g. m and rad).
     step : float or (..., n) array_like, optional
-        Difference step per coordinate, > 0; default ``FD_STEP`` = 2e-3 coordinate units.
+        Difference step per coordinate, > 0, in the units of each coordinate; default
+        (None) 2e-3.
 
     Returns
     -------
     (..., n, n) ndarray
+        ``D[..., i, k]`` = :math:`\partial X_i/\partial x_k`, one matrix per state of the
+        batch.
 
     Raises
     ------
+    TypeError
+        If ``X`` is not callable.
     ValueError
-        If ``X`` is not callable or returns a wrong shape (at any point) or non-finite
+        If ``X`` returns a wrong shape (at any point) or non-finite
         values; if ``x`` is not a finite (..., n) array; if ``step`` is not positive.
         Whatever ``X`` itself raises at a point propagates unchanged.
     """
@@ -86,12 +88,12 @@ def field_jacobian(X, x, step=None):
     return _numerics.jacobian(X, x, x.shape[-1], "X", step)
 
 
-def lie_bracket(X, Y, x, dX=None, dY=None, step=None):
+def lie_bracket(X, Y, x, *, dX=None, dY=None, step=None):
     r"""Lie bracket :math:`[X, Y](x) = DY(x)X(x) - DX(x)Y(x)` of two vector fields.
 
     With ``dX`` and ``dY`` the bracket is exact up to rounding.  A missing Jacobian is
     taken by Richardson-extrapolated central differences with step :math:`h` (default
-    ``FD_STEP`` = 2e-3 in the units of each coordinate), whose error per Jacobian entry
+    2e-3 in the units of each coordinate), whose error per Jacobian entry
     is about :math:`h^4|\partial^5X|/480 + 3\varepsilon|X|/h`: near :math:`10^{-12}` of
     the field scale for fields that vary on the scale of one coordinate unit.  Measured:
     :math:`4\cdot10^{-12}` relative for random trigonometric fields with unit-size
@@ -101,7 +103,7 @@ def lie_bracket(X, Y, x, dX=None, dY=None, step=None):
     Differencing a bracket again (a bracket of brackets) multiplies the rounding part by
     about :math:`3/h`: measured :math:`2\cdot10^{-9}` relative for depth-two brackets of
     the trigonometric fields at the default step.  :func:`accessibility_rank` therefore
-    lets the step grow with the nesting depth (``NESTING_FACTOR``).
+    lets the step grow with the nesting depth (by a factor 3 per level).
 
     Example (seed): :math:`X = (x_2, -x_1)`, :math:`Y = (0, 1)` give
     :math:`[X, Y] = (-1, 0)` everywhere: a second direction in the plane, not a third.
@@ -116,9 +118,10 @@ def lie_bracket(X, Y, x, dX=None, dY=None, step=None):
         State(s) at which to evaluate, in the fields' coordinates.
     dX, dY : callable, optional
         Exact Jacobians ``dX(x) -> (..., n, n)``,
-        ``dX[..., i, k]`` = :math:`\partial X_i/\partial x_k`.
+        ``dX[..., i, k]`` = :math:`\partial X_i/\partial x_k`; default (None): differences.
     step : float or (..., n) array_like, optional
-        Difference step per coordinate; only when a Jacobian is missing.
+        Difference step per coordinate, in the units of each coordinate; only when a
+        Jacobian is missing; default (None) 2e-3.
 
     Returns
     -------
@@ -127,8 +130,10 @@ def lie_bracket(X, Y, x, dX=None, dY=None, step=None):
 
     Raises
     ------
+    TypeError
+        Naming the argument: a field or Jacobian that is not callable.
     ValueError
-        Naming the argument: a field or Jacobian that is not callable, returns a wrong
+        Naming the argument: a field or Jacobian that returns a wrong
         shape (at any point) or non-finite values; ``x`` not a finite (..., n)
         array; ``step`` not positive, or given although both Jacobians are.
     """
@@ -158,7 +163,8 @@ class ControlAffineSystem:
         Input fields :math:`g_i(x) -> (..., n)`, at least one (state units per input unit
         per second).
     drift_jacobian : callable, optional
-        Exact :math:`Df(x) -> (..., n, n)`; differences are used when absent.
+        Exact :math:`Df(x) -> (..., n, n)`; differences are used when absent.  This and
+        the following attributes are keyword-only when constructing.
     input_jacobians : tuple of (callable or None), optional
         Exact :math:`Dg_i`, one entry per input field.
     names : tuple of str, optional
@@ -174,14 +180,17 @@ class ControlAffineSystem:
 
     Raises
     ------
+    TypeError
+        If a field or Jacobian is not callable.
     ValueError
-        If a field or Jacobian is not callable, there is no input field, the numbers of
+        If there is no input field, the numbers of
         names or input Jacobians do not match the fields, or ``dimension`` is not a
         positive int, a callable or None.
     """
 
     drift: object
     inputs: tuple
+    _: KW_ONLY
     drift_jacobian: object = None
     input_jacobians: tuple = None
     names: tuple = None
@@ -244,7 +253,20 @@ class ControlAffineSystem:
         return tuple((name, f, df) for name, (f, df) in zip(self.names, pairs))
 
     def velocity(self, x, u):
-        r""":math:`\dot x = f(x) + \sum_i g_i(x)u_i` at states (..., n) and inputs (..., m)."""
+        r""":math:`\dot x = f(x) + \sum_i g_i(x)u_i`.
+
+        Parameters
+        ----------
+        x : (..., n) array_like
+            States.
+        u : (..., m) array_like
+            Inputs, one per input field; batch axes broadcast with those of ``x``.
+
+        Returns
+        -------
+        (..., n) ndarray
+            The state velocity.
+        """
         x = _numerics.state(x)
         u = _numerics.state(u, "u")
         if u.shape[-1] != len(self.inputs):
@@ -256,7 +278,17 @@ class ControlAffineSystem:
         return total
 
     def state_dimension(self, x):
-        """Dimension of the state manifold at ``x`` (see the ``dimension`` attribute)."""
+        """Dimension of the state manifold at ``x`` (see the ``dimension`` attribute).
+
+        Parameters
+        ----------
+        x : (n,) ndarray
+            One state.
+
+        Returns
+        -------
+        int
+        """
         if self.dimension is None:
             return x.shape[-1]
         return int(self.dimension(x)) if callable(self.dimension) else int(self.dimension)
@@ -332,7 +364,7 @@ def _level(count, depth, previous):
     return [(a,) + inner for a in range(count) for inner in previous]
 
 
-def accessibility_rank(system, x, depth=3, step=None, rtol=RANK_RTOL):
+def accessibility_rank(system, x, *, depth=3, step=None, rtol=1e-5):
     r"""Rank of the span of a control-affine system's fields and iterated brackets at ``x``.
 
     Level 1 holds the drift :math:`f` (if any) and the input fields :math:`g_i`; level 2
@@ -361,7 +393,7 @@ def accessibility_rank(system, x, depth=3, step=None, rtol=RANK_RTOL):
     evaluated.  Brackets are evaluated as in :func:`lie_bracket`, deeper levels by
     differencing the level below (exact Jacobians, when given, serve level 2).  A
     level-:math:`k` bracket nests :math:`k - 1` differentiations, all with the step
-    ``step * NESTING_FACTOR**(k - 2)`` (default ``step`` = ``FD_STEP``), since each nesting
+    ``step * 3**(k - 2)`` (default ``step`` = 2e-3), since each nesting
     multiplies the rounding error by about :math:`3/h`.  Measured errors: below
     :math:`10^{-9}` relative through level 3 on unit-scale fields, :math:`5\cdot10^{-8}` for
     the car's level-3 bracket without exact Jacobians; check the margins, or pass exact
@@ -373,26 +405,41 @@ def accessibility_rank(system, x, depth=3, step=None, rtol=RANK_RTOL):
         The fields (their exact Jacobians, if given, are used at level 2).
     x : (n,) array_like
         One state (on the state manifold, if the coordinates are dependent).
-    depth : int
-        Deepest bracket level, >= 1.
+    depth : int, optional
+        Deepest bracket level, >= 1 (default 3).
     step : float or (n,) array_like, optional
-        Base difference step per coordinate (scaled up for deeper levels, see above).
-    rtol : float
-        Relative rank tolerance, in (0, 1).
+        Base difference step per coordinate, in the units of each coordinate (default
+        None: 2e-3), scaled up for deeper levels, see above.
+    rtol : float, optional
+        Relative rank tolerance, in (0, 1) (default 1e-5): a vector counts as zero when
+        its norm is at most ``rtol`` times the largest vector evaluated, and adds a
+        direction when the sine of its angle to the span of the earlier ones exceeds
+        ``rtol``.
 
     Returns
     -------
     AccessibilityReport
+        The rank at ``x`` and the brackets that supplied it.
+
+    Batches
+    -------
+    One state per call: ``x`` has shape (n,).  The search is adaptive -- it stops at the
+    level where the rank reaches the dimension, and the brackets that supply the
+    directions (and so the report's ``brackets``, ``vectors`` and ``margins``) differ
+    from state to state -- so a report per element does not fit one array; call it once
+    per state.  The brackets themselves (:func:`lie_bracket`) do take batches.
 
     Raises
     ------
+    TypeError
+        If ``system`` is not a :class:`ControlAffineSystem`.
     ValueError
-        If ``system`` is not a :class:`ControlAffineSystem`, ``x`` is not one finite
+        If ``x`` is not one finite
         state, ``depth`` is not an int >= 1, ``rtol`` is not in (0, 1), or a field fails
         as in :func:`lie_bracket`.
     """
     if not isinstance(system, ControlAffineSystem):
-        raise ValueError(f"system: expected a ControlAffineSystem, got {type(system).__name__}")
+        raise TypeError(f"system: expected a ControlAffineSystem, got {type(system).__name__}")
     x = _numerics.single_state(x)
     if isinstance(depth, bool) or not isinstance(depth, Integral) or depth < 1:
         raise ValueError(f"depth: expected an int >= 1, got {depth!r}")

@@ -69,7 +69,7 @@ def _steering_angle(x):
     return phi
 
 
-def car_kinematics(wheelbase=1.0):
+def car_kinematics(*, wheelbase=1.0):
     r"""Kinematic car (rear-axle reference point), driftless: :math:`\dot x = g_1u_1 + g_2u_2`.
 
     State :math:`x = (x, y, \theta, \varphi)`: rear-axle position (m), heading (rad),
@@ -88,8 +88,8 @@ def car_kinematics(wheelbase=1.0):
 
     Parameters
     ----------
-    wheelbase : float
-        :math:`L` > 0, distance between the axles, m.
+    wheelbase : float, optional
+        :math:`L` > 0, distance between the axles, m (default 1).
 
     Returns
     -------

@@ -17,7 +17,7 @@ and runs a backward pass (the Riccati recursion of that local problem) from
 
 The forward pass rolls out :math:`u_k^{new} = u_k + \alpha k_k + K_k(z_k^{new} - z_k)`
 through the true dynamics, and a step is accepted when the actual cost decrease is at
-least ``ARMIJO`` times the decrease :math:`-(\alpha\Delta_1 + \alpha^2\Delta_2)` the
+least ``1e-4`` times (the Armijo fraction) the decrease :math:`-(\alpha\Delta_1 + \alpha^2\Delta_2)` the
 quadratic model predicts (:math:`\Delta_1 = \sum k^TQ_u`,
 :math:`\Delta_2 = \tfrac12\sum k^TQ_{uu}k`); :math:`\alpha` is halved otherwise.
 :math:`\mu` (Levenberg-Marquardt) grows tenfold when :math:`\tilde Q_{uu}` is not
@@ -30,20 +30,20 @@ local, optimum of the continuous-time problem, and the discretization itself (st
 integrator, zero-order-hold inputs) is part of the problem solved.
 """
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from numbers import Integral
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 
-from .. import _validate
-from .. import _numerics
+from .. import _numerics, _validate
+from ..errors import ConvergenceError
 from .pontryagin import _box, _solve_one_box_qp
 
-__all__ = ["ARMIJO", "QuadraticCost", "ILQRReport", "ILQRResult", "ilqr"]
+__all__ = ["QuadraticCost", "ILQRReport", "ILQRResult", "ilqr"]
 
 #: Fraction of the predicted decrease a step must achieve to be accepted.
-ARMIJO = 1e-4
+_ARMIJO = 1e-4
 
 #: Line-search step lengths alpha tried in turn.
 _ALPHAS = 0.5 ** np.arange(11)
@@ -73,7 +73,7 @@ class QuadraticCost:
     z_goal : (n,) array_like
         Goal state.
     u_goal : (m,) array_like, optional
-        Reference input (default zero), e.g. a gravity-compensating torque.
+        Keyword-only reference input (default zero), e.g. a gravity-compensating torque.
 
     Any other cost works with :func:`ilqr` if it has the same four methods.
 
@@ -87,6 +87,7 @@ class QuadraticCost:
     R: np.ndarray
     Q_final: np.ndarray
     z_goal: np.ndarray
+    _: KW_ONLY
     u_goal: np.ndarray = None
 
     def __post_init__(self):
@@ -115,7 +116,19 @@ class QuadraticCost:
             object.__setattr__(self, name, value)
 
     def running(self, z, u):
-        """:math:`\\ell(z, u)` for states (..., n) and inputs (..., m): shape (...)."""
+        """:math:`\\ell(z, u)`.
+
+        Parameters
+        ----------
+        z : (..., n) ndarray
+            States.
+        u : (..., m) ndarray
+            Inputs.
+
+        Returns
+        -------
+        (...) ndarray
+        """
         dz, du = z - self.z_goal, u - self.u_goal
         return 0.5 * (
             np.einsum("...i,ij,...j->...", dz, self.Q, dz)
@@ -123,7 +136,21 @@ class QuadraticCost:
         )
 
     def running_derivatives(self, z, u):
-        r"""(:math:`\ell_z, \ell_u, \ell_{zz}, \ell_{uu}, \ell_{uz}`), broadcastable."""
+        r"""First and second derivatives of :math:`\ell` at states (..., n), inputs (..., m).
+
+        Parameters
+        ----------
+        z : (..., n) ndarray
+            States.
+        u : (..., m) ndarray
+            Inputs.
+
+        Returns
+        -------
+        tuple of ndarray
+            (:math:`\ell_z, \ell_u, \ell_{zz}, \ell_{uu}, \ell_{uz}`), broadcastable to
+            (..., n), (..., m), (n, n), (m, m), (m, n).
+        """
         dz, du = z - self.z_goal, u - self.u_goal
         return (
             dz @ self.Q,
@@ -134,12 +161,33 @@ class QuadraticCost:
         )
 
     def terminal(self, z):
-        """:math:`\\phi(z)` for states (..., n): shape (...)."""
+        """:math:`\\phi(z)`.
+
+        Parameters
+        ----------
+        z : (..., n) ndarray
+            States.
+
+        Returns
+        -------
+        (...) ndarray
+        """
         dz = z - self.z_goal
         return 0.5 * np.einsum("...i,ij,...j->...", dz, self.Q_final, dz)
 
     def terminal_derivatives(self, z):
-        r"""(:math:`\phi_z, \phi_{zz}`)."""
+        r"""First and second derivatives of :math:`\phi`.
+
+        Parameters
+        ----------
+        z : (n,) ndarray
+            The final state.
+
+        Returns
+        -------
+        tuple of ndarray
+            (:math:`\phi_z, \phi_{zz}`), shapes (n,) and (n, n).
+        """
         return (z - self.z_goal) @ self.Q_final, self.Q_final
 
 
@@ -161,7 +209,8 @@ class ILQRReport:
     regularization : float
         Final :math:`\mu`, in units of :math:`Q_{uu}`.
     converged : bool
-        ``expected_decrease <= tol * cost``.
+        ``expected_decrease <= rtol * cost``; always True in a returned result (an
+        unconverged run raises :class:`geomotion.ConvergenceError`).
     reason : str
         Why the iteration stopped.
     """
@@ -282,7 +331,7 @@ def _gains(Q_u, Q_uu_reg, Q_uz, u_k, bounds):
     if bounds is None:
         return -cho_solve(factor, Q_u), -cho_solve(factor, Q_uz)
     lo, hi = bounds
-    k, at_lower, at_upper = _solve_one_box_qp(0.5 * Q_uu_reg, Q_u, lo - u_k, hi - u_k)
+    k, at_lower, at_upper = _solve_one_box_qp(Q_uu_reg, Q_u, lo - u_k, hi - u_k)
     free = ~(at_lower | at_upper)
     K = np.zeros_like(Q_uz)
     if free.any():
@@ -347,7 +396,7 @@ def _rollout(problem, z0, u):
 def _check_cost(cost):
     for method in ("running", "running_derivatives", "terminal", "terminal_derivatives"):
         if not callable(getattr(cost, method, None)):
-            raise ValueError(
+            raise TypeError(
                 f"cost: expected an object with methods running(z, u), running_derivatives(z, u), "
                 f"terminal(z) and terminal_derivatives(z) (e.g. QuadraticCost), got "
                 f"{type(cost).__name__} without {method}"
@@ -404,8 +453,8 @@ def ilqr(
     dynamics_jacobians=None,
     u_min=None,
     u_max=None,
-    max_iterations=100,
-    tol=1e-9,
+    max_iter=100,
+    rtol=1e-9,
     step=None,
     max_regularization=1e10,
     min_regularization=1e-6,
@@ -448,11 +497,12 @@ def ilqr(
         ``(z, u) -> (A, B)`` of shapes (..., n, n), (..., n, m): exact Jacobians.
     u_min, u_max : float or array_like, optional
         Input bounds broadcastable to (N, m); both or neither.
-    max_iterations : int
-        Most accepted updates, >= 1.
-    tol : float
-        Convergence threshold: stop when the predicted full-step decrease is at most
-        ``tol`` times the cost.
+    max_iter : int, optional
+        Most accepted updates, >= 1 (default 100).
+    rtol : float, optional
+        Relative convergence threshold, >= 0 (default 1e-9): converged when the
+        decrease of the total cost that the quadratic model predicts for a full step is
+        at most ``rtol`` times the current total cost (a relative cost decrease).
     step : float or (n + m,) array_like, optional
         Difference step for the Jacobians, per state then input coordinate.
     max_regularization : float
@@ -463,12 +513,28 @@ def ilqr(
     Returns
     -------
     ILQRResult
+        The converged trajectory, its local feedback gains and an :class:`ILQRReport`.
+
+    Batches
+    -------
+    One trajectory optimization per call: ``z0`` is one state and ``u_init`` one input
+    sequence.  The leading axis of ``u_init`` is the horizon, not a batch axis, and the
+    iterations of different problems would accept different steps and regularizations;
+    run one call per problem.
 
     Raises
     ------
-    ValueError
+    geomotion.ConvergenceError
+        When the iteration stops before the predicted decrease falls to ``rtol`` times
+        the cost: after ``max_iter`` accepted updates, or when the regularization
+        :math:`\mu` would exceed ``max_regularization`` (no positive definite
+        :math:`\tilde Q_{uu}` or no step decreased the cost).  Its ``residual`` is the
+        last predicted relative decrease and ``tolerance`` is ``rtol``.
+    TypeError
         Naming the argument: non-callable ``dynamics``/``dynamics_jacobians``; a cost
-        without the four methods; ``z0`` not one finite state; ``u_init`` not a finite
+        without the four methods.
+    ValueError
+        Naming the argument: ``z0`` not one finite state; ``u_init`` not a finite
         (N, m) array with N, m >= 1, or outside the bounds; bounds that are non-finite,
         given alone, or empty; bad counts or tolerances; and, when evaluated, dynamics or
         costs returning wrong shapes or non-finite values along the initial rollout.
@@ -480,8 +546,8 @@ def ilqr(
     z0 = _numerics.single_state(z0, "z0")
     u = _controls(u_init)
     bounds = _input_bounds(u_min, u_max, u)
-    max_iterations = _count(max_iterations, "max_iterations", 1)
-    tol = _number(tol, "tol", _validate.nonnegative, "non-negative")
+    max_iter = _count(max_iter, "max_iter", 1)
+    tol = _number(rtol, "rtol", _validate.nonnegative, "non-negative")
     max_regularization = _number(
         max_regularization, "max_regularization", _validate.positive, "positive"
     )
@@ -503,9 +569,9 @@ def ilqr(
                 k_ff, K_fb, delta_1, delta_2 = backward
                 expected = -(delta_1 + delta_2)
                 if expected <= tol * abs(history[-1]):
-                    reason = "converged: predicted decrease below tol times the cost"
+                    reason = "converged: predicted decrease below rtol times the cost"
                     break
-                if len(history) > max_iterations:
+                if len(history) > max_iter:
                     reason = "maximum iterations reached"
                     break
                 stepped = _line_search(problem, z, u, k_ff, K_fb, delta_1, delta_2, history)
@@ -521,6 +587,20 @@ def ilqr(
                     else "no step decreased the cost"
                 )
                 break
+    if not reason.startswith("converged"):
+        scale = abs(history[-1])
+        raise ConvergenceError(
+            f"ilqr: {reason} (regularization mu = {mu:.3g})",
+            residual=expected / scale if scale > 0 else expected,
+            tolerance=tol,
+            iterations=len(history) - 1,
+            suggestion=(
+                "a larger max_iter"
+                if reason.startswith("maximum")
+                else "a better initial input sequence u_init, a larger max_regularization "
+                "or a larger rtol"
+            ),
+        )
     saturated = (
         np.zeros(u.shape, dtype=bool) if bounds is None else (u <= bounds[0]) | (u >= bounds[1])
     )
@@ -546,7 +626,7 @@ def _line_search(problem, z, u, k_ff, K_fb, delta_1, delta_2, history):
             continue
         cost = problem.total_cost(*rolled)
         predicted = -(alpha * delta_1 + alpha**2 * delta_2)
-        if history[-1] - cost >= ARMIJO * predicted and cost < history[-1]:
+        if history[-1] - cost >= _ARMIJO * predicted and cost < history[-1]:
             history.append(cost)
             return rolled
     return False

@@ -15,10 +15,9 @@ columns of :math:`G` alone with the state dimension :math:`2d` is therefore wron
 
 import numpy as np
 
-from .. import _validate, constraints
+from .. import _numerics, _validate, constraints
 from .._linalg import _cho_solve
 from ..systems import CheckedConstraint, MechanicalSystem
-from .. import _numerics
 from .brackets import ControlAffineSystem
 
 __all__ = ["second_order_fields", "mechanical_fields"]
@@ -32,7 +31,7 @@ def _split(z):
     return z[..., :d], z[..., d:]
 
 
-def second_order_fields(acceleration, input_matrix, num_inputs, dimension=None):
+def second_order_fields(acceleration, input_matrix, num_inputs, *, dimension=None):
     r"""The fields :math:`F_0 = (v, f(q, v))`, :math:`F_i = (0, G_i(q))` of :math:`\dot v = f + Gu`.
 
     Parameters
@@ -45,7 +44,8 @@ def second_order_fields(acceleration, input_matrix, num_inputs, dimension=None):
     num_inputs : int
         :math:`m` >= 1.
     dimension : int or callable, optional
-        State-manifold dimension (see :class:`ControlAffineSystem`); default :math:`2d`.
+        State-manifold dimension (see :class:`ControlAffineSystem`); default (None)
+        :math:`2d`.
 
     Returns
     -------
@@ -55,8 +55,10 @@ def second_order_fields(acceleration, input_matrix, num_inputs, dimension=None):
 
     Raises
     ------
+    TypeError
+        If a function is not callable.
     ValueError
-        If a function is not callable or ``num_inputs`` is not an int >= 1; when
+        If ``num_inputs`` is not an int >= 1; when
         evaluated, if a state has odd length or a function returns a wrong shape or
         non-finite values.
     """
@@ -87,7 +89,7 @@ def second_order_fields(acceleration, input_matrix, num_inputs, dimension=None):
     )
 
 
-def mechanical_fields(system, input_matrix, constraint=None):
+def mechanical_fields(system, input_matrix, *, constraint=None):
     r"""The first-order fields of a mechanical system, with or without ideal constraints.
 
     Without a constraint, :math:`f = -M^{-1}h` and :math:`G = M^{-1}B` (Cholesky solves).
@@ -108,7 +110,8 @@ def mechanical_fields(system, input_matrix, constraint=None):
         input unit).
     constraint : object, optional
         A constraint with ``jacobian(q)`` and ``bias(q, v)`` (the protocol of
-        :mod:`geomotion.constraints`); regular where evaluated.
+        :mod:`geomotion.constraints`); regular where evaluated.  Default (None):
+        unconstrained.
 
     Returns
     -------
@@ -117,13 +120,15 @@ def mechanical_fields(system, input_matrix, constraint=None):
 
     Raises
     ------
+    TypeError
+        If ``system`` is not a MechanicalSystem.
     ValueError
-        If ``system`` is not a MechanicalSystem, ``input_matrix`` is not a finite
+        If ``input_matrix`` is not a finite
         (n, m) matrix with n, m >= 1, or ``constraint`` lacks the protocol's methods;
         when evaluated, as :func:`geomotion.constraints.reduced_dynamics`.
     """
     if not isinstance(system, MechanicalSystem):
-        raise ValueError(
+        raise TypeError(
             f"system: expected a geomotion.integrators.MechanicalSystem, got "
             f"{type(system).__name__}"
         )

@@ -29,9 +29,8 @@ from numbers import Integral
 
 import numpy as np
 
-from .. import _validate, constraints
-from .. import _numerics
-from .brackets import RANK_RTOL, _rank_rtol
+from .. import _numerics, _validate, constraints
+from .brackets import _rank_rtol
 
 __all__ = ["ObservabilityReport", "observability_rank"]
 
@@ -107,13 +106,13 @@ def _labels(k, p):
     return [f"d({lie}[{j}])" if k else f"dh[{j}]" for j in range(p)]
 
 
-def observability_rank(f, h, x, order=None, step=None, rtol=RANK_RTOL):
+def observability_rank(f, h, x, *, order=None, step=None, rtol=1e-5):
     r"""Rank of the output Lie derivatives' differentials, :math:`\dot x = f(x)`, :math:`y = h(x)`.
 
     Orders :math:`k = 0, 1, \dots` are evaluated in turn, each differential
     :math:`d(L_f^kh)(x)` by differences of the order-:math:`k` function, so order
     :math:`k` nests :math:`k + 1` differentiations, all with the step
-    ``step * NESTING_FACTOR**k`` (default ``step`` = ``FD_STEP``): each nesting multiplies
+    ``step * 3**k`` (default ``step`` = 2e-3): each nesting multiplies
     the rounding error by about :math:`3/h`.  Measured relative errors: :math:`10^{-13}`
     for order 0, :math:`6\cdot10^{-9}` for order 3 of random linear systems,
     :math:`3\cdot10^{-7}` for order 3 of a pendulum; higher orders need exact
@@ -133,21 +132,34 @@ def observability_rank(f, h, x, order=None, step=None, rtol=RANK_RTOL):
     x : (n,) array_like
         One state.
     order : int, optional
-        Highest Lie-derivative order, >= 0; default :math:`n - 1`.
+        Highest Lie-derivative order, >= 0; default (None) :math:`n - 1`.
     step : float or (n,) array_like, optional
-        Base difference step per coordinate (default ``FD_STEP`` = 2e-3), scaled up with
-        the order as above.
-    rtol : float
-        Relative rank tolerance, in (0, 1).
+        Base difference step per coordinate, in the units of each coordinate (default
+        None: 2e-3), scaled up with the order as above.
+    rtol : float, optional
+        Relative rank tolerance, in (0, 1) (default 1e-5): a differential counts as zero
+        when its norm is at most ``rtol`` times the largest one evaluated, and adds a
+        direction when the sine of its angle to the span of the earlier ones exceeds
+        ``rtol``.
 
     Returns
     -------
     ObservabilityReport
+        The rank at ``x``, the differentials that supplied it and the unseen directions.
+
+    Batches
+    -------
+    One state per call: ``x`` has shape (n,).  The search is adaptive (it stops at the
+    order where the rank reaches :math:`n`), and the rows, margins and kernel of the
+    report differ in number from state to state, so they do not fit one array; call it
+    once per state.
 
     Raises
     ------
+    TypeError
+        If ``f`` or ``h`` is not callable.
     ValueError
-        If ``f`` or ``h`` is not callable or returns a wrong shape (at any point) or
+        If ``f`` or ``h`` returns a wrong shape (at any point) or
         non-finite values; ``x`` is not one finite state; ``order`` is not an int >= 0;
         ``rtol`` is not in (0, 1); ``step`` is not positive.
     """

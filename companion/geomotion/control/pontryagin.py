@@ -8,8 +8,11 @@ admissible set :math:`\mathcal U` at every instant.  The switching function
 multiplies :math:`u`:
 
 * input-linear :math:`H = H_0 + \sigma^Tu` on a box: :func:`bang_bang_control`;
-* :math:`\ell = \ell_0 + u^TRu`, :math:`R \succ 0`:
+* :math:`\ell = \ell_0 + \tfrac12u^TRu`, :math:`R \succ 0`:
   :func:`quadratic_control` without bounds, :func:`box_quadratic_control` on a box.
+  Like every cost of the package, the quadratic weight carries the factor 1/2; a text
+  that writes :math:`\ell_0 + u^TRu` (chapter 2) passes ``2 * R``, since
+  :math:`u^TRu = \tfrac12u^T(2R)u`.
 
 Minimizing :math:`H` is what an optimal input must do (given regularity of the problem),
 not a proof that an input is optimal; these helpers apply it at one instant to a given
@@ -24,8 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import lsq_linear
 
-from .. import _validate
-from .. import _numerics
+from .. import _numerics, _validate
 
 __all__ = [
     "BangBangControl",
@@ -76,13 +78,13 @@ class BangBangControl:
     Attributes
     ----------
     control : (..., m) ndarray
-        :math:`u_{\min}` where :math:`\sigma_i > tol`, :math:`u_{\max}` where
-        :math:`\sigma_i < -tol`, and NaN where the component is singular: there the
+        :math:`u_{\min}` where :math:`\sigma_i > atol`, :math:`u_{\max}` where
+        :math:`\sigma_i < -atol`, and NaN where the component is singular: there the
         minimization of :math:`H` leaves it undetermined.
     singular : (..., m) ndarray of bool
-        :math:`|\sigma_i| \le tol` on a box of nonzero width: a singular-arc candidate.
+        :math:`|\sigma_i| \le atol` on a box of nonzero width: a singular-arc candidate.
     tolerance : float
-        The ``tol`` used.
+        The ``atol`` used.
     """
 
     control: np.ndarray
@@ -90,14 +92,14 @@ class BangBangControl:
     tolerance: float
 
 
-def bang_bang_control(sigma, u_min, u_max, tol=0.0):
+def bang_bang_control(sigma, u_min, u_max, *, atol=0.0):
     r"""Minimize an input-linear Hamiltonian :math:`H = H_0 + \sigma^Tu` over a box, componentwise.
 
     .. math:: u_i = \begin{cases} u_{i,\min} & \sigma_i > 0 \\
                                   u_{i,\max} & \sigma_i < 0 \end{cases}
 
-    Where :math:`|\sigma_i| \le tol` every value in :math:`[u_{i,\min}, u_{i,\max}]`
-    minimizes :math:`H` (to within :math:`tol` times the box width), so the component is
+    Where :math:`|\sigma_i| \le atol` every value in :math:`[u_{i,\min}, u_{i,\max}]`
+    minimizes :math:`H` (to within :math:`atol` times the box width), so the component is
     flagged singular and returned as NaN.  A single instant with :math:`\sigma_i = 0` is
     just a switch; when :math:`\sigma_i` vanishes on a whole interval the arc may be
     singular and the input there follows from higher-order conditions (differentiating
@@ -111,26 +113,33 @@ def bang_bang_control(sigma, u_min, u_max, tol=0.0):
         the running cost).
     u_min, u_max : float or (..., m) array_like
         Bounds of the box, :math:`u_{\min} \le u_{\max}`, broadcast with ``sigma``.
-    tol : float
-        Singularity threshold on :math:`|\sigma_i|`, >= 0 (default 0: only exact zeros).
+    atol : float, optional
+        Absolute singularity threshold on :math:`|\sigma_i|`, >= 0, in the units of
+        :math:`\sigma` (cost per unit time per input unit); default 0: only exact zeros.
+
+    Batches
+    -------
+    Leading batch axes of ``sigma``, ``u_min`` and ``u_max`` broadcast.
 
     Returns
     -------
     BangBangControl
+        ``control`` and ``singular`` with the broadcast shape (..., m); ``tolerance``
+        the ``atol`` used (a Python float).
 
     Raises
     ------
     ValueError
         If ``sigma`` is not a finite (..., m) array, the bounds are non-finite, do not
-        broadcast, or form an empty box (:math:`u_{\min} > u_{\max}`), or ``tol`` is
+        broadcast, or form an empty box (:math:`u_{\min} > u_{\max}`), or ``atol`` is
         negative.
     """
     sigma = _switching(sigma)
     lo, hi = _box(u_min, u_max, sigma.shape[-1])
-    tol_array = _validate.nonnegative(tol, "tol")
-    if tol_array.ndim:
-        raise ValueError(f"tol: expected a non-negative number, got {tol!r}")
-    tol = float(tol_array)
+    atol_array = _validate.nonnegative(atol, "atol")
+    if atol_array.ndim:
+        raise ValueError(f"atol: expected a non-negative number, got {atol!r}")
+    tol = float(atol_array)
     try:
         sigma, lo, hi = np.broadcast_arrays(sigma, lo, hi)
     except ValueError as error:
@@ -145,28 +154,40 @@ def bang_bang_control(sigma, u_min, u_max, tol=0.0):
 
 
 def quadratic_control(R, sigma):
-    r"""Unconstrained minimizer of :math:`\sigma^Tu + u^TRu`: :math:`u = -\tfrac12R^{-1}\sigma`.
+    r"""Unconstrained minimizer of :math:`\sigma^Tu + \tfrac12u^TRu`: :math:`u = -R^{-1}\sigma`.
 
-    With :math:`\sigma = \mathcal G^Tp` this is the seed's :math:`-\tfrac12R^{-1}\mathcal G^Tp`
-    for :math:`\ell = \ell_0 + u^TRu` (note: no factor 1/2 in front of :math:`u^TRu`).
-    Solved with the Cholesky factor of :math:`R`.
+    The gradient :math:`\sigma + Ru` vanishes there.  With :math:`\sigma = \mathcal G^Tp`
+    this minimizes the Hamiltonian for :math:`\ell = \ell_0 + \tfrac12u^TRu`.  The seed
+    writes :math:`\ell = \ell_0 + u^TRu` with minimizer
+    :math:`-\tfrac12R^{-1}\mathcal G^Tp`: pass ``2 * R`` for it.  Solved with the Cholesky
+    factor of :math:`R`.
 
     Parameters
     ----------
     R : (..., m, m) array_like
-        Symmetric positive definite input weight.
+        Symmetric positive definite input weight, in cost per unit time per squared input
+        unit.
     sigma : (..., m) array_like
-        Switching function.
+        Switching function, in cost per unit time per input unit.
 
     Returns
     -------
     (..., m) ndarray
+        The minimizer :math:`u = -R^{-1}\sigma`, in input units; batch axes of ``R`` and
+        ``sigma`` broadcast.
 
     Raises
     ------
     ValueError
         If ``R`` is not symmetric positive definite, ``sigma`` is not a finite (..., m)
         array matching ``R``, or their batch axes do not broadcast.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geomotion import control
+    >>> control.quadratic_control(np.diag([2.0, 4.0]), [1.0, 2.0])
+    array([-0.5, -0.5])
     """
     sigma = _switching(sigma)
     R, L = _numerics.weight_matrix(R, "R", definite=True)
@@ -175,7 +196,7 @@ def quadratic_control(R, sigma):
             f"sigma: expected shape (..., {R.shape[-1]}) to match R, got shape {sigma.shape}"
         )
     try:
-        y = np.linalg.solve(L, -0.5 * sigma[..., None])
+        y = np.linalg.solve(L, -sigma[..., None])
     except ValueError as error:
         raise ValueError(
             f"R, sigma: expected broadcastable batch axes, got {R.shape} and {sigma.shape}"
@@ -201,17 +222,17 @@ class BoxQuadraticControl:
 
 
 def _solve_one_box_qp(R, sigma, lo, hi):
-    """min sigma^T u + u^T R u on one box: fix zero-width components, then BVLS on the rest.
+    """min sigma^T u + 1/2 u^T R u on one box: fix zero-width components, then BVLS on the rest.
 
-    With R_ff = L L^T on the free components and c = sigma_f + 2 R_fx u_x,
-    sigma^T u + u^T R u = |L^T u_f + L^-1 c / 2|^2 + const: a bounded least-squares problem.
+    With R_ff = L L^T on the free components and c = sigma_f + R_fx u_x,
+    sigma^T u + 1/2 u^T R u = 1/2 |L^T u_f + L^-1 c|^2 + const: a bounded least-squares problem.
     """
     u, at_lower, at_upper = lo.copy(), lo == hi, lo == hi
     free = ~at_lower
     if free.any():
-        c = sigma[free] + 2.0 * R[np.ix_(free, ~free)] @ lo[~free]
+        c = sigma[free] + R[np.ix_(free, ~free)] @ lo[~free]
         L = np.linalg.cholesky(R[np.ix_(free, free)])
-        b = -0.5 * np.linalg.solve(L, c)
+        b = -np.linalg.solve(L, c)
         result = lsq_linear(L.T, b, bounds=(lo[free], hi[free]), method="bvls", tol=1e-14)
         lower, upper = result.active_mask < 0, result.active_mask > 0
         # Active components sit exactly on their bounds (BVLS may leave them an ulp away).
@@ -223,15 +244,16 @@ def _solve_one_box_qp(R, sigma, lo, hi):
 
 
 def box_quadratic_control(R, sigma, u_min, u_max):
-    r"""Minimize :math:`\sigma^Tu + u^TRu` over the box :math:`u_{\min} \le u \le u_{\max}`.
+    r"""Minimize :math:`\sigma^Tu + \tfrac12u^TRu` over the box :math:`u_{\min} \le u \le u_{\max}`.
 
     A strictly convex quadratic program with a unique solution, characterized by the
-    KKT conditions on the gradient :math:`g = \sigma + 2Ru`: :math:`g_i = 0` for free
+    KKT conditions on the gradient :math:`g = \sigma + Ru`: :math:`g_i = 0` for free
     components, :math:`g_i \ge 0` at a lower and :math:`g_i \le 0` at an upper bound.
     Solved exactly (finite active-set iterations) by bounded-variable least squares
     (``scipy.optimize.lsq_linear``, ``method="bvls"``) after writing the objective as
-    :math:`|L^Tu + \tfrac12L^{-1}\sigma|^2` with :math:`R = LL^T`; one solve per problem of
-    the batch.
+    :math:`\tfrac12|L^Tu + L^{-1}\sigma|^2` with :math:`R = LL^T`.  The factor 1/2 is the
+    package's convention for every quadratic cost; for :math:`\sigma^Tu + u^TRu` pass
+    ``2 * R``.
 
     Clipping the unconstrained minimizer :func:`quadratic_control` to the box gives the
     same answer when :math:`R` is diagonal (the problem separates by component), but not
@@ -241,15 +263,24 @@ def box_quadratic_control(R, sigma, u_min, u_max):
     Parameters
     ----------
     R : (..., m, m) array_like
-        Symmetric positive definite input weight.
+        Symmetric positive definite input weight, in cost per unit time per squared input
+        unit.
     sigma : (..., m) array_like
-        Switching function.
+        Switching function, in cost per unit time per input unit.
     u_min, u_max : float or (..., m) array_like
         Finite bounds, :math:`u_{\min} \le u_{\max}` (equal bounds fix a component).
 
     Returns
     -------
     BoxQuadraticControl
+        ``control``, ``at_lower`` and ``at_upper`` with the broadcast batch shape (..., m).
+
+    Batches
+    -------
+    Leading batch axes of ``R``, ``sigma``, ``u_min`` and ``u_max`` broadcast.  The
+    problems of a batch are solved one after another in Python (one active-set solve
+    each): the active sets differ from problem to problem, so a vectorized exact solver
+    would need its own active-set bookkeeping; the cost is linear in the batch size.
 
     Raises
     ------

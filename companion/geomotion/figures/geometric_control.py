@@ -54,7 +54,7 @@ def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
         ``"path"``: (4, samples, 4) states :math:`(x, y, \theta, \varphi)` per phase;
         ``"final"``: (4,) the final state (the net displacement, since it starts at 0).
     """
-    car = control.car_kinematics(wheelbase)
+    car = control.car_kinematics(wheelbase=wheelbase)
     steer, drive = float(steer), float(drive)
     if not (np.isfinite(steer) and abs(steer) < 0.5 * np.pi):
         raise ValueError(f"steer: expected an angle within (-pi/2, pi/2) rad, got {steer!r}")
@@ -81,7 +81,7 @@ def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
 
 def _car_brackets(wheelbase):
     r""":math:`[g_2, g_1]` and :math:`[g_1, [g_2, g_1]]` at the start state (the origin)."""
-    car = control.car_kinematics(wheelbase)
+    car = control.car_kinematics(wheelbase=wheelbase)
     (g1, g2), (dg1, dg2) = car.inputs, car.input_jacobians
     start = np.zeros(4)
 
@@ -297,8 +297,10 @@ def phase_loop_figure(
         if not np.isfinite(value):
             raise ValueError(f"{name}: expected a finite number, got {value!r}")
     points_per_side = 50
-    vertices = symmetry.rectangle_loop(a0, b0, corner, clockwise)
-    loop = symmetry.rectangle_loop(a0, b0, corner, clockwise, points_per_side=points_per_side)
+    vertices = symmetry.rectangle_loop(a0, b0, corner=corner, clockwise=clockwise)
+    loop = symmetry.rectangle_loop(
+        a0, b0, corner=corner, clockwise=clockwise, points_per_side=points_per_side
+    )
     forced = momentum != 0.0 or torque != 0.0
     phase = symmetry.loop_phase(
         1.0,

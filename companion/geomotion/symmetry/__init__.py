@@ -51,8 +51,8 @@ Quadrature
 ----------
 A sampled path is read as piecewise linear between its samples, in shape and (for the
 dynamic phase) in time.  Each segment is integrated by Gauss--Legendre quadrature with
-``GAUSS_NODES`` nodes, exact when the integrand is a polynomial of degree up to
-``2 * GAUSS_NODES - 1`` along the segment.  Polygonal loops, such as the rectangle
+five nodes, exact when the integrand is a polynomial of degree up to 9 along the
+segment.  Polygonal loops, such as the rectangle
 example, are therefore integrated exactly (to rounding) when :math:`I` is constant and
 :math:`a` a polynomial of modest degree, and otherwise to an error that falls very fast
 as the segments shorten (a rational :math:`A = a/I` is smooth but not polynomial).  For
@@ -77,8 +77,13 @@ Callables
 ---------
 ``locked_inertia`` and ``coupling`` may be constants or functions of one shape sample
 ``s`` (shape ``(k,)``), returning a float (kg m^2) and a ``(k,)`` array; ``torque`` may
-be a constant or a function of one time (s) returning a float (N m).  Functions are
-called once per quadrature node, so they need not broadcast.
+be a constant or a function of one time (s) returning a float (N m); ``metric`` (of
+:func:`gaussian_curvature`) a function of one point returning a (2, 2) matrix.  They go
+through the package's one contract for functions you pass in (see the API convention
+page): a function that broadcasts over a stack of points (index ``s[..., i]``) is called
+once on all quadrature nodes, one written for a single point is called once per node;
+every value is checked for shape and finiteness, and an exception it raises reaches you
+unchanged.
 
 Units: :math:`\theta` in rad, :math:`I` in kg m^2, :math:`p_\theta` in N m s, torques in
 N m, times in s; :math:`a` and :math:`A` per unit of the shape coordinates (:math:`A` in
@@ -86,9 +91,7 @@ rad per unit of :math:`s`).  The value functions broadcast over leading (batch) 
 so do the phase functions over stacks of paths.
 """
 
-from ._common import CLOSURE_RTOL, GAUSS_NODES
 from .connection import (
-    SYMMETRY_RTOL,
     KineticBlocks,
     conjugate_momentum,
     kinetic_blocks,
@@ -96,16 +99,11 @@ from .connection import (
     mechanical_connection,
     reconstruct_rate,
 )
-from .curvature import CONNECTION_STEP, METRIC_STEP, connection_curvature, gaussian_curvature
+from .curvature import connection_curvature, gaussian_curvature
 from .example import constant_curvature_coupling, constant_curvature_metric, rectangle_loop
 from .phase import LoopPhase, dynamic_phase, geometric_phase, loop_phase
 
 __all__ = [
-    "CLOSURE_RTOL",
-    "CONNECTION_STEP",
-    "GAUSS_NODES",
-    "METRIC_STEP",
-    "SYMMETRY_RTOL",
     "KineticBlocks",
     "LoopPhase",
     "conjugate_momentum",

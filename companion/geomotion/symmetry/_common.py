@@ -3,17 +3,17 @@ files of :mod:`geomotion.symmetry`."""
 
 import numpy as np
 
-from .. import _validate
+from .. import _numerics, _validate
 
-#: Gauss--Legendre nodes per path segment: exact for polynomial integrands of degree up
-#: to 9 along a segment.
-GAUSS_NODES = 5
+# Gauss--Legendre nodes per path segment: exact for polynomial integrands of degree up
+# to 9 along a segment.
+_GAUSS_NODES = 5
 
-#: Largest gap between the last and the first sample of a loop, relative to the largest
-#: shape coordinate on the loop, for the loop to count as closed.
-CLOSURE_RTOL = 1e-9
+# Largest gap between the last and the first sample of a loop, relative to the largest
+# shape coordinate on the loop, for the loop to count as closed.
+_CLOSURE_RTOL = 1e-9
 
-_legendre_x, _legendre_w = np.polynomial.legendre.leggauss(GAUSS_NODES)
+_legendre_x, _legendre_w = np.polynomial.legendre.leggauss(_GAUSS_NODES)
 #: Gauss--Legendre nodes and weights mapped to [0, 1] (the weights sum to one).
 _XI = 0.5 * (_legendre_x + 1.0)
 _W = 0.5 * _legendre_w
@@ -65,10 +65,10 @@ def _path_samples(shape, closed):
         )
     if closed:
         gap = np.abs(s[..., -1, :] - s[..., 0, :]).max(initial=0.0)
-        if gap > CLOSURE_RTOL * np.abs(s).max(initial=0.0):
+        if gap > _CLOSURE_RTOL * np.abs(s).max(initial=0.0):
             raise ValueError(
                 f"shape: expected a closed loop (last sample equal to the first within "
-                f"{CLOSURE_RTOL:g} of the largest |s|), got a gap of {gap:.3g}; repeat the "
+                f"{_CLOSURE_RTOL:g} of the largest |s|), got a gap of {gap:.3g}; repeat the "
                 "first sample at the end to close it"
             )
     return s
@@ -99,21 +99,13 @@ def _sample_times(times, s):
 
 
 def _evaluate_each(function, points, point_ndim, core, name):
-    """``function(point)`` for every point of a stack; result ``batch + core``."""
-    batch = points.shape[: points.ndim - point_ndim]
-    flat = points.reshape((-1,) + points.shape[len(batch) :])
-    values = np.empty((len(flat),) + core)
-    for index, point in enumerate(flat):
-        try:
-            value = _validate.real_array(function(point), name)
-        except ValueError as error:
-            raise ValueError(f"{error} (at {point})") from error
-        if value.shape != core:
-            raise ValueError(
-                f"{name}: expected a value of shape {core} at {point}, got shape {value.shape}"
-            )
-        values[index] = value
-    return values.reshape(batch + core)
+    """``function(point)`` for every point of a stack, result ``batch + core``, through the
+    package's one callable contract (:func:`geomotion._numerics.evaluate`): one call on the
+    whole stack when the function broadcasts, else one call per point; a point is a
+    shape sample (``point_ndim`` 1) or a time (``point_ndim`` 0, passed as a scalar)."""
+    if point_ndim == 0:
+        return _numerics.evaluate(lambda t: function(t[..., 0]), (points[..., None],), core, name)
+    return _numerics.evaluate(function, (points,), core, name)
 
 
 def _field(value, points, point_ndim, core, name):
@@ -145,5 +137,5 @@ def _time_nodes(start, h):
 
 
 def _scalar_or_array(x):
-    """A Python float for a 0-d result (one path), the array otherwise."""
-    return float(x) if np.ndim(x) == 0 else x
+    """A ``numpy.float64`` for a 0-d result (one path), the array otherwise."""
+    return np.float64(x) if np.ndim(x) == 0 else x

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ._common import _batch_shape, _coupling, _positive_locked_inertia
+from ._common import _batch_shape, _coupling, _positive_locked_inertia, _scalar_or_array
 
-#: Largest accepted asymmetry of a kinetic metric, relative to its largest entry (as
-#: ``geomotion._validate.positive_definite``).
-SYMMETRY_RTOL = 1e-12
+# Largest accepted asymmetry of a kinetic metric, relative to its largest entry (as
+# ``geomotion._validate.positive_definite``).
+_SYMMETRY_RTOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -21,9 +21,9 @@ class KineticBlocks:
 
     Attributes
     ----------
-    locked_inertia : (...) ndarray
+    locked_inertia : numpy.float64 or (...) ndarray
         :math:`I = \partial^2T/\partial\dot\theta^2 > 0` (kg m^2): the inertia about the
-        symmetry axis with the shape held fixed.
+        symmetry axis with the shape held fixed, one per metric of the batch.
     coupling : (..., k) ndarray
         :math:`a`, the group--shape cross block: :math:`T \ni \dot\theta\,a^T\dot s`.
     shape_metric : (..., k, k) ndarray
@@ -59,6 +59,8 @@ def kinetic_blocks(metric):
     Returns
     -------
     KineticBlocks
+        The blocks :math:`I, a, H` and the Schur complement, with the batch shape of
+        ``metric``.
 
     Raises
     ------
@@ -74,13 +76,15 @@ def kinetic_blocks(metric):
             f"got shape {G.shape}"
         )
     asymmetry = np.abs(G - np.swapaxes(G, -1, -2)).max(initial=0.0)
-    if asymmetry > SYMMETRY_RTOL * np.abs(G).max(initial=0.0):
+    if asymmetry > _SYMMETRY_RTOL * np.abs(G).max(initial=0.0):
         raise ValueError(f"metric: expected a symmetric matrix, got asymmetry {asymmetry:.3g}")
     I = _positive_locked_inertia(G[..., 0, 0], "metric[..., 0, 0] (locked inertia)")
     I, a, H = I.copy(), G[..., 1:, 0].copy(), G[..., 1:, 1:].copy()
     schur = H - a[..., :, None] * a[..., None, :] / I[..., None, None]
     _validate.positive_definite(schur, "metric (Schur complement H - a a^T / I)")
-    return KineticBlocks(I, a, H, schur)
+    return KineticBlocks(
+        locked_inertia=_scalar_or_array(I), coupling=a, shape_metric=H, schur_complement=schur
+    )
 
 
 def kinetic_metric(locked_inertia, coupling, shape_metric):

@@ -9,18 +9,18 @@ decides.
 
 import numpy as np
 
-from .. import _validate
-from ._common import _coupling, _field, _locked_inertia_at
+from .. import _numerics, _validate
+from ._common import _coupling, _field, _locked_inertia_at, _scalar_or_array
 
 __all__ = ["connection_curvature", "gaussian_curvature"]
 
-#: Relative central-difference step of :func:`connection_curvature` (Richardson
-#: extrapolated from h and h/2, truncation error O(h^4)).
-CONNECTION_STEP = 1e-3
+# Relative central-difference step of :func:`connection_curvature` (Richardson
+# extrapolated from h and h/2, truncation error O(h^4)).
+_CONNECTION_STEP = 1e-3
 
-#: Relative central-difference step of :func:`gaussian_curvature` (second differences,
-#: truncation error O(h^2), rounding error about 1e-16 / h^2).
-METRIC_STEP = 1e-4
+# Relative central-difference step of :func:`gaussian_curvature` (second differences,
+# truncation error O(h^2), rounding error about 1e-16 / h^2).
+_METRIC_STEP = 1e-4
 
 
 def _points2(points, name):
@@ -40,21 +40,6 @@ def _connection(locked_inertia, coupling, points):
     return a / I[..., None]
 
 
-def _curl(locked_inertia, coupling, s, h):
-    r"""Central-difference :math:`\partial_1A_2 - \partial_2A_1` with steps ``h`` (..., 2)."""
-    e1 = np.stack([h[..., 0], np.zeros_like(h[..., 0])], axis=-1)
-    e2 = np.stack([np.zeros_like(h[..., 1]), h[..., 1]], axis=-1)
-    d1A2 = (
-        _connection(locked_inertia, coupling, s + e1)[..., 1]
-        - _connection(locked_inertia, coupling, s - e1)[..., 1]
-    ) / (2 * h[..., 0])
-    d2A1 = (
-        _connection(locked_inertia, coupling, s + e2)[..., 0]
-        - _connection(locked_inertia, coupling, s - e2)[..., 0]
-    ) / (2 * h[..., 1])
-    return d1A2 - d2A1
-
-
 def connection_curvature(locked_inertia, coupling, shape):
     r"""Curvature :math:`dA = (\partial_1A_2 - \partial_2A_1)\,ds_1\wedge ds_2` of the
     mechanical connection :math:`A = I^{-1}a^T` over two shape coordinates.
@@ -66,8 +51,8 @@ def connection_curvature(locked_inertia, coupling, shape):
     connected patch, every loop in it has zero geometric phase.
 
     Derivatives are central differences of :math:`A` with steps
-    ``CONNECTION_STEP * max(1, |s_i|)`` and half of them, Richardson extrapolated
-    (truncation error of fourth order in the step).
+    ``1e-3 * max(1, |s_i|)`` and half of them, Richardson extrapolated (truncation error
+    of fourth order in the step).
 
     Parameters
     ----------
@@ -81,8 +66,8 @@ def connection_curvature(locked_inertia, coupling, shape):
 
     Returns
     -------
-    float or (...) ndarray
-        :math:`\partial_1A_2 - \partial_2A_1`, rad per unit shape area.
+    numpy.float64 or (...) ndarray
+        :math:`\partial_1A_2 - \partial_2A_1`, rad per unit shape area, one per point.
 
     Raises
     ------
@@ -98,15 +83,13 @@ def connection_curvature(locked_inertia, coupling, shape):
     >>> from geomotion import symmetry
     >>> def coupling(s):
     ...     return symmetry.constant_curvature_coupling(s, 0.7)
-    >>> round(symmetry.connection_curvature(1.0, coupling, [0.4, -0.3]), 12)
+    >>> print(round(symmetry.connection_curvature(1.0, coupling, [0.4, -0.3]), 12))
     0.7
     """
     s = _points2(shape, "shape")
-    h = _steps(s, CONNECTION_STEP)
-    coarse = _curl(locked_inertia, coupling, s, h)
-    fine = _curl(locked_inertia, coupling, s, 0.5 * h)
-    curvature = (4.0 * fine - coarse) / 3.0
-    return float(curvature) if curvature.ndim == 0 else curvature
+    connection = _numerics.Trusted(lambda x: _connection(locked_inertia, coupling, x))
+    D = _numerics.jacobian(connection, s, 2, "connection", _steps(s, _CONNECTION_STEP))
+    return _scalar_or_array(D[..., 1, 0] - D[..., 0, 1])
 
 
 def _metric_at(metric, points):
@@ -167,7 +150,7 @@ def gaussian_curvature(metric, points):
               \tfrac12E_v & E & F\\ \tfrac12G_u & F & G\end{bmatrix}\right),
 
     with the first and second derivatives of the metric taken by central differences
-    of step ``METRIC_STEP * max(1, |x_i|)`` (truncation error of second order, so a
+    of step ``1e-4 * max(1, |x_i|)`` (truncation error of second order, so a
     relative accuracy of about 1e-7 for a smooth metric of unit scale).
 
     Parameters
@@ -180,8 +163,8 @@ def gaussian_curvature(metric, points):
 
     Returns
     -------
-    float or (...) ndarray
-        :math:`K`, in inverse units of the metric (1/m^2 for a metric in m^2 per unit
+    numpy.float64 or (...) ndarray
+        :math:`K`, one per point, in inverse units of the metric (1/m^2 for a metric in m^2 per unit
         coordinate squared).
 
     Raises
@@ -201,14 +184,14 @@ def gaussian_curvature(metric, points):
     >>> import numpy as np
     >>> from geomotion import symmetry
     >>> sphere = lambda x: np.diag([4.0, 4.0 * np.sin(x[0]) ** 2])
-    >>> round(symmetry.gaussian_curvature(sphere, [0.8, 0.3]), 6)
+    >>> print(round(symmetry.gaussian_curvature(sphere, [0.8, 0.3]), 6))
     0.25
     >>> polar = lambda x: np.diag([1.0, x[0] ** 2])
-    >>> abs(symmetry.gaussian_curvature(polar, [1.5, 0.4])) < 1e-7
+    >>> print(abs(symmetry.gaussian_curvature(polar, [1.5, 0.4])) < 1e-7)
     True
     """
     x = _points2(points, "points")
-    h = _steps(x, METRIC_STEP)
+    h = _steps(x, _METRIC_STEP)
     hu, hv = h[..., 0, None, None], h[..., 1, None, None]
     zero = np.zeros_like(h[..., 0])
     du = np.stack([h[..., 0], zero], axis=-1)
@@ -227,4 +210,4 @@ def gaussian_curvature(metric, points):
         g_uv,
         (g_pv - 2 * g + g_mv) / hv**2,
     )
-    return float(curvature) if curvature.ndim == 0 else curvature
+    return _scalar_or_array(curvature)

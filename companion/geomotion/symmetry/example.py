@@ -72,7 +72,7 @@ def constant_curvature_metric(shape, k):
     return kinetic_metric(np.ones(a.shape[:-1]), a, H)
 
 
-def rectangle_loop(a0, b0, corner=(0.0, 0.0), clockwise=False, points_per_side=1):
+def rectangle_loop(a0, b0, *, corner=(0.0, 0.0), clockwise=False, points_per_side=1):
     r"""Closed rectangular shape loop with sides :math:`a_0` along :math:`s_1` and
     :math:`b_0` along :math:`s_2`.
 
@@ -85,12 +85,12 @@ def rectangle_loop(a0, b0, corner=(0.0, 0.0), clockwise=False, points_per_side=1
     ----------
     a0, b0 : float
         Side lengths, >= 0 (zero gives a degenerate loop of zero area).
-    corner : (2,) array_like
-        Lower-left vertex.
-    clockwise : bool
-        Traverse the loop the other way (first along :math:`+s_2`).
-    points_per_side : int
-        Segments per side (>= 1): samples at equal spacing along each side.
+    corner : (2,) array_like, optional
+        Lower-left vertex; default the origin.
+    clockwise : bool, optional
+        Traverse the loop the other way (first along :math:`+s_2`); default False.
+    points_per_side : int, optional
+        Segments per side (>= 1): samples at equal spacing along each side; default 1.
 
     Returns
     -------

@@ -27,27 +27,25 @@ from .connection import mechanical_connection
 class LoopPhase:
     r"""Net rotation over a shape loop, split as in eq. 13 (:func:`loop_phase`).
 
-    Unpacks as ``dynamic, geometric = loop_phase(...)``.
+    Read by name (``phase.dynamic``, ``phase.geometric``, ``phase.total``); it does not
+    unpack like a tuple.
 
     Attributes
     ----------
-    dynamic : float or (...) ndarray
+    dynamic : numpy.float64 or (...) ndarray
         :math:`\int_0^T I(s(t))^{-1}p_\theta(t)\,dt` (rad); zero at zero momentum and no
-        torque.
-    geometric : float or (...) ndarray
+        torque.  One value per loop of the batch (a NumPy scalar for one loop).
+    geometric : numpy.float64 or (...) ndarray
         :math:`-\oint A(s)\,ds` (rad), with the sign it has in :math:`\Delta\theta`.
     """
 
-    dynamic: float | np.ndarray
-    geometric: float | np.ndarray
+    dynamic: np.float64 | np.ndarray
+    geometric: np.float64 | np.ndarray
 
     @property
     def total(self):
         r""":math:`\Delta\theta` = dynamic + geometric (rad)."""
         return self.dynamic + self.geometric
-
-    def __iter__(self):
-        return iter((self.dynamic, self.geometric))
 
 
 def _torque_impulses(torque, t, h):
@@ -67,7 +65,7 @@ def _torque_impulses(torque, t, h):
     return before[..., None] + within
 
 
-def dynamic_phase(locked_inertia, shape, times, momentum=0.0, torque=None):
+def dynamic_phase(locked_inertia, shape, times, *, momentum=0.0, torque=None):
     r"""Dynamic phase :math:`\int_{t_0}^{t_K} I(s(t))^{-1}p_\theta(t)\,dt` along a sampled path.
 
     The first term of eq. 13.  The momentum starts at ``momentum`` and changes only by
@@ -84,16 +82,16 @@ def dynamic_phase(locked_inertia, shape, times, momentum=0.0, torque=None):
         Shape samples, read as piecewise linear between the sample times.
     times : (..., K) array_like
         Strictly increasing sample times (s).
-    momentum : float or (...) array_like
-        :math:`p_\theta` at ``times[..., 0]`` (N m s).
+    momentum : float or (...) array_like, optional
+        :math:`p_\theta` at ``times[..., 0]`` (N m s); default 0.
     torque : callable or float, optional
         Known external torque about :math:`\theta` (N m): a function of one time (s), or
         a constant.  None (default) conserves the momentum.
 
     Returns
     -------
-    float or (...) ndarray
-        The dynamic phase (rad).  Gauss--Legendre on each segment (see the module notes).
+    numpy.float64 or (...) ndarray
+        The dynamic phase (rad), one per path of the batch.  Gauss--Legendre on each segment (see the module notes).
 
     Raises
     ------
@@ -134,9 +132,9 @@ def geometric_phase(locked_inertia, coupling, shape):
 
     Returns
     -------
-    float or (...) ndarray
-        The geometric phase (rad).  Exact for polygons and polynomial :math:`A` of
-        degree up to ``2 * GAUSS_NODES - 1``; second order in the sample spacing on
+    numpy.float64 or (...) ndarray
+        The geometric phase (rad), one per loop of the batch.  Exact for polygons and
+        polynomial :math:`A` of degree up to 9 (five Gauss nodes per segment); second order in the sample spacing on
         smooth curves (see the module notes).
 
     Raises
@@ -154,7 +152,7 @@ def geometric_phase(locked_inertia, coupling, shape):
     return _scalar_or_array(-np.einsum("...ink,...ik,n->...", A, ds, _W))
 
 
-def loop_phase(locked_inertia, coupling, shape, momentum=0.0, times=None, torque=None):
+def loop_phase(locked_inertia, coupling, shape, *, momentum=0.0, times=None, torque=None):
     r"""Dynamic and geometric phase of a closed shape loop (eq. 13).
 
     .. math:: \Delta\theta = \int_0^T I(s(t))^{-1}p_\theta\,dt - \oint A(s)\,ds
@@ -170,18 +168,19 @@ def loop_phase(locked_inertia, coupling, shape, momentum=0.0, times=None, torque
         :math:`a(s)`.
     shape : (..., K, k) array_like
         Closed loop of shape samples (the last equals the first).
-    momentum : float or (...) array_like
-        :math:`p_\theta` at the first sample (N m s).
+    momentum : float or (...) array_like, optional
+        :math:`p_\theta` at the first sample (N m s); default 0.
     times : (..., K) array_like, optional
         Strictly increasing sample times (s); required unless the momentum is zero and
         there is no torque.
     torque : callable or float, optional
-        Known external torque about :math:`\theta` (N m), see :func:`dynamic_phase`.
+        Known external torque about :math:`\theta` (N m), see :func:`dynamic_phase`;
+        default None (no torque).
 
     Returns
     -------
     LoopPhase
-        ``(dynamic, geometric)``, and their sum ``total`` (rad).
+        ``dynamic`` and ``geometric``, and their sum ``total`` (rad), read by name.
 
     Raises
     ------
@@ -200,5 +199,5 @@ def loop_phase(locked_inertia, coupling, shape, momentum=0.0, times=None, torque
         batch = _batch_shape(shape=np.shape(geometric), momentum=p0.shape)
         dynamic = _scalar_or_array(np.zeros(batch))
     else:
-        dynamic = dynamic_phase(locked_inertia, shape, times, p0, torque)
-    return LoopPhase(dynamic, geometric)
+        dynamic = dynamic_phase(locked_inertia, shape, times, momentum=p0, torque=torque)
+    return LoopPhase(dynamic=dynamic, geometric=geometric)
