@@ -75,7 +75,8 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     if b.shape != (1,):
         raise ValueError(f"b: expected one number, got shape {b.shape}")
     W = _weight_matrix(W)
-    u0, Z = allocation.solution_family(G, b)
+    family = allocation.solution_family(G, b)
+    u0, Z = family.u0, family.Z
     u_W = allocation.weighted_allocation(G, b, W)
     direction = Z[:, 0]
     z_W = float(direction @ (u_W - u0))
