@@ -176,13 +176,13 @@ def grasp_matrix(r):
 class InternalGripForces:
     r"""Result of :func:`internal_grip_forces`: a zero-resultant pair of hand forces.
 
-    Read the two forces by name (``squeeze.df_L``, ``squeeze.df_R``); the result does
+    Read the two forces by name (``pair.df_L``, ``pair.df_R``); the result does
     not unpack like a tuple.
 
     Attributes
     ----------
     df_L : (..., 3) ndarray
-        Force :math:`\delta f_L = s\,(r_L - r_R)` added on the club at the left contact
+        Force :math:`\delta f_L = a\,(r_L - r_R)` added on the club at the left contact
         [N].
     df_R : (..., 3) ndarray
         Force :math:`\delta f_R = -\delta f_L` added on the club at the right contact [N].
@@ -195,9 +195,10 @@ class InternalGripForces:
 def internal_grip_forces(r_L, r_R, squeeze):
     r"""A squeeze between the hands that leaves the resultant wrench unchanged.
 
-    .. math:: \delta f_L = s\,(r_L - r_R),\qquad \delta f_R = -\delta f_L
+    .. math:: \delta f_L = a\,(r_L - r_R),\qquad \delta f_R = -\delta f_L
 
-    with :math:`s` the ``squeeze`` intensity.  The pair has zero sum and zero moment
+    with :math:`a` the ``squeeze`` intensity (the book's symbol; the argument is not
+    called ``a``, which names an acceleration in :mod:`geomotion`).  The pair has zero sum and zero moment
     about any point because both forces lie on the line through the two contacts.
     Adding it to any hand-force pair leaves :func:`grip_wrench` unchanged, so a measured
     resultant cannot reveal it; it still changes grip stiffness and friction reserves.
@@ -210,7 +211,7 @@ def internal_grip_forces(r_L, r_R, squeeze):
     r_L, r_R : (..., 3) array_like
         Offsets of the left and right hand contacts from any common point [m].
     squeeze : array_like
-        Squeeze intensity :math:`s` [N/m], shape broadcasting with the leading axes;
+        Squeeze intensity :math:`a` [N/m], shape broadcasting with the leading axes;
         ``squeeze > 0`` stretches the club between the contacts (each force points away
         from the other hand), ``squeeze < 0`` compresses it.
 
