@@ -577,7 +577,6 @@ def test_cop_noise_floor_and_its_checks():
     ("kwargs", "message"),
     [
         ({"convention": "plate_on_foot"}, "convention: expected one of"),
-        ({"convention": None}, "convention: expected one of"),
         (
             {"depth": -0.04},
             r"^depth: expected the distance in m of the plate origin below the contact "
@@ -592,6 +591,13 @@ def test_cop_refuses_bad_options(kwargs, message):
     wrench = np.ones((2, 6))
     with pytest.raises(ValueError, match=message):
         contact.center_of_pressure(wrench, **kwargs)
+
+
+def test_a_convention_that_is_not_a_string_is_a_type_error():
+    with pytest.raises(TypeError, match="convention: expected one of the strings"):
+        contact.center_of_pressure(np.ones((2, 6)), convention=None)
+    with pytest.raises(TypeError, match="convention: expected one of the strings"):
+        contact.contact_feasibility(np.ones(6), 0.5, UNIT_SQUARE, convention=-1)
 
 
 @pytest.mark.parametrize(

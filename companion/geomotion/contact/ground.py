@@ -22,6 +22,10 @@ _TURNING_TOL = 1e-9
 
 def _convention_sign(convention):
     """+1 for a plate-on-body wrench, -1 for a body-on-plate one."""
+    if not isinstance(convention, str):
+        raise TypeError(
+            f"convention: expected one of the strings {CONVENTIONS}, got {convention!r}"
+        )
     if convention not in CONVENTIONS:
         raise ValueError(f"convention: expected one of {CONVENTIONS}, got {convention!r}")
     return 1.0 if convention == "plate_on_body" else -1.0
@@ -149,10 +153,11 @@ def center_of_pressure(
     ------
     ValueError
         If ``wrench`` is not a finite (..., 6) array, ``depth``, ``min_normal_force`` or
-        ``rtol`` is negative, ``convention`` is unknown, or a single wrench (no batch
-        axis) is unloaded.
+        ``rtol`` is negative, ``convention`` is an unknown string, or a single wrench
+        (no batch axis) is unloaded.
     TypeError
-        If an array argument is ``None`` or holds ``None``.
+        If ``convention`` is not a string, or an array argument is ``None`` or holds
+        ``None``.
 
     Examples
     --------
@@ -292,6 +297,9 @@ def contact_feasibility(
         If the wrench, depth or convention is invalid (see :func:`center_of_pressure`),
         ``friction_coefficient`` or ``min_normal_force`` is negative, or the polygon is
         not convex, has a repeated vertex, fewer than 3 vertices or zero area.
+    TypeError
+        If ``convention`` is not a string, or an array argument is ``None`` or holds
+        ``None``.
     """
     F = _surface_wrench(wrench, depth, convention)
     mu = _validate.nonnegative(friction_coefficient, "friction_coefficient")
