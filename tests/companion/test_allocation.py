@@ -663,6 +663,9 @@ def test_solver_failures_raise(monkeypatch):
         with pytest.raises(RuntimeError, match=r"linprog failed: numerical difficulties"):
             allocation.muscle_forces(G_SEED, B_SEED, 1.0, 1.0, p=1)
     monkeypatch.setattr(allocation_bounded._solvers, "_NEWTON_STEPS", 1)
+    with pytest.raises(ConvergenceError, match=r"^batch element \(1,\): the dual Newton") as caught:
+        allocation.muscle_forces([[0.05, 0.03]], [[0.0], [40.0]], [1e-3, 4e-4], 5000.0, p=3)
+    assert caught.value.iterations == 1 and caught.value.tolerance > 0
     with pytest.raises(
         ConvergenceError, match=r"dual Newton iteration for p = 3 did not meet the rows in 1 steps"
     ):

@@ -14,7 +14,6 @@ arrays then carry the batch shape.  The first element that is infeasible or fail
 the loop with its error, prefixed by ``batch element (i, ...)``.
 """
 
-import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -299,8 +298,10 @@ def _over_batch(arguments, solve_one):
         try:
             reports.append(solve_one(*(a[index] for a in arrays)))
         except (ValueError, RuntimeError) as error:
-            # The same exception (a ConvergenceError keeps its attributes), its index first.
-            located = copy.copy(error)
+            # The same exception (a ConvergenceError keeps its attributes), its index first;
+            # built without __init__, whose signature differs between the classes.
+            located = type(error).__new__(type(error))
+            located.__dict__.update(error.__dict__)
             located.args = (f"batch element {index}: {error}",)
             raise located from error
     fields = {
