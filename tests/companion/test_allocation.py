@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize
 
-from geomotion import allocation, constraints
+from geomotion import ConvergenceError, allocation, constraints
 from geomotion.allocation import _box
 from geomotion.allocation import bounded as allocation_bounded
 
@@ -63,7 +63,9 @@ def test_seed_weighted_allocation_is_0_8_0_2_not_the_euclidean_0_5_0_5():
 
 def test_seed_solution_family_of_g_equal_1_1():
     family = allocation.solution_family(G_SEED, B_SEED)
-    u0, Z = family  # unpacks as a pair
+    u0, Z = family.u0, family.Z
+    with pytest.raises(TypeError):
+        u0, Z = family  # a frozen dataclass read by name: it does not unpack
     np.testing.assert_allclose(u0, [0.5, 0.5], atol=1e-15)
     assert Z.shape == (2, 1)
     np.testing.assert_allclose(np.abs(Z[:, 0]), [2**-0.5, 2**-0.5], atol=1e-15)
@@ -259,14 +261,16 @@ def test_constraint_and_task_stacking_gives_a_constraint_preserving_task_velocit
     rng = np.random.default_rng(2)
     M, J_c, J_t = random_spd(rng, 5), rng.normal(size=(2, 5)), rng.normal(size=(2, 5))
     ydot = np.array([0.4, -1.1])
-    A, b = allocation.stack_constraint_and_task(J_c, J_t, ydot)
+    task = allocation.stack_constraint_and_task(J_c, J_t, ydot)
+    A, b = task.A, task.b
     np.testing.assert_array_equal(A, np.vstack([J_c, J_t]))
     np.testing.assert_array_equal(b, [0.0, 0.0, 0.4, -1.1])
     v = allocation.minimum_energy_velocity(M, A, b)
     np.testing.assert_allclose(J_c @ v, 0.0, atol=1e-13)
     np.testing.assert_allclose(J_t @ v, ydot, atol=1e-13)
     # Batched task rates broadcast against one pair of Jacobians.
-    A_b, b_b = allocation.stack_constraint_and_task(J_c, J_t, np.stack([ydot, 2 * ydot]))
+    batched = allocation.stack_constraint_and_task(J_c, J_t, np.stack([ydot, 2 * ydot]))
+    A_b, b_b = batched.A, batched.b
     assert A_b.shape == (2, 4, 5) and b_b.shape == (2, 4)
     v_b = allocation.minimum_energy_velocity(M, A_b, b_b)
     np.testing.assert_allclose(v_b, [v, 2 * v], atol=1e-13)  # linear in the rate
@@ -287,7 +291,7 @@ def test_reduced_dynamics_map_full_family_and_reduced_eq_10_agree():
     N = constraints.null_space_basis(J_c)
     W = random_spd(rng, m)
     u_W = allocation.weighted_allocation(N.T @ G, N.T @ b, W)
-    u0, Z = family
+    u0, Z = family.u0, family.Z
     u_ref = u0 - Z @ np.linalg.solve(Z.T @ W @ Z, Z.T @ W @ u0)
     np.testing.assert_allclose(u_W, u_ref, atol=1e-12)  # achieved ~1e-15
     np.testing.assert_allclose(G @ u_W, b, atol=1e-12)
@@ -596,7 +600,7 @@ def test_an_answer_that_fails_its_certificate_raises(monkeypatch):
         return np.full(2, 0.5) / problem.col_scale, np.array([1.25]), 1, "stub"
 
     monkeypatch.setattr(allocation_bounded._solvers, "minimize_quadratic", euclidean)
-    with pytest.raises(RuntimeError, match=r"certified relative optimality gap 0\.562 above"):
+    with pytest.raises(ConvergenceError, match=r"certified relative optimality gap 0\.562 above"):
         allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
 
 
@@ -606,8 +610,13 @@ def test_an_answer_that_misses_the_request_raises(monkeypatch):
         return np.zeros(len(problem.free)), np.zeros(1), 1, "stub"
 
     monkeypatch.setattr(allocation_bounded._solvers, "minimize_quadratic", zero)
-    with pytest.raises(RuntimeError, match=r"\|\(G u - b\)\[0\]\| = 1 above .*RESIDUAL_RTOL"):
+    with pytest.raises(
+        ConvergenceError, match=r"\|\(G u - b\)\[0\]\| = 1 above .*rtol = 1e-09"
+    ) as caught:
         allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1e9)
+    # The documented default rtol = 1e-9; the miss is the whole request (relative miss 1).
+    assert caught.value.tolerance == 1e-9 and caught.value.residual == 1.0
+    assert isinstance(caught.value, RuntimeError) and caught.value.iterations == 1
 
 
 def test_daqp_answer_without_the_face_correction_is_certified_with_its_own_multipliers(
@@ -654,8 +663,11 @@ def test_solver_failures_raise(monkeypatch):
         with pytest.raises(RuntimeError, match=r"linprog failed: numerical difficulties"):
             allocation.muscle_forces(G_SEED, B_SEED, 1.0, 1.0, p=1)
     monkeypatch.setattr(allocation_bounded._solvers, "_NEWTON_STEPS", 1)
+    with pytest.raises(ConvergenceError, match=r"^batch element \(1,\): the dual Newton") as caught:
+        allocation.muscle_forces([[0.05, 0.03]], [[0.0], [40.0]], [1e-3, 4e-4], 5000.0, p=3)
+    assert caught.value.iterations == 1 and caught.value.tolerance > 0
     with pytest.raises(
-        RuntimeError, match=r"dual Newton iteration for p = 3 did not meet the rows in 1 steps"
+        ConvergenceError, match=r"dual Newton iteration for p = 3 did not meet the rows in 1 steps"
     ):
         allocation.muscle_forces([[0.05, 0.03]], [40.0], [1e-3, 4e-4], 5000.0, p=3)
 
@@ -794,6 +806,57 @@ def test_solution_family_of_a_zero_map_and_of_a_zero_request():
     np.testing.assert_array_equal(allocation.weighted_allocation(G_SEED, 0, W_SEED), [0.0, 0.0])
 
 
+def test_a_rank_that_varies_across_a_batch_is_reported_per_element():
+    # A sweep through a singularity: diag(1, t) loses rank at t = 0 (by hand: rank 2, 1, 2).
+    G = np.stack([np.diag([1.0, t]) for t in (0.5, 0.0, 2.0)])
+    b = np.array([[1.0, 1.0], [3.0, 0.0], [1.0, 4.0]])
+    family = allocation.solution_family(G, b)
+    np.testing.assert_array_equal(family.rank, [2, 1, 2])
+    np.testing.assert_array_equal(family.redundancy, [0, 1, 0])
+    np.testing.assert_array_equal(allocation.redundancy_dimension(G), [0, 1, 0])
+    np.testing.assert_allclose(family.u0, [[1.0, 2.0], [3.0, 0.0], [1.0, 2.0]], atol=1e-15)
+    # Z has the largest redundancy's column count; the regular elements' column is zero.
+    assert family.Z.shape == (3, 2, 1)
+    np.testing.assert_array_equal(family.Z[[0, 2]], 0.0)
+    np.testing.assert_allclose(np.abs(family.Z[1, :, 0]), [0.0, 1.0], atol=0)
+    members = family.member(np.array([[5.0], [5.0], [5.0]]))
+    np.testing.assert_allclose(np.einsum("bij,bj->bi", G, members), b, atol=1e-15)
+    # Uniform rank: every column a unit vector, as for one matrix.
+    single = allocation.solution_family(G[1], b[1])
+    assert single.rank == 1 and single.redundancy == 1 and single.Z.shape == (2, 1)
+
+
+def test_options_are_keyword_only_and_no_tolerance_constant_is_exported():
+    with pytest.raises(TypeError):
+        allocation.solution_family(G_SEED, B_SEED, 1e-10)
+    with pytest.raises(TypeError):
+        allocation.weighted_allocation(G_SEED, B_SEED, W_SEED, 1e-10)
+    with pytest.raises(TypeError):
+        allocation.muscle_forces(G_SEED, B_SEED, 1.0, 1.0, 2)
+    for name in (
+        "ACTIVE_RTOL",
+        "FEASIBILITY_RTOL",
+        "OPTIMALITY_RTOL",
+        "RANGE_RTOL",
+        "RESIDUAL_RTOL",
+    ):
+        assert not hasattr(allocation, name)
+    task = allocation.stack_constraint_and_task(np.ones((1, 2)), np.eye(2)[:1], [1.0])
+    with pytest.raises(TypeError):
+        A, b = task  # noqa: F841 -- read by name
+
+
+def test_the_residual_tolerance_of_a_bounded_problem_is_a_keyword():
+    # Dependent rows asking for 1 and 2 + 2e-8: inconsistent by 1e-8 of the request, more
+    # than the documented default rtol = 1e-9 accepts and less than rtol = 1e-7.
+    G = np.array([[1.0, 1.0], [2.0, 2.0]])
+    with pytest.raises(ValueError, match="consistent with the dependent rows of G"):
+        allocation.bounded_allocation(G, [1.0, 2 + 2e-8], np.eye(2), -5.0, 5.0)
+    report = allocation.bounded_allocation(G, [1.0, 2 + 2e-8], np.eye(2), -5.0, 5.0, rtol=1e-7)
+    np.testing.assert_allclose(report.solution, [0.5, 0.5], rtol=1e-7)
+    assert report.residual <= 1e-7 * 6
+
+
 def test_integer_input_is_read_as_real():
     np.testing.assert_allclose(
         allocation.weighted_allocation([[1, 1]], [1], [[1, 0], [0, 4]]), [0.8, 0.2]
@@ -821,13 +884,26 @@ def test_integer_input_is_read_as_real():
             lambda: allocation.solution_family([[1.0, 1.0]], [1.0], rtol=-1),
             r"rtol: expected non-negative",
         ),
-        (lambda: allocation.solution_family([[1.0, 1.0]], [1.0], range_tol=-1), r"range_tol"),
+        (
+            lambda: allocation.solution_family([[1.0, 1.0]], [1.0], range_rtol=-1),
+            r"range_rtol: expected non-negative",
+        ),
         (lambda: allocation.solution_family([[1j, 1.0]], [1.0]), r"G: expected real numbers"),
         (
             lambda: allocation.solution_family(
-                np.stack([np.eye(2), np.diag([1.0, 0.0])]), [1.0, 0.0]
+                np.stack([np.eye(2), np.diag([1.0, 0.0])]), [[1.0, 0.0], [0.0, 1.0]]
             ),
-            r"G: expected the same rank for every matrix of the batch",
+            r"b: expected a request in the range of G .* at batch element \(1,\)",
+        ),
+        (
+            lambda: allocation.weighted_allocation(
+                np.stack([np.eye(2), np.diag([1.0, 0.0])]), [1.0, 0.0], np.eye(2)
+            ),
+            r"G: expected independent rows .*got rank 1 at batch element \(1,\)",
+        ),
+        (
+            lambda: allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0, rtol=-1.0),
+            r"rtol: expected non-negative",
         ),
         (
             lambda: allocation.solution_family(np.ones((3, 1, 2)), np.ones((2, 1))),

@@ -37,6 +37,11 @@ def hand_grasp_matrix(points):
     return np.array(columns).T
 
 
+def triple(cop):
+    """The three numbers of a CenterOfPressure (which does not unpack by itself)."""
+    return cop.x_c, cop.y_c, cop.free_moment
+
+
 def plate_wrench(point, force, free_moment):
     """Moment-first wrench about the plate origin of `force` through `point` plus a z couple."""
     return np.concatenate([np.cross(point, force) + [0.0, 0.0, free_moment], force])
@@ -201,7 +206,7 @@ def test_grip_wrench_hand_example_and_point_force_transport():
     r_L, f_L = np.array([0, 0, 0.30]), np.array([10.0, 0, 0])
     r_R, f_R = np.array([0, 0, 0.20]), np.array([-4.0, 0, 5])
     # f = (6, 0, 5); n = (0, 0.3*10, 0) + (0, 0.2*(-4), 0) = (0, 2.2, 0)
-    F = contact.grip_wrench(r_L, f_L, r_R, f_R)
+    F = contact.grip_wrench(r_L, r_R, f_L, f_R)
     np.testing.assert_allclose(F, [0, 2.2, 0, 6, 0, 5], atol=1e-15)
     # Independently: each hand force is a pure force at its contact frame, moved to O.
     moved = sum(
@@ -229,22 +234,24 @@ def test_resultant_equals_grasp_matrix_product_and_has_the_point_forces_power(r,
 @given(vectors(3), vectors(3), vectors(3), vectors(3), coordinate(-1e3, 1e3))
 def test_internal_grip_forces_never_change_the_resultant(r_L, r_R, f_L, f_R, a):
     r_L, r_R, f_L, f_R = r_L / 10, r_R / 10, 10 * f_L, 10 * f_R
-    df_L, df_R = contact.internal_grip_forces(r_L, r_R, a)
+    pair = contact.internal_grip_forces(r_L, r_R, a)
+    df_L, df_R = pair.df_L, pair.df_R
     np.testing.assert_allclose(df_L, a * (r_L - r_R), atol=0)
     np.testing.assert_allclose(df_L + df_R, 0.0, atol=0)
-    before = contact.grip_wrench(r_L, f_L, r_R, f_R)
-    after = contact.grip_wrench(r_L, f_L + df_L, r_R, f_R + df_R)
+    before = contact.grip_wrench(r_L, r_R, f_L, f_R)
+    after = contact.grip_wrench(r_L, r_R, f_L + df_L, f_R + df_R)
     np.testing.assert_allclose(after, before, atol=1e-11)  # worst ~5e-13 seen at |a| ~ 1e3
 
 
 def test_exercise_5_a_nonzero_hand_pair_with_zero_resultant():
     r_L, r_R = np.array([0.02, 0.0, 0.25]), np.array([0.0, 0.01, 0.15])
-    df_L, df_R = contact.internal_grip_forces(r_L, r_R, 400.0)  # 400 N/m along 0.102 m
+    pair = contact.internal_grip_forces(r_L, r_R, 400.0)
+    df_L, df_R = pair.df_L, pair.df_R  # 400 N/m along 0.102 m
     np.testing.assert_allclose(df_L, [8.0, -4.0, 40.0], atol=1e-12)
     assert np.linalg.norm(df_L) > 40
-    np.testing.assert_allclose(contact.grip_wrench(r_L, df_L, r_R, df_R), 0.0, atol=1e-14)
+    np.testing.assert_allclose(contact.grip_wrench(r_L, r_R, df_L, df_R), 0.0, atol=1e-14)
     # Its moment about any other point vanishes too (zero resultant force).
-    shifted = contact.grip_wrench(r_L - [1, 2, 3], df_L, r_R - [1, 2, 3], df_R)
+    shifted = contact.grip_wrench(r_L - [1, 2, 3], r_R - [1, 2, 3], df_L, df_R)
     np.testing.assert_allclose(shifted, 0.0, atol=1e-13)
 
 
@@ -273,7 +280,8 @@ def test_two_distinct_hands_have_one_internal_direction_the_squeeze(r_R, separat
     r_L = r_R + separation / 10
     N = contact.internal_force_basis(np.stack([r_L, r_R]))
     assert N.shape == (6, 1)  # rank 5: no moment about the line through the hands
-    df_L, df_R = contact.internal_grip_forces(r_L, r_R, 1.0)
+    pair = contact.internal_grip_forces(r_L, r_R, 1.0)
+    df_L, df_R = pair.df_L, pair.df_R
     squeeze = np.r_[df_L, df_R] / np.linalg.norm(np.r_[df_L, df_R])
     assert abs(N[:, 0] @ squeeze) == pytest.approx(1.0, abs=1e-12)
 
@@ -360,27 +368,27 @@ def test_cop_and_free_moment_recovered_from_a_known_force_point_and_couple(
     force = np.array([F_x, F_y, F_z])
     # In plate coordinates the surface point (x_c, y_c, 0) sits at height `depth`.
     wrench = plate_wrench([x_c, y_c, depth], force, T)
-    got = contact.center_of_pressure(wrench, depth=depth)
+    got = triple(contact.center_of_pressure(wrench, depth=depth))
     np.testing.assert_allclose(got, [x_c, y_c, T], atol=1e-12)  # worst ~7e-14 (free moment)
     # The reported body-on-plate wrench is the negative: same answer.
-    flipped = contact.center_of_pressure(-wrench, depth=depth, convention="body_on_plate")
+    flipped = triple(contact.center_of_pressure(-wrench, depth=depth, convention="body_on_plate"))
     np.testing.assert_allclose(flipped, got, atol=1e-15)
 
 
 def test_cop_signs_from_r_cross_f_by_hand():
     # 800 N up through (0.1, 0.05, 0): r x F = (0.05 * 800, -0.1 * 800, 0) = (40, -80, 0).
-    x_c, y_c, free = contact.center_of_pressure([40.0, -80.0, 0, 0, 0, 800.0])
+    x_c, y_c, free = triple(contact.center_of_pressure([40.0, -80.0, 0, 0, 0, 800.0]))
     assert (x_c, y_c, free) == pytest.approx((0.1, 0.05, 0.0), abs=1e-15)
     # Add tangential (30, -60, 0) N through the same point: r x F gains
     # (0, 0, x_c F_y - y_c F_x) = (0, 0, -6 - 1.5) = -7.5, plus a free moment of 4 N m.
-    x_c, y_c, free = contact.center_of_pressure([40.0, -80.0, -3.5, 30.0, -60.0, 800.0])
+    x_c, y_c, free = triple(contact.center_of_pressure([40.0, -80.0, -3.5, 30.0, -60.0, 800.0]))
     assert (x_c, y_c, free) == pytest.approx((0.1, 0.05, 4.0), abs=1e-14)
 
 
 def test_free_moment_is_needed_to_reproduce_the_measured_moment():
     force = np.array([120.0, -40.0, 900.0])
     wrench = plate_wrench([0.08, -0.03, 0.0], force, 6.0)
-    x_c, y_c, free = contact.center_of_pressure(wrench)
+    x_c, y_c, free = triple(contact.center_of_pressure(wrench))
     without = plate_wrench([x_c, y_c, 0.0], force, 0.0)
     with_free = plate_wrench([x_c, y_c, 0.0], force, free)
     np.testing.assert_allclose(without[[0, 1, 3, 4, 5]], wrench[[0, 1, 3, 4, 5]], atol=1e-13)
@@ -392,12 +400,12 @@ def test_plate_origin_below_the_surface_needs_the_moment_shift():
     # 100 N forward, 800 N up through the surface point above the origin, origin 5 cm
     # below: moment about the origin (0, 0, 0.05) x (100, 0, 800) = (0, 5, 0) N m.
     wrench = np.array([0.0, 5.0, 0.0, 100.0, 0.0, 800.0])
-    x_c, y_c, _ = contact.center_of_pressure(wrench, depth=0.05)
+    x_c, y_c, _ = triple(contact.center_of_pressure(wrench, depth=0.05))
     assert (x_c, y_c) == pytest.approx((0.0, 0.0), abs=1e-15)
-    x_wrong, _, _ = contact.center_of_pressure(wrench)  # shift omitted: -5/800 = -6.25 mm
+    x_wrong, _, _ = triple(contact.center_of_pressure(wrench))  # shift omitted: -5/800 = -6.25 mm
     assert x_wrong == pytest.approx(-0.00625, abs=1e-15)
     # Sideways force: (0, 0, 0.05) x (0, 100, 800) = (-5, 0, 0) N m.
-    x_c, y_c, _ = contact.center_of_pressure([-5.0, 0, 0, 0, 100.0, 800.0], depth=0.05)
+    x_c, y_c, _ = triple(contact.center_of_pressure([-5.0, 0, 0, 0, 100.0, 800.0], depth=0.05))
     assert (x_c, y_c) == pytest.approx((0.0, 0.0), abs=1e-15)
 
 
@@ -407,7 +415,7 @@ def test_cop_batches_with_per_sample_depth():
     forces = np.c_[rng.uniform(-200, 200, size=(50, 2)), rng.uniform(100, 1500, 50)]
     couples = rng.uniform(-10, 10, 50)
     wrenches = np.array([plate_wrench(*args) for args in zip(points, forces, couples)])
-    x_c, y_c, free = contact.center_of_pressure(wrenches, depth=points[:, 2])
+    x_c, y_c, free = triple(contact.center_of_pressure(wrenches, depth=points[:, 2]))
     assert x_c.shape == y_c.shape == free.shape == (50,)
     np.testing.assert_allclose(np.c_[x_c, y_c, free], np.c_[points[:, :2], couples], atol=1e-12)
 
@@ -432,7 +440,7 @@ def test_swing_phase_samples_get_nan_and_a_mask_and_stance_samples_their_cop():
     wrenches, loaded, expected = swing_phase_series()
     options = {"depth": 0.04, "min_normal_force": 10.0}
     cop = contact.center_of_pressure(wrenches, **options)
-    x_c, y_c, free = cop  # still unpacks as three arrays
+    x_c, y_c, free = triple(cop)
     np.testing.assert_array_equal(cop.loaded, loaded)
     np.testing.assert_array_equal(
         np.isnan(np.c_[x_c, y_c, free]), np.repeat(~loaded[:, None], 3, 1)
@@ -442,7 +450,9 @@ def test_swing_phase_samples_get_nan_and_a_mask_and_stance_samples_their_cop():
     # ... and sample by sample the same as single calls; single swing samples still raise.
     for wrench, is_loaded, row in zip(wrenches, loaded, np.c_[x_c, y_c, free]):
         if is_loaded:
-            np.testing.assert_array_equal(contact.center_of_pressure(wrench, **options), row)
+            np.testing.assert_array_equal(
+                triple(contact.center_of_pressure(wrench, **options)), row
+            )
         else:
             with pytest.raises(ValueError, match="^wrench: expected a normal load"):
                 contact.center_of_pressure(wrench, **options)
@@ -455,7 +465,7 @@ def test_swing_phase_samples_get_nan_and_a_mask_and_stance_samples_their_cop():
 def test_batched_unloaded_samples_are_reported_and_a_single_one_refused():
     cop = contact.center_of_pressure(np.zeros((1, 6)))  # a batch of one
     assert cop.x_c.shape == (1,) and np.isnan(cop.free_moment[0]) and not cop.loaded[0]
-    # Without a noise floor: 1e-5 N against 50 N of traction is under NORMAL_LOAD_RTOL.
+    # Without a noise floor: 1e-5 N against 50 N of traction is under the default rtol = 1e-6.
     cop = contact.center_of_pressure([[1.0, 2.0, 0, 50.0, 0, 1e-5], [1.0, 2.0, 0, 50.0, 0, 1.0]])
     np.testing.assert_array_equal(cop.loaded, [False, True])
     np.testing.assert_allclose(cop.y_c, [np.nan, 1.0], rtol=1e-15)
@@ -478,7 +488,7 @@ def test_feasibility_reports_swing_samples_per_sample_like_single_calls():
 
 def test_tensile_normal_load_still_has_a_cop_but_is_not_feasible():
     wrench = plate_wrench([0.5, 0.5, 0.0], np.array([0.0, 0.0, -300.0]), 0.0)
-    x_c, y_c, _ = contact.center_of_pressure(wrench)
+    x_c, y_c, _ = triple(contact.center_of_pressure(wrench))
     assert (x_c, y_c) == pytest.approx((0.5, 0.5), abs=1e-15)
     report = contact.contact_feasibility(wrench, 0.8, UNIT_SQUARE)
     assert not report.compressive and not report.cop_in_support and not report.feasible
@@ -554,7 +564,7 @@ def test_cop_refuses_near_zero_normal_load(Fz):
 
 
 def test_cop_noise_floor_and_its_checks():
-    assert contact.center_of_pressure([0, 0, 0, 0, 0, 20.0], min_normal_force=10.0)[0] == 0
+    assert contact.center_of_pressure([0, 0, 0, 0, 0, 20.0], min_normal_force=10.0).x_c == 0
     with pytest.raises(ValueError, match="above 10 N"):
         contact.center_of_pressure([0, 0, 0, 0, 0, 5.0], min_normal_force=10.0)
     with pytest.raises(ValueError, match="min_normal_force: expected a scalar"):
@@ -567,7 +577,6 @@ def test_cop_noise_floor_and_its_checks():
     ("kwargs", "message"),
     [
         ({"convention": "plate_on_foot"}, "convention: expected one of"),
-        ({"convention": None}, "convention: expected one of"),
         (
             {"depth": -0.04},
             r"^depth: expected the distance in m of the plate origin below the contact "
@@ -582,6 +591,13 @@ def test_cop_refuses_bad_options(kwargs, message):
     wrench = np.ones((2, 6))
     with pytest.raises(ValueError, match=message):
         contact.center_of_pressure(wrench, **kwargs)
+
+
+def test_a_convention_that_is_not_a_string_is_a_type_error():
+    with pytest.raises(TypeError, match="convention: expected one of the strings"):
+        contact.center_of_pressure(np.ones((2, 6)), convention=None)
+    with pytest.raises(TypeError, match="convention: expected one of the strings"):
+        contact.contact_feasibility(np.ones(6), 0.5, UNIT_SQUARE, convention=-1)
 
 
 @pytest.mark.parametrize(
@@ -633,10 +649,10 @@ def test_grip_functions_refuse_bad_shapes_and_values():
     with pytest.raises(ValueError, match="V_O, r: expected leading"):
         contact.contact_point_velocity(np.zeros((2, 6)), np.zeros((3, 3)))
     with pytest.raises(ValueError, match="f_L: expected finite"):
-        contact.grip_wrench([0, 0, 1.0], [np.nan, 0, 0], [0, 0, 0.0], [0, 0, 0.0])
-    with pytest.raises(ValueError, match="r_L, f_L, r_R, f_R: expected leading"):
-        contact.grip_wrench(np.zeros((2, 3)), np.zeros((3, 3)), np.zeros(3), np.zeros(3))
-    with pytest.raises(ValueError, match="a: expected finite"):
+        contact.grip_wrench([0, 0, 1.0], [0, 0, 0.0], [np.nan, 0, 0], [0, 0, 0.0])
+    with pytest.raises(ValueError, match="r_L, r_R, f_L, f_R: expected leading"):
+        contact.grip_wrench(np.zeros((2, 3)), np.zeros(3), np.zeros((3, 3)), np.zeros(3))
+    with pytest.raises(ValueError, match="squeeze: expected finite"):
         contact.internal_grip_forces([0, 0, 1.0], [0, 0, 0.0], np.inf)
     with pytest.raises(ValueError, match=r"r: expected shape \(\.\.\., k, 3\) with k >= 1"):
         contact.internal_force_basis(np.zeros((0, 3)))
@@ -645,15 +661,20 @@ def test_grip_functions_refuse_bad_shapes_and_values():
     with pytest.raises(ValueError, match="rtol: expected non-negative"):
         contact.internal_force_basis(np.eye(3), rtol=-1.0)
     mixed = np.stack([np.eye(3), np.outer([0.0, 1.0, 2.0], [1.0, 0.0, 0.0])])  # rank 6 and 5
-    with pytest.raises(ValueError, match="r: expected the same contact geometry"):
+    with pytest.raises(
+        ValueError,
+        match=r"r: expected the same contact geometry .*got rank 6 at batch element \(0,\) "
+        r"and 5 at batch element \(1,\)",
+    ):
         contact.internal_force_basis(mixed)
 
 
 def test_coincident_hands_give_a_zero_squeeze_but_zero_a_is_legal():
-    df_L, df_R = contact.internal_grip_forces([0.1, 0, 0.2], [0.1, 0, 0.2], 500.0)
+    pair = contact.internal_grip_forces([0.1, 0, 0.2], [0.1, 0, 0.2], 500.0)
+    df_L, df_R = pair.df_L, pair.df_R
     np.testing.assert_array_equal(df_L, 0.0)
     np.testing.assert_array_equal(df_R, 0.0)
-    df_L, _ = contact.internal_grip_forces(np.zeros((4, 3)), np.ones((4, 3)), [0, 1, 2, 3])
+    df_L = contact.internal_grip_forces(np.zeros((4, 3)), np.ones((4, 3)), [0, 1, 2, 3]).df_L
     np.testing.assert_array_equal(df_L[:, 0], [0, -1, -2, -3])
 
 
@@ -680,27 +701,76 @@ def test_scaled_singular_values_bad_and_degenerate_input():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "error", "message"),
     [
-        ({"leg_joints": (7, 7.5)}, r"leg_joints\[1\]: expected a non-negative integer"),
-        ({"leg_joints": (7, -1)}, r"leg_joints\[1\]: expected a non-negative integer"),
-        ({"leg_joints": 14}, "leg_joints: expected a sequence"),
-        ({"base_dof": 7}, "base_dof: expected a non-negative integer at most 6"),
-        ({"base_dof": True}, "base_dof: expected a non-negative integer"),
-        ({"stationary_feet": 3}, "stationary_feet: expected a non-negative integer at most 2"),
-        ({"constraints_per_foot": 6.0}, "constraints_per_foot: expected a non-negative"),
-        ({"leg_joints": (1, 1), "base_dof": 0, "stationary_feet": 1}, "cannot all be indep"),
+        ({"leg_joints": (7, 7.5)}, TypeError, r"leg_joints\[1\]: expected a non-negative integer"),
+        ({"leg_joints": (7, -1)}, ValueError, r"leg_joints\[1\]: expected a non-negative integer"),
+        ({"leg_joints": 14}, TypeError, "leg_joints: expected a sequence"),
+        ({"leg_joints": "77"}, TypeError, "leg_joints: expected a sequence"),
+        ({"base_dof": 7}, ValueError, "base_dof: expected a non-negative integer at most 6"),
+        ({"base_dof": True}, TypeError, "base_dof: expected a non-negative integer"),
+        (
+            {"stationary_feet": 3},
+            ValueError,
+            "stationary_feet: expected a non-negative integer at most 2",
+        ),
+        ({"constraints_per_foot": 6.0}, TypeError, "constraints_per_foot: expected a non-negative"),
+        (
+            {"leg_joints": (1, 1), "base_dof": 0, "stationary_feet": 1},
+            ValueError,
+            "cannot all be indep",
+        ),
     ],
 )
-def test_floating_base_count_refuses_bad_counts(kwargs, message):
-    with pytest.raises(ValueError, match=message):
+def test_floating_base_count_refuses_bad_counts(kwargs, error, message):
+    with pytest.raises(error, match=message):
         contact.floating_base_mobility(**kwargs)
 
 
-def test_floating_base_count_reads_numpy_integers():
+def test_floating_base_count_reads_numpy_integers_passed_by_name():
     legs = np.array([7, 7])
-    assert contact.floating_base_mobility(legs, np.int64(6), np.int32(2)) == 8
-    assert isinstance(contact.floating_base_mobility(legs), int)
+    assert (
+        contact.floating_base_mobility(
+            leg_joints=legs, base_dof=np.int64(6), stationary_feet=np.int32(2)
+        )
+        == 8
+    )
+    assert isinstance(contact.floating_base_mobility(leg_joints=legs), int)
+    with pytest.raises(TypeError):  # options are keyword-only (book/api_convention.md)
+        contact.floating_base_mobility(legs)
+
+
+def test_results_are_read_by_name_and_options_by_keyword():
+    cop = contact.center_of_pressure([40.0, -80.0, 0, 0, 0, 800.0])
+    with pytest.raises(TypeError):
+        x_c, y_c, free = cop  # noqa: F841 -- a frozen dataclass does not unpack
+    assert bool(cop.loaded) and cop.x_c == pytest.approx(0.1, abs=1e-15)
+    pair = contact.internal_grip_forces([0, 0, 0.3], [0, 0, 0.2], 100.0)
+    with pytest.raises(TypeError):
+        df_L, df_R = pair  # noqa: F841
+    with pytest.raises(AttributeError):  # frozen
+        pair.df_L = np.zeros(3)
+    with pytest.raises(TypeError):
+        contact.center_of_pressure(np.r_[0, 0, 0, 0, 0, 800.0], 0.04)
+    with pytest.raises(TypeError):
+        contact.contact_feasibility(np.r_[0, 0, 0, 0, 0, 800.0], 0.5, UNIT_SQUARE, 0.04)
+    with pytest.raises(TypeError):
+        contact.internal_force_basis(np.eye(3), 1e-6)
+    assert not hasattr(contact, "NORMAL_LOAD_RTOL")  # the threshold is the keyword rtol
+
+
+def test_the_normal_load_ratio_is_a_per_call_keyword():
+    # 1e-5 N against 50 N of traction: |F_z| / |f| = 2e-7, under the documented default
+    # rtol = 1e-6 (unloaded) but above rtol = 1e-8 (loaded, CoP at M_x / F_z = 2e5 m).
+    wrench = [2.0, 0.0, 0, 50.0, 0, 1e-5]
+    with pytest.raises(ValueError, match=r"rtol = 1e-06 times \|f\|"):
+        contact.center_of_pressure(wrench)
+    cop = contact.center_of_pressure(wrench, rtol=1e-8)
+    assert cop.y_c == pytest.approx(2e5, rel=1e-12)
+    with pytest.raises(ValueError, match="rtol: expected non-negative"):
+        contact.center_of_pressure(wrench, rtol=-1.0)
+    with pytest.raises(ValueError, match="rtol: expected a scalar"):
+        contact.center_of_pressure(wrench, rtol=[1e-6, 1e-7])
 
 
 def test_contact_power_refuses_mismatched_batches_and_shapes():
@@ -716,6 +786,6 @@ def test_cop_of_a_plate_turned_about_z_turns_with_it(theta, x_c, y_c, F_x, F_z, 
     wrench_P = plate_wrench([x_c, y_c, 0.0], np.array([F_x, 0.0, F_z]), T)
     R = spatial.rot_z(theta)  # plate axes P turned by theta in the lab axes L, same origin
     wrench_L = spatial.force_transform(spatial.pose(R, np.zeros(3))) @ wrench_P
-    x_L, y_L, free_L = contact.center_of_pressure(wrench_L)
+    x_L, y_L, free_L = triple(contact.center_of_pressure(wrench_L))
     np.testing.assert_allclose([x_L, y_L], R[:2, :2] @ [x_c, y_c], atol=1e-12)
     assert free_L == pytest.approx(T, abs=1e-12)  # about z: unchanged (~5e-14 achieved)

@@ -30,22 +30,25 @@ Units follow the caller's problem: :math:`G` maps input units to acceleration un
 moment arms in m, :math:`s` is in N, :math:`\tau` in N m, areas in m^2.  Linear systems
 are solved with SVD, QR and Cholesky factors, never with explicit inverses.  Every
 function broadcasts over leading (batch) axes: the closed forms in one vectorized solve,
-the bounded ones one problem after another (see ``geomotion.allocation.bounded``).
+the bounded ones one problem after another (see ``geomotion.allocation.bounded``); a rank
+that varies across a batch is reported per element.  Options (``rtol``, ``p``) are
+keyword-only, each tolerance with its default in the signature; results with several
+fields are frozen dataclasses read by name (``book/api_convention.md``).
 """
 
-from ._box import ACTIVE_RTOL, FEASIBILITY_RTOL, OPTIMALITY_RTOL, RESIDUAL_RTOL
 from .bounded import BoundedAllocation, bounded_allocation, muscle_forces
-from .family import RANGE_RTOL, SolutionFamily, redundancy_dimension, solution_family
-from .weighted import minimum_energy_velocity, stack_constraint_and_task, weighted_allocation
+from .family import SolutionFamily, redundancy_dimension, solution_family
+from .weighted import (
+    StackedTask,
+    minimum_energy_velocity,
+    stack_constraint_and_task,
+    weighted_allocation,
+)
 
 __all__ = [
-    "ACTIVE_RTOL",
-    "FEASIBILITY_RTOL",
-    "OPTIMALITY_RTOL",
-    "RANGE_RTOL",
-    "RESIDUAL_RTOL",
     "BoundedAllocation",
     "SolutionFamily",
+    "StackedTask",
     "bounded_allocation",
     "minimum_energy_velocity",
     "muscle_forces",

@@ -12,9 +12,10 @@ objective :math:`f(u)` subject to :math:`Gu = b` and :math:`\ell\le u\le h`.
    inside the box gives a solution far smaller than the bounds; without :math:`\eta` a
    solver's absolute tolerances would swallow it).
 4. After the solve (``geomotion.allocation._solvers``), the residual of the request,
-   :math:`|(Gu - b)_j|\le` ``RESIDUAL_RTOL`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)`, is
-   checked in the caller's units, and the optimality certificate of :func:`relative_gap`
-   must pass ``OPTIMALITY_RTOL``; either failure raises instead of returning.
+   :math:`|(Gu - b)_j|\le` ``rtol`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)` (the caller's
+   keyword, default ``1e-9``), is checked in the caller's units, and the optimality
+   certificate of :func:`relative_gap` must pass ``_OPTIMALITY_RTOL``; either failure
+   raises :class:`geomotion.ConvergenceError` instead of returning.
 """
 
 from dataclasses import dataclass
@@ -23,25 +24,22 @@ import numpy as np
 from scipy import optimize
 
 from .._linalg import _rank_threshold
+from ..errors import ConvergenceError
 
 #: Reachability slack of the row-by-row check, relative to each row's reach
 #: :math:`\rho_j = \sum_i|G_{ji}|\max(|\ell_i|, |h_i|)`: a request within this fraction of
 #: :math:`\rho_j` outside the interval the box covers is passed on to the solver (which
 #: then meets it or reports the joint miss) instead of being refused as out of reach.
-FEASIBILITY_RTOL = 1e-7
-
-#: Largest accepted residual of the request, row by row, relative to
-#: :math:`|b_j| + \sum_i|G_{ji}u_i|`; a larger one raises instead of being returned.
-RESIDUAL_RTOL = 1e-9
+_FEASIBILITY_RTOL = 1e-7
 
 #: An entry within this fraction of its scale of a bound counts as active (sitting at the
 #: bound); the scale is the entry's bound magnitude :math:`\beta_i = \max(|\ell_i|, |h_i|)`
 #: times the size :math:`\eta\le 1` of the solution relative to the bounds (step 3).
-ACTIVE_RTOL = 1e-9
+_ACTIVE_RTOL = 1e-9
 
 #: Largest accepted certified optimality gap, relative to the objective value; a larger
 #: one is a solver failure, raised rather than returned.
-OPTIMALITY_RTOL = 1e-8
+_OPTIMALITY_RTOL = 1e-8
 
 
 @dataclass(frozen=True)
@@ -89,6 +87,7 @@ class Problem:
     x_lower: np.ndarray
     x_upper: np.ndarray
     basis: np.ndarray  # orthonormal columns spanning range(A): the independent rows
+    rtol: float  # accepted residual of the request, relative to |b_j| + sum_i |G_ji u_i|
 
     def unscale(self, x):
         """Inputs :math:`u` (m,) from scaled free inputs ``x``, clipped to the box."""
@@ -98,7 +97,7 @@ class Problem:
 
     @property
     def active_scale(self):
-        r"""Per input, the size :math:`\eta\beta_i` that ``ACTIVE_RTOL`` is relative to (0 if fixed)."""
+        r"""Per input, the size :math:`\eta\beta_i` that ``_ACTIVE_RTOL`` is relative to (0 if fixed)."""
         scale = np.zeros(len(self.lower))
         scale[self.free] = self.col_scale
         return scale
@@ -117,8 +116,11 @@ class Problem:
         return lam
 
 
-def prepare(G, b, lower, upper, labels):
-    """Check one problem for bad bounds and unreachable rows; return its scaled reduction."""
+def prepare(G, b, lower, upper, labels, rtol):
+    """Check one problem for bad bounds and unreachable rows; return its scaled reduction.
+
+    ``rtol`` is the accepted residual of the request relative to each row's size.
+    """
     if np.any(lower > upper):
         j = int(np.flatnonzero(lower > upper)[0])
         raise ValueError(
@@ -134,16 +136,16 @@ def prepare(G, b, lower, upper, labels):
     G_scaled = G[:, free] * beta
     reach = np.abs(G_scaled).sum(axis=1)
     rows = np.flatnonzero(reach > 0)
-    _check_unmoved_rows(G, b, u_fixed, rhs, np.flatnonzero(reach == 0), labels)
+    _check_unmoved_rows(G, b, u_fixed, rhs, np.flatnonzero(reach == 0), labels, rtol)
     A, c = G_scaled[rows] / reach[rows, None], rhs[rows] / reach[rows]
     eta = _request_size(A, c, lower[free] / beta, upper[free] / beta)
     basis = _range_basis(A)
     problem = Problem(
         G, b, lower, upper, labels, u_fixed, free, rows, reach[rows] * eta, beta * eta,
-        A, c / eta, lower[free] / (beta * eta), upper[free] / (beta * eta), basis,
+        A, c / eta, lower[free] / (beta * eta), upper[free] / (beta * eta), basis, rtol,
     )  # fmt: skip
     outside = problem.c - basis @ (basis.T @ problem.c)  # dependent rows asking too much
-    if np.any(np.abs(outside) > RESIDUAL_RTOL * (1 + np.abs(problem.c))):
+    if np.any(np.abs(outside) > rtol * (1 + np.abs(problem.c))):
         raise joint_miss(problem) or ValueError(
             f"{labels.rhs}: expected a request consistent with the dependent rows of "
             f"{labels.matrix}, got a part {np.abs(outside).max():.3g} outside their range"
@@ -163,7 +165,7 @@ def _check_row_reach(G, b, lower, upper, labels):
     r"""Each row on its own: is :math:`b_j` in the interval :math:`G_ju` covers on the box?"""
     low = np.minimum(G * lower, G * upper).sum(axis=-1)
     high = np.maximum(G * lower, G * upper).sum(axis=-1)
-    slack = FEASIBILITY_RTOL * (np.abs(G) @ np.maximum(np.abs(lower), np.abs(upper)))
+    slack = _FEASIBILITY_RTOL * (np.abs(G) @ np.maximum(np.abs(lower), np.abs(upper)))
     unreachable = np.flatnonzero((b < low - slack) | (b > high + slack))
     if unreachable.size:
         j = unreachable[0]
@@ -175,10 +177,10 @@ def _check_row_reach(G, b, lower, upper, labels):
         )
 
 
-def _check_unmoved_rows(G, b, u_fixed, rhs, unmoved, labels):
+def _check_unmoved_rows(G, b, u_fixed, rhs, unmoved, labels, rtol):
     """Rows that no free input moves must already be met by the fixed inputs."""
     scale = np.abs(b) + np.abs(G) @ np.abs(u_fixed)
-    missed = unmoved[np.abs(rhs[unmoved]) > RESIDUAL_RTOL * scale[unmoved]]
+    missed = unmoved[np.abs(rhs[unmoved]) > rtol * scale[unmoved]]
     if missed.size:
         j = missed[0]
         raise ValueError(
@@ -217,7 +219,7 @@ def joint_miss(problem):
         return None
     miss = (result.x[n : n + k] - result.x[n + k :]) * problem.row_scale  # b - G u
     scale = np.abs(problem.b[problem.rows]) + problem.row_scale * np.abs(problem.c)
-    if np.all(np.abs(miss) <= RESIDUAL_RTOL * scale):
+    if np.all(np.abs(miss) <= problem.rtol * scale):
         return None
     labels, rows = problem.labels, problem.rows
     j = int(np.argmax(np.abs(miss)))
@@ -232,21 +234,29 @@ def joint_miss(problem):
     )
 
 
-def check_residual(problem, u):
-    r"""Raise unless :math:`|(Gu - b)_j|\le` ``RESIDUAL_RTOL`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)`.
+def check_residual(problem, u, iterations):
+    r"""Raise unless :math:`|(Gu - b)_j|\le` ``rtol`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)`.
 
-    Returns :math:`\max_j|(Gu - b)_j|`.
+    Returns :math:`\max_j|(Gu - b)_j|`; a miss raises :class:`geomotion.ConvergenceError`
+    carrying the largest relative miss and the solver's ``iterations``.
     """
     G, b = problem.G, problem.b
     miss = np.abs(G @ u - b)
-    allowed = RESIDUAL_RTOL * (np.abs(b) + np.abs(G) @ np.abs(u))
+    size = np.abs(b) + np.abs(G) @ np.abs(u)
+    allowed = problem.rtol * size
     if np.any(miss > allowed):
         j = int(np.argmax(miss - allowed))
-        raise RuntimeError(
-            f"the bounded solver returned {problem.labels.unknown} with "
-            f"|({problem.labels.matrix} {problem.labels.unknown} - {problem.labels.rhs})"
-            f"[{j}]| = {miss[j]:.3g} above {allowed[j]:.3g} (RESIDUAL_RTOL = "
-            f"{RESIDUAL_RTOL:g} relative to the request and the row's terms)"
+        labels = problem.labels
+        raise ConvergenceError(
+            f"the bounded solver returned {labels.unknown} with "
+            f"|({labels.matrix} {labels.unknown} - {labels.rhs})[{j}]| = {miss[j]:.3g} above "
+            f"{allowed[j]:.3g} (rtol = {problem.rtol:g} relative to the request and the "
+            "row's terms)",
+            residual=float(np.max(miss / np.where(size > 0, size, 1.0))),
+            tolerance=problem.rtol,
+            iterations=iterations,
+            suggestion=f"a larger rtol, or {labels.matrix} and the bounds in units that "
+            "make the inputs of comparable size",
         )
     return float(miss.max(initial=0.0))
 

@@ -25,7 +25,7 @@ r"""The minimizers behind the bounded allocations, on the scaled problem of
   the forces on the rows to rounding.  Tested for ``1.05 <= p <= 3`` (1500 random
   problems); for large exponents (``p = 6``) the curvature of weakly loaded forces is
   unbounded and the iteration can stall (4 of about 200 random problems), which raises
-  RuntimeError rather than returning.
+  geomotion.ConvergenceError (a RuntimeError) rather than returning.
 
 Each returns the scaled free unknowns ``x``, row multipliers in the caller's units, an
 iteration count and a message; the caller checks the residual and the certificate.
@@ -35,6 +35,7 @@ import daqp
 import numpy as np
 from scipy import optimize
 
+from ..errors import ConvergenceError
 from . import _box
 
 #: DAQP settings: feasibility and dual tolerances on the scaled problem (solutions of
@@ -223,9 +224,15 @@ def maximize_stress_dual(problem, objective, lam):
                 break
             damping *= 10
     else:
-        raise RuntimeError(
+        scale = np.abs(tau) + np.abs(R) @ x
+        raise ConvergenceError(
             f"the dual Newton iteration for p = {p:g} did not meet the rows in "
-            f"{_NEWTON_STEPS} steps (residual {np.abs(gradient).max():.3g})"
+            f"{_NEWTON_STEPS} steps (largest row miss {np.abs(gradient).max():.3g}, "
+            "relative to each row's load)",
+            residual=float(np.max(np.abs(gradient) / np.where(scale > 0, scale, 1.0))),
+            tolerance=_NEWTON_RTOL,
+            iterations=_NEWTON_STEPS,
+            suggestion="p = 2 (a quadratic program, solved exactly) or rescaled moment arms",
         )
     # A last linearized step puts the forces on the rows to rounding and moves the
     # multipliers with them (a weakly loaded force moves in proportion to its slope, so

@@ -20,8 +20,8 @@ import numpy as np
 
 from .. import _validate
 from .._linalg import _check_batches, _vector
+from ..errors import ConvergenceError
 from . import _box, _solvers
-from ._box import ACTIVE_RTOL
 from .family import _map
 from .weighted import _metric_factor
 
@@ -42,17 +42,19 @@ class BoundedAllocation:
         [Pa^p].
     residual : float or (...) ndarray
         :math:`\max_j|(Gu - b)_j|` in the units of ``b`` (N m for joint loads); checked
-        before returning to be at most ``RESIDUAL_RTOL`` times
-        :math:`|b_j| + \sum_i|G_{ji}u_i|` in every row.
+        before returning to be at most ``rtol`` (the call's keyword, default ``1e-9``)
+        times :math:`|b_j| + \sum_i|G_{ji}u_i|` in every row.
     at_lower, at_upper : (..., m) ndarray of bool
-        Which entries sit at their lower or upper bound (within ``ACTIVE_RTOL`` times
-        that entry's own scale, see ``geomotion.allocation.ACTIVE_RTOL``).
+        Which entries sit at their lower or upper bound, within :math:`10^{-9}` times
+        that entry's own scale (its bound magnitude :math:`\max(|\ell_i|, |h_i|)` times
+        the size, at most 1, of the solution relative to the bounds; see
+        ``geomotion.allocation._box``).
     optimality : float or (...) ndarray
         Certified relative optimality gap :math:`(f - D)/f`, with :math:`D` a Lagrangian
         lower bound on the minimum built from the solver's row multipliers (weak
         duality, see ``geomotion.allocation._box.relative_gap``): the objective is
-        within this fraction of the true minimum.  Values above ``OPTIMALITY_RTOL``
-        raise instead of being returned.
+        within this fraction of the true minimum.  Values above :math:`10^{-8}` raise
+        :class:`geomotion.ConvergenceError` instead of being returned.
     iterations : int or (...) ndarray of int
         Iterations of the minimizer (DAQP active-set changes, HiGHS iterations, or dual
         Newton steps for ``p`` other than 1 and 2); 0 when every input is fixed.
@@ -70,7 +72,7 @@ class BoundedAllocation:
     message: str
 
 
-def bounded_allocation(G, b, W, lower, upper):
+def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
     r"""The weighted allocation of eq. (10) under input bounds: a convex quadratic program.
 
     .. math:: \min_u \tfrac12u^TWu \quad\text{subject to}\quad Gu = b,\qquad
@@ -102,12 +104,27 @@ def bounded_allocation(G, b, W, lower, upper):
         Symmetric positive definite weight.
     lower, upper : float or (..., m) array_like
         Finite input bounds with ``lower <= upper`` (equal entries fix an input).
+    rtol : float, keyword-only
+        Accepted residual of the request, row by row, relative to the request's size
+        :math:`|b_j| + \sum_i|G_{ji}u_i|` (default ``1e-9``).  The same tolerance decides
+        whether dependent rows of ``G`` ask for consistent values and whether a row that
+        only fixed inputs move is met.
 
     Returns
     -------
     BoundedAllocation
-        ``solution`` is :math:`u`; ``objective`` is :math:`\tfrac12u^TWu`; arrays carry
-        the broadcast batch shape of the arguments.
+        ``solution`` is :math:`u`; ``objective`` is :math:`\tfrac12u^TWu` (the factor ½
+        of every quadratic cost in :mod:`geomotion`: a text that writes :math:`u^TWu`
+        passes ``2 * W`` and gets the same :math:`u`); arrays carry the broadcast batch
+        shape of the arguments.
+
+    Notes
+    -----
+    **Batches**: leading axes of ``G``, ``b``, ``W``, ``lower`` and ``upper`` broadcast to
+    one problem per element, solved one after the other (DAQP has no batched
+    interface); every field of the result carries the batch shape, and an element that
+    is infeasible or fails raises with ``batch element (i, ...)`` in front of its
+    message.
 
     Raises
     ------
@@ -117,9 +134,11 @@ def bounded_allocation(G, b, W, lower, upper):
         the bounds achieves :math:`Gu = b` (naming the unreachable row of ``b`` and its
         reachable interval, or the joint miss when the rows are reachable only one at a
         time; in a batch, prefixed by the element's index).
+    geomotion.ConvergenceError
+        If the solver's answer misses the request by more than ``rtol`` or fails the
+        optimality certificate (a ``RuntimeError``).
     RuntimeError
-        If the solver fails on a feasible problem, or its answer misses the request or
-        the optimality certificate.
+        If the solver stops without an answer on a feasible problem.
     """
     G = _map(G, "G")
     d, m = G.shape[-2:]
@@ -128,14 +147,16 @@ def bounded_allocation(G, b, W, lower, upper):
     lower, upper = _per_unknown(lower, "lower", m), _per_unknown(upper, "upper", m)
     labels = _box.Labels("u", "G", "b", "lower", "upper")
 
+    rtol = _residual_rtol(rtol)
+
     def solve_one(G, b, W, lower, upper):
-        return _allocate(G, b, lower, upper, _Quadratic(W), labels)
+        return _allocate(G, b, lower, upper, _Quadratic(W), labels, rtol)
 
     arguments = {"G": (G, 2), "b": (b, 1), "W": (W, 2), "lower": (lower, 1), "upper": (upper, 1)}
     return _over_batch(arguments, solve_one)
 
 
-def muscle_forces(R, tau, areas, s_max, p=2):
+def muscle_forces(R, tau, areas, s_max, *, p=2, rtol=1e-9):
     r"""Muscle forces that produce the joint loads with the least summed stress to the ``p``.
 
     .. math:: \min_s \sum_i\left(\frac{s_i}{A_i}\right)^p \quad\text{subject to}\quad
@@ -172,15 +193,29 @@ def muscle_forces(R, tau, areas, s_max, p=2):
         Physiological cross-sectional areas :math:`A_i` [m^2], positive.
     s_max : float or (..., muscles) array_like
         Force capacities [N], nonnegative (a zero capacity removes a muscle).
-    p : float
-        Exponent, ``p >= 1``.
+    p : float, keyword-only
+        Exponent, ``p >= 1`` (default 2).
+    rtol : float, keyword-only
+        Accepted residual of the joint loads, row by row, relative to
+        :math:`|\tau_j| + \sum_i|R_{ji}s_i|` (default ``1e-9``), as in
+        :func:`bounded_allocation`.
 
     Returns
     -------
     BoundedAllocation
         ``solution`` holds the forces :math:`s` [N]; ``objective`` is
-        :math:`\sum_i(s_i/A_i)^p` [Pa^p]; ``residual`` is :math:`\max_j|Rs - \tau|_j`
-        [N m]; arrays carry the broadcast batch shape of the arguments.
+        :math:`\sum_i(s_i/A_i)^p` [Pa^p] (no factor ½: for ``p = 2`` it is twice the
+        :math:`\tfrac12s^TWs` of :func:`bounded_allocation` with
+        :math:`W = \mathrm{diag}(1/A_i^2)`, and the minimizer is the same);
+        ``residual`` is :math:`\max_j|Rs - \tau|_j` [N m]; arrays carry the broadcast
+        batch shape of the arguments.
+
+    Notes
+    -----
+    **Batches**: leading axes of ``R``, ``tau``, ``areas`` and ``s_max`` broadcast to one
+    problem per element, solved one after the other; an element that is infeasible or
+    fails raises with ``batch element (i, ...)`` in front of its message.  ``p`` is one
+    exponent for the whole call.
 
     Raises
     ------
@@ -190,9 +225,12 @@ def muscle_forces(R, tau, areas, s_max, p=2):
         within :math:`0\le s\le s_{\max}` produce :math:`\tau` (naming the joint and its
         reachable load range, or the joint miss when the joints are reachable only one
         at a time; in a batch, prefixed by the element's index).
+    geomotion.ConvergenceError
+        If the answer misses the request by more than ``rtol`` or fails the optimality
+        certificate, or the dual Newton iteration (``p`` other than 1 and 2) stops
+        before meeting the rows (a ``RuntimeError``).
     RuntimeError
-        If a solver fails on a feasible problem, or its answer misses the request or the
-        optimality certificate.
+        If a solver stops without an answer on a feasible problem.
     """
     R = _map(R, "R")
     joints, muscles = R.shape[-2:]
@@ -202,8 +240,10 @@ def muscle_forces(R, tau, areas, s_max, p=2):
     p = _exponent(p)
     labels = _box.Labels("s", "R", "tau", "0", "s_max")
 
+    rtol = _residual_rtol(rtol)
+
     def solve_one(R, tau, areas, s_max):
-        return _allocate(R, tau, np.zeros(muscles), s_max, _StressPower(areas, p), labels)
+        return _allocate(R, tau, np.zeros(muscles), s_max, _StressPower(areas, p), labels, rtol)
 
     arguments = {"R": (R, 2), "tau": (tau, 1), "areas": (areas, 1), "s_max": (s_max, 1)}
     return _over_batch(arguments, solve_one)
@@ -225,6 +265,13 @@ def _per_unknown(value, name, m):
             f"got shape {array.shape}"
         )
     return array
+
+
+def _residual_rtol(value):
+    rtol = _validate.nonnegative(value, "rtol")
+    if rtol.ndim:
+        raise ValueError(f"rtol: expected one relative tolerance, got shape {rtol.shape}")
+    return float(rtol)
 
 
 def _exponent(value):
@@ -251,7 +298,12 @@ def _over_batch(arguments, solve_one):
         try:
             reports.append(solve_one(*(a[index] for a in arrays)))
         except (ValueError, RuntimeError) as error:
-            raise type(error)(f"batch element {index}: {error}") from error
+            # The same exception (a ConvergenceError keeps its attributes), its index first;
+            # built without __init__, whose signature differs between the classes.
+            located = type(error).__new__(type(error))
+            located.__dict__.update(error.__dict__)
+            located.args = (f"batch element {index}: {error}",)
+            raise located from error
     fields = {
         name: np.reshape(
             [getattr(r, name) for r in reports], batch + np.shape(getattr(reports[0], name))
@@ -346,27 +398,32 @@ class _StressPower:
 def _fitted_multipliers(problem, objective, u):
     r"""Row multipliers :math:`\lambda` fitting :math:`\nabla f = G^T\lambda` (least squares)
     on the entries strictly inside their bounds (on all entries if there are none)."""
-    tol = ACTIVE_RTOL * problem.active_scale
+    tol = _box._ACTIVE_RTOL * problem.active_scale
     inside = (u > problem.lower + tol) & (u < problem.upper - tol)
     entries = inside if inside.any() else np.ones(len(u), dtype=bool)
     return np.linalg.lstsq(problem.G[:, entries].T, objective.gradient(u)[entries], rcond=None)[0]
 
 
-def _allocate(G, b, lower, upper, objective, labels):
-    problem = _box.prepare(G, b, lower, upper, labels)
+def _allocate(G, b, lower, upper, objective, labels, rtol):
+    problem = _box.prepare(G, b, lower, upper, labels, rtol)
     if problem.free.size:
         x, lam, iterations, message = objective.minimize(problem)
     else:
         x, lam, iterations, message = np.zeros(0), np.zeros(len(b)), 0, "every input is fixed"
     u = problem.unscale(x)
-    residual = _box.check_residual(problem, u)
+    residual = _box.check_residual(problem, u, iterations)
     optimality = _box.relative_gap(u, lam, objective, G, b, lower, upper)
-    if optimality > _box.OPTIMALITY_RTOL:
-        raise RuntimeError(
+    if optimality > _box._OPTIMALITY_RTOL:
+        raise ConvergenceError(
             f"the bounded solver's answer has certified relative optimality gap "
-            f"{optimality:.3g} above OPTIMALITY_RTOL = {_box.OPTIMALITY_RTOL:g}: {message}"
+            f"{optimality:.3g} above {_box._OPTIMALITY_RTOL:g} ({message})",
+            residual=optimality,
+            tolerance=_box._OPTIMALITY_RTOL,
+            iterations=iterations,
+            suggestion="inputs, bounds and weights in units that make the inputs of "
+            "comparable size",
         )
-    tol = ACTIVE_RTOL * problem.active_scale
+    tol = _box._ACTIVE_RTOL * problem.active_scale
     return BoundedAllocation(
         solution=u,
         objective=float(objective.value(u)),

@@ -10,10 +10,6 @@ import numpy as np
 from .. import _validate, constraints
 from .._linalg import _check_batches, _rank_rtol, _rank_threshold, _vector
 
-#: Default relative tolerance of the range test in :func:`solution_family`: a residual
-#: :math:`|Gu_0 - b|` up to this fraction of :math:`\sigma_{\max}|u_0| + |b|` is rounding.
-RANGE_RTOL = 1e-9
-
 
 def _map(value, name):
     """Validate a (..., d, m) linear map with at least one row and one column."""
@@ -26,22 +22,24 @@ def _map(value, name):
     return G
 
 
-def redundancy_dimension(G, rtol=None):
+def redundancy_dimension(G, *, rtol=None):
     r"""Input redundancy :math:`m - r`: the dimension of :math:`\ker G`.
 
     Parameters
     ----------
     G : (..., d, m) array_like
         Effective input map (acceleration per unit input); ``m`` inputs.
-    rtol : float, optional
-        Relative rank threshold on the singular values, see
+    rtol : float, optional, keyword-only
+        Relative rank threshold: a singular value counts as zero when it is at most
+        ``rtol`` times the largest one of its matrix (default ``max(d, m) * eps``), see
         :func:`geomotion.constraints.constraint_rank`.
 
     Returns
     -------
-    int or ndarray of int
-        ``m - rank G``, shape ``(...)``.  Zero for an underactuated map with full column
-        rank (``m < d``): each reachable ``b`` then has exactly one input.
+    numpy.int64 or (...) ndarray of int
+        ``m - rank G`` per matrix, shape ``(...)``: a batch through a singularity gets
+        each element's own value.  Zero for an underactuated map with full column rank
+        (``m < d``): each reachable ``b`` then has exactly one input.
 
     Raises
     ------
@@ -49,46 +47,56 @@ def redundancy_dimension(G, rtol=None):
         If ``G`` is not a finite (..., d, m) array with d, m >= 1, or ``rtol`` is negative.
     """
     G = _map(G, "G")
-    return G.shape[-1] - constraints.constraint_rank(G, rtol)
+    return G.shape[-1] - constraints.constraint_rank(G, rtol=rtol)
 
 
 @dataclass(frozen=True)
 class SolutionFamily:
     r"""All solutions :math:`u = u_0 + Zz` of :math:`Gu = b` (eq. 9), from :func:`solution_family`.
 
-    Unpacks as a pair: ``u0, Z = solution_family(G, b)``.
+    Read the fields by name (``family.u0``, ``family.Z``); the result does not unpack.
 
     Attributes
     ----------
     u0 : (..., m) ndarray
         :math:`G^+b`, the Euclidean minimum-norm solution; it lies in
         :math:`\operatorname{range}G^T`, orthogonal to every column of ``Z``.
-    Z : (..., m, m - r) ndarray
-        Orthonormal basis of :math:`\ker G`, so :math:`ZZ^T = I - G^+G`.  Its columns
-        change the input without changing :math:`Gu`.
-    rank : int
-        Numerical rank :math:`r` of :math:`G` (the same for every matrix of a batch).
+    Z : (..., m, m - r_min) ndarray
+        Basis of :math:`\ker G` with orthonormal nonzero columns, so
+        :math:`ZZ^T = I - G^+G`; its columns change the input without changing
+        :math:`Gu`.  ``r_min`` is the smallest rank of the batch: an element of larger
+        rank :math:`r` has only :math:`m - r` nonzero columns (the last ones) and zero
+        columns in front.  With one rank for the whole batch (or one matrix) every
+        column is a unit vector.
+    rank : numpy.int64 or (...) ndarray of int
+        Numerical rank :math:`r` of :math:`G`, per matrix of the batch.
+    redundancy : numpy.int64 or (...) ndarray of int
+        :math:`m - r`, the dimension of the family, per matrix of the batch.
     """
 
     u0: np.ndarray
     Z: np.ndarray
-    rank: int
-
-    @property
-    def redundancy(self):
-        """Dimension :math:`m - r` of the family (the number of columns of ``Z``)."""
-        return self.Z.shape[-1]
+    rank: np.ndarray
+    redundancy: np.ndarray
 
     def member(self, z):
-        r"""The solution :math:`u_0 + Zz` for coordinates ``z`` of shape (..., m - r)."""
-        z = _vector(z, "z", self.redundancy)
+        r"""The solution :math:`u_0 + Zz`.
+
+        Parameters
+        ----------
+        z : (..., m - r_min) array_like
+            Coordinates along the columns of ``Z``.
+
+        Returns
+        -------
+        (..., m) ndarray
+            A solution of :math:`Gu = b`, in input units.
+        """
+        z = _vector(z, "z", self.Z.shape[-1])
         return self.u0 + np.einsum("...ij,...j->...i", self.Z, z)
 
-    def __iter__(self):
-        return iter((self.u0, self.Z))
 
-
-def solution_family(G, b, rtol=None, range_tol=RANGE_RTOL):
+def solution_family(G, b, *, rtol=None, range_rtol=1e-9):
     r"""Every solution of :math:`Gu = b`: :math:`u = G^+b + (I - G^+G)z` (eq. 9).
 
     From the SVD :math:`G = U\Sigma V^T` with :math:`r` singular values above the rank
@@ -105,43 +113,52 @@ def solution_family(G, b, rtol=None, range_tol=RANGE_RTOL):
         Effective input map: acceleration (e.g. rad/s^2) per unit input.
     b : (..., d) array_like or 0
         Requested :math:`b = a_d - f`: desired acceleration minus drift.
-    rtol : float, optional
-        Relative rank threshold, as :func:`geomotion.constraints.constraint_rank`
-        (default ``max(d, m) * eps``).
-    range_tol : float
-        Relative tolerance of the range test: :math:`|Gu_0 - b|` may reach
-        ``max(range_tol, rtol)`` times :math:`\sigma_{\max}|u_0| + |b|` (singular values
-        dropped by ``rtol`` leave a residual of that order).
+    rtol : float, optional, keyword-only
+        Relative rank threshold: a singular value counts as zero when it is at most
+        ``rtol`` times the largest of its matrix (default ``max(d, m) * eps``), as
+        :func:`geomotion.constraints.constraint_rank`.
+    range_rtol : float, keyword-only
+        Relative tolerance of the range test, relative to the request's size:
+        :math:`|Gu_0 - b|` may reach ``max(range_rtol, rtol)`` times
+        :math:`\sigma_{\max}|u_0| + |b|` (singular values dropped by ``rtol`` leave a
+        residual of that order).  Default ``1e-9``.
 
     Returns
     -------
     SolutionFamily
-        ``u0`` (..., m), ``Z`` (..., m, m - r), ``rank``; unpacks as ``u0, Z``.
+        ``u0`` (..., m), ``Z`` (..., m, m - r_min), ``rank`` and ``redundancy`` per
+        element; read by name.
 
     Raises
     ------
     ValueError
-        If ``G`` or ``b`` is malformed or non-finite, their batches do not broadcast, the
-        rank differs across a batch, or ``b`` is not in the range of ``G`` (the message
-        gives the residual and the tolerance).
+        If ``G`` or ``b`` is malformed or non-finite, their batches do not broadcast, a
+        tolerance is negative, or ``b`` is not in the range of ``G`` (the message gives
+        the residual, the tolerance and, in a batch, the element's index).
+
+    Notes
+    -----
+    **Batches**: leading axes of ``G`` and ``b`` broadcast.  The rank may differ from
+    element to element (a sweep through a singularity): ``rank`` and ``redundancy`` are
+    per matrix (the batch shape of ``G``), and ``Z`` has as many columns as the largest
+    redundancy, with zero columns for the elements that have fewer.
     """
     G = _map(G, "G")
     d, m = G.shape[-2:]
     b = _vector(b, "b", d)
     _check_batches(G=(G, 2), b=(b, 1))
+    tol = max(float(_validate.nonnegative(range_rtol, "range_rtol")), _rank_rtol(G, rtol))
     U, s, Vt = np.linalg.svd(G, full_matrices=True)
     rank = np.sum(s > _rank_threshold(G, s, rtol), axis=-1)
-    if rank.size and np.any(rank != rank.flat[0]):
-        raise ValueError(
-            f"G: expected the same rank for every matrix of the batch, got ranks from "
-            f"{int(rank.min())} to {int(rank.max())}"
-        )
-    r = int(rank.flat[0]) if rank.size else min(d, m)
-    coefficients = np.einsum("...ji,...j->...i", U[..., :, :r], b) / s[..., :r]
-    u0 = np.einsum("...ji,...j->...i", Vt[..., :r, :], coefficients)
-    tol = max(float(_validate.nonnegative(range_tol, "range_tol")), _rank_rtol(G, rtol))
+    r_min, r_max = (int(rank.min()), int(rank.max())) if rank.size else (min(d, m),) * 2
+    kept = np.arange(r_max) < rank[..., None]  # (..., r_max): singular values above threshold
+    projected = np.einsum("...ji,...j->...i", U[..., :, :r_max], b)
+    coefficients = np.where(kept, projected / np.where(kept, s[..., :r_max], 1.0), 0.0)
+    u0 = np.einsum("...ji,...j->...i", Vt[..., :r_max, :], coefficients)
     _check_in_range(G, b, u0, s[..., 0], tol)
-    return SolutionFamily(u0, np.swapaxes(Vt[..., r:, :], -1, -2), r)
+    kernel = np.arange(r_min, m) >= rank[..., None]  # (..., m - r_min): kernel columns
+    Z = np.swapaxes(Vt[..., r_min:, :], -1, -2) * kernel[..., None, :]
+    return SolutionFamily(u0=u0, Z=Z, rank=rank[()], redundancy=(m - rank)[()])
 
 
 def _check_in_range(G, b, u, largest_singular_value, tol):
@@ -150,8 +167,9 @@ def _check_in_range(G, b, u, largest_singular_value, tol):
     excess = residual - tol * scale
     if np.any(excess > 0):
         worst = np.unravel_index(np.argmax(excess), excess.shape)
+        where = f" at batch element {tuple(int(i) for i in worst)}" if excess.ndim else ""
         raise ValueError(
             f"b: expected a request in the range of G (G u = b solvable), got a residual "
-            f"|G u - b| = {residual[worst]:.3g} for the least-squares u, above the tolerance "
-            f"{tol * scale[worst]:.3g} ({tol:.3g} times sigma_max |u| + |b|)"
+            f"|G u - b| = {residual[worst]:.3g} for the least-squares u{where}, above the "
+            f"tolerance {tol * scale[worst]:.3g} ({tol:.3g} times sigma_max |u| + |b|)"
         )

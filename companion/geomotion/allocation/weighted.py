@@ -4,6 +4,8 @@ minimum-kinetic-energy velocity.
 See :mod:`geomotion.allocation` for the conventions.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .. import _validate
@@ -46,9 +48,11 @@ def _metric_minimum_norm(G, b, L, rtol, names):
     rank = np.sum(s > _rank_threshold(X, s, rtol), axis=-1)
     d = G.shape[-2]
     if np.any(rank < d):
+        index = np.unravel_index(np.argmin(rank), rank.shape)
+        where = f" at batch element {tuple(int(i) for i in index)}" if rank.ndim else ""
         raise ValueError(
             f"{map_name}: expected independent rows (full row rank {d}), got rank "
-            f"{int(np.min(rank))} (singular values of {map_name} {metric_name}^-1/2 above "
+            f"{int(rank[index])}{where} (singular values of {map_name} {metric_name}^-1/2 above "
             f"rtol = {_rank_rtol(X, rtol):.3g} times the largest); for a rank-deficient "
             "map use solution_family"
         )
@@ -57,7 +61,7 @@ def _metric_minimum_norm(G, b, L, rtol, names):
     return _solve_upper(np.swapaxes(L, -1, -2), y)[..., 0]
 
 
-def weighted_allocation(G, b, W, rtol=None):
+def weighted_allocation(G, b, W, *, rtol=None):
     r"""The input of least weighted effort :math:`\tfrac12u^TWu` that achieves :math:`Gu = b`.
 
     .. math:: u_W = W^{-1}G^T(GW^{-1}G^T)^{-1}b \qquad \text{(eq. 10)}
@@ -79,10 +83,13 @@ def weighted_allocation(G, b, W, rtol=None):
     b : (..., d) array_like or 0
         Requested acceleration minus drift.
     W : (..., m, m) array_like
-        Symmetric positive definite weight (objective units per input unit squared).
-    rtol : float, optional
-        Row-rank threshold on the singular values of :math:`GW^{-1/2}` relative to the
-        largest (default ``max(d, m) * eps``).
+        Symmetric positive definite weight (objective units per input unit squared) of
+        the cost :math:`\tfrac12u^TWu`.  The factor ½ is the package's convention for
+        every quadratic cost; it does not move the minimizer, so a text that writes
+        :math:`u^TWu` gets the same :math:`u_W` (pass ``2 * W`` to match its cost value).
+    rtol : float, optional, keyword-only
+        Row-rank threshold: a singular value of :math:`GW^{-1/2}` counts as zero when it
+        is at most ``rtol`` times the largest (default ``max(d, m) * eps``).
 
     Returns
     -------
@@ -94,7 +101,8 @@ def weighted_allocation(G, b, W, rtol=None):
     ValueError
         If an argument is malformed or non-finite, shapes or batches disagree, ``W`` is
         not symmetric positive definite, or ``G`` has dependent rows (the message gives
-        the rank; ``solution_family`` handles that case).
+        the rank and, in a batch, the first element of lowest rank; ``solution_family``
+        handles that case).
     """
     G = _map(G, "G")
     b = _vector(b, "b", G.shape[-2])
@@ -102,7 +110,7 @@ def weighted_allocation(G, b, W, rtol=None):
     return _metric_minimum_norm(G, b, L, rtol, ("G", "W"))
 
 
-def minimum_energy_velocity(M, A, b, rtol=None):
+def minimum_energy_velocity(M, A, b, *, rtol=None):
     r"""The velocity of least kinetic energy :math:`\tfrac12v^TMv` that satisfies :math:`Av = b`.
 
     .. math:: v_* = M^{-1}A^T(AM^{-1}A^T)^{-1}b
@@ -125,9 +133,9 @@ def minimum_energy_velocity(M, A, b, rtol=None):
         Jacobian :math:`J_t`.
     b : (..., k) array_like or 0
         Required rates :math:`Av` (zeros for the constraints, then :math:`\dot y_d`).
-    rtol : float, optional
-        Row-rank threshold on the singular values of :math:`AM^{-1/2}` relative to the
-        largest (default ``max(k, n) * eps``).
+    rtol : float, optional, keyword-only
+        Row-rank threshold: a singular value of :math:`AM^{-1/2}` counts as zero when it
+        is at most ``rtol`` times the largest (default ``max(k, n) * eps``).
 
     Returns
     -------
@@ -139,12 +147,31 @@ def minimum_energy_velocity(M, A, b, rtol=None):
     ValueError
         If an argument is malformed or non-finite, shapes or batches disagree, ``M`` is
         not symmetric positive definite, or ``A`` has dependent rows (e.g. a task row
-        that the constraints already fix).
+        that the constraints already fix; in a batch the message names the element).
     """
     A = _map(A, "A")
     b = _vector(b, "b", A.shape[-2])
     _, L = _metric_factor(M, "M", A.shape[-1], "A")
     return _metric_minimum_norm(A, b, L, rtol, ("A", "M"))
+
+
+@dataclass(frozen=True)
+class StackedTask:
+    r"""Rows and rates of a constrained task, from :func:`stack_constraint_and_task`.
+
+    Read the fields by name and pass them on:
+    ``minimum_energy_velocity(M, task.A, task.b)``; the result does not unpack.
+
+    Attributes
+    ----------
+    A : (..., c + t, n) ndarray
+        :math:`(J_c; J_t)`: the constraint rows over the task rows.
+    b : (..., c + t) ndarray
+        :math:`(0; \dot y_d)`: zeros for the constraints, then the task rate.
+    """
+
+    A: np.ndarray
+    b: np.ndarray
 
 
 def stack_constraint_and_task(J_c, J_t, task_rate):
@@ -164,8 +191,8 @@ def stack_constraint_and_task(J_c, J_t, task_rate):
 
     Returns
     -------
-    A : (..., c + t, n) ndarray
-    b : (..., c + t) ndarray
+    StackedTask
+        ``A`` (..., c + t, n) and ``b`` (..., c + t), with the broadcast batch shape.
 
     Raises
     ------
@@ -187,4 +214,5 @@ def stack_constraint_and_task(J_c, J_t, task_rate):
         axis=-2,
     )
     zeros = np.zeros(batch + (Jc.shape[-2],))
-    return A, np.concatenate([zeros, np.broadcast_to(rate, batch + rate.shape[-1:])], axis=-1)
+    b = np.concatenate([zeros, np.broadcast_to(rate, batch + rate.shape[-1:])], axis=-1)
+    return StackedTask(A=A, b=b)

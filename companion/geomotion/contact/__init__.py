@@ -21,8 +21,11 @@ Conventions (the book's coordinate contract): twists are angular-first
 :math:`(\omega, v)` in rad/s and m/s, wrenches moment-first :math:`(n, f)` in N m and N.
 A wrench and a twist are only combined when both are expressed about the same reference
 point in the same axes.  Offsets :math:`r_i` run from the reference point to contact
-:math:`i`, in m, in the axes of the twist and wrench.  Every function broadcasts over
-leading (batch) axes.
+:math:`i`, in m, in the axes of the twist and wrench.  Every function of arrays broadcasts
+over leading (batch) axes; :func:`internal_force_basis` needs one contact geometry per
+batch, and :func:`floating_base_mobility` counts (its **Batches** paragraphs say why).
+Options are keyword-only and results with several fields are frozen dataclasses read by
+name (``book/api_convention.md``).
 
 What these computations do not establish: a zero resultant does not make an internal
 squeeze harmless (it changes grip stiffness and later contact behaviour); a small
@@ -33,6 +36,7 @@ equality-constrained contact wrench is a physical prediction only while
 """
 
 from .grip import (
+    InternalGripForces,
     contact_point_velocity,
     grasp_matrix,
     grip_wrench,
@@ -42,7 +46,6 @@ from .grip import (
 )
 from .ground import (
     CONVENTIONS,
-    NORMAL_LOAD_RTOL,
     CenterOfPressure,
     ContactFeasibility,
     center_of_pressure,
@@ -58,11 +61,11 @@ from .measures import (
 
 __all__ = [
     "CONVENTIONS",
-    "NORMAL_LOAD_RTOL",
     "contact_point_velocity",
     "resultant_wrench",
     "grip_wrench",
     "grasp_matrix",
+    "InternalGripForces",
     "internal_grip_forces",
     "internal_force_basis",
     "ScaledSingularValues",

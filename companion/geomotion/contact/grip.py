@@ -4,6 +4,8 @@ matrix and the internal (zero-resultant) contact forces.
 See :mod:`geomotion.contact` for the conventions.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .. import _validate, constraints, spatial
@@ -97,13 +99,14 @@ def resultant_wrench(r, f):
     return _resultant(r, f)
 
 
-def grip_wrench(r_L, f_L, r_R, f_R):
+def grip_wrench(r_L, r_R, f_L, f_R):
     r"""Net wrench of the two hands on the club about its reference point :math:`O`.
 
     .. math:: f = f_L + f_R,\qquad n_O = r_L\times f_L + r_R\times f_R
 
     The measured resultant constrains only these six numbers: the squeeze of
-    :func:`internal_grip_forces` can be added without changing them.
+    :func:`internal_grip_forces` can be added without changing them.  The geometry comes
+    before the loads, as everywhere in :mod:`geomotion` (``book/api_convention.md``).
 
     Parameters
     ----------
@@ -115,21 +118,24 @@ def grip_wrench(r_L, f_L, r_R, f_R):
     Returns
     -------
     (..., 6) ndarray
-        Moment-first wrench :math:`(n_O, f)` [N m, N] about :math:`O`.
+        Moment-first wrench :math:`(n_O, f)` [N m, N] about :math:`O`; leading axes
+        broadcast.
 
     Raises
     ------
+    TypeError
+        If an argument is ``None`` or holds ``None``.
     ValueError
         If an argument is not a finite (..., 3) array or the leading axes do not broadcast.
     """
-    r_L, f_L, r_R, f_R = (
+    r_L, r_R, f_L, f_R = (
         _vectors3(r_L, "r_L"),
-        _vectors3(f_L, "f_L"),
         _vectors3(r_R, "r_R"),
+        _vectors3(f_L, "f_L"),
         _vectors3(f_R, "f_R"),
     )
-    _check_batches(r_L=(r_L, 1), f_L=(f_L, 1), r_R=(r_R, 1), f_R=(f_R, 1))
-    r_L, f_L, r_R, f_R = np.broadcast_arrays(r_L, f_L, r_R, f_R)
+    _check_batches(r_L=(r_L, 1), r_R=(r_R, 1), f_L=(f_L, 1), f_R=(f_R, 1))
+    r_L, r_R, f_L, f_R = np.broadcast_arrays(r_L, r_R, f_L, f_R)
     return _resultant(np.stack([r_L, r_R], axis=-2), np.stack([f_L, f_R], axis=-2))
 
 
@@ -166,48 +172,72 @@ def grasp_matrix(r):
     return np.moveaxis(blocks, -3, -2).reshape(r.shape[:-2] + (6, 3 * k))
 
 
-def internal_grip_forces(r_L, r_R, a):
+@dataclass(frozen=True)
+class InternalGripForces:
+    r"""Result of :func:`internal_grip_forces`: a zero-resultant pair of hand forces.
+
+    Read the two forces by name (``pair.df_L``, ``pair.df_R``); the result does
+    not unpack like a tuple.
+
+    Attributes
+    ----------
+    df_L : (..., 3) ndarray
+        Force :math:`\delta f_L = a\,(r_L - r_R)` added on the club at the left contact
+        [N].
+    df_R : (..., 3) ndarray
+        Force :math:`\delta f_R = -\delta f_L` added on the club at the right contact [N].
+    """
+
+    df_L: np.ndarray
+    df_R: np.ndarray
+
+
+def internal_grip_forces(r_L, r_R, squeeze):
     r"""A squeeze between the hands that leaves the resultant wrench unchanged.
 
     .. math:: \delta f_L = a\,(r_L - r_R),\qquad \delta f_R = -\delta f_L
 
-    The pair has zero sum and zero moment about any point because both forces lie on the
-    line through the two contacts.  Adding it to any hand-force pair leaves
-    :func:`grip_wrench` unchanged, so a measured resultant cannot reveal it; it still
-    changes grip stiffness and friction reserves.  For point contacts at two distinct
-    points it spans all internal loads (:func:`internal_force_basis` finds one
-    direction); coincident contacts give the zero pair here although any
-    :math:`(g, -g)` is then internal.
+    with :math:`a` the ``squeeze`` intensity (the book's symbol; the argument is not
+    called ``a``, which names an acceleration in :mod:`geomotion`).  The pair has zero sum and zero moment
+    about any point because both forces lie on the line through the two contacts.
+    Adding it to any hand-force pair leaves :func:`grip_wrench` unchanged, so a measured
+    resultant cannot reveal it; it still changes grip stiffness and friction reserves.
+    For point contacts at two distinct points it spans all internal loads
+    (:func:`internal_force_basis` finds one direction); coincident contacts give the
+    zero pair here although any :math:`(g, -g)` is then internal.
 
     Parameters
     ----------
     r_L, r_R : (..., 3) array_like
         Offsets of the left and right hand contacts from any common point [m].
-    a : array_like
-        Squeeze intensity [N/m], shape broadcasting with the leading axes; ``a > 0``
-        stretches the club between the contacts (each force points away from the other
-        hand), ``a < 0`` compresses it.
+    squeeze : array_like
+        Squeeze intensity :math:`a` [N/m], shape broadcasting with the leading axes;
+        ``squeeze > 0`` stretches the club between the contacts (each force points away
+        from the other hand), ``squeeze < 0`` compresses it.
 
     Returns
     -------
-    (df_L, df_R) : tuple of (..., 3) ndarray
-        Forces added on the club at the left and right contact [N].
+    InternalGripForces
+        ``df_L`` and ``df_R``, each (..., 3) [N]: the forces added on the club at the left
+        and right contact.
 
     Raises
     ------
+    TypeError
+        If an argument is ``None`` or holds ``None``.
     ValueError
-        If ``r_L`` or ``r_R`` is not a finite (..., 3) array, ``a`` is not finite real, or
-        the leading axes do not broadcast.
+        If ``r_L`` or ``r_R`` is not a finite (..., 3) array, ``squeeze`` is not finite
+        real, or the leading axes do not broadcast.
     """
     r_L = _vectors3(r_L, "r_L")
     r_R = _vectors3(r_R, "r_R")
-    a = _validate.real_array(a, "a")
-    _check_batches(r_L=(r_L, 1), r_R=(r_R, 1), a=(a, 0))
-    df_L = a[..., None] * (r_L - r_R)
-    return df_L, -df_L
+    s = _validate.real_array(squeeze, "squeeze")
+    _check_batches(r_L=(r_L, 1), r_R=(r_R, 1), squeeze=(s, 0))
+    df_L = s[..., None] * (r_L - r_R)
+    return InternalGripForces(df_L=df_L, df_R=-df_L)
 
 
-def internal_force_basis(r, rtol=None):
+def internal_force_basis(r, *, rtol=None):
     r"""Orthonormal basis of the contact forces with zero resultant: :math:`\ker G`.
 
     Stacked point forces :math:`(f_1, \dots, f_k)` are internal when
@@ -240,9 +270,20 @@ def internal_force_basis(r, rtol=None):
 
     Raises
     ------
+    TypeError
+        If ``r`` is ``None`` or holds ``None``.
     ValueError
         If ``r`` is not a finite (..., k, 3) array with k >= 1, ``rtol`` is negative, or
-        the rank (the contact geometry class) differs across the batch.
+        the rank (the contact geometry class) differs across the batch (the message
+        names the first element whose rank differs from element 0's).
+
+    Notes
+    -----
+    **Batches**: leading axes of ``r`` are a batch, but every element must have the same
+    grasp-matrix rank, since the result is one array with :math:`3k - \operatorname{rank}G`
+    columns.  For a sweep through a change of geometry (contacts becoming collinear),
+    call once per element, or read the per-element rank from
+    :func:`geomotion.constraints.constraint_rank` of :func:`grasp_matrix` first.
     """
     r = _contact_points(r)
     if rtol is not None:
@@ -250,11 +291,14 @@ def internal_force_basis(r, rtol=None):
     centred = r - r.mean(axis=-2, keepdims=True)
     spread = np.sqrt(np.mean(np.sum(centred**2, axis=-1), axis=-1))[..., None, None]
     normalized = centred / np.where(spread > 0, spread, 1.0)
-    try:
-        return constraints.null_space_basis(
-            grasp_matrix(normalized), rtol=rtol, require_regular=False
-        )
-    except ValueError as error:  # the only remaining failure: ranks differ across the batch
+    G = grasp_matrix(normalized)
+    rank = np.asarray(constraints.constraint_rank(G, rtol=rtol))
+    if rank.ndim and np.any(rank != rank.flat[0]):
+        index = tuple(int(i) for i in np.unravel_index(np.argmax(rank != rank.flat[0]), rank.shape))
+        first = (0,) * rank.ndim
         raise ValueError(
-            f"r: expected the same contact geometry (grasp-matrix rank) across the batch; {error}"
-        ) from None
+            f"r: expected the same contact geometry (grasp-matrix rank) across the batch, "
+            f"got rank {int(rank[first])} at batch element {first} and {int(rank[index])} "
+            f"at batch element {index}"
+        )
+    return constraints.null_space_basis(G, rtol=rtol, require_regular=False)

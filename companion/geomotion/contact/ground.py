@@ -5,7 +5,6 @@ See :mod:`geomotion.contact` for the conventions.
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
@@ -17,19 +16,16 @@ from .._linalg import _check_batches
 #: manufacturers report it).
 CONVENTIONS = ("plate_on_body", "body_on_plate")
 
-#: Smallest accepted ratio :math:`|F_z| / \|f\|` in :func:`center_of_pressure`.  A relative
-#: error :math:`\delta` in the measured force moves :math:`F_z` by about
-#: :math:`\delta\|f\|`, so the centre-of-pressure ratios carry a relative error of about
-#: :math:`\delta\|f\|/|F_z|`: at this ratio an amplification of a million.  Such a load
-#: would also need a friction coefficient above :math:`10^6` to be transmitted.
-NORMAL_LOAD_RTOL = 1e-6
-
 #: Tolerance, in rad, on the total turning :math:`2\pi` of a convex support polygon.
 _TURNING_TOL = 1e-9
 
 
 def _convention_sign(convention):
     """+1 for a plate-on-body wrench, -1 for a body-on-plate one."""
+    if not isinstance(convention, str):
+        raise TypeError(
+            f"convention: expected one of the strings {CONVENTIONS}, got {convention!r}"
+        )
     if convention not in CONVENTIONS:
         raise ValueError(f"convention: expected one of {CONVENTIONS}, got {convention!r}")
     return 1.0 if convention == "plate_on_body" else -1.0
@@ -67,29 +63,33 @@ def _plate_depth(depth):
     return d
 
 
-class CenterOfPressure(NamedTuple):
-    r"""Result of :func:`center_of_pressure`; unpacks as ``x_c, y_c, free_moment``.
+@dataclass(frozen=True)
+class CenterOfPressure:
+    r"""Result of :func:`center_of_pressure`, read by name (it does not unpack).
 
     Attributes
     ----------
-    x_c, y_c : (...) ndarray or float
-        Centre of pressure [m] in the surface plane (plate x, y axes); NaN for an
-        unloaded sample of a batch.
-    free_moment : (...) ndarray or float
-        Free moment [N m] about the vertical through it; NaN where unloaded.
+    x_c, y_c : (...) ndarray or numpy.float64
+        Centre of pressure [m] in the surface plane (plate x, y axes, origin above the
+        plate origin); NaN for an unloaded sample of a batch.
+    free_moment : (...) ndarray or numpy.float64
+        Free moment :math:`M_{z,\mathrm{free}}` [N m] that the plate exerts on the body
+        about the vertical through the centre of pressure; NaN where unloaded.
+    loaded : (...) ndarray of bool or numpy.bool_
+        True where the sample has a centre of pressure (a normal load above the noise
+        floor and the relative threshold of :func:`center_of_pressure`); select the
+        stance samples with ``result.x_c[result.loaded]``.
     """
 
     x_c: np.ndarray
     y_c: np.ndarray
     free_moment: np.ndarray
-
-    @property
-    def loaded(self):
-        """(...) bool: True where the sample has a centre of pressure (a normal load)."""
-        return ~np.isnan(self.x_c)
+    loaded: np.ndarray
 
 
-def center_of_pressure(wrench, depth=0.0, convention="plate_on_body", min_normal_force=0.0):
+def center_of_pressure(
+    wrench, *, depth=0.0, convention="plate_on_body", min_normal_force=0.0, rtol=1e-6
+):
     r"""Centre of pressure and free moment of a force-plate wrench.
 
     In plate axes with :math:`z` up and the moment taken about a point of the contact
@@ -124,30 +124,40 @@ def center_of_pressure(wrench, depth=0.0, convention="plate_on_body", min_normal
     min_normal_force : float
         Noise floor [N] of the normal load (e.g. a plate's threshold, typically several
         N); default 0.
+    rtol : float
+        Smallest accepted ratio :math:`|F_z| / \|f\|` (dimensionless, default
+        ``1e-6``).  A relative error :math:`\delta` in the measured force moves
+        :math:`F_z` by about :math:`\delta\|f\|`, so the centre-of-pressure ratios carry
+        a relative error of about :math:`\delta\|f\|/|F_z|`: at the default ratio an
+        amplification of a million.  Such a load would also need a friction coefficient
+        above :math:`10^6` to be transmitted.
 
     Returns
     -------
     CenterOfPressure
-        A named tuple ``(x_c, y_c, free_moment)`` of (...) arrays (floats for a single
-        wrench): centre of pressure [m] in the surface plane (plate x, y axes, origin
-        above the plate origin) and free moment [N m] about the vertical through it;
-        ``.loaded`` is the (...) boolean mask of the samples that have them.  A sample
-        is *unloaded* when :math:`|F_z|` is at most ``min_normal_force`` or
-        ``NORMAL_LOAD_RTOL`` times :math:`\|f\|`, e.g. a foot in swing: the ratios are
-        then meaningless.  In a batch (a force-plate time series) an unloaded sample
-        gets NaN in all three fields and ``loaded`` False, so one swing-phase sample
-        does not cost the stance samples their answer; NaN rather than a number keeps a
-        meaningless value out of any later sum or plot, and the mask selects the stance
-        samples (``x_c[result.loaded]``), the usual force-plate practice.  A tensile
-        normal load (:math:`F_z < 0`) above the floor is not refused here;
-        :func:`contact_feasibility` reports it.
+        Fields ``x_c``, ``y_c``, ``free_moment`` and ``loaded``, each of the leading
+        shape ``(...)`` (NumPy scalars for a single wrench): centre of pressure [m] in the
+        surface plane (plate x, y axes, origin above the plate origin), free moment
+        [N m] about the vertical through it, and the boolean mask of the samples that
+        have them.  A sample is *unloaded* when :math:`|F_z|` is at most
+        ``min_normal_force`` or ``rtol`` times :math:`\|f\|`, e.g. a foot in swing: the
+        ratios are then meaningless.  In a batch (a force-plate time series) an
+        unloaded sample gets NaN in the three numbers and ``loaded`` False, so one
+        swing-phase sample does not cost the stance samples their answer; NaN rather
+        than a number keeps a meaningless value out of any later sum or plot, and the
+        mask selects the stance samples (``x_c[result.loaded]``), the usual force-plate
+        practice.  A tensile normal load (:math:`F_z < 0`) above the floor is not
+        refused here; :func:`contact_feasibility` reports it.
 
     Raises
     ------
     ValueError
-        If ``wrench`` is not a finite (..., 6) array, ``depth`` or ``min_normal_force`` is
-        negative, ``convention`` is unknown, or a single wrench (no batch axis) is
-        unloaded.
+        If ``wrench`` is not a finite (..., 6) array, ``depth``, ``min_normal_force`` or
+        ``rtol`` is negative, ``convention`` is an unknown string, or a single wrench
+        (no batch axis) is unloaded.
+    TypeError
+        If ``convention`` is not a string, or an array argument is ``None`` or holds
+        ``None``.
 
     Examples
     --------
@@ -161,20 +171,30 @@ def center_of_pressure(wrench, depth=0.0, convention="plate_on_body", min_normal
     """
     F = _surface_wrench(wrench, depth, convention)
     floor = _noise_floor(min_normal_force)
+    ratio = _scalar_rtol(rtol)
     M_x, M_y, M_z, F_x, F_y, F_z = np.moveaxis(F, -1, 0)
     force = np.linalg.norm(F[..., 3:], axis=-1)
-    loaded = (np.abs(F_z) > floor) & (np.abs(F_z) > NORMAL_LOAD_RTOL * force)
+    loaded = (np.abs(F_z) > floor) & (np.abs(F_z) > ratio * force)
     if F_z.ndim:
         F_z = np.where(loaded, F_z, np.nan)  # the ratios below are NaN where unloaded
     elif not loaded:
         raise ValueError(
             f"wrench: expected a normal load |F_z| above {floor:g} N and above "
-            f"{NORMAL_LOAD_RTOL:g} |f|, got F_z = {float(F_z):.3g} N with "
+            f"rtol = {ratio:g} times |f|, got F_z = {float(F_z):.3g} N with "
             f"|f| = {float(force):.3g} N; the centre of pressure is undefined"
         )
     x_c = -M_y / F_z
     y_c = M_x / F_z
-    return CenterOfPressure(x_c, y_c, M_z - x_c * F_y + y_c * F_x)
+    return CenterOfPressure(
+        x_c=x_c, y_c=y_c, free_moment=M_z - x_c * F_y + y_c * F_x, loaded=np.asarray(loaded)[()]
+    )
+
+
+def _scalar_rtol(rtol):
+    value = _validate.nonnegative(rtol, "rtol")
+    if value.ndim:
+        raise ValueError(f"rtol: expected a scalar (a ratio), got shape {value.shape}")
+    return float(value)
 
 
 def _noise_floor(min_normal_force):
@@ -231,6 +251,7 @@ def contact_feasibility(
     wrench,
     friction_coefficient,
     support_polygon,
+    *,
     depth=0.0,
     convention="plate_on_body",
     min_normal_force=0.0,
@@ -276,6 +297,9 @@ def contact_feasibility(
         If the wrench, depth or convention is invalid (see :func:`center_of_pressure`),
         ``friction_coefficient`` or ``min_normal_force`` is negative, or the polygon is
         not convex, has a repeated vertex, fewer than 3 vertices or zero area.
+    TypeError
+        If ``convention`` is not a string, or an array argument is ``None`` or holds
+        ``None``.
     """
     F = _surface_wrench(wrench, depth, convention)
     mu = _validate.nonnegative(friction_coefficient, "friction_coefficient")

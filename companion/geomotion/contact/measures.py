@@ -14,13 +14,16 @@ from .._linalg import _check_batches
 
 
 def _count(value, name, upper=None):
-    """Return ``value`` as a Python int in ``[0, upper]``; refuse floats and booleans."""
+    """Return ``value`` as a Python int in ``[0, upper]``.
+
+    Floats (even whole ones), booleans and non-numbers are the wrong type: ``TypeError``.
+    """
     if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name}: expected a non-negative integer, got {value!r}")
+        raise TypeError(f"{name}: expected a non-negative integer, got {value!r}")
     try:
         count = operator.index(value)
     except TypeError:
-        raise ValueError(f"{name}: expected a non-negative integer, got {value!r}") from None
+        raise TypeError(f"{name}: expected a non-negative integer, got {value!r}") from None
     if count < 0 or (upper is not None and count > upper):
         bound = "" if upper is None else f" at most {upper}"
         raise ValueError(f"{name}: expected a non-negative integer{bound}, got {count}")
@@ -145,7 +148,7 @@ def twist_row_scale(length_scale):
 
 
 def floating_base_mobility(
-    leg_joints=(7, 7), base_dof=6, stationary_feet=0, constraints_per_foot=6
+    *, leg_joints=(7, 7), base_dof=6, stationary_feet=0, constraints_per_foot=6
 ):
     r"""Free configuration dimensions of a floating-base body standing on rigid feet.
 
@@ -166,14 +169,14 @@ def floating_base_mobility(
 
     Parameters
     ----------
-    leg_joints : sequence of int
-        Joint coordinates of each leg.
-    base_dof : int
-        Coordinates of the base pose, 0 (fixed) to 6 (floating in space).
-    stationary_feet : int
-        Number of feet held stationary, at most ``len(leg_joints)``.
-    constraints_per_foot : int
-        Independent constraints each stationary foot imposes, 0 to 6 (6 for a rigid
+    leg_joints : sequence of int, keyword-only
+        Joint coordinates of each leg (default ``(7, 7)``).
+    base_dof : int, keyword-only
+        Coordinates of the base pose, 0 (fixed) to 6 (floating in space; the default).
+    stationary_feet : int, keyword-only
+        Number of feet held stationary, at most ``len(leg_joints)`` (default 0).
+    constraints_per_foot : int, keyword-only
+        Independent constraints each stationary foot imposes, 0 to 6 (default 6, a rigid
         bilateral foot contact).
 
     Returns
@@ -183,16 +186,23 @@ def floating_base_mobility(
 
     Raises
     ------
+    TypeError
+        If a count is not an integer (a float, a boolean, a string), or ``leg_joints`` is
+        not a sequence.
     ValueError
-        If a count is negative, not an integer or out of range, or the constraints
-        outnumber the coordinates (they cannot then all be independent).
+        If a count is negative or out of range, or the constraints outnumber the
+        coordinates (they cannot then all be independent).
+
+    Notes
+    -----
+    **Batches**: none.  Every argument is a count of the model, not an array over
+    configurations, so there is nothing to broadcast.
     """
-    try:
-        legs = [_count(n, f"leg_joints[{i}]") for i, n in enumerate(leg_joints)]
-    except TypeError:
-        raise ValueError(
+    if isinstance(leg_joints, (str, bytes)) or not hasattr(leg_joints, "__iter__"):
+        raise TypeError(
             f"leg_joints: expected a sequence of non-negative integers, got {leg_joints!r}"
-        ) from None
+        )
+    legs = [_count(n, f"leg_joints[{i}]") for i, n in enumerate(leg_joints)]
     base = _count(base_dof, "base_dof", upper=6)
     feet = _count(stationary_feet, "stationary_feet", upper=len(legs))
     per_foot = _count(constraints_per_foot, "constraints_per_foot", upper=6)

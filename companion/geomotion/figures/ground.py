@@ -99,8 +99,9 @@ def center_of_pressure_figure(
     if wrench.shape != (6,):
         raise ValueError(f"wrench: expected one (6,) plate wrench, got shape {wrench.shape}")
     polygon = np.asarray(polygon, dtype=float)
-    x_c, y_c, free = (float(value) for value in contact.center_of_pressure(wrench, depth))
-    feasibility = contact.contact_feasibility(wrench, friction_coefficient, polygon, depth)
+    cop = contact.center_of_pressure(wrench, depth=depth)
+    x_c, y_c, free = float(cop.x_c), float(cop.y_c), float(cop.free_moment)
+    feasibility = contact.contact_feasibility(wrench, friction_coefficient, polygon, depth=depth)
     inside = bool(feasibility.cop_in_support)
     in_cone = bool(feasibility.within_friction_cone)
     F = wrench[3:]

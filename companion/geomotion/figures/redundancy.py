@@ -75,7 +75,8 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     if b.shape != (1,):
         raise ValueError(f"b: expected one number, got shape {b.shape}")
     W = _weight_matrix(W)
-    u0, Z = allocation.solution_family(G, b)
+    family = allocation.solution_family(G, b)
+    u0, Z = family.u0, family.Z
     u_W = allocation.weighted_allocation(G, b, W)
     direction = Z[:, 0]
     z_W = float(direction @ (u_W - u0))
@@ -191,11 +192,12 @@ def grip_figure(
         raise ValueError(f"squeeze: expected a non-empty sequence of finite N/m, got {squeeze!r}")
     if np.allclose(r_L, r_R, rtol=0, atol=1e-12):
         raise ValueError("r_L, r_R: expected two distinct contacts, got the same point")
-    resultant = contact.grip_wrench(r_L, f_L, r_R, f_R)
+    resultant = contact.grip_wrench(r_L, r_R, f_L, f_R)
     extent = 1.25 * max(np.abs(squeeze).max(), 1.0)
     a = np.linspace(-extent, extent, 201)
-    dL, dR = contact.internal_grip_forces(r_L, r_R, a)
-    swept = contact.grip_wrench(r_L, f_L + dL, r_R, f_R + dR)
+    internal = contact.internal_grip_forces(r_L, r_R, a)
+    dL, dR = internal.df_L, internal.df_R
+    swept = contact.grip_wrench(r_L, r_R, f_L + dL, f_R + dR)
 
     with style_context():
         fig = new_figure((9.0, 4.0))
@@ -222,7 +224,8 @@ def grip_figure(
         forces = np.concatenate([np.abs(f_L + dL), np.abs(f_R + dR)]).max()
         scale = 0.1 / forces  # the largest force drawn 0.1 m long
         for value in squeeze:
-            dL_k, dR_k = contact.internal_grip_forces(r_L, r_R, value)
+            internal_k = contact.internal_grip_forces(r_L, r_R, value)
+            dL_k, dR_k = internal_k.df_L, internal_k.df_R
             for point, force, colour in ((r_L, f_L + dL_k, MOTION), (r_R, f_R + dR_k, SECOND)):
                 arrow(left, point[:2], force[:2], colour, scale=scale, alpha=0.3, width=0.006)
         arrow(left, r_L[:2], f_L[:2], MOTION, label="left hand force f_L", scale=scale, width=0.009)
