@@ -317,7 +317,7 @@ def _batch_shape(arrays, wrench=None, gravity=None):
         return np.broadcast_shapes(*shapes)
     except ValueError as error:
         raise ValueError(
-            f"q, qd, qdd, tau, f_ext, gravity: expected leading (batch) shapes that broadcast, got "
+            f"q, v, a, tau, f_ext, gravity: expected leading (batch) shapes that broadcast, got "
             f"{shapes}"
         ) from error
 
@@ -574,7 +574,7 @@ def check_model(model):
     """Check that ``model`` is a :class:`Tree`, for functions that take one.
 
     Every function of :mod:`geomotion.tree` (and the packages built on it, such as
-    :meth:`geomotion.systems.MechanicalSystem.from_tree`) calls it first, so that a wrong
+    ``geomotion.systems.MechanicalSystem.from_tree``) calls it first, so that a wrong
     argument fails with one message that names it.
 
     Parameters
