@@ -157,6 +157,8 @@ def particle_energy_comparison(model, *, n_states=200, seed=0):
     from ``numpy.random.default_rng(seed)``.  The two energies agree to rounding error
     for a correct CRBA (about 1e-15 relative for the book's humanoid tree).
 
+    **Batches**: the call draws its own batch of ``n_states`` states for one model.
+
     Parameters
     ----------
     model : Tree
@@ -384,6 +386,8 @@ def tree_checks(model, rng, *, n_states=100, gravity=None):
     Each fast algorithm is called once on the whole batch, so ``n_states`` below and
     above the batch size where :func:`geomotion.tree.crba` and friends switch
     implementation (96) exercises each of the two fast paths.
+
+    **Batches**: the call draws its own batch of ``n_states`` states for one model.
 
     Parameters
     ----------

@@ -38,6 +38,9 @@ def particle_model(mass, com, inertia_com, *, rtol=_REALIZABILITY_RTOL):
     :math:`m/6` at :math:`c \pm \sqrt{3 s_i/m}\,u_i` for each principal axis :math:`u_i`:
     each pair contributes :math:`s_i u_i u_i^T` to :math:`\Sigma`, nothing to the first moment.
 
+    **Batches**: one body per call (``mass`` a scalar, ``com`` of shape (3,)); a tree's
+    bodies are modelled one by one, as :mod:`geomotion.verification` does.
+
     Parameters
     ----------
     mass : float
