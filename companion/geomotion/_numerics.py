@@ -20,7 +20,7 @@ from . import _validate
 #: The Richardson-extrapolated difference has truncation error :math:`h^4|f^{(5)}|/480`
 #: and rounding error about :math:`3\varepsilon|f|/h`; they balance near
 #: :math:`\varepsilon^{1/5} \approx 10^{-3}` for fields that vary on the scale of one
-#: coordinate unit (the same choice as :data:`geomotion.lagrange.STEP_FACTOR`).
+#: coordinate unit (also the default step of :func:`geomotion.lagrange.mass_matrix_derivatives`).
 FD_STEP = 2e-3
 
 #: Growth of the step per nested level of differences (brackets of brackets, Lie

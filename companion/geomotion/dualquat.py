@@ -31,10 +31,9 @@ Every function broadcasts over leading axes.
 import numpy as np
 
 from . import _validate
-from .spatial import _pose, _skew
+from ._kernels import _pose, _skew
 
 __all__ = [
-    "UNIT_TOL",
     "identity",
     "from_pose",
     "to_pose",
@@ -47,9 +46,9 @@ __all__ = [
     "local_degrees_of_freedom",
 ]
 
-#: Tolerance on the two constraint residuals for an 8-vector to count as a unit dual
-#: quaternion (the dual-part residual has units of m, so this is 1e-9 m there).
-UNIT_TOL = 1e-9
+#: Default absolute tolerance on the two constraint residuals for an 8-vector to count as
+#: a unit dual quaternion (the dual-part residual has units of m, so this is 1e-9 m there).
+_UNIT_ATOL = 1e-9
 
 
 # ---------------------------------------------------------------------------
@@ -122,13 +121,13 @@ def _dual_quaternion(value, name):
     return _validate.trailing_shape(value, name, (8,))
 
 
-def _unit_dual_quaternion(value, name, tol):
+def _unit_dual_quaternion(value, name, atol):
     dq = _dual_quaternion(value, name)
     worst = np.abs(_residuals(dq)).max(initial=0.0)
-    if worst > tol:
+    if worst > atol:
         raise ValueError(
             f"{name}: expected a unit dual quaternion (q_r.q_r = 1 and q_r.q_d = 0 within "
-            f"{tol:g}), got a constraint residual of {worst:.3g}"
+            f"{atol:g}), got a constraint residual of {worst:.3g}"
         )
     return dq
 
@@ -138,13 +137,14 @@ def _unit_dual_quaternion(value, name, tol):
 # ---------------------------------------------------------------------------
 
 
-def identity(shape=()):
+def identity(*, shape=()):
     r"""The identity pose as a dual quaternion, :math:`\hat q = (1, 0, 0, 0) + \epsilon\,0`.
 
     Parameters
     ----------
-    shape : tuple of int
-        Leading shape of the returned stack (non-negative integers).
+    shape : tuple of int, optional, keyword only
+        Leading shape of the returned stack (non-negative integers); default ``()``, a
+        single ``(8,)`` vector.
 
     Returns
     -------
@@ -196,21 +196,22 @@ def from_pose(T_AB):
     return np.concatenate([qr, 0.5 * _qmul(p, qr)], axis=-1)
 
 
-def to_pose(dq, tol=UNIT_TOL):
+def to_pose(dq, *, atol=_UNIT_ATOL):
     r"""Rigid pose :math:`T_{AB}` of a unit dual quaternion.
 
     .. math:: R_{AB} = I + 2w[v] + 2[v]^2 \;\;(q_r = (w, v)),\qquad
               (0, p_{AB}) = 2\,q_d\,q_r^*
 
     ``dq`` and ``-dq`` give the same pose.  The input is not re-normalized: it must
-    satisfy the unit constraints within ``tol``.
+    satisfy the unit constraints within ``atol``.
 
     Parameters
     ----------
     dq : (..., 8) array_like
         Unit dual quaternion ``(q_r, q_d)``, scalar-first parts, ``q_d`` in m.
-    tol : float
-        Largest accepted :math:`|q_r^Tq_r - 1|` and :math:`|q_r^Tq_d|` (m).
+    atol : float, optional, keyword only
+        Absolute tolerance, default 1e-9: the largest accepted :math:`|q_r^Tq_r - 1|`
+        (dimensionless) and :math:`|q_r^Tq_d|` (m).
 
     Returns
     -------
@@ -221,9 +222,9 @@ def to_pose(dq, tol=UNIT_TOL):
     ------
     ValueError
         If ``dq`` is not a finite (..., 8) array or violates a unit constraint by more
-        than ``tol``.
+        than ``atol``.
     """
-    dq = _unit_dual_quaternion(dq, "dq", tol)
+    dq = _unit_dual_quaternion(dq, "dq", atol)
     qr, qd = dq[..., :4], dq[..., 4:]
     p = 2.0 * _qmul(qd, _qconj(qr))[..., 1:]
     return _pose(_quaternion_to_rotation(qr), p)
@@ -343,15 +344,16 @@ def constraint_jacobian(dq):
     return G
 
 
-def is_unit(dq, tol=UNIT_TOL):
-    r"""Whether each dual quaternion satisfies both unit constraints within ``tol``.
+def is_unit(dq, *, atol=_UNIT_ATOL):
+    r"""Whether each dual quaternion satisfies both unit constraints within ``atol``.
 
     Parameters
     ----------
     dq : (..., 8) array_like
         Dual quaternion(s).
-    tol : float
-        Largest accepted absolute residual (dimensionless, and m for the dual part).
+    atol : float, optional, keyword only
+        Absolute tolerance, default 1e-9: the largest accepted residual (dimensionless
+        for the real part, m for the dual part).
 
     Returns
     -------
@@ -363,10 +365,10 @@ def is_unit(dq, tol=UNIT_TOL):
     ValueError
         If ``dq`` is not a finite (..., 8) array.
     """
-    return np.all(np.abs(constraint_residuals(dq)) <= tol, axis=-1)
+    return np.all(np.abs(constraint_residuals(dq)) <= atol, axis=-1)
 
 
-def same_pose(a, b, atol=1e-9, tol=UNIT_TOL):
+def same_pose(a, b, *, atol=1e-9, unit_atol=_UNIT_ATOL):
     r"""Whether two unit dual quaternions describe the same pose (:math:`\hat q \sim -\hat q`).
 
     True where :math:`\|\hat a - \hat b\| \le` ``atol`` or :math:`\|\hat a + \hat b\| \le`
@@ -377,10 +379,11 @@ def same_pose(a, b, atol=1e-9, tol=UNIT_TOL):
     ----------
     a, b : (..., 8) array_like
         Unit dual quaternions; leading axes broadcast.
-    atol : float
-        Tolerance on the distance to ``b`` or ``-b``.
-    tol : float
-        Unit-constraint tolerance, see :func:`to_pose`.
+    atol : float, optional, keyword only
+        Absolute tolerance on the distance to ``b`` or ``-b``, default 1e-9
+        (dimensionless and m, see above).
+    unit_atol : float, optional, keyword only
+        Absolute unit-constraint tolerance, default 1e-9, as ``atol`` of :func:`to_pose`.
 
     Returns
     -------
@@ -392,12 +395,12 @@ def same_pose(a, b, atol=1e-9, tol=UNIT_TOL):
     ValueError
         If an argument is malformed or not a unit dual quaternion.
     """
-    a = _unit_dual_quaternion(a, "a", tol)
-    b = _unit_dual_quaternion(b, "b", tol)
+    a = _unit_dual_quaternion(a, "a", unit_atol)
+    b = _unit_dual_quaternion(b, "b", unit_atol)
     return (np.linalg.norm(a - b, axis=-1) <= atol) | (np.linalg.norm(a + b, axis=-1) <= atol)
 
 
-def local_degrees_of_freedom(dq=None, rtol=1e-10, tol=UNIT_TOL):
+def local_degrees_of_freedom(dq, *, rtol=1e-10, atol=_UNIT_ATOL):
     r"""Local dimension of the unit-dual-quaternion set, :math:`8 - \operatorname{rank} G(\hat q)`.
 
     :math:`G` is :func:`constraint_jacobian`; its rank is computed from its singular
@@ -408,12 +411,13 @@ def local_degrees_of_freedom(dq=None, rtol=1e-10, tol=UNIT_TOL):
 
     Parameters
     ----------
-    dq : (..., 8) array_like, optional
-        Point(s) on the constraint set; default: the identity pose.
-    rtol : float
-        Relative singular-value threshold for the rank.
-    tol : float
-        Unit-constraint tolerance, see :func:`to_pose`.
+    dq : (..., 8) array_like
+        Point(s) on the constraint set (:func:`identity` for the identity pose).
+    rtol : float, optional, keyword only
+        Relative tolerance, default 1e-10: singular values of :math:`G` above ``rtol``
+        times the largest one count towards the rank.
+    atol : float, optional, keyword only
+        Absolute unit-constraint tolerance, default 1e-9, as in :func:`to_pose`.
 
     Returns
     -------
@@ -426,7 +430,7 @@ def local_degrees_of_freedom(dq=None, rtol=1e-10, tol=UNIT_TOL):
         If ``dq`` is malformed or not a unit dual quaternion (off the set, the
         count would not describe poses).
     """
-    dq = identity() if dq is None else _unit_dual_quaternion(dq, "dq", tol)
+    dq = _unit_dual_quaternion(dq, "dq", atol)
     s = np.linalg.svd(constraint_jacobian(dq), compute_uv=False)
     rank = np.sum(s > rtol * s[..., :1], axis=-1)
     dof = 8 - rank

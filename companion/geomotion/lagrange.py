@@ -39,12 +39,9 @@ Every function broadcasts over leading (batch) axes.
 
 import numpy as np
 
-from . import _validate
+from . import _numerics, _validate
 
 __all__ = [
-    "STEP_FACTOR",
-    "SYMMETRY_RTOL",
-    "SINGULARITY_RTOL",
     "mass_matrix_derivatives",
     "christoffel_first_kind",
     "christoffel_second_kind",
@@ -55,23 +52,20 @@ __all__ = [
     "skew_residual",
 ]
 
-#: Default finite-difference step, in units of each coordinate (rad or m).  Near
-#: eps**(1/5), where the O(h^4) truncation error of the extrapolated difference meets
-#: its O(eps / h) rounding error (h = 1e-3 and 4e-3 measured up to 2x and 14x worse on
-#: the test metrics and trees).
-STEP_FACTOR = 2e-3
+# The default finite-difference step of :func:`mass_matrix_derivatives` is
+# ``geomotion._numerics.FD_STEP`` = 2e-3 in units of each coordinate (rad or m), near
+# eps**(1/5), where the O(h^4) truncation error of the extrapolated difference meets its
+# O(eps / h) rounding error (h = 1e-3 and 4e-3 measured up to 2x and 14x worse on the
+# test metrics and trees).
 
 #: Largest asymmetry accepted in ``M(q)`` (``M_ij`` vs ``M_ji``) and in ``dM`` (``i`` vs
 #: ``j``), relative to the largest entry of the array checked.
-SYMMETRY_RTOL = 1e-10
+_SYMMETRY_RTOL = 1e-10
 
-#: Smallest accepted ratio of the smallest to the largest squared Cholesky pivot of M in
-#: :func:`christoffel_second_kind`; below it M is numerically singular and a solve would
-#: keep fewer than about three correct digits.
-SINGULARITY_RTOL = 1e3 * np.finfo(float).eps
-
-#: Stencil of :func:`mass_matrix_derivatives`: +h, -h, +h/2, -h/2 along one coordinate.
-_STENCIL = np.array([1.0, -1.0, 0.5, -0.5])
+#: Default of ``rtol`` in :func:`christoffel_second_kind`: the smallest accepted ratio of
+#: the smallest to the largest squared Cholesky pivot of M; below it M is numerically
+#: singular and a solve would keep fewer than about three correct digits.
+_SINGULARITY_RTOL = 1e3 * np.finfo(float).eps
 
 
 # ---------------------------------------------------------------------------
@@ -92,10 +86,10 @@ def _symmetric_part(array, name, axes, what):
     transposed = np.swapaxes(array, *axes)
     asymmetry = np.abs(array - transposed).max(initial=0.0)
     scale = np.abs(array).max(initial=0.0)
-    if asymmetry > SYMMETRY_RTOL * scale:
+    if asymmetry > _SYMMETRY_RTOL * scale:
         raise ValueError(
             f"{name}: expected {what}, got asymmetry {asymmetry:.3g} "
-            f"(largest entry {scale:.3g}, relative tolerance {SYMMETRY_RTOL:g})"
+            f"(largest entry {scale:.3g}, relative tolerance {_SYMMETRY_RTOL:g})"
         )
     return 0.5 * (array + transposed)
 
@@ -109,14 +103,14 @@ def _metric_derivatives(dM, name="dM"):
     return _symmetric_part(dM, name, (-3, -2), "dM[..., i, j, k] symmetric in i and j")
 
 
-def _well_conditioned(L):
+def _well_conditioned(L, rtol):
     """Return the Cholesky factor ``L`` of M after refusing a numerically singular M."""
     pivots = np.diagonal(L, axis1=-2, axis2=-1) ** 2
     ratio = pivots.min(axis=-1) / pivots.max(axis=-1)
-    if np.any(ratio < SINGULARITY_RTOL):
+    if np.any(ratio < rtol):
         raise ValueError(
             f"M: expected a well-conditioned mass matrix, got a Cholesky pivot ratio "
-            f"{ratio.min():.3g} below {SINGULARITY_RTOL:.3g} (numerically singular)"
+            f"{ratio.min():.3g} below {rtol:.3g} (numerically singular)"
         )
     return L
 
@@ -131,58 +125,12 @@ def _batch_shape(*named_batches):
     return _validate.batch_shape(dict(named_batches))
 
 
-def _evaluate(function, q, core, name):
-    r"""``function`` at every configuration of ``q`` (..., n), result (...) + ``core``.
-
-    One call on the whole stack when ``function`` broadcasts over leading axes (its
-    result then has exactly the expected shape); otherwise -- it raises, or returns
-    another shape -- one call per configuration, whose errors propagate.
-    """
-    expected = q.shape[:-1] + core
-    try:
-        stacked = np.asarray(function(q), dtype=float)
-    except (TypeError, ValueError, IndexError):
-        stacked = None
-    if stacked is None or stacked.shape != expected:
-        stacked = np.array(
-            [
-                _single_evaluation(function, point, core, name)
-                for point in q.reshape(-1, q.shape[-1])
-            ]
-        ).reshape(expected)
-    return _validate.real_array(stacked, name)
-
-
-def _single_evaluation(function, point, core, name):
-    value = _validate.real_array(function(point), name)
-    if value.shape != core:
-        raise ValueError(
-            f"{name}: expected a result of shape {core} for q of shape {point.shape}, "
-            f"got shape {value.shape}"
-        )
-    return value
-
-
-def _steps(step, q):
-    """Finite-difference steps (..., n): the default, or ``step`` broadcast to q."""
-    if step is None:
-        return np.maximum(STEP_FACTOR, 1e3 * np.spacing(np.abs(q)))
-    h = _validate.positive(step, "step")
-    try:
-        return np.broadcast_to(h, q.shape)
-    except ValueError as error:
-        raise ValueError(
-            f"step: expected a scalar or an array broadcastable to q's shape {q.shape}, "
-            f"got shape {h.shape}"
-        ) from error
-
-
 # ---------------------------------------------------------------------------
 # Metric derivatives
 # ---------------------------------------------------------------------------
 
 
-def mass_matrix_derivatives(mass_matrix, q, step=None, dM=None):
+def mass_matrix_derivatives(mass_matrix, q, *, step=None, dM=None):
     r"""Partial derivatives of a mass matrix, ``dM[..., i, j, k]`` = :math:`\partial_k M_{ij}`.
 
     Without ``dM``, central differences with one Richardson extrapolation step:
@@ -192,14 +140,14 @@ def mass_matrix_derivatives(mass_matrix, q, step=None, dM=None):
               = \partial_kM - \frac{h^4}{480}\,\partial_k^5M + O(h^6),
 
     i.e. four evaluations of :math:`M` per coordinate.  The default step is
-    :math:`h_k = 2\cdot10^{-3}` in the units of :math:`q_k` (``STEP_FACTOR``), near
+    :math:`h_k = 2\cdot10^{-3}` in the units of :math:`q_k`, near
     :math:`\varepsilon^{1/5}` for double precision, where the truncation error
     :math:`\sim h^4|\partial_k^5M|/480` meets the rounding error
     :math:`\sim 3\varepsilon|M|/h`.  It does not grow with :math:`|q_k|`: a joint
     angle or position varies the metric on the scale of its unit (rad, m) wherever it
     is.  The differences divide by the steps actually taken after rounding
-    :math:`q \pm h`, and the step is raised to 1000 units in the last place of
-    :math:`q_k` should that be larger (:math:`|q_k| \ge 2^{34} \approx 1.7\cdot10^{10}`), so that
+    :math:`q \pm h`, and the step (default or given) is raised to 1000 units in the
+    last place of :math:`q_k` should that be larger (:math:`|q_k| \ge 2^{34} \approx 1.7\cdot10^{10}`), so that
     :math:`q \pm h` stay distinct.
 
     For a smooth metric whose entries vary on the scale of one unit of ``q``, the
@@ -215,10 +163,14 @@ def mass_matrix_derivatives(mass_matrix, q, step=None, dM=None):
 
     ``mass_matrix`` may broadcast over leading axes of its argument (like
     :func:`geomotion.tree.crba`) or accept only a single configuration of shape
-    ``(n,)``: it is first called once on the stack of all ``4n`` perturbed
-    configurations (shape ``(4, n, ..., n)``); if that raises ``TypeError``,
-    ``ValueError`` or ``IndexError``, or returns any shape other than
-    ``(4, n, ..., n, n)``, it is called once per configuration instead.
+    ``(n,)``, as every function passed to ``geomotion`` (see the API convention
+    page): it is called at one configuration first, whose result must
+    be an ``(n, n)`` matrix; then once on the stack of all ``4n`` perturbed
+    configurations (shape ``(4, n, ..., n)``), whose result is used when it has the
+    shape ``(4, n, ..., n, n)`` and agrees with the single call; otherwise it is called
+    once per configuration.  An exception raised by ``mass_matrix`` at one
+    configuration reaches the caller unchanged.  The differences are
+    ``geomotion._numerics.jacobian``'s, the package's one Richardson stencil.
 
     Parameters
     ----------
@@ -243,42 +195,50 @@ def mass_matrix_derivatives(mass_matrix, q, step=None, dM=None):
 
     Raises
     ------
+    TypeError
+        If ``mass_matrix`` (or ``dM``, when given) is not callable.
     ValueError
-        If ``mass_matrix`` (or ``dM``) is not callable or returns non-finite values, a
-        wrong shape, or a matrix not symmetric in ``i, j`` (relative tolerance
-        ``SYMMETRY_RTOL``); if ``q`` is not a finite (..., n) array with n >= 1; if
-        ``step`` is not positive or does not broadcast against ``q``, or is given
-        together with ``dM``.
+        If ``mass_matrix`` (or ``dM``) returns non-finite values, a wrong shape, or a
+        matrix not symmetric in ``i, j`` (asymmetry above 1e-10 times its largest
+        entry); if ``q`` is not a finite (..., n) array with n >= 1; if ``step`` is not
+        positive or does not broadcast against ``q``, or is given together with ``dM``.
     """
-    if not callable(mass_matrix):
-        raise ValueError(f"mass_matrix: expected a callable M(q), got {type(mass_matrix).__name__}")
+    _numerics.callable_argument(mass_matrix, "mass_matrix", "M(q)")
     q = _configuration(q)
     n = q.shape[-1]
     if dM is not None:
-        if not callable(dM):
-            raise ValueError(f"dM: expected a callable dM(q) or None, got {type(dM).__name__}")
+        _numerics.callable_argument(dM, "dM", "dM(q) or None")
         if step is not None:
             raise ValueError("step: expected None with an analytic dM (no finite differences)")
-        return _metric_derivatives(_evaluate(dM, q, (n, n, n), "dM"), "dM")
-    return _richardson_derivatives(mass_matrix, q, _steps(step, q))
+        return _metric_derivatives(_numerics.evaluate(dM, (q,), (n, n, n), "dM"), "dM")
+    return _richardson_derivatives(mass_matrix, q, step)
 
 
-def _richardson_derivatives(mass_matrix, q, h):
-    """Richardson-extrapolated central differences of ``mass_matrix`` at q with steps h."""
+def _richardson_derivatives(mass_matrix, q, step):
+    """Richardson-extrapolated central differences of ``mass_matrix`` at q (``_numerics.jacobian``)."""
     n = q.shape[-1]
-    batch_ones = (1,) * (q.ndim - 1)
-    # unit[k, ..., :] = e_k, and offsets[s, k, ..., :] = _STENCIL[s] * h[..., k] e_k.
-    unit = np.eye(n).reshape((n,) + batch_ones + (n,))
-    steps_k = np.moveaxis(h, -1, 0)[..., None]  # (n, ..., 1)
-    offsets = _STENCIL.reshape((4, 1) + batch_ones + (1,)) * steps_k * unit
-    stencil = q + offsets  # (4, n, ..., n)
-    # The steps actually taken (q + h is rounded), along coordinate k: (4, n, ...).
-    taken = np.sum((stencil - q) * unit, axis=-1)
-    M = _evaluate(mass_matrix, stencil, (n, n), "mass_matrix")
-    M = _symmetric_part(M, "mass_matrix", (-1, -2), "a symmetric matrix M(q)")
-    wide = (M[0] - M[1]) / (taken[0] - taken[1])[..., None, None]
-    narrow = (M[2] - M[3]) / (taken[2] - taken[3])[..., None, None]
-    return np.moveaxis((4.0 * narrow - wide) / 3.0, 0, -1)
+
+    def flat(x):
+        # M(x) as n*n entries, checked symmetric; at one point a wrong shape is reported
+        # as the (n, n) matrix expected, and on a stack it makes evaluate call per point.
+        value = np.asarray(mass_matrix(x))
+        if value.shape != x.shape[:-1] + (n, n):
+            if x.ndim == 1:
+                raise ValueError(
+                    f"mass_matrix: expected a result of shape {(n, n)} for q of shape "
+                    f"{x.shape}, got shape {value.shape}"
+                )
+            return value
+        value = _symmetric_part(
+            _validate.real_array(value, "mass_matrix"),
+            "mass_matrix",
+            (-1, -2),
+            "a symmetric matrix M(q)",
+        )
+        return value.reshape(value.shape[:-2] + (n * n,))
+
+    D = _numerics.jacobian(flat, q, n * n, "mass_matrix", step=step)  # (..., n*n, n)
+    return D.reshape(D.shape[:-2] + (n, n, n))
 
 
 # ---------------------------------------------------------------------------
@@ -316,7 +276,7 @@ def christoffel_first_kind(dM):
     return 0.5 * (dM + d_j_M_ik - d_i_M_jk)
 
 
-def christoffel_second_kind(M, dM):
+def christoffel_second_kind(M, dM, *, rtol=_SINGULARITY_RTOL):
     r"""Christoffel symbols of the second kind, the first kind's raised by the inverse metric.
 
     .. math:: \Gamma^i_{jk} = \sum_l (M^{-1})_{il}\,\Gamma_{ljk}
@@ -333,6 +293,11 @@ def christoffel_second_kind(M, dM):
     dM : (..., n, n, n) array_like
         Its derivatives ``dM[..., i, j, k]`` = :math:`\partial M_{ij}/\partial q_k`.
         Leading axes broadcast against those of ``M``.
+    rtol : float, optional, keyword only
+        Relative tolerance, default ``1000 * eps`` (about 2.2e-13): ``M`` counts as
+        numerically singular when the ratio of its smallest to its largest squared
+        Cholesky pivot is below ``rtol`` (a solve would then keep fewer than about three
+        correct digits).
 
     Returns
     -------
@@ -344,7 +309,7 @@ def christoffel_second_kind(M, dM):
     ------
     ValueError
         If ``M`` is not symmetric positive definite or numerically singular (squared
-        Cholesky pivots spanning more than ``1 / SINGULARITY_RTOL``), ``dM`` is
+        Cholesky pivots spanning more than ``1 / rtol``), ``dM`` is
         malformed, their sizes ``n`` differ or their leading shapes do not broadcast.
     """
     M, L = _validate.positive_definite_factor(M, "M")
@@ -356,7 +321,7 @@ def christoffel_second_kind(M, dM):
             f"got shape {gamma.shape}"
         )
     batch = _batch_shape(("M", M.shape[:-2]), ("dM", gamma.shape[:-3]))
-    L = _well_conditioned(np.broadcast_to(L, batch + (n, n)))
+    L = _well_conditioned(np.broadcast_to(L, batch + (n, n)), rtol)
     rhs = np.broadcast_to(gamma, batch + (n, n, n)).reshape(batch + (n, n * n))
     forward = np.linalg.solve(L, rhs)
     return np.linalg.solve(np.swapaxes(L, -1, -2), forward).reshape(batch + (n, n, n))
@@ -457,7 +422,7 @@ def mass_matrix_rate(dM, v):
 # ---------------------------------------------------------------------------
 
 
-def energy_identity_residual(dM, v, c=None):
+def energy_identity_residual(dM, v, *, c=None):
     r"""Residual of the energy identity, :math:`v^Tc - \tfrac12v^T\dot Mv` (zero exactly).
 
     The power of the velocity load is half the rate of the metric along the motion,
@@ -474,7 +439,7 @@ def energy_identity_residual(dM, v, c=None):
         ``dM[..., i, j, k]`` = :math:`\partial M_{ij}/\partial q_k`.
     v : (..., n) array_like
         Generalized velocities (rad/s or m/s).
-    c : (..., n) array_like, optional
+    c : (..., n) array_like, optional, keyword only
         Velocity load to check (N m or N); default :func:`coriolis_forces` ``(dM, v)``.
 
     Returns
@@ -496,7 +461,7 @@ def energy_identity_residual(dM, v, c=None):
     return np.einsum("...i,...i->...", v, c) - 0.5 * np.einsum("...i,...ij,...j->...", v, M_rate, v)
 
 
-def skew_residual(dM, v, C=None):
+def skew_residual(dM, v, *, C=None):
     r"""Largest entry of the symmetric part of :math:`\dot M - 2C` (zero if it is skew).
 
     .. math:: r = \max_{ij}\left|S_{ij}\right|,\qquad S = (\dot M - 2C) + (\dot M - 2C)^T
@@ -511,7 +476,7 @@ def skew_residual(dM, v, C=None):
         ``dM[..., i, j, k]`` = :math:`\partial M_{ij}/\partial q_k`.
     v : (..., n) array_like
         Generalized velocities (rad/s or m/s).
-    C : (..., n, n) array_like, optional
+    C : (..., n, n) array_like, optional, keyword only
         Coriolis matrix to check; default :func:`coriolis_matrix` ``(dM, v)``.
 
     Returns

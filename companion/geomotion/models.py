@@ -134,7 +134,7 @@ def humanoid_upper_body():
     )
 
 
-def random_tree(rng, n_bodies, branching=0.4, prismatic_fraction=0.25, helical_fraction=0.0):
+def random_tree(rng, n_bodies, *, branching=0.4, prismatic_fraction=0.25, helical_fraction=0.0):
     """A random branched tree with rotated, offset, non-parallel joints.
 
     Built depth-first (each subtree contiguous after its root), so peer engines that
@@ -147,11 +147,12 @@ def random_tree(rng, n_bodies, branching=0.4, prismatic_fraction=0.25, helical_f
         Source of randomness (seed it for reproducible models).
     n_bodies : int
         Number of bodies, at least 1.
-    branching : float
+    branching : float, optional, keyword only
         Probability in [0, 1] that a body starts a new branch from an earlier body
-        instead of extending the chain.
-    prismatic_fraction, helical_fraction : float
-        Probabilities of prismatic and helical joints; the rest are revolute.
+        instead of extending the chain; default 0.4.
+    prismatic_fraction, helical_fraction : float, optional, keyword only
+        Probabilities of prismatic and helical joints (defaults 0.25 and 0); the rest
+        are revolute.
 
     Returns
     -------
@@ -237,7 +238,7 @@ def random_rotation(rng):
     )
 
 
-def two_coordinate_metric(q, m1=1.0, m2=1.0, length=1.0):
+def two_coordinate_metric(q, *, m1=1.0, m2=1.0, length=1.0):
     r"""The chapter's abstract two-coordinate mass metric (an example metric, not a derived arm).
 
     .. math:: M(q) = \ell^2\begin{bmatrix} m_1 + m_2 & m_2\cos q_2 \\
@@ -254,10 +255,11 @@ def two_coordinate_metric(q, m1=1.0, m2=1.0, length=1.0):
     ----------
     q : (..., 2) array_like
         Coordinates (rad).
-    m1, m2 : float or array_like
-        Positive masses in kg; arrays broadcast against the leading axes of ``q``.
-    length : float or array_like
-        Positive length scale :math:`\ell` in m.
+    m1, m2 : float or array_like, optional, keyword only
+        Positive masses in kg, default 1; arrays broadcast against the leading axes of
+        ``q``.
+    length : float or array_like, optional, keyword only
+        Positive length scale :math:`\ell` in m, default 1.
 
     Returns
     -------
@@ -495,7 +497,7 @@ class PlanarClosedChain:
         return np.stack([theta1, theta2, theta3], axis=-1)
 
 
-def planar_closed_chain(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), masses=(0.6, 1.6, 1.2)):
+def planar_closed_chain(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), masses=(0.6, 1.6, 1.2)):
     r"""The chapter's movable planar closed chain, with teaching defaults.
 
     The defaults make a crank-rocker four-bar: ground :math:`|(a, b)| = 0.7` m, links
@@ -507,12 +509,12 @@ def planar_closed_chain(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), masses=(0.6, 1
 
     Parameters
     ----------
-    lengths : (3,) array_like
-        :math:`(\ell_1, \ell_2, \ell_3)`, m, positive.
-    base : (2,) array_like
-        :math:`(a, b)`, m.
-    masses : (3,) array_like
-        Link masses, kg, positive.
+    lengths : (3,) array_like, optional, keyword only
+        :math:`(\ell_1, \ell_2, \ell_3)`, m, positive; default (0.3, 0.8, 0.6).
+    base : (2,) array_like, optional, keyword only
+        :math:`(a, b)`, m; default (0.7, 0).
+    masses : (3,) array_like, optional, keyword only
+        Link masses, kg, positive; default (0.6, 1.6, 1.2).
 
     Returns
     -------

@@ -12,16 +12,16 @@ import numpy as np
 __all__ = ["tidy"]
 
 
-def tidy(values, decimals=12):
+def tidy(values, *, decimals=12):
     """``values`` rounded to ``decimals`` decimals, with every zero positive; for printing.
 
     Parameters
     ----------
     values : float or array_like
         Real numbers, any shape.
-    decimals : int, optional
+    decimals : int, optional, keyword only
         Decimals kept (default 12, far below what the notebooks print).  To format a
-        number with ``d`` decimals, tidy it with ``decimals=d``: ``f"{tidy(x, 4):.4f}"``.
+        number with ``d`` decimals, tidy it with ``decimals=d``: ``f"{tidy(x, decimals=4):.4f}"``.
 
     Returns
     -------
@@ -32,7 +32,7 @@ def tidy(values, decimals=12):
     --------
     >>> tidy([-0.0, -1e-17, 0.25])
     array([0.  , 0.  , 0.25])
-    >>> f"{tidy(-3e-5, 4):.4f}"
+    >>> f"{tidy(-3e-5, decimals=4):.4f}"
     '0.0000'
     """
     rounded = np.round(np.asarray(values, dtype=float), decimals)

@@ -111,7 +111,7 @@ class MechanicalSystem:
         >>> arm.bias(q, q).round(6)  # at rest: the holding torques, N m
         array([14.2245,  2.4525])
         """
-        tree._check_model(model)
+        tree.check_model(model)
         g = gravity_vector(model, gravity)
         return cls(
             mass_matrix=lambda q: tree.crba(model, q),

@@ -60,15 +60,18 @@ __all__ = [
     "reference_inverse_dynamics",
     "forward_dynamics_by_dense_solve",
     "TreeCheckReport",
+    "EnergyComparison",
     "tree_checks",
 ]
 
 
 def _body_particles(model):
     """Six particles per body, in body coordinates: masses (N, 6) and positions (N, 6, 3)."""
-    m, c, I_C = inertia.mass_properties(model.inertias)
-    masses, positions = zip(*(inertia.particle_model(*body) for body in zip(m, c, I_C)))
-    return np.array(masses), np.array(positions)
+    props = inertia.mass_properties(model.inertias)
+    bodies = [
+        inertia.particle_model(*body) for body in zip(props.mass, props.com, props.inertia_com)
+    ]
+    return np.array([b.masses for b in bodies]), np.array([b.positions for b in bodies])
 
 
 def tree_particle_cloud(model, q):
@@ -96,7 +99,7 @@ def tree_particle_cloud(model, q):
     return np.einsum("...ij,...kj->...ki", T[..., :3, :3], positions) + T[..., None, :3, 3]
 
 
-def tree_particle_energy(model, q, qd):
+def tree_particle_energy(model, q, v):
     r"""Kinetic energy of a tree as a direct sum over particles.
 
     .. math:: K = \sum_i\sum_k \tfrac12 m_{ik}\|v_i + \omega_i\times r_{ik}\|^2
@@ -108,7 +111,7 @@ def tree_particle_energy(model, q, qd):
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
 
     Returns
@@ -121,7 +124,7 @@ def tree_particle_energy(model, q, qd):
     ValueError
         If an argument is malformed.
     """
-    V = tree.body_twists(model, q, qd)  # (..., N, 6)
+    V = tree.body_twists(model, q, v)  # (..., N, 6)
     masses, positions = _body_particles(model)
     return sum(
         inertia.particle_kinetic_energy(masses[i], positions[i], V[..., i, :])
@@ -129,12 +132,32 @@ def tree_particle_energy(model, q, qd):
     )
 
 
-def particle_energy_comparison(model, n_states=200, seed=0):
+@dataclass(frozen=True)
+class EnergyComparison:
+    """Kinetic energies of the same random states computed two ways (:func:`particle_energy_comparison`).
+
+    Read the fields by name; the result does not unpack like a tuple.
+
+    Attributes
+    ----------
+    particle_energy : (n_states,) ndarray
+        By summing over each body's six particles (:func:`tree_particle_energy`), J.
+    matrix_energy : (n_states,) ndarray
+        :math:`\tfrac12 v^TMv` with :math:`M` from :func:`geomotion.tree.crba`, J.
+    """
+
+    particle_energy: np.ndarray
+    matrix_energy: np.ndarray
+
+
+def particle_energy_comparison(model, *, n_states=200, seed=0):
     r"""Kinetic energies at random states by particle sums and by the fast mass matrix.
 
     States: :math:`q` uniform in [-1, 1] rad (or m) and :math:`\dot q` standard normal,
     from ``numpy.random.default_rng(seed)``.  The two energies agree to rounding error
     for a correct CRBA (about 1e-15 relative for the book's humanoid tree).
+
+    **Batches**: the call draws its own batch of ``n_states`` states for one model.
 
     Parameters
     ----------
@@ -146,16 +169,19 @@ def particle_energy_comparison(model, n_states=200, seed=0):
 
     Returns
     -------
-    particle_energy, matrix_energy : (n_states,) ndarray
-        :func:`tree_particle_energy` and :math:`\tfrac12\dot q^TM\dot q` with
-        :math:`M` from :func:`geomotion.tree.crba`, in J.
+    EnergyComparison
+        ``particle_energy`` (:func:`tree_particle_energy`) and ``matrix_energy``
+        (:math:`\tfrac12 v^TMv` with :math:`M` from :func:`geomotion.tree.crba`), each
+        (n_states,), in J.
     """
     n_states = _validate.count(n_states, "n_states")
     rng = np.random.default_rng(seed)
     q = rng.uniform(-1.0, 1.0, size=(n_states, model.num_bodies))
-    qd = rng.normal(size=(n_states, model.num_bodies))
-    matrix_energy = 0.5 * np.einsum("bi,bij,bj->b", qd, tree.crba(model, q), qd)
-    return tree_particle_energy(model, q, qd), matrix_energy
+    v = rng.normal(size=(n_states, model.num_bodies))
+    matrix_energy = 0.5 * np.einsum("bi,bij,bj->b", v, tree.crba(model, q), v)
+    return EnergyComparison(
+        particle_energy=tree_particle_energy(model, q, v), matrix_energy=matrix_energy
+    )
 
 
 def mass_matrix_from_body_jacobians(model, q):
@@ -210,7 +236,7 @@ def mass_matrix_from_inverse_dynamics(model, q):
     return np.stack(columns, axis=-1)
 
 
-def reference_inverse_dynamics(model, q, qd, qdd, gravity=None):
+def reference_inverse_dynamics(model, q, v, a, *, gravity=None):
     r"""Joint forces by the Newton–Euler recursion on the readable path's explicit operators.
 
     Outward in every body's own frame, from the base accelerating at :math:`(0, -g)`:
@@ -230,7 +256,7 @@ def reference_inverse_dynamics(model, q, qd, qdd, gravity=None):
     Parameters
     ----------
     model : Tree
-    q, qd, qdd : (..., N) array_like
+    q, v, a : (..., N) array_like
         Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
         m/s^2); leading axes broadcast.
     gravity : None or (3,) or (..., 3) array_like
@@ -249,11 +275,11 @@ def reference_inverse_dynamics(model, q, qd, qdd, gravity=None):
     """
     prepared = tree.prepare(model, q)
     n = model.num_bodies
-    qd = _validate.trailing_shape(qd, "qd", (n,))
-    qdd = _validate.trailing_shape(qdd, "qdd", (n,))
+    v = _validate.trailing_shape(v, "v", (n,))
+    a = _validate.trailing_shape(a, "a", (n,))
     g = model.gravity if gravity is None else _validate.trailing_shape(gravity, "gravity", (3,))
     batch = np.broadcast_shapes(
-        prepared.transform.shape[:-3], qd.shape[:-1], qdd.shape[:-1], g.shape[:-1]
+        prepared.transform.shape[:-3], v.shape[:-1], a.shape[:-1], g.shape[:-1]
     )
     X = np.broadcast_to(prepared.transform, batch + (n, 6, 6))
     S, I = prepared.subspace, prepared.inertia
@@ -261,11 +287,11 @@ def reference_inverse_dynamics(model, q, qd, qdd, gravity=None):
     V, A, F = np.zeros((3,) + batch + (n, 6))
     for i, p in enumerate(prepared.parents):
         V_parent, A_parent = base if p < 0 else (V[..., p, :], A[..., p, :])
-        X_i, joint_velocity = X[..., i, :, :], S[i] * qd[..., i, None]
+        X_i, joint_velocity = X[..., i, :, :], S[i] * v[..., i, None]
         V[..., i, :] = _apply(X_i, V_parent) + joint_velocity
         A[..., i, :] = (
             _apply(X_i, A_parent)
-            + S[i] * qdd[..., i, None]
+            + S[i] * a[..., i, None]
             + _apply(spatial.motion_cross(V[..., i, :]), joint_velocity)
         )
         F[..., i, :] = inertia.newton_euler_wrench(I[i], V[..., i, :], A[..., i, :])
@@ -281,7 +307,7 @@ def _apply(operator, vector):
     return np.einsum("...jk,...k->...j", operator, vector)
 
 
-def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=None):
+def forward_dynamics_by_dense_solve(model, q, v, tau, *, gravity=None):
     r"""Joint accelerations from the reference mass matrix and bias by a dense solve.
 
     .. math:: M(q)\,\ddot q = \tau - b(q, \dot q)
@@ -293,7 +319,7 @@ def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=None):
     Parameters
     ----------
     model : Tree
-    q, qd, tau : (..., N) array_like
+    q, v, tau : (..., N) array_like
         Joint positions (rad or m), rates (rad/s or m/s), forces (N m or N).
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2.
@@ -311,7 +337,7 @@ def forward_dynamics_by_dense_solve(model, q, qd, tau, gravity=None):
     """
     M = tree.joint_mass_matrix(tree.prepare(model, q))
     _, L = _validate.positive_definite_factor(M, "model (its joint mass matrix at q)")
-    bias = reference_inverse_dynamics(model, q, qd, np.zeros(model.num_bodies), gravity)
+    bias = reference_inverse_dynamics(model, q, v, np.zeros(model.num_bodies), gravity=gravity)
     rhs = _validate.trailing_shape(tau, "tau", (model.num_bodies,)) - bias
     y = np.linalg.solve(L, rhs[..., None])  # M = L L^T
     return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
@@ -354,12 +380,14 @@ class TreeCheckReport:
         return "\n".join(rows)
 
 
-def tree_checks(model, rng, n_states=100, gravity=None):
+def tree_checks(model, rng, *, n_states=100, gravity=None):
     """Run every independent check of this module on random states of ``model``.
 
     Each fast algorithm is called once on the whole batch, so ``n_states`` below and
     above the batch size where :func:`geomotion.tree.crba` and friends switch
     implementation (96) exercises each of the two fast paths.
+
+    **Batches**: the call draws its own batch of ``n_states`` states for one model.
 
     Parameters
     ----------
@@ -369,7 +397,7 @@ def tree_checks(model, rng, n_states=100, gravity=None):
         matrix at the sampled states: a singular configuration (an arm of point masses
         held straight, say) is met with probability zero by random states.
     rng : numpy.random.Generator
-        Source of the random states (q uniform in [-pi, pi], qd, qdd and tau normal).
+        Source of the random states (q uniform in [-pi, pi], v, a and tau normal).
     n_states : int
         Number of states, checked in one batched call per algorithm.
     gravity : None or (3,) array_like
@@ -388,27 +416,27 @@ def tree_checks(model, rng, n_states=100, gravity=None):
     n_states = _validate.count(n_states, "n_states")
     n = model.num_bodies
     q = rng.uniform(-np.pi, np.pi, size=(n_states, n))
-    qd, qdd, tau = rng.normal(size=(3, n_states, n))
+    v, a, tau = rng.normal(size=(3, n_states, n))
     M = tree.crba(model, q)
     M_reference = tree.joint_mass_matrix(tree.prepare(model, q))
-    qdd_dense = forward_dynamics_by_dense_solve(model, q, qd, tau, gravity)  # checks M first
-    qdd_aba = tree.aba(model, q, qd, tau, gravity=gravity)
-    bias_reference = reference_inverse_dynamics(model, q, qd, np.zeros(n), gravity)
+    a_dense = forward_dynamics_by_dense_solve(model, q, v, tau, gravity=gravity)  # checks M first
+    a_aba = tree.aba(model, q, v, tau, gravity=gravity)
+    bias_reference = reference_inverse_dynamics(model, q, v, np.zeros(n), gravity=gravity)
     errors = {
         "CRBA vs particle energy": _relative_error(
-            0.5 * np.einsum("bi,bij,bj->b", qd, M, qd), tree_particle_energy(model, q, qd)
+            0.5 * np.einsum("bi,bij,bj->b", v, M, v), tree_particle_energy(model, q, v)
         ),
         "CRBA vs body Jacobians": _relative_error(M, mass_matrix_from_body_jacobians(model, q)),
         "RNEA columns vs reference M": _relative_error(
             mass_matrix_from_inverse_dynamics(model, q), M_reference
         ),
         "RNEA vs reference RNEA": _relative_error(
-            tree.rnea(model, q, qd, qdd, gravity=gravity),
-            reference_inverse_dynamics(model, q, qd, qdd, gravity),
+            tree.rnea(model, q, v, a, gravity=gravity),
+            reference_inverse_dynamics(model, q, v, a, gravity=gravity),
         ),
-        "ABA vs dense solve": _relative_error(qdd_aba, qdd_dense),
+        "ABA vs dense solve": _relative_error(a_aba, a_dense),
         "reference M qdd_ABA vs tau - b": _relative_error(
-            np.einsum("bij,bj->bi", M_reference, qdd_aba), tau - bias_reference
+            np.einsum("bij,bj->bi", M_reference, a_aba), tau - bias_reference
         ),
     }
     return TreeCheckReport(num_bodies=n, n_states=n_states, errors=errors)

@@ -571,7 +571,7 @@ def test_mechanical_system_from_tree_uses_the_tree_functions():
     np.testing.assert_array_equal(
         system.potential(q), tree.potential_energy(model, q, gravity=IN_PLANE_GRAVITY)
     )
-    with pytest.raises(ValueError, match="^model"):
+    with pytest.raises(TypeError, match="^model"):
         integrators.MechanicalSystem.from_tree(PARTICLE)
     with pytest.raises(ValueError, match="^bias: expected a callable"):
         integrators.MechanicalSystem(lambda q: np.eye(2), 3.0, lambda q: 0.0)

@@ -84,7 +84,7 @@ def test_from_pose_returns_the_nonnegative_scalar_representative():
 def test_identity_is_the_identity_pose_and_the_product_unit():
     np.testing.assert_array_equal(dualquat.identity(), [1, 0, 0, 0, 0, 0, 0, 0])
     np.testing.assert_array_equal(
-        dualquat.to_pose(dualquat.identity((2, 3))), np.broadcast_to(np.eye(4), (2, 3, 4, 4))
+        dualquat.to_pose(dualquat.identity(shape=(2, 3))), np.broadcast_to(np.eye(4), (2, 3, 4, 4))
     )
     np.testing.assert_allclose(dualquat.product(DQ_Z90, dualquat.identity()), DQ_Z90, atol=0)
 
@@ -210,7 +210,7 @@ def test_local_degrees_of_freedom_is_six_and_agrees_with_the_tangent_space_of_ri
     rng = np.random.default_rng(6)
     T = random_poses(rng, ())
     dq = dualquat.from_pose(T)
-    assert dualquat.local_degrees_of_freedom() == 6
+    assert dualquat.local_degrees_of_freedom(dualquat.identity()) == 6
     assert dualquat.local_degrees_of_freedom(dq) == 6
     assert dualquat.local_degrees_of_freedom(-dq) == 6
     # Independent count: velocities d/dt from_pose(T exp(t xi)) for the six unit twists xi
@@ -260,6 +260,6 @@ def test_bad_input_raises_value_error_naming_the_argument():
     with pytest.raises(ValueError, match="dq"):
         dualquat.local_degrees_of_freedom(not_unit)
     with pytest.raises(ValueError, match="shape"):
-        dualquat.identity((-1,))
+        dualquat.identity(shape=(-1,))
     with pytest.raises(ValueError, match="shape"):
-        dualquat.identity([2])
+        dualquat.identity(shape=[2])

@@ -14,6 +14,9 @@ from strategies import quaternion_rotation
 
 from geomotion import inertia, models, tree
 
+#: The default rtol of inertia.mass_properties (and of the tree's decoding of inertias).
+DECODE_RTOL = 1e-9
+
 
 def random_pose(rng, max_offset):
     """A pose with a quaternion rotation (numpy only) and an offset up to ``max_offset`` m."""
@@ -65,12 +68,14 @@ def singular_chain(rng, kinds, max_offset=10.0):
 def test_every_accepted_tree_decodes_to_realizable_inertias_through_the_public_functions(seed):
     rng = np.random.default_rng(seed)
     model = singular_chain(rng, rng.choice(list("prc"), size=6))
-    m, c, I_C = inertia.mass_properties(model.inertias)
+    props = inertia.mass_properties(model.inertias)
+    m, c, I_C = props.mass, props.com, props.inertia_com
     assert np.all(inertia.is_physically_realizable(I_C))
     np.testing.assert_array_equal(model.masses, m)  # one decoder: identical, not merely close
     np.testing.assert_array_equal(model.centers_of_mass, c)
     for i in range(model.num_bodies):  # what verification's particle checks rely on
-        masses, positions = inertia.particle_model(m[i], c[i], I_C[i])
+        particles = inertia.particle_model(m[i], c[i], I_C[i])
+        masses, positions = particles.masses, particles.positions
         np.testing.assert_allclose(masses.sum(), m[i], rtol=1e-15)
         np.testing.assert_allclose(
             masses @ positions / m[i], c[i], rtol=0, atol=1e-14 * np.linalg.norm(c[i])
@@ -91,9 +96,9 @@ def test_tree_accepts_a_body_exactly_when_the_public_functions_call_it_realizabl
     for factor in (0.1, 0.5, 2.0, 10.0):
         # A point mass whose central "inertia" diag(0, 0, delta) violates a triangle
         # inequality by delta/2 = factor * DECODE_RTOL * size.
-        delta = 2 * factor * inertia.DECODE_RTOL * size
+        delta = 2 * factor * DECODE_RTOL * size
         body = inertia.spatial_inertia(2.0, c, np.diag([0.0, 0.0, delta]))
-        public = bool(inertia.is_physically_realizable(inertia.mass_properties(body)[2]))
+        public = bool(inertia.is_physically_realizable(inertia.mass_properties(body).inertia_com))
         assert public is (factor < 1)
         if public:
             tree.Tree(inertias=np.array([good, body]), **arguments)
@@ -128,11 +133,13 @@ def test_spatial_momentum_of_a_singular_tree_is_the_sum_of_particle_momenta():
     qd = rng.normal(size=5)  # broadcast against the batch of configurations
     T = tree.forward_kinematics(model, q)
     V = tree.body_twists(model, q, qd)
-    m, c, I_C = inertia.mass_properties(model.inertias)
+    props = inertia.mass_properties(model.inertias)
+    m, c, I_C = props.mass, props.com, props.inertia_com
     expected = np.zeros((3, 6))
     for b in range(3):
         for i in range(5):
-            masses, positions = inertia.particle_model(m[i], c[i], I_C[i])
+            particles = inertia.particle_model(m[i], c[i], I_C[i])
+            masses, positions = particles.masses, particles.positions
             R, p = T[b, i, :3, :3], T[b, i, :3, 3]
             velocity = (V[b, i, 3:] + np.cross(V[b, i, :3], positions)) @ R.T  # base axes
             position = positions @ R.T + p
@@ -156,18 +163,18 @@ TIP = [0.5, 0.0, 0.0]
     "call, name",
     [
         (lambda x: tree.crba(TEACHING_ARM, x), "q"),
-        (lambda x: tree.rnea(TEACHING_ARM, REST, x, REST), "qd"),
-        (lambda x: tree.rnea(TEACHING_ARM, REST, REST, x), "qdd"),
-        (lambda x: tree.bias_forces(TEACHING_ARM, REST, x), "qd"),
-        (lambda x: tree.aba(TEACHING_ARM, REST, x, REST), "qd"),
+        (lambda x: tree.rnea(TEACHING_ARM, REST, x, REST), "v"),
+        (lambda x: tree.rnea(TEACHING_ARM, REST, REST, x), "a"),
+        (lambda x: tree.bias_forces(TEACHING_ARM, REST, x), "v"),
+        (lambda x: tree.aba(TEACHING_ARM, REST, x, REST), "v"),
         (lambda x: tree.aba(TEACHING_ARM, REST, REST, x), "tau"),
-        (lambda x: tree.coriolis_matrix(TEACHING_ARM, REST, x), "qd"),
-        (lambda x: tree.body_twists(TEACHING_ARM, REST, x), "qd"),
-        (lambda x: tree.kinetic_energy(TEACHING_ARM, REST, x), "qd"),
-        (lambda x: tree.spatial_momentum(TEACHING_ARM, REST, x), "qd"),
-        (lambda x: tree.point_velocity(TEACHING_ARM, REST, x, 1, TIP), "qd"),
-        (lambda x: tree.point_acceleration_bias(TEACHING_ARM, REST, x, 1, TIP), "qd"),
-        (lambda x: tree.point_acceleration_bias(TEACHING_ARM, REST, x, -1, TIP), "qd"),
+        (lambda x: tree.coriolis_matrix(TEACHING_ARM, REST, x), "v"),
+        (lambda x: tree.body_twists(TEACHING_ARM, REST, x), "v"),
+        (lambda x: tree.kinetic_energy(TEACHING_ARM, REST, x), "v"),
+        (lambda x: tree.spatial_momentum(TEACHING_ARM, REST, x), "v"),
+        (lambda x: tree.point_velocity(TEACHING_ARM, REST, x, 1, TIP), "v"),
+        (lambda x: tree.point_acceleration_bias(TEACHING_ARM, REST, x, 1, TIP), "v"),
+        (lambda x: tree.point_acceleration_bias(TEACHING_ARM, REST, x, -1, TIP), "v"),
     ],
 )
 @pytest.mark.parametrize("missing", [None, [0.0, None]])
@@ -183,13 +190,13 @@ def test_tree_functions_refuse_complex_and_boolean_arrays_naming_the_argument():
     q, qd = np.array([0.3, -0.4]), np.array([1.0, 2.0])
     for call, name in (
         (lambda z: tree.crba(model, q + z), "q"),
-        (lambda z: tree.rnea(model, q, qd + z, qd), "qd"),
-        (lambda z: tree.rnea(model, q, qd, qd + z), "qdd"),
+        (lambda z: tree.rnea(model, q, qd + z, qd), "v"),
+        (lambda z: tree.rnea(model, q, qd, qd + z), "a"),
         (lambda z: tree.aba(model, q, qd, qd + z), "tau"),
         (lambda z: tree.rnea(model, q, qd, qd, gravity=np.array([0, 0, -9.81]) + z), "gravity"),
         (lambda z: tree.rnea(model, q, qd, qd, f_ext=np.ones((2, 6)) + z), "f_ext"),
         (lambda z: tree.forward_kinematics(model, q + z), "q"),
-        (lambda z: tree.spatial_momentum(model, q, qd + z), "qd"),
+        (lambda z: tree.spatial_momentum(model, q, qd + z), "v"),
     ):
         with pytest.raises(ValueError, match=f"^{name}: expected real numbers, got complex dtype"):
             call(0j)  # a zero imaginary part is refused too: the dtype is the error

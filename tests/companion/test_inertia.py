@@ -13,6 +13,9 @@ RANDOM_BODIES_MAY_LOOK_ABOUT_ORIGIN = pytest.mark.filterwarnings(
     "ignore::geomotion.inertia.InertiaFrameWarning"
 )
 
+#: The default rtol of inertia.mass_properties (and of the tree's decoding of inertias).
+DECODE_RTOL = 1e-9
+
 
 def link_one():
     return inertia.spatial_inertia(2.0, [0.3, 0, 0], np.diag([0.05, 0.05, 0.01]))
@@ -148,7 +151,8 @@ def test_both_block_forms_of_the_chapter_agree(body):
 @given(realizable_bodies(), vectors(6))
 def test_particle_sums_reproduce_the_spatial_energy(body, V):
     m, c, I_C = body
-    masses, positions = inertia.particle_model(m, c, I_C)
+    particles = inertia.particle_model(m, c, I_C)
+    masses, positions = particles.masses, particles.positions
     assert masses.sum() == pytest.approx(m)
     np.testing.assert_allclose(masses @ positions / m, c, atol=1e-12)
     d = positions - c
@@ -318,7 +322,8 @@ def test_bad_inputs_raise_clear_value_errors():
 @given(realizable_bodies())
 def test_mass_properties_invert_spatial_inertia(body):
     m, c, I_C = body
-    mass, com, inertia_com = inertia.mass_properties(inertia.spatial_inertia(m, c, I_C))
+    props = inertia.mass_properties(inertia.spatial_inertia(m, c, I_C))
+    mass, com, inertia_com = props.mass, props.com, props.inertia_com
     assert mass == pytest.approx(m, rel=1e-14)
     np.testing.assert_allclose(com, c, atol=1e-13)
     np.testing.assert_allclose(inertia_com, I_C, atol=1e-12)
@@ -337,7 +342,7 @@ def test_mass_properties_rejects_matrices_that_are_not_rigid_body_inertias():
     wrong_sign[:3, 3:] *= -1  # symmetric, but the coupling is no longer m[c] / -m[c]
     wrong_sign[3:, :3] *= -1
     assert np.allclose(wrong_sign, wrong_sign.T)
-    np.testing.assert_allclose(inertia.mass_properties(wrong_sign)[1], [-0.3, 0, 0])
+    np.testing.assert_allclose(inertia.mass_properties(wrong_sign).com, [-0.3, 0, 0])
     with pytest.raises(ValueError, match=r"I: expected coupling blocks m\[c\] and -m\[c\]"):
         bad = link_one()
         bad[0, 4] = bad[4, 0] = 0.6
@@ -372,7 +377,8 @@ def test_a_point_mass_decodes_to_an_exactly_zero_realizable_inertia_at_any_dista
     T = random_frame_changes(rng, n, max_offset=10.0)
     I_A = inertia.transform_inertia(I, T)
     for matrix, com in ((I, c), (I_A, np.einsum("nij,nj->ni", T[:, :3, :3], c) + T[:, :3, 3])):
-        mass, decoded_com, I_C = inertia.mass_properties(matrix)
+        props = inertia.mass_properties(matrix)
+        mass, decoded_com, I_C = props.mass, props.com, props.inertia_com
         assert np.all(inertia.is_physically_realizable(I_C))  # before: False in ~90% of cases
         np.testing.assert_array_equal(I_C, 0.0)
         np.testing.assert_allclose(mass, m, rtol=1e-14)
@@ -389,7 +395,8 @@ def test_thin_rods_decode_to_realizable_rank_two_inertias_at_offsets_up_to_10_m(
     u = random_unit_vectors(rng, n)
     rod = (m * L**2 / 12)[:, None, None] * (np.eye(3) - u[:, :, None] * u[:, None, :])  # by hand
     c = random_unit_vectors(rng, n) * rng.uniform(0, 10, size=(n, 1))
-    _, _, I_C = inertia.mass_properties(inertia.spatial_inertia(m, c, rod))
+    props = inertia.mass_properties(inertia.spatial_inertia(m, c, rod))
+    _, _, I_C = props.mass, props.com, props.inertia_com
     assert np.all(inertia.is_physically_realizable(I_C))
     second_moments = np.linalg.eigvalsh(inertia.central_second_moments(I_C))
     # Thin up to the rounding of eigvalsh itself (achieved: 2.0 eps of the largest moment).
@@ -404,18 +411,23 @@ def test_a_triangle_violation_beyond_the_decoding_tolerance_stays_unrealizable()
     m, c = 2.0, 10.0 * random_unit_vectors(rng, 1)[0]  # 10 m from the origin
     rotational_size = np.abs(inertia.spatial_inertia(m, c, np.zeros((3, 3)))[:3, :3]).max()
     for violation, realizable in (
-        (10 * inertia.DECODE_RTOL, False),
-        (0.1 * inertia.DECODE_RTOL, True),
+        (10 * DECODE_RTOL, False),
+        (0.1 * DECODE_RTOL, True),
     ):
         # I_C = diag(0, 0, delta): second moments (delta, delta, -delta)/2 in the body's axes.
         delta = 2 * violation * rotational_size
         I = inertia.spatial_inertia(m, c, np.diag([0.0, 0.0, delta]))
         assert not inertia.is_physically_realizable(np.diag([0.0, 0.0, delta]))
-        assert bool(inertia.is_physically_realizable(inertia.mass_properties(I)[2])) is realizable
+        assert (
+            bool(inertia.is_physically_realizable(inertia.mass_properties(I).inertia_com))
+            is realizable
+        )
     # The chapter's diag(1, 1, 3), 10 m away, and a 1 g body with one violating moment.
     far = inertia.spatial_inertia(1.0, [10.0, 0, 0], np.diag([1.0, 1.0, 3.0]))
     light = inertia.spatial_inertia(1e-3, [0.0, 0.1, 0], np.diag([1e-8, 1e-8, 3e-8]))
-    assert not np.any(inertia.is_physically_realizable(inertia.mass_properties([far, light])[2]))
+    assert not np.any(
+        inertia.is_physically_realizable(inertia.mass_properties([far, light]).inertia_com)
+    )
 
 
 def test_tolerances_are_per_body_not_per_batch():
@@ -433,7 +445,7 @@ def test_tolerances_are_per_body_not_per_batch():
         inertia.mass_properties([[heavy, heavy], [light, heavy]])
     # A point mass next to a heavy body still decodes to exactly zero.
     point = inertia.spatial_inertia(1e-3, [0.0, 0.3, 0.4], np.zeros((3, 3)))
-    np.testing.assert_array_equal(inertia.mass_properties([heavy, point])[2][1], 0.0)
+    np.testing.assert_array_equal(inertia.mass_properties([heavy, point]).inertia_com[1], 0.0)
 
 
 def test_newton_euler_functions_accept_python_lists():
@@ -462,3 +474,17 @@ def test_inertia_inputs_refuse_complex_and_boolean_dtypes_and_accept_integers():
         inertia.spatial_inertia(2, np.array([1, 0, 0]), np.eye(3, dtype=int)),
         inertia.spatial_inertia(2.0, [1.0, 0.0, 0.0], np.eye(3)),
     )
+
+
+def test_mass_properties_and_particle_model_are_read_by_name_and_do_not_unpack():
+    props = inertia.mass_properties(link_one())
+    assert isinstance(props, inertia.MassProperties)
+    assert float(props.mass) == 2.0
+    with pytest.raises(TypeError):
+        m, c, I_C = props  # noqa: F841
+    particles = inertia.particle_model(props.mass, props.com, props.inertia_com)
+    assert isinstance(particles, inertia.ParticleModel)
+    with pytest.raises(TypeError):
+        masses, positions = particles  # noqa: F841
+    with pytest.raises(TypeError):
+        inertia.thin_rod_central_inertia(1.0, 2.0, 2)  # axis is keyword-only

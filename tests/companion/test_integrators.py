@@ -250,8 +250,8 @@ def test_bad_input_raises_value_error_naming_the_argument(kwargs, name):
         integrators.simulate(MODEL, **arguments)
 
 
-def test_non_tree_model_raises_value_error_naming_model():
-    with pytest.raises(ValueError, match="^model"):
+def test_non_tree_model_raises_type_error_naming_model():
+    with pytest.raises(TypeError, match="^model"):
         integrators.simulate("not a tree", Q0, QD0, 0.01, 2)
 
 

@@ -8,7 +8,8 @@ from geomotion import inertia, models, tree
 
 def test_two_link_arm_carries_the_chapter_parameters():
     arm = models.two_link_teaching_arm()
-    m, c, I_C = inertia.mass_properties(arm.inertias)
+    props = inertia.mass_properties(arm.inertias)
+    m, c, I_C = props.mass, props.com, props.inertia_com
     np.testing.assert_allclose(m, [2.0, 1.0], rtol=1e-15)
     np.testing.assert_allclose(c, [[0.3, 0, 0], [0.25, 0, 0]], rtol=0, atol=1e-15)
     np.testing.assert_allclose(
@@ -23,7 +24,8 @@ def test_humanoid_is_a_depth_first_torso_with_two_three_segment_arms():
     body = models.humanoid_upper_body()
     np.testing.assert_array_equal(body.parents, [-1, 0, 1, 2, 0, 4, 5])
     assert len(models.HUMANOID_BODIES) == body.num_bodies
-    m, _, I_C = inertia.mass_properties(body.inertias)
+    props = inertia.mass_properties(body.inertias)
+    m, _, I_C = props.mass, props.com, props.inertia_com
     np.testing.assert_allclose(m.sum(), 30 + 2 * (2.0 + 1.2 + 0.45), rtol=1e-14)
     assert all(inertia.is_physically_realizable(I_C))
     # Left and right arms mirror each other through the torso's x-z plane at q = 0.

@@ -17,14 +17,14 @@ def test_negative_zeros_and_dust_print_as_zero():
 def test_scalars_come_back_as_floats_and_format_with_the_given_decimals():
     assert tidy(-0.0) == 0.0 and isinstance(tidy(-0.0), float)
     assert str(tidy(-0.0)) == "0.0"
-    assert f"{tidy(-3e-5, 4):.4f}" == "0.0000"
+    assert f"{tidy(-3e-5, decimals=4):.4f}" == "0.0000"
     assert f"{-3e-5:.4f}" == "-0.0000"  # without tidy
 
 
 @pytest.mark.parametrize("value", [-0.25, 1e-9, -123.456789, 3.0])
 def test_other_values_are_only_rounded(value):
     assert tidy(value) == round(value, 12)
-    assert tidy(value, 2) == round(value, 2)
+    assert tidy(value, decimals=2) == round(value, 2)
 
 
 def test_shape_is_kept():

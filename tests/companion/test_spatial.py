@@ -68,7 +68,8 @@ def test_planar_motion_operator_exercise():
 
 
 def test_screw_axis_exercise_pitch_half_through_1_0_0():
-    pitch, point, direction = spatial.screw_axis([0, 0, 2, 0, -2, 1])
+    axis = spatial.screw_axis([0, 0, 2, 0, -2, 1])
+    pitch, point, direction = axis.pitch, axis.point, axis.direction
     assert pitch == pytest.approx(0.5, abs=1e-15)
     np.testing.assert_allclose(point, [1, 0, 0], atol=1e-15)
     np.testing.assert_allclose(direction, [0, 0, 1], atol=1e-15)
@@ -94,14 +95,16 @@ def test_plucker_moment_is_independent_of_the_point_and_orthogonal_to_direction(
 
 def test_a_twist_with_pitch_is_not_a_line_but_its_perpendicular_part_is():
     V = np.array([0, 0, 2.0, 0, -2, 1])
-    pitch, point, direction = spatial.screw_axis(V)
+    axis = spatial.screw_axis(V)
+    pitch, point, direction = axis.pitch, axis.point, axis.direction
     assert V[:3] @ V[3:] != 0  # fails the zero-pitch line relation
     line = np.concatenate([V[:3], V[3:] - pitch * V[:3]])
     assert spatial.same_line(line, spatial.plucker_line(direction, point), oriented=True)
 
 
 def test_pure_translation_has_infinite_pitch_along_v():
-    pitch, point, direction = spatial.screw_axis([0, 0, 0, 0, 3.0, 4.0])
+    axis = spatial.screw_axis([0, 0, 0, 0, 3.0, 4.0])
+    pitch, point, direction = axis.pitch, axis.point, axis.direction
     assert np.isinf(pitch)
     np.testing.assert_allclose(direction, [0, 0.6, 0.8])
     np.testing.assert_array_equal(point, [0, 0, 0])
@@ -111,18 +114,21 @@ def test_single_force_has_zero_pitch_central_axis_through_its_line():
     f = np.array([0.0, 3.0, 4.0])
     r = np.array([1.0, 2.0, -1.0])
     F = np.concatenate([np.cross(r, f), f])
-    pitch, point, direction = spatial.wrench_axis(F)
+    axis = spatial.wrench_axis(F)
+    pitch, point, direction = axis.pitch, axis.point, axis.direction
     assert pitch == pytest.approx(0.0, abs=1e-15)
     np.testing.assert_allclose(direction, f / 5)
     assert spatial.same_line(spatial.plucker_line(f, r), spatial.plucker_line(direction, point))
     # Adding a parallel couple gives the residual pitch of the wrench.
-    pitch2, point2, _ = spatial.wrench_axis(F + np.concatenate([0.7 * f, [0, 0, 0]]))
+    axis = spatial.wrench_axis(F + np.concatenate([0.7 * f, [0, 0, 0]]))
+    pitch2, point2, _ = axis.pitch, axis.point, axis.direction
     assert pitch2 == pytest.approx(0.7)
     np.testing.assert_allclose(point2, point, atol=1e-14)
 
 
 def test_pure_couple_is_reported_with_infinite_pitch():
-    pitch, point, direction = spatial.wrench_axis([0, 0, 2.0, 0, 0, 0])
+    axis = spatial.wrench_axis([0, 0, 2.0, 0, 0, 0])
+    pitch, direction = axis.pitch, axis.direction
     assert np.isinf(pitch)
     np.testing.assert_allclose(direction, [0, 0, 1])
 
@@ -487,3 +493,13 @@ def test_complex_and_boolean_arrays_are_refused_not_truncated(call):
         call(np.ones(6, dtype=bool))
     with pytest.raises(ValueError, match="expected real numbers"):
         call([1j, 2, 3, 4, 5, 6])  # a Python list with one complex entry
+
+
+def test_screw_and_wrench_axes_are_read_by_name_and_do_not_unpack():
+    axis = spatial.screw_axis([0.0, 0.0, 2.0, 2.0, 0.0, 0.2])
+    assert isinstance(axis, spatial.ScrewAxis)
+    assert float(axis.pitch) == pytest.approx(0.1)
+    with pytest.raises(TypeError):
+        pitch, point, direction = axis  # noqa: F841
+    with pytest.raises(TypeError):
+        spatial.same_line(axis.point, axis.point, True)  # options are keyword-only

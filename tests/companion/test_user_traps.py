@@ -221,7 +221,7 @@ def test_whole_number_floats_count_and_other_floats_are_refused():
         integrators.simulate(arm, np.zeros(3), np.zeros(3), dt, True)
     with pytest.raises(ValueError, match="n_states: expected an integer >= 1"):
         verification.particle_energy_comparison(arm, n_states=0.0)
-    assert verification.particle_energy_comparison(arm, n_states=4.0)[0].shape == (4,)
+    assert verification.particle_energy_comparison(arm, n_states=4.0).particle_energy.shape == (4,)
     with pytest.raises(ValueError, match="steps: expected a whole number"):
         study.step_size_study(None, None, None, None, 1.0, steps=[10, 20.5])
 
@@ -257,7 +257,7 @@ def test_point_velocity_matches_a_finite_difference_of_the_position():
     np.testing.assert_array_equal(tree.point_velocity(model, q, qd, -1, point), 0.0)
     batch = tree.point_velocity(model, np.stack([q, q]), qd, 4, point)
     assert batch.shape == (2, 3)
-    with pytest.raises(ValueError, match=r"qd: expected shape \(\.\.\., 6\)"):
+    with pytest.raises(ValueError, match=r"v: expected shape \(\.\.\., 6\)"):
         tree.point_velocity(model, q, qd[:3], 4, point)
 
 

@@ -271,7 +271,8 @@ def screw_axis_figure(V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
     matplotlib.figure.Figure
     """
     V = _validate.real_array(V, "V")
-    pitch, point, direction = spatial.screw_axis(V)
+    axis = spatial.screw_axis(V)
+    pitch, point, direction = axis.pitch, axis.point, axis.direction
     s = np.linspace(-0.6, 0.6, 3)
     on_axis = point + s[:, None] * direction
     helper = np.cross(direction, [1.0, 0.0, 0.0] if abs(direction[0]) < 0.9 else [0.0, 1.0, 0.0])
@@ -330,7 +331,8 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
     matplotlib.figure.Figure
     """
     model = models.humanoid_upper_body() if model is None else model
-    particle_energy, matrix_energy = verification.particle_energy_comparison(model, n_states, seed)
+    energies = verification.particle_energy_comparison(model, n_states=n_states, seed=seed)
+    particle_energy, matrix_energy = energies.particle_energy, energies.matrix_energy
     posture = np.zeros(model.num_bodies)
     cloud = verification.tree_particle_cloud(model, posture)
     with matplotlib.rc_context(STYLE):

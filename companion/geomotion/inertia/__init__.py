@@ -16,11 +16,9 @@ energy, momentum, Newton–Euler, planar restriction), ``particles.py`` (the par
 model).
 """
 
-from .bodies import (  # noqa: F401  (the underscored helpers serve geomotion.tree)
-    DECODE_RTOL,
-    REALIZABILITY_RTOL,
+from .bodies import (
     InertiaFrameWarning,
-    _decode_spatial_inertia,
+    MassProperties,
     central_second_moments,
     is_physically_realizable,
     mass_properties,
@@ -35,7 +33,7 @@ from .dynamics import (
     planar_inertia,
     transform_inertia,
 )
-from .particles import particle_kinetic_energy, particle_model
+from .particles import ParticleModel, particle_kinetic_energy, particle_model
 from .shapes import (
     point_mass_central_inertia,
     solid_box_central_inertia,
@@ -47,6 +45,7 @@ __all__ = [
     "spatial_inertia",
     "spatial_inertia_about_origin",
     "InertiaFrameWarning",
+    "MassProperties",
     "mass_properties",
     "central_second_moments",
     "is_physically_realizable",
@@ -60,6 +59,7 @@ __all__ = [
     "newton_euler_bias",
     "newton_euler_wrench",
     "planar_inertia",
+    "ParticleModel",
     "particle_model",
     "particle_kinetic_energy",
 ]

@@ -1,24 +1,31 @@
 """Spatial inertia from mass properties and back, physical realizability, the about-origin check."""
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _validate
-from ..spatial import _skew, _vee
+from .._kernels import _skew, _vee
 
 #: Default relative tolerance of the realizability test, scaled by trace(I_C) / 2.
-REALIZABILITY_RTOL = 1e-10
+_REALIZABILITY_RTOL = 1e-10
 
-#: Relative tolerance of :func:`mass_properties`, the decoder of spatial inertias (also
-#: used by :class:`geomotion.tree.Tree`): a body's 6x6 matrix may miss the rigid-body
-#: pattern by this much relative to its largest entry (SI units), and central second
-#: moments this small relative to its rotational block are rounding noise.
-DECODE_RTOL = 1e-9
+#: Default relative tolerance of :func:`mass_properties`, the decoder of spatial inertias
+#: (also used by :class:`geomotion.tree.Tree`): a body's 6x6 matrix may miss the
+#: rigid-body pattern by this much relative to its largest entry (SI units), and central
+#: second moments this small relative to its rotational block are rounding noise.
+_DECODE_RTOL = 1e-9
 
 
 class InertiaFrameWarning(UserWarning):
-    """A central inertia that looks as if it were given about the frame origin instead."""
+    """A central inertia that looks as if it were given about the frame origin instead.
+
+    Attributes
+    ----------
+    args : tuple
+        ``(message,)``: the message, which says what was found and what to do.
+    """
 
 
 def _parallel_axis_term(m, c):
@@ -54,7 +61,7 @@ def _looks_about_origin(m, c, I_C):
     return (offset2 > 0) & at_end & is_physically_realizable(candidate, rtol=1e-9)
 
 
-def spatial_inertia(mass, com, inertia_com, warn_if_about_origin=True):
+def spatial_inertia(mass, com, inertia_com, *, warn_if_about_origin=True):
     r"""Spatial inertia about a frame origin O, in that frame's axes.
 
     .. math:: \mathcal I_O = \begin{bmatrix} I_C - m[c][c] & m[c] \\ -m[c] & m I_3 \end{bmatrix}
@@ -73,7 +80,7 @@ def spatial_inertia(mass, com, inertia_com, warn_if_about_origin=True):
         Singular ideal bodies (point mass, thin rod) are allowed; use
         :func:`is_physically_realizable` to test the triangle inequalities.  For an
         inertia about O instead, use :func:`spatial_inertia_about_origin`.
-    warn_if_about_origin : bool
+    warn_if_about_origin : bool, optional, keyword only
         Default True: issue an :class:`InertiaFrameWarning` when ``inertia_com`` looks
         like an inertia about O at one end of the body (removing the parallel-axis term
         :math:`m(\|c\|^2 I_3 - cc^T)` still leaves a realizable inertia, of a body
@@ -182,7 +189,7 @@ def spatial_inertia_about_origin(mass, com, inertia_origin):
     I_O = _symmetric(inertia_origin, "inertia_origin")
     I_C = I_O - _parallel_axis_term(m, c)
     scale = np.abs(I_O).max(axis=(-1, -2), initial=0.0)
-    I_C = _snap_second_moments(I_C, DECODE_RTOL * np.broadcast_to(scale, I_C.shape[:-2]))
+    I_C = _snap_second_moments(I_C, _DECODE_RTOL * np.broadcast_to(scale, I_C.shape[:-2]))
     _raise_at_first(
         ~is_physically_realizable(I_C),
         lambda i: (
@@ -195,7 +202,28 @@ def spatial_inertia_about_origin(mass, com, inertia_origin):
     return spatial_inertia(m, c, I_C, warn_if_about_origin=False)
 
 
-def mass_properties(I):
+@dataclass(frozen=True)
+class MassProperties:
+    """Mass, centre of mass and central inertia of a rigid body, from :func:`mass_properties`.
+
+    Read the fields by name (``props.mass``); the result does not unpack like a tuple.
+
+    Attributes
+    ----------
+    mass : ndarray
+        Mass :math:`m` in kg, shape ``(...)`` (a NumPy scalar for one body).
+    com : (..., 3) ndarray
+        Centre of mass :math:`c` in m, from the frame origin, in the frame's axes.
+    inertia_com : (..., 3, 3) ndarray
+        Central rotational inertia :math:`I_C` in kg m^2, symmetric, in the frame's axes.
+    """
+
+    mass: np.ndarray
+    com: np.ndarray
+    inertia_com: np.ndarray
+
+
+def mass_properties(I, *, rtol=_DECODE_RTOL):
     r"""Mass, centre of mass and central inertia of a spatial inertia: the inverse of :func:`spatial_inertia`.
 
     .. math:: m = \tfrac13\operatorname{tr}\mathcal I_{22},\qquad [c] = \mathcal I_{12}/m,\qquad
@@ -205,7 +233,7 @@ def mass_properties(I):
     rounding noise of the size of :math:`m\|c\|^2` (a point mass 10 m away gets an
     "inertia" of 1e-14 kg m^2 with a negative triangle inequality).  Central second
     moments (eigenvalues of :func:`central_second_moments`) within
-    ``DECODE_RTOL`` times the body's rotational size, the largest entry of
+    ``rtol`` times the body's rotational size, the largest entry of
     :math:`\mathcal I_{11}`, are therefore set to zero: ideal point masses and thin rods
     at any distance come back exactly singular and realizable, while a body that
     violates a triangle inequality by more than that stays unrealizable.
@@ -214,21 +242,23 @@ def mass_properties(I):
     ----------
     I : (..., 6, 6) array_like
         Rigid-body spatial inertia(s) about a frame origin, in that frame's axes.
+    rtol : float, optional, keyword only
+        Relative tolerance, default 1e-9, on each body's own scale: the 6x6 matrix may
+        miss the rigid-body pattern by ``rtol`` times its largest entry (SI units), and
+        central second moments within ``rtol`` times the largest entry of its rotational
+        block are rounding noise, set to zero.
 
     Returns
     -------
-    mass : ndarray
-        kg, shape ``(...)``.
-    com : (..., 3) ndarray
-        Centre of mass in m.
-    inertia_com : (..., 3, 3) ndarray
-        Central rotational inertia in kg m^2, symmetric.
+    MassProperties
+        ``mass`` in kg, shape ``(...)``; ``com``, the centre of mass in m; ``inertia_com``,
+        the central rotational inertia in kg m^2, symmetric.
 
     Raises
     ------
     ValueError
         Naming the first offending body of a batch, if ``I`` is not the spatial inertia
-        of a rigid body within ``DECODE_RTOL`` of its largest entry (SI units): not
+        of a rigid body within ``rtol`` times its largest entry (SI units): not
         symmetric, a translational block that is not :math:`m I_3` with :math:`m > 0`, or
         coupling blocks that are not :math:`\pm m[c]`.
 
@@ -239,11 +269,12 @@ def mass_properties(I):
     >>> import numpy as np
     >>> from geomotion import inertia
     >>> I_O = inertia.spatial_inertia(2.0, [0.3, 0, 0], 0.01 * np.diag([5, 5, 1]))
-    >>> m, c, I_C = inertia.mass_properties(I_O)
-    >>> float(m), c.round(12), np.diag(I_C).round(12)
+    >>> link = inertia.mass_properties(I_O)
+    >>> float(link.mass), link.com.round(12), np.diag(link.inertia_com).round(12)
     (2.0, array([0.3, 0. , 0. ]), array([0.05, 0.05, 0.01]))
     """
-    return _decode_spatial_inertia(I, "I")
+    mass, com, inertia_com = _decode_spatial_inertia(I, "I", rtol)
+    return MassProperties(mass=mass, com=com, inertia_com=inertia_com)
 
 
 def _body(index):
@@ -273,15 +304,16 @@ def _linear_first_hint(I, tol):
     return ""
 
 
-def _decode_spatial_inertia(I, name):
-    """:func:`mass_properties` with the argument name ``name`` in its error messages.
+def _decode_spatial_inertia(I, name, rtol):
+    """:func:`mass_properties` as a tuple, with the argument name ``name`` in its messages.
 
-    The one decoder of spatial inertias: :class:`geomotion.tree.Tree` uses it too.
-    Every tolerance is relative to the body's own size, never to the rest of a batch.
+    The one decoder of spatial inertias (:class:`geomotion.tree.Tree` goes through
+    :func:`mass_properties`).  Every tolerance is relative to the body's own size, never
+    to the rest of a batch.
     """
     I = _validate.trailing_shape(I, name, (6, 6))
     size = np.abs(I).max(axis=(-1, -2))  # largest entry in SI units (kg, kg m, kg m^2)
-    tol = DECODE_RTOL * size
+    tol = rtol * size
     asymmetry = np.abs(I - np.swapaxes(I, -1, -2)).max(axis=(-1, -2))
     _raise_at_first(
         asymmetry > tol,
@@ -319,7 +351,7 @@ def _decode_spatial_inertia(I, name):
     inertia_com = I[..., :3, :3] + m[..., None, None] * (C @ C)
     inertia_com = 0.5 * (inertia_com + np.swapaxes(inertia_com, -1, -2))
     rotational_size = np.abs(I[..., :3, :3]).max(axis=(-1, -2))
-    return m, c, _snap_second_moments(inertia_com, DECODE_RTOL * rotational_size)
+    return m, c, _snap_second_moments(inertia_com, rtol * rotational_size)
 
 
 def _snap_second_moments(inertia_com, tol):
@@ -378,7 +410,7 @@ def central_second_moments(inertia_com):
     return 0.5 * trace[..., None, None] * np.eye(3) - I_C
 
 
-def is_physically_realizable(inertia_com, rtol=REALIZABILITY_RTOL):
+def is_physically_realizable(inertia_com, *, rtol=_REALIZABILITY_RTOL):
     r"""Whether :math:`I_C` can be the central inertia of a non-negative mass distribution.
 
     Equivalent conditions: :math:`\Sigma = \tfrac12\operatorname{tr}(I_C)I_3 - I_C \succeq 0`;
@@ -396,8 +428,8 @@ def is_physically_realizable(inertia_com, rtol=REALIZABILITY_RTOL):
     ----------
     inertia_com : (..., 3, 3) array_like
         Rotational inertia about the centre of mass, kg m^2, symmetric.
-    rtol : float
-        Eigenvalues of :math:`\Sigma` down to
+    rtol : float, optional, keyword only
+        Relative tolerance, default 1e-10: eigenvalues of :math:`\Sigma` down to
         :math:`-\mathrm{rtol}\,\operatorname{tr}\Sigma = -\mathrm{rtol}\,\operatorname{tr}(I_C)/2`
         count as zero.
 

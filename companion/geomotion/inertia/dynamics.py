@@ -3,7 +3,8 @@
 import numpy as np
 
 from .. import _validate
-from ..spatial import _force_transform, planar_embedding
+from .._kernels import _force_transform
+from ..spatial import planar_embedding
 
 
 def transform_inertia(I_B, T_AB):

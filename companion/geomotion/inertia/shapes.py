@@ -42,7 +42,7 @@ def _axis_index(axis):
     return axis
 
 
-def thin_rod_central_inertia(mass, length, axis=0):
+def thin_rod_central_inertia(mass, length, *, axis=0):
     r"""Central inertia of a uniform thin rod along a coordinate axis.
 
     .. math:: I_C = \operatorname{diag}(0, mL^2/12, mL^2/12) \quad\text{(rod along x)}
@@ -53,7 +53,7 @@ def thin_rod_central_inertia(mass, length, axis=0):
         Mass in kg, positive.
     length : array_like
         Length L in m, positive.
-    axis : {0, 1, 2}
+    axis : {0, 1, 2}, optional, keyword only
         Coordinate axis of the rod.
 
     Returns
@@ -76,7 +76,7 @@ def thin_rod_central_inertia(mass, length, axis=0):
     return diag[..., None] * np.eye(3)
 
 
-def solid_cylinder_central_inertia(mass, radius, length, axis=2):
+def solid_cylinder_central_inertia(mass, radius, length, *, axis=2):
     r"""Central inertia of a uniform solid cylinder with its symmetry axis along ``axis``.
 
     .. math:: I_C = \operatorname{diag}\Big(\frac{m(3r^2+L^2)}{12}, \frac{m(3r^2+L^2)}{12}, \frac{mr^2}{2}\Big)
@@ -90,7 +90,7 @@ def solid_cylinder_central_inertia(mass, radius, length, axis=2):
         Radius r in m, positive.
     length : array_like
         Length L in m, positive.
-    axis : {0, 1, 2}
+    axis : {0, 1, 2}, optional, keyword only
         Coordinate axis of symmetry (default z).
 
     Returns

@@ -188,7 +188,7 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
     >>> float(run.work[-1].round(9)), float(run.kinetic[-1].round(9))
     (0.095, 0.095)
     """
-    tree._check_model(model)
+    tree.check_model(model)
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     dt, n_steps = _common.step_settings(dt, n_steps)

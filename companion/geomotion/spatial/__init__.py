@@ -16,15 +16,8 @@ products, power), ``screws.py`` (lines, screw and wrench axes, exponential and
 logarithm), ``planar.py`` (the planar restriction).
 """
 
-from .frames import (  # noqa: F401  (the underscored helpers serve the other modules)
+from .frames import (
     AngleWarning,
-    _force_transform,
-    _inverse_pose,
-    _motion_cross,
-    _motion_transform,
-    _pose,
-    _skew,
-    _vee,
     compose_poses,
     force_cross,
     force_transform,
@@ -41,7 +34,8 @@ from .frames import (  # noqa: F401  (the underscored helpers serve the other mo
     skew,
 )
 from .planar import planar_embedding, planar_force_cross, planar_motion_cross
-from .screws import (  # noqa: F401
+from .screws import (  # noqa: F401  (tests check _exp_coefficients's accuracy)
+    ScrewAxis,
     _exp_coefficients,
     exp_twist,
     log_pose,
@@ -69,6 +63,7 @@ __all__ = [
     "power",
     "plucker_line",
     "same_line",
+    "ScrewAxis",
     "screw_axis",
     "wrench_axis",
     "exp_twist",

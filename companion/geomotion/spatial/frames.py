@@ -5,30 +5,18 @@ import warnings
 import numpy as np
 
 from .. import _validate
+from .._kernels import (  # noqa: F401  (spatial.screws uses them too)
+    _force_transform,
+    _inverse_pose,
+    _motion_transform,
+    _pose,
+    _skew,
+    _vee,
+)
 
 # ---------------------------------------------------------------------------
 # 3-vectors and rotations
 # ---------------------------------------------------------------------------
-
-
-def _skew(a):
-    """Unvalidated :func:`skew` for internal use on trusted float arrays."""
-    S = np.zeros(a.shape[:-1] + (3, 3))
-    S[..., 0, 1] = -a[..., 2]
-    S[..., 0, 2] = a[..., 1]
-    S[..., 1, 0] = a[..., 2]
-    S[..., 1, 2] = -a[..., 0]
-    S[..., 2, 0] = -a[..., 1]
-    S[..., 2, 1] = a[..., 0]
-    return S
-
-
-def _vee(S):
-    """Inverse of :func:`_skew` applied to the antisymmetric part: (..., 3, 3) -> (..., 3)."""
-    return 0.5 * np.stack(
-        [S[..., 2, 1] - S[..., 1, 2], S[..., 0, 2] - S[..., 2, 0], S[..., 1, 0] - S[..., 0, 1]],
-        axis=-1,
-    )
 
 
 def skew(a):
@@ -61,7 +49,13 @@ def skew(a):
 
 
 class AngleWarning(UserWarning):
-    """An angle of more than one turn passed to ``rot_x``/``rot_y``/``rot_z``: degrees, perhaps."""
+    """An angle of more than one turn passed to ``rot_x``/``rot_y``/``rot_z``: degrees, perhaps.
+
+    Attributes
+    ----------
+    args : tuple
+        ``(message,)``: the message, which says what was found and what to do.
+    """
 
 
 def _axis_rotation(theta, axis):
@@ -182,16 +176,6 @@ def rot_z(theta):
 # ---------------------------------------------------------------------------
 
 
-def _pose(R, p):
-    """Unvalidated :func:`pose`."""
-    shape = np.broadcast_shapes(R.shape[:-2], p.shape[:-1])
-    T = np.zeros(shape + (4, 4))
-    T[..., :3, :3] = R
-    T[..., :3, 3] = p
-    T[..., 3, 3] = 1.0
-    return T
-
-
 def pose(R, p):
     r"""Homogeneous pose :math:`T_{AB}` from rotation :math:`R_{AB}` and offset :math:`p_{AB}`.
 
@@ -229,12 +213,6 @@ def pose(R, p):
     R = _validate.rotation(R, "R")
     p = _validate.trailing_shape(p, "p", (3,))
     return _pose(R, p)
-
-
-def _inverse_pose(T):
-    """Unvalidated :func:`inverse_pose`."""
-    Rt = np.swapaxes(T[..., :3, :3], -1, -2)
-    return _pose(Rt, -np.einsum("...ij,...j->...i", Rt, T[..., :3, 3]))
 
 
 def inverse_pose(T_AB):
@@ -309,24 +287,6 @@ def compose_poses(T_AB, T_BC):
 # ---------------------------------------------------------------------------
 # Motion and force transforms
 # ---------------------------------------------------------------------------
-
-
-def _motion_transform(R, p):
-    """Unvalidated :func:`motion_transform` from a rotation and an offset."""
-    X = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
-    X[..., :3, :3] = R
-    X[..., 3:, 3:] = R
-    X[..., 3:, :3] = _skew(p) @ R
-    return X
-
-
-def _force_transform(R, p):
-    """Unvalidated :func:`force_transform` from a rotation and an offset."""
-    X = np.zeros(np.broadcast_shapes(R.shape[:-2], p.shape[:-1]) + (6, 6))
-    X[..., :3, :3] = R
-    X[..., 3:, 3:] = R
-    X[..., :3, 3:] = _skew(p) @ R
-    return X
 
 
 def motion_transform(T_AB):

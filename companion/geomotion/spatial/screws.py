@@ -1,11 +1,12 @@
 """Lines, screws and wrench axes; the exponential of a twist and the logarithm of a pose."""
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _validate
-from .frames import _pose, _skew, _vee
+from .._kernels import _pose, _skew, _vee
 
 # ---------------------------------------------------------------------------
 # Lines, screws and wrench axes
@@ -54,7 +55,7 @@ def plucker_line(direction, point):
     return np.concatenate([d, np.einsum("...ij,...j->...i", _skew(r), d)], axis=-1)
 
 
-def same_line(L1, L2, oriented=False, rtol=1e-9):
+def same_line(L1, L2, *, oriented=False, rtol=1e-9):
     r"""Whether two Plücker coordinate vectors describe the same geometric line.
 
     Lines are equal when their coordinates are proportional,
@@ -65,10 +66,13 @@ def same_line(L1, L2, oriented=False, rtol=1e-9):
     ----------
     L1, L2 : (..., 6) array_like
         Plücker coordinates ``(d, m)`` with ``d != 0`` and ``d . m = 0``.
-    oriented : bool
-        If True, opposite directions count as different lines.
-    rtol : float
-        Tolerance on the normalized coordinates (m is compared in m).
+    oriented : bool, optional, keyword only
+        If True, opposite directions count as different lines.  Default False.
+    rtol : float, optional, keyword only
+        Relative tolerance, default 1e-9: after each line is scaled to a unit direction,
+        two lines are the same when their coordinates differ by at most ``rtol`` times
+        ``1 + |L|`` (the moment block is then in m); the same bound tests
+        :math:`d^T m = 0`.
 
     Returns
     -------
@@ -110,6 +114,31 @@ def same_line(L1, L2, oriented=False, rtol=1e-9):
     return same
 
 
+@dataclass(frozen=True)
+class ScrewAxis:
+    r"""The axis of a twist (:func:`screw_axis`) or the central axis of a wrench (:func:`wrench_axis`).
+
+    Read the fields by name (``axis.pitch``); the result does not unpack like a tuple.
+    Leading axes of the twists or wrenches are kept.
+
+    Attributes
+    ----------
+    pitch : ndarray
+        For a twist, :math:`h = \omega^T v/\|\omega\|^2` in m/rad (``inf`` for a pure
+        translation); for a wrench, :math:`h_F = f^T n/\|f\|^2` in m (``inf`` for a pure
+        couple).  A NumPy scalar for a single twist or wrench.
+    point : (..., 3) ndarray
+        Point of the axis closest to the origin, in m (0 when the pitch is infinite).
+    direction : (..., 3) ndarray
+        Unit vector along the axis: along :math:`\omega` (twist) or :math:`f` (wrench), or
+        along :math:`v` or :math:`n` when the pitch is infinite.
+    """
+
+    pitch: np.ndarray
+    point: np.ndarray
+    direction: np.ndarray
+
+
 def _axis_of_pair(angular, linear, angular_name):
     """Shared geometry of screw and wrench axes: pitch, closest point and direction.
 
@@ -127,7 +156,8 @@ def _axis_of_pair(angular, linear, angular_name):
     point = np.where(finite[..., None], np.cross(angular, linear) / safe[..., None], 0.0)
     norm = np.sqrt(np.where(finite, a2, b2))
     direction = np.where(finite[..., None], angular, linear) / norm[..., None]
-    return pitch[()], point, direction  # [()] gives a scalar, not a 0-d array, for one vector
+    # [()] gives a scalar, not a 0-d array, for one vector
+    return ScrewAxis(pitch=pitch[()], point=point, direction=direction)
 
 
 def screw_axis(V):
@@ -151,12 +181,10 @@ def screw_axis(V):
 
     Returns
     -------
-    pitch : ndarray
-        :math:`h` in m/rad (``inf`` for pure translation).
-    point : (..., 3) ndarray
-        Point of the axis closest to the origin, in m.
-    direction : (..., 3) ndarray
-        Unit vector along :math:`\omega` (or :math:`v` for pure translation).
+    ScrewAxis
+        ``pitch`` :math:`h` in m/rad (``inf`` for pure translation), ``point`` of the axis
+        closest to the origin in m, unit ``direction`` along :math:`\omega` (or
+        :math:`v` for pure translation).
 
     Raises
     ------
@@ -169,8 +197,8 @@ def screw_axis(V):
     rad along it: :math:`v = r\times\omega + h\omega = (2, 0, 0.2)` m/s.
 
     >>> from geomotion import spatial
-    >>> pitch, point, direction = spatial.screw_axis([0.0, 0.0, 2.0, 2.0, 0.0, 0.2])
-    >>> float(pitch.round(6)), point.round(12), direction.round(12)
+    >>> axis = spatial.screw_axis([0.0, 0.0, 2.0, 2.0, 0.0, 0.2])
+    >>> float(axis.pitch.round(6)), axis.point.round(12), axis.direction.round(12)
     (0.1, array([0., 1., 0.]), array([0., 0., 1.]))
     """
     V = _validate.trailing_shape(V, "V", (6,))
@@ -195,12 +223,10 @@ def wrench_axis(F):
 
     Returns
     -------
-    pitch : ndarray
-        :math:`h_F` in m (``inf`` for a pure couple).
-    point : (..., 3) ndarray
-        Point of the central axis closest to the origin, in m.
-    direction : (..., 3) ndarray
-        Unit vector along :math:`f` (or :math:`n` for a pure couple).
+    ScrewAxis
+        ``pitch`` :math:`h_F` in m (``inf`` for a pure couple), ``point`` of the central
+        axis closest to the origin in m, unit ``direction`` along :math:`f` (or :math:`n`
+        for a pure couple).
 
     Raises
     ------
@@ -213,8 +239,8 @@ def wrench_axis(F):
     (moment (0, 0, -10) N m): its central axis is its line of action, with pitch 0.
 
     >>> from geomotion import spatial
-    >>> pitch, point, direction = spatial.wrench_axis([0.0, 0.0, -10.0, 0.0, -10.0, 0.0])
-    >>> float(pitch), point.round(12), direction.round(12)
+    >>> axis = spatial.wrench_axis([0.0, 0.0, -10.0, 0.0, -10.0, 0.0])
+    >>> float(axis.pitch), axis.point.round(12), axis.direction.round(12)
     (0.0, array([1., 0., 0.]), array([ 0., -1.,  0.]))
     """
     F = _validate.trailing_shape(F, "F", (6,))

@@ -100,9 +100,9 @@ from .model import (
     _check_configuration,
     _check_f_ext,
     _check_gravity,
-    _check_model,
     _flat,
     _path,
+    check_model,
 )
 from .points import point_acceleration_bias, point_jacobian, point_position, point_velocity
 from .reference import (
@@ -122,6 +122,7 @@ from .single import _stk_aba, _stk_crba, _stk_rnea
 
 __all__ = [
     "Tree",
+    "check_model",
     "GravityWarning",
     "DEFAULT_GRAVITY",
     "REVOLUTE_X",
@@ -202,7 +203,7 @@ def crba(model, q):
     array([[0.6175, 0.0675],
            [0.0675, 0.0675]])
     """
-    _check_model(model)
+    check_model(model)
     q = _check_configuration(model, q, "q")
     batch, n = q.shape[:-1], model.num_bodies
     cm = model._compiled
@@ -212,7 +213,7 @@ def crba(model, q):
 
 
 def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
-    _check_model(model)
+    check_model(model)
     arrays = [_check_configuration(model, a, name) for a, name in zip(args, names)]
     g = _check_gravity(model, gravity)
     F = _check_f_ext(model, f_ext, f_ext_frame)
@@ -224,7 +225,7 @@ def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
     return batch, flat, g, F
 
 
-def rnea(model, q, qd, qdd, gravity=None, f_ext=None, f_ext_frame="body"):
+def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Inverse dynamics by the recursive Newton–Euler algorithm: joint forces for a motion.
 
     Outward, with the base accelerating at :math:`-g` (so gravity needs no separate term):
@@ -243,7 +244,7 @@ def rnea(model, q, qd, qdd, gravity=None, f_ext=None, f_ext_frame="body"):
     Parameters
     ----------
     model : Tree
-    q, qd, qdd : (..., N) array_like
+    q, v, a : (..., N) array_like
         Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
         m/s^2).  Leading axes broadcast against each other.
     gravity : None or (3,) or (..., 3) array_like
@@ -268,7 +269,7 @@ def rnea(model, q, qd, qdd, gravity=None, f_ext=None, f_ext_frame="body"):
         Naming the argument, for a wrong model type, wrong shapes or lengths,
         non-broadcasting batches, non-finite values, or an unknown ``f_ext_frame``.
     TypeError
-        Naming the argument, if ``q``, ``qd`` or ``qdd`` is None (or holds None).
+        Naming the argument, if ``q``, ``v`` or ``a`` is None (or holds None).
 
     Examples
     --------
@@ -278,31 +279,31 @@ def rnea(model, q, qd, qdd, gravity=None, f_ext=None, f_ext_frame="body"):
 
     >>> from geomotion import models, tree
     >>> arm = models.two_link_teaching_arm()
-    >>> q, qd = [0.0, 0.0], [0.0, 0.0]
-    >>> tree.rnea(arm, q, qd, [1.0, 0.0], gravity=[0.0, 0.0, 0.0]).round(6)
+    >>> q, v = [0.0, 0.0], [0.0, 0.0]
+    >>> tree.rnea(arm, q, v, [1.0, 0.0], gravity=[0.0, 0.0, 0.0]).round(6)
     array([0.9175, 0.2175])
-    >>> tree.rnea(arm, q, qd, [1.0, 0.0]).round(6)
+    >>> tree.rnea(arm, q, v, [1.0, 0.0]).round(6)
     array([15.142,  2.67 ])
     """
-    batch, (q, qd, qdd), g, F = _dynamics_inputs(
-        model, (q, qd, qdd), ("q", "qd", "qdd"), gravity, f_ext, f_ext_frame
+    batch, (q, v, a), g, F = _dynamics_inputs(
+        model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame
     )
     path = _path(batch, _soa_rnea, _stk_rnea, "rnea")
-    return path(model._compiled, q, qd, qdd, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
+    return path(model._compiled, q, v, a, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
 
 
-def bias_forces(model, q, qd, gravity=None, f_ext=None, f_ext_frame="body"):
+def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Joint forces at zero joint acceleration, the bias of the equations of motion.
 
     .. math:: b(q,\dot q) = C(q,\dot q)\dot q + g(q) - \sum_i J_i^T\mathcal F^{ext}_i
 
-    Equal to ``rnea(model, q, qd, 0, gravity, f_ext, f_ext_frame)``, so that
+    Equal to ``rnea(model, q, v, 0, gravity=gravity, f_ext=f_ext, f_ext_frame=f_ext_frame)``, so that
     :math:`M\ddot q + b = \tau`.
 
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``; see :func:`rnea`.
@@ -336,11 +337,19 @@ def bias_forces(model, q, qd, gravity=None, f_ext=None, f_ext_frame="body"):
     >>> tree.bias_forces(arm, [0.0, np.radians(90)], [2.0, 0.0], gravity=[0.0, 0.0, 0.0]).round(6)
     array([0. , 0.6])
     """
-    qd_arr = _validate.real_array(qd, "qd")
-    return rnea(model, q, qd_arr, np.zeros(qd_arr.shape), gravity, f_ext, f_ext_frame)
+    v_arr = _validate.real_array(v, "v")
+    return rnea(
+        model,
+        q,
+        v_arr,
+        np.zeros(v_arr.shape),
+        gravity=gravity,
+        f_ext=f_ext,
+        f_ext_frame=f_ext_frame,
+    )
 
 
-def aba(model, q, qd, tau, gravity=None, f_ext=None, f_ext_frame="body"):
+def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Forward dynamics by the articulated-body algorithm, O(N): accelerations for given forces.
 
     Solves :math:`M(q)\ddot q = \tau - b(q,\dot q)` without forming :math:`M`.  Inward,
@@ -366,7 +375,7 @@ def aba(model, q, qd, tau, gravity=None, f_ext=None, f_ext_frame="body"):
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
     tau : (..., N) array_like
         Joint forces (N m or N).
@@ -396,14 +405,14 @@ def aba(model, q, qd, tau, gravity=None, f_ext=None, f_ext_frame="body"):
     >>> import numpy as np
     >>> from geomotion import models, tree
     >>> arm = models.two_link_teaching_arm()
-    >>> q, qd = [0.0, 0.0], [0.0, 0.0]
-    >>> tree.aba(arm, q, qd, [0.9175, 0.2175], gravity=[0.0, 0.0, 0.0]).round(6)
+    >>> q, v = [0.0, 0.0], [0.0, 0.0]
+    >>> tree.aba(arm, q, v, [0.9175, 0.2175], gravity=[0.0, 0.0, 0.0]).round(6)
     array([1., 0.])
-    >>> bool(np.allclose(tree.aba(arm, q, qd, tree.bias_forces(arm, q, qd)), 0.0))
+    >>> bool(np.allclose(tree.aba(arm, q, v, tree.bias_forces(arm, q, v)), 0.0))
     True
     """
-    batch, (q, qd, tau), g, F = _dynamics_inputs(
-        model, (q, qd, tau), ("q", "qd", "tau"), gravity, f_ext, f_ext_frame
+    batch, (q, v, tau), g, F = _dynamics_inputs(
+        model, (q, v, tau), ("q", "v", "tau"), gravity, f_ext, f_ext_frame
     )
     path = _path(batch, _soa_aba, _stk_aba, "aba")
-    return path(model._compiled, q, qd, tau, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
+    return path(model._compiled, q, v, tau, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))

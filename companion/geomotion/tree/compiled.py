@@ -25,7 +25,7 @@ one call); inputs and outputs are always in the user's body order.
 
 import numpy as np
 
-from ..spatial import _inverse_pose, _motion_transform, _pose, _skew
+from .._kernels import _inverse_pose, _motion_transform, _pose, _skew
 
 # ---------------------------------------------------------------------------
 # Symmetric 6x6 storage for the structure-of-arrays path

@@ -23,13 +23,13 @@ this factorization is the Christoffel one.  Organized by subtrees it costs
 """
 
 from .batched_base import _soa_coriolis
-from .model import _batch_shape, _check_configuration, _check_model, _flat, _path
+from .model import _batch_shape, _check_configuration, _flat, _path, check_model
 from .single import _stk_coriolis
 
 __all__ = ["coriolis_matrix"]
 
 
-def coriolis_matrix(model, q, qd):
+def coriolis_matrix(model, q, v):
     r"""Christoffel-consistent Coriolis matrix :math:`C(q, \dot q)` of a tree.
 
     .. math:: C(q,\dot q)\,\dot q = \mathrm{RNEA}(q, \dot q, 0)\big|_{g = 0},\qquad
@@ -41,7 +41,7 @@ def coriolis_matrix(model, q, qd):
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s); leading axes broadcast.
 
     Returns
@@ -53,7 +53,7 @@ def coriolis_matrix(model, q, qd):
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q``, ``qd`` are malformed, non-finite or do not
+        If ``model`` is not a Tree or ``q``, ``v`` are malformed, non-finite or do not
         broadcast.
 
     Examples
@@ -73,10 +73,10 @@ def coriolis_matrix(model, q, qd):
     >>> (C @ [2.0, 0.0]).round(6)
     array([0. , 0.6])
     """
-    _check_model(model)
-    arrays = [_check_configuration(model, a, name) for a, name in ((q, "q"), (qd, "qd"))]
+    check_model(model)
+    arrays = [_check_configuration(model, a, name) for a, name in ((q, "q"), (v, "v"))]
     batch = _batch_shape(arrays)
-    q2, qd2 = (_flat(a, batch) for a in arrays)
-    C = _path(batch, _soa_coriolis, _stk_coriolis, "coriolis")(model._compiled, q2, qd2)
+    q2, v2 = (_flat(a, batch) for a in arrays)
+    C = _path(batch, _soa_coriolis, _stk_coriolis, "coriolis")(model._compiled, q2, v2)
     n = model.num_bodies
     return C.reshape(batch + (n, n))

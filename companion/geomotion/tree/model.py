@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validate
-from ..inertia import _decode_spatial_inertia, is_physically_realizable
+from ..inertia import is_physically_realizable, mass_properties
 from .compiled import SINGULAR_JOINT_RTOL, _Compiled
 from .single import _stk_crba, _stk_joint_inertias, _stk_rnea
 
@@ -113,7 +113,14 @@ def _check_inertia_structure(I, name, allow_singular):
     :func:`geomotion.inertia.is_physically_realizable` and, unless singular bodies are
     allowed, be positive definite.
     """
-    m, com, inertia_com = _decode_spatial_inertia(I, name)
+    try:
+        decoded = mass_properties(I)
+    except (TypeError, ValueError) as error:  # name the tree's argument, not mass_properties's
+        message = str(error)
+        if message.startswith("I: "):
+            raise type(error)(f"{name}: {message[3:]}") from None
+        raise
+    m, com, inertia_com = decoded.mass, decoded.com, decoded.inertia_com
     unrealizable = ~is_physically_realizable(inertia_com)
     if np.any(unrealizable):
         i = int(np.argmax(unrealizable))
@@ -136,7 +143,13 @@ def _check_inertia_structure(I, name, allow_singular):
 
 
 class GravityWarning(UserWarning):
-    """The default gravity does no work on a tree: probably a planar model in the wrong plane."""
+    """The default gravity does no work on a tree: probably a planar model in the wrong plane.
+
+    Attributes
+    ----------
+    args : tuple
+        ``(message,)``: the message, which says what was found and what to do.
+    """
 
 
 #: Gravity torques below this fraction of (total mass) x |g| x (model size) count as zero.
@@ -304,7 +317,7 @@ def _batch_shape(arrays, wrench=None, gravity=None):
         return np.broadcast_shapes(*shapes)
     except ValueError as error:
         raise ValueError(
-            f"q, qd, qdd, tau, f_ext, gravity: expected leading (batch) shapes that broadcast, got "
+            f"q, v, a, tau, f_ext, gravity: expected leading (batch) shapes that broadcast, got "
             f"{shapes}"
         ) from error
 
@@ -418,7 +431,7 @@ class Tree:
         (:func:`geomotion.inertia.spatial_inertia`): symmetric, lower-right block
         ``m I3`` with ``m > 0`` kg, coupling blocks ``m[c]`` and ``-m[c]``, physically
         realizable central inertia.
-    allow_singular_inertias : bool
+    allow_singular_inertias : bool, optional, keyword only
         If False (default) every central inertia must be positive definite; if True,
         ideal singular bodies (point mass, thin rod) that are still realizable are
         admitted.  The mass matrix stays positive definite as long as every joint moves
@@ -476,7 +489,7 @@ class Tree:
     subspaces: np.ndarray
     placements: np.ndarray
     inertias: np.ndarray
-    allow_singular_inertias: bool = False
+    allow_singular_inertias: bool = field(default=False, kw_only=True)
     gravity: np.ndarray = field(default=None, kw_only=True)
     _compiled: _Compiled = field(init=False, repr=False, compare=False)
 
@@ -557,7 +570,36 @@ def _joint_kind(S):
     )
 
 
-def _check_model(model, name="model"):
-    if type(model) is not Tree and not isinstance(model, Tree):
-        raise ValueError(f"{name}: expected a geomotion.tree.Tree, got {type(model).__name__}")
+def check_model(model):
+    """Check that ``model`` is a :class:`Tree`, for functions that take one.
+
+    Every function of :mod:`geomotion.tree` (and the packages built on it, such as
+    ``geomotion.systems.MechanicalSystem.from_tree``) calls it first, so that a wrong
+    argument fails with one message that names it.
+
+    Parameters
+    ----------
+    model : Tree
+        The object to check.
+
+    Returns
+    -------
+    Tree
+        ``model`` itself, unchanged.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a :class:`Tree` (message ``"model: expected a
+        geomotion.tree.Tree, got ..."``).
+
+    Examples
+    --------
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tree.check_model(arm) is arm
+    True
+    """
+    if not isinstance(model, Tree):
+        raise TypeError(f"model: expected a geomotion.tree.Tree, got {type(model).__name__}")
     return model

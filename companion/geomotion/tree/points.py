@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import _validate
 from .batched_base import _soa_points
-from .model import _check_configuration, _check_model, _flat, _path
+from .model import _check_configuration, _flat, _path, check_model
 from .single import _stk_points
 
 __all__ = ["point_position", "point_velocity", "point_jacobian", "point_acceleration_bias"]
@@ -49,18 +49,18 @@ def _check_point(point):
     return r
 
 
-def _point_kinematics(model, q, qd, body, point):
+def _point_kinematics(model, q, v, body, point):
     """Validate, then (position, Jacobian, bias or None) with the batch shape restored."""
-    _check_model(model)
+    check_model(model)
     arrays = [_check_configuration(model, q, "q")]
-    if qd is not None:
-        arrays.append(_check_configuration(model, qd, "qd"))
+    if v is not None:
+        arrays.append(_check_configuration(model, v, "v"))
     b = _check_body(model, body)
     r = _check_point(point)
     try:
         batch = np.broadcast_shapes(*(a.shape[:-1] for a in arrays), r.shape[:-1])
     except ValueError as error:
-        names = "q, qd, point" if qd is not None else "q, point"
+        names = "q, v, point" if v is not None else "q, point"
         raise ValueError(
             f"{names}: expected leading (batch) shapes that broadcast, got "
             f"{[a.shape for a in arrays] + [r.shape]}"
@@ -69,14 +69,14 @@ def _point_kinematics(model, q, qd, body, point):
     if b < 0:  # a point of the fixed base: it does not move
         zeros = np.zeros(batch + (3,))
         position = np.broadcast_to(r, batch + (3,)).copy()
-        return position, np.zeros(batch + (3, n)), None if qd is None else zeros
+        return position, np.zeros(batch + (3, n)), None if v is None else zeros
     cm = model._compiled
     k = int(cm.inv[b])
     G = cm.G[k]
     r_canonical = (r - G[:3, 3]) @ G[:3, :3]  # R_G^T (r - p_G)
     flat = [_flat(a, batch) for a in arrays] + [_flat(r_canonical, batch)]
-    q2, qd2 = flat[0], (flat[1] if qd is not None else None)
-    position, J, a = _path(batch, _soa_points, _stk_points, "points")(cm, q2, qd2, k, flat[-1])
+    q2, v2 = flat[0], (flat[1] if v is not None else None)
+    position, J, a = _path(batch, _soa_points, _stk_points, "points")(cm, q2, v2, k, flat[-1])
     position = (position + cm.origin[k]).reshape(batch + (3,))
     if not cm.identity:
         J = np.take(J, cm.inv, axis=-1)
@@ -164,13 +164,13 @@ def point_jacobian(model, q, body, point):
     return _point_kinematics(model, q, None, body, point)[1]
 
 
-def point_velocity(model, q, qd, body, point):
+def point_velocity(model, q, v, body, point):
     r"""Velocity of a point fixed in a body, in base coordinates: :math:`\dot p = J_p(q)\,\dot q`.
 
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s); leading axes broadcast.
     body : int
         Index of the body that carries the point; ``-1`` for the fixed base (at rest).
@@ -185,9 +185,9 @@ def point_velocity(model, q, qd, body, point):
     Raises
     ------
     ValueError
-        As :func:`point_position`, or if ``qd`` is malformed.
+        As :func:`point_position`, or if ``v`` is malformed.
     TypeError
-        If ``qd`` is None (or holds None).
+        If ``v`` is None (or holds None).
 
     Examples
     --------
@@ -199,13 +199,13 @@ def point_velocity(model, q, qd, body, point):
     >>> tree.point_velocity(arm, [0.0, 0.0], [2.0, 0.0], body=1, point=[0.5, 0.0, 0.0]).round(12)
     array([0. , 2.2, 0. ])
     """
-    _check_model(model)
+    check_model(model)
     J = _point_kinematics(model, q, None, body, point)[1]
-    qd = _check_configuration(model, qd, "qd")
-    return np.einsum("...ij,...j->...i", J, qd)
+    v = _check_configuration(model, v, "v")
+    return np.einsum("...ij,...j->...i", J, v)
 
 
-def point_acceleration_bias(model, q, qd, body, point):
+def point_acceleration_bias(model, q, v, body, point):
     r"""Acceleration of a point fixed in a body at zero joint acceleration, :math:`\dot J_p\dot q`.
 
     .. math:: \ddot p = J_p\ddot q + \dot J_p\dot q,\qquad
@@ -216,7 +216,7 @@ def point_acceleration_bias(model, q, qd, body, point):
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
     body : int
         Index of the body that carries the point; ``-1`` for the fixed base (zero).
@@ -231,9 +231,9 @@ def point_acceleration_bias(model, q, qd, body, point):
     Raises
     ------
     ValueError
-        As :func:`point_position`, and for a malformed ``qd``.
+        As :func:`point_position`, and for a malformed ``v``.
     TypeError
-        If ``qd`` is None (or holds None).
+        If ``v`` is None (or holds None).
 
     Examples
     --------
@@ -246,6 +246,6 @@ def point_acceleration_bias(model, q, qd, body, point):
     >>> tree.point_acceleration_bias(arm, [0.0, 0.0], [2.0, 0.0], body=1, point=tip).round(12)
     array([-4.4,  0. ,  0. ])
     """
-    _check_model(model)
-    qd = _check_configuration(model, qd, "qd")  # None here would mean "no rates" below
-    return _point_kinematics(model, q, qd, body, point)[2]
+    check_model(model)
+    v = _check_configuration(model, v, "v")  # None here would mean "no rates" below
+    return _point_kinematics(model, q, v, body, point)[2]

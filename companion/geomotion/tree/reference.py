@@ -15,16 +15,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ..spatial import _inverse_pose, _motion_transform, exp_twist, force_transform
+from .._kernels import _inverse_pose, _motion_transform
+from ..spatial import exp_twist, force_transform
 from .model import (
     _STRUCTURE_RTOL,
     _check_configuration,
     _check_gravity,
-    _check_model,
     _check_motion_transforms,
     _check_parents,
     _check_subspaces,
     _readonly,
+    check_model,
 )
 
 
@@ -150,7 +151,7 @@ def joint_transforms(model, q):
     ValueError
         If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
     """
-    _check_model(model)
+    check_model(model)
     q = _check_configuration(model, q, "q")
     T = _inverse_pose(_joint_poses(model, q))  # T_{i, parent}
     return _motion_transform(T[..., :3, :3], T[..., :3, 3])
@@ -191,7 +192,7 @@ def forward_kinematics(model, q):
     >>> T[1, :3, 3].round(12)
     array([0. , 0.6, 0. ])
     """
-    _check_model(model)
+    check_model(model)
     q = _check_configuration(model, q, "q")
     T = _joint_poses(model, q)
     out = np.empty_like(T)
@@ -256,7 +257,7 @@ def body_jacobians(model, q):
     return J
 
 
-def body_twists(model, q, qd):
+def body_twists(model, q, v):
     r"""Twist of every body in its own coordinates.
 
     .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
@@ -267,7 +268,7 @@ def body_twists(model, q, qd):
     model : Tree
     q : (..., N) array_like
         Joint positions (rad or m).
-    qd : (..., N) array_like
+    v : (..., N) array_like
         Joint rates (rad/s or m/s).
 
     Returns
@@ -292,10 +293,10 @@ def body_twists(model, q, qd):
            [0. , 0. , 2. , 0. , 1.2, 0. ]])
     """
     X = joint_transforms(model, q)
-    qd = _check_configuration(model, qd, "qd")
-    shape = np.broadcast_shapes(X.shape[:-3], qd.shape[:-1])
+    v = _check_configuration(model, v, "v")
+    shape = np.broadcast_shapes(X.shape[:-3], v.shape[:-1])
     X = np.broadcast_to(X, shape + X.shape[-3:])
-    V = qd[..., None] * model.subspaces
+    V = v[..., None] * model.subspaces
     V = np.array(np.broadcast_to(V, shape + V.shape[-2:]))
     for i, p in enumerate(model.parents):
         if p >= 0:
@@ -451,7 +452,7 @@ def joint_mass_matrix(prepared):
     return M
 
 
-def kinetic_energy(model, q, qd):
+def kinetic_energy(model, q, v):
     r"""Kinetic energy of the tree, summed over bodies, in J.
 
     .. math:: K = \sum_i \tfrac12\mathcal V_i^T\mathcal I_i\mathcal V_i = \tfrac12\dot q^T M(q)\dot q
@@ -459,7 +460,7 @@ def kinetic_energy(model, q, qd):
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
 
     Returns
@@ -482,11 +483,11 @@ def kinetic_energy(model, q, qd):
     >>> float(tree.kinetic_energy(arm, [0.0, 0.0], [1.0, 0.0]).round(9))
     0.45875
     """
-    V = body_twists(model, q, qd)
+    V = body_twists(model, q, v)
     return 0.5 * np.einsum("...ki,kij,...kj->...", V, model.inertias, V)
 
 
-def potential_energy(model, q, gravity=None):
+def potential_energy(model, q, *, gravity=None):
     r"""Gravitational potential energy, zero at the base origin, in J.
 
     .. math:: U = -\sum_i m_i\, g^T c_{0,i}(q)
@@ -534,7 +535,7 @@ def potential_energy(model, q, gravity=None):
     return -np.sum(first_moment * g, axis=-1)
 
 
-def spatial_momentum(model, q, qd):
+def spatial_momentum(model, q, v):
     r"""Total spatial momentum of the tree about the base origin, in base axes.
 
     .. math:: \mathcal P_0 = \sum_i \mathrm{Ad}_{T_{0,i}}^{-T}\,\mathcal I_i\mathcal V_i
@@ -545,7 +546,7 @@ def spatial_momentum(model, q, qd):
     Parameters
     ----------
     model : Tree
-    q, qd : (..., N) array_like
+    q, v : (..., N) array_like
         Joint positions (rad or m) and rates (rad/s or m/s).
 
     Returns
@@ -568,6 +569,6 @@ def spatial_momentum(model, q, qd):
     >>> tree.spatial_momentum(arm, [0.0, 0.0], [1.0, 0.0]).round(9)
     array([0.    , 0.    , 0.9175, 0.    , 1.45  , 0.    ])
     """
-    V = body_twists(model, q, qd)
+    V = body_twists(model, q, v)
     X = force_transform(forward_kinematics(model, q))  # body i's momentum -> base coordinates
     return np.einsum("...kij,kjl,...kl->...i", X, model.inertias, V)

@@ -19,7 +19,7 @@ the user's body order, and a model's ``_Compiled`` data.
 
 import numpy as np
 
-from ..spatial import _skew
+from .._kernels import _skew
 from .compiled import _check_joint_inertia, _reference_world_wrenches, _to_internal, _to_user
 
 _CROSS_BASIS = np.zeros((6, 2, 6, 6))  # v @ basis = ([v x], [v x*]) flattened
