@@ -27,7 +27,7 @@ works for all of them):
 from . import _style, ground, spatial_algebra
 from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, SECOND
 from .constrained import circle_acceleration_figure, closed_chain_figure
-from .geometric_control import car_bracket_figure, car_manoeuvre, phase_loop_figure
+from .geometric_control import CarManoeuvre, car_bracket_figure, car_manoeuvre, phase_loop_figure
 from .ground import center_of_pressure_figure
 from .numerics import (
     baumgarte_figure,
@@ -86,6 +86,7 @@ __all__ = [
     "FOOT_OUTLINE",
     "COP_EXAMPLE",
     "center_of_pressure_figure",
+    "CarManoeuvre",
     "car_manoeuvre",
     "car_bracket_figure",
     "phase_loop_figure",

@@ -87,7 +87,7 @@ def _draw_chain(ax, chain, theta, colour, alpha=1.0, linewidth=2.0, label=None, 
     return tip
 
 
-def closed_chain_figure(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
+def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
     r"""Figure: the movable planar closed chain and where links 1 and 2 line up.
 
     The chain of the chapter (:func:`geomotion.models.planar_closed_chain`): a two-link
@@ -134,10 +134,9 @@ def closed_chain_figure(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
         For an invalid chain (see :func:`geomotion.models.planar_closed_chain`),
         ``samples`` below 3, or a geometry whose loop closes at no sampled angle.
     """
-    if isinstance(samples, bool) or int(samples) != samples or samples < 3:
-        raise ValueError(f"samples: expected an integer >= 3, got {samples!r}")
+    samples = _validate.count(samples, "samples", minimum=3)
     chain = models.planar_closed_chain(lengths, base)
-    theta1 = np.linspace(-np.pi, np.pi, int(samples))
+    theta1 = np.linspace(-np.pi, np.pi, samples)
     families = {branch: _closed_family(chain, theta1, branch) for branch in (1, -1)}
     if not np.any(np.isfinite(families[1][:, 0])):
         raise ValueError("lengths, base: the loop closes at no sampled first-link angle")
@@ -234,7 +233,7 @@ def _tip(chain, theta):
     )
 
 
-def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius=1.0):
+def circle_acceleration_figure(*, q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius=1.0, rtol=1e-9):
     r"""Figure: on a circle, the admissible acceleration needs a normal part; the tangent-only update lacks it.
 
     The seed's circle :math:`\Phi = \tfrac12(q^Tq - R^2)` with :math:`M = I`:
@@ -260,6 +259,9 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
         Unconstrained candidate acceleration, m/s^2.
     radius : float
         :math:`R` > 0, m.
+    rtol : float
+        Relative tolerance of the two state checks: :math:`||q| - R| \le` ``rtol`` :math:`R`
+        and :math:`|q^Tv| \le` ``rtol`` :math:`R\max(|v|, 1)`.
 
     Returns
     -------
@@ -269,7 +271,7 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
     ------
     ValueError
         If a vector is not finite of shape (2,), ``radius`` is not positive, ``q`` is
-        not on the circle or ``v`` not tangent to it (relative tolerance 1e-9).
+        not on the circle or ``v`` not tangent to it (within ``rtol``).
     """
     q, v, a0 = (
         _validate.vector(value, name, 2) for value, name in ((q, "q"), (v, "v"), (a0, "a0"))
@@ -277,12 +279,12 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
     radius = float(radius)
     if not np.isfinite(radius) or radius <= 0:
         raise ValueError(f"radius: expected a positive radius in m, got {radius!r}")
-    if abs(np.linalg.norm(q) - radius) > 1e-9 * radius:
+    if abs(np.linalg.norm(q) - radius) > rtol * radius:
         raise ValueError(
             f"q: expected a point on the circle |q| = {radius:g} m, got |q| = "
             f"{np.linalg.norm(q):.6g} m"
         )
-    if abs(q @ v) > 1e-9 * radius * max(np.linalg.norm(v), 1.0):
+    if abs(q @ v) > rtol * radius * max(np.linalg.norm(v), 1.0):
         raise ValueError(
             f"v: expected a velocity tangent to the circle (q.v = 0), got q.v = {q @ v:.6g} m^2/s"
         )

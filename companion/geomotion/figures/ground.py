@@ -54,7 +54,7 @@ def _curved_arrow(ax, centre, radius, moment, colour):
 
 
 def center_of_pressure_figure(
-    wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLINE, friction_coefficient=0.6
+    *, wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLINE, friction_coefficient=0.6
 ):
     r"""Figure: the centre of pressure, the tangential force and the free moment on a force plate.
 

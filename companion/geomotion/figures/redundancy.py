@@ -36,7 +36,7 @@ def _level_set(W, level, samples=241):
     return (unit * np.sqrt(2.0 * level / values)) @ vectors.T
 
 
-def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
+def allocation_figure(*, G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     r"""Figure: the weighted allocation and the Euclidean minimum-norm input on the solution line.
 
     Two inputs, one requirement :math:`Gu = b` (a single row :math:`G`): every solution
@@ -140,6 +140,7 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
 
 
 def grip_figure(
+    *,
     r_L=(0.03, 0.0, 0.0),
     r_R=(0.12, 0.0, 0.0),
     f_L=(-30.0, 25.0, 0.0),
