@@ -115,6 +115,8 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
     not a singularity of the mechanism, and detecting first-order rank loss says
     nothing yet about finite mobility.
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     lengths : (3,) array_like
@@ -248,6 +250,8 @@ def circle_acceleration_figure(*, q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), rad
     three accelerations at :math:`q`.  Right: their radial components against the
     required :math:`-\|v\|^2/R` (-4 m/s^2 by default), with the acceleration-constraint
     residual :math:`J_ca + \gamma` of each.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------

@@ -140,6 +140,8 @@ def car_bracket_figure(*, wheelbase=1.0, steer=0.3, drive=0.4):
     drive :math:`\epsilon d`), against the bracket predictions, on log axes (slopes 2
     and 3).
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     wheelbase : float
@@ -297,6 +299,8 @@ def phase_loop_figure(
     (eq. 13, :math:`p_\theta(t) = p_0 + \tau t`) the net rotation gains the dynamic
     phase :math:`\int_0^T I^{-1}p_\theta\,dt = p_0T + \tau T^2/2` (:math:`T` = 4 s); the
     zero-momentum curve is then drawn too, for comparison.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------

@@ -72,6 +72,8 @@ def center_of_pressure_figure(
     force acting at the centre of pressure, :math:`x_cF_y - y_cF_x`, and the free moment
     -- the part a centre of pressure alone would lose.
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     wrench : (6,) array_like

@@ -83,6 +83,8 @@ def baumgarte_figure(*, alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, 
     model: the feedback forces are not physical, and the stabilized motion does not
     conserve energy exactly).
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     alpha, beta : float
@@ -214,6 +216,8 @@ def integrator_study_figure(*, study=None):
     energy panel.  Values at or below a method's rounding or solve-tolerance floor are
     drawn as open markers: they say nothing about the step.  Methods recorded as not
     applicable are listed in the title.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------

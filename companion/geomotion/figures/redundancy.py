@@ -48,6 +48,8 @@ def allocation_figure(*, G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     :math:`(0.8, 0.2)` and :math:`(0.5, 0.5)`.  Left: the input plane.  Right: both
     objectives along the line, against the coordinate :math:`z` of the kernel direction.
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     G : (2,) or (1, 2) array_like
@@ -163,6 +165,8 @@ def grip_figure(
     magnitudes against :math:`a`: far from flat.  A measured resultant cannot reveal the
     squeeze, yet the squeeze changes grip stiffness and how close each hand is to
     slipping.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------

@@ -48,6 +48,8 @@ def reporting_origin_figure(*, origin_x=0.0):
     at B and at the reporting origin O = (origin_x, 0, 0) (O = A by default).  Right,
     the moment n_z, the twist's linear y block and the power reported about B and about O.
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     origin_x : float
@@ -167,6 +169,8 @@ def inertia_energy_figure():
 def joint_inertia_figure(*, q2=0.0, v=(1.0, -2.0)):
     """Figure for the elbow explorer: M(q2) curves with the current elbow angle and its kinetic energy.
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     q2 : float
@@ -208,6 +212,8 @@ def rotated_inertia_figure(*, angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omeg
 
     The body and its angular velocity are rotated together by ``angle`` about z;
     the rotational energy omega^T I_C omega / 2 is the same in both descriptions.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -260,6 +266,8 @@ def screw_axis_figure(*, V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
 
     Velocities v + omega x r are drawn at points on the axis (purely axial, h omega)
     and on a ring around it (axial plus tangential): the motion is a screw.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -314,6 +322,8 @@ def particle_energy_figure(*, model=None, n_states=200, seed=0):
     random states the direct sum of particle energies is compared with
     v^T M v / 2 from :func:`geomotion.tree.crba`
     (:func:`geomotion.verification.particle_energy_comparison`).
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
