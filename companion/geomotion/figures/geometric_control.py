@@ -82,13 +82,13 @@ def car_manoeuvre(*, wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
         If ``wheelbase`` is not positive, ``steer`` is outside :math:`(-\pi/2, \pi/2)`,
         ``drive`` is not finite or ``samples`` is not an integer >= 2.
     """
-    samples = _validate.count(samples, "samples", minimum=2)
     car = control.car_kinematics(wheelbase)
     steer, drive = float(steer), float(drive)
     if not (np.isfinite(steer) and abs(steer) < 0.5 * np.pi):
         raise ValueError(f"steer: expected an angle within (-pi/2, pi/2) rad, got {steer!r}")
     if not np.isfinite(drive):
         raise ValueError(f"drive: expected a finite distance in m, got {drive!r}")
+    samples = _validate.count(samples, "samples", minimum=2)
     x = np.zeros(4)
     path = []
     times = np.linspace(0.0, 1.0, samples)
