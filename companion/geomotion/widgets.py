@@ -80,7 +80,7 @@ def reporting_origin_explorer():
         value=0.0, min=-0.6, max=0.8, step=0.05, description="origin x (m)", continuous_update=False
     )
     return _Explorer(
-        lambda origin_x: _show(figures.reporting_origin_figure(origin_x)), origin_x=slider
+        lambda origin_x: _show(figures.reporting_origin_figure(origin_x=origin_x)), origin_x=slider
     )
 
 
@@ -102,16 +102,16 @@ def elbow_explorer():
         continuous_update=False,
     )
     rate1 = ipywidgets.FloatSlider(
-        value=1.0, min=-3, max=3, step=0.25, description="qd1 (rad/s)", continuous_update=False
+        value=1.0, min=-3, max=3, step=0.25, description="v1 (rad/s)", continuous_update=False
     )
     rate2 = ipywidgets.FloatSlider(
-        value=-2.0, min=-3, max=3, step=0.25, description="qd2 (rad/s)", continuous_update=False
+        value=-2.0, min=-3, max=3, step=0.25, description="v2 (rad/s)", continuous_update=False
     )
     return _Explorer(
-        lambda q2, qd1, qd2: _show(figures.joint_inertia_figure(q2, (qd1, qd2))),
+        lambda q2, v1, v2: _show(figures.joint_inertia_figure(q2=q2, v=(v1, v2))),
         q2=angle,
-        qd1=rate1,
-        qd2=rate2,
+        v1=rate1,
+        v2=rate2,
     )
 
 
@@ -129,7 +129,8 @@ def inertia_rotation_explorer():
         value=90.0, min=0.0, max=180.0, step=5.0, description="angle (deg)", continuous_update=False
     )
     return _Explorer(
-        lambda degrees: _show(figures.rotated_inertia_figure(np.radians(degrees))), degrees=angle
+        lambda degrees: _show(figures.rotated_inertia_figure(angle=np.radians(degrees))),
+        degrees=angle,
     )
 
 
@@ -155,7 +156,7 @@ def baumgarte_explorer():
         options=[0.005, 0.01, 0.02, 0.05], value=0.02, description="dt (s)", continuous_update=False
     )
     return _Explorer(
-        lambda alpha, beta, dt: _show(figures.baumgarte_figure(alpha, beta, dt=dt)),
+        lambda alpha, beta, dt: _show(figures.baumgarte_figure(alpha=alpha, beta=beta, dt=dt)),
         alpha=alpha,
         beta=beta,
         dt=step,
@@ -184,7 +185,7 @@ def phase_loop_explorer():
     clockwise = ipywidgets.Checkbox(value=False, description="clockwise")
     return _Explorer(
         lambda a0, b0, k, clockwise: _show(
-            figures.phase_loop_figure(k, a0, b0, clockwise=clockwise)
+            figures.phase_loop_figure(k=k, a0=a0, b0=b0, clockwise=clockwise)
         ),
         a0=a0,
         b0=b0,

@@ -1,5 +1,6 @@
 """Figures draw the numbers the chapter quotes; explorers redraw them from their sliders."""
 
+import inspect
 import re
 
 import ipywidgets
@@ -34,7 +35,7 @@ def test_reporting_origin_figure_shows_20_watts_about_both_points():
 
 @pytest.mark.parametrize("origin_x", [-0.5, 0.35, 0.8])
 def test_power_stays_20_watts_wherever_the_reporting_origin_goes(origin_x):
-    fig = figures.reporting_origin_figure(origin_x)
+    fig = figures.reporting_origin_figure(origin_x=origin_x)
     # Achieved: 3.6e-15 W (rounding of the transported twist and wrench).
     np.testing.assert_allclose(bar_heights(fig.axes[3]), [20.0, 20.0], rtol=0, atol=1e-13)
     np.testing.assert_allclose(
@@ -60,11 +61,13 @@ def test_inertia_energy_figure_has_the_zero_point_mass_energy_and_the_retained_0
 
 
 def test_joint_inertia_figure_reports_the_chapter_energy():
-    assert "K = qd^T M qd / 2 = 0.15875 J" in texts(figures.joint_inertia_figure(0.0, (1.0, -2.0)))
+    assert "K = v^T M v / 2 = 0.15875 J" in texts(
+        figures.joint_inertia_figure(q2=0.0, v=(1.0, -2.0))
+    )
 
 
 def test_rotated_inertia_figure_keeps_the_energy():
-    drawn = texts(figures.rotated_inertia_figure(np.pi / 2))
+    drawn = texts(figures.rotated_inertia_figure(angle=np.pi / 2))
     assert drawn.count("K = 0.500 J") == 2 and "2.000" in drawn
 
 
@@ -76,7 +79,7 @@ NEGATIVE_ZERO = re.compile(r"(?<![\w.])[-\u2212]0(?:\.0+)?(?:e[+-]?\d+)?(?![\w.]
 def test_rotated_inertia_figure_prints_rounded_zeros_without_a_sign():
     # R I_C R^T at 90 degrees has off-diagonal entries of about +-1e-16, and R omega an
     # x component of 6e-17: all must read 0.000 or 0.00, none -0.000.
-    fig = figures.rotated_inertia_figure(np.pi / 2)
+    fig = figures.rotated_inertia_figure(angle=np.pi / 2)
     cells = [t.get_text() for t in fig.axes[1].texts]
     assert cells.count("0.000") == 6 and "-0.000" not in cells
     assert "omega = (0.00, 1.00, 0.00) rad/s" in fig.axes[1].get_title()
@@ -114,7 +117,7 @@ def test_particle_energy_figure_labels_the_cloud_wherever_the_tree_sits(far):
     if far:  # the roots 1 km from the base origin
         spec.offsets[:2] = [[1000.0, -800.0, 500.0], [-700.0, 900.0, 20.0]]
     model = spec.tree()
-    fig = figures.particle_energy_figure(model, n_states=5)
+    fig = figures.particle_energy_figure(model=model, n_states=5)
     fig.draw_without_rendering()
     x = verification.tree_particle_cloud(model, np.zeros(spec.n))[..., 0]
     ticks = fig.axes[0].get_xticks()
@@ -125,7 +128,7 @@ def test_particle_energy_figure_labels_the_cloud_wherever_the_tree_sits(far):
 
 
 def test_screw_axis_figure_states_pitch_and_axis():
-    drawn = texts(figures.screw_axis_figure([0, 0, 2, 0, -2, 1]))
+    drawn = texts(figures.screw_axis_figure(V=[0, 0, 2, 0, -2, 1]))
     assert "r_perp = (1.00, 0.00, 0.00) m" in drawn and "pitch h = 0.50 m/rad" in drawn
 
 
@@ -136,7 +139,7 @@ def test_particle_energy_figure_compares_particle_sums_with_the_mass_matrix():
     assert len(matrix_energy) == 20
 
 
-def elbow_energy_by_hand(q2, qd):
+def elbow_energy_by_hand(q2, v):
     """Two-link kinetic energy from the chapter's closed-form M(q2), J."""
     M = np.array(
         [
@@ -144,7 +147,7 @@ def elbow_energy_by_hand(q2, qd):
             [0.0675 + 0.15 * np.cos(q2), 0.0675],
         ]
     )
-    return 0.5 * qd @ M @ qd
+    return 0.5 * v @ M @ v
 
 
 def shows_origin(origin_x):
@@ -162,7 +165,7 @@ def shows_origin(origin_x):
     return check
 
 
-def shows_elbow(q2, qd1, qd2):
+def shows_elbow(q2, v1, v2):
     """The elbow marker sits at q2; title, rates and energy are those of the slider values."""
 
     def check(fig):
@@ -172,10 +175,10 @@ def shows_elbow(q2, qd1, qd2):
             if len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]
         ]
         assert vertical == pytest.approx([q2], abs=1e-15)
-        energy = elbow_energy_by_hand(q2, np.array([qd1, qd2]))
+        energy = elbow_energy_by_hand(q2, np.array([v1, v2]))
         drawn = texts(fig)
-        assert f"q2 = {q2:.3f} rad" in drawn and f"rates ({qd1:g}, {qd2:g}) rad/s" in drawn
-        assert f"K = qd^T M qd / 2 = {energy:.5f} J" in drawn
+        assert f"q2 = {q2:.3f} rad" in drawn and f"rates ({v1:g}, {v2:g}) rad/s" in drawn
+        assert f"K = v^T M v / 2 = {energy:.5f} J" in drawn
 
     return check
 
@@ -248,7 +251,7 @@ def shows_allocation(w1, w2):
         ),
         (
             widgets.elbow_explorer,
-            {"q2": 1.0, "qd1": 0.5, "qd2": -1.0},
+            {"q2": 1.0, "v1": 0.5, "v2": -1.0},
             shows_elbow(0.0, 1.0, -2.0),
             shows_elbow(1.0, 0.5, -1.0),
         ),
@@ -423,7 +426,7 @@ def closing_tip(l1, l2, l3, base, theta1):
 
 def test_closed_chain_figure_draws_closed_configurations_and_the_aligned_ones():
     lengths, base = np.array([0.3, 0.8, 0.6]), np.array([0.7, 0.0])
-    fig = figures.closed_chain_figure(lengths, base)
+    fig = figures.closed_chain_figure(lengths=lengths, base=base)
     left, right = fig.axes
     # Every drawn configuration closes: |elbow| = l1, |tip - elbow| = l2, |tip - base| = l3.
     arms = [line.get_xydata() for line in left.get_lines() if len(line.get_xdata()) == 3]
@@ -470,13 +473,13 @@ def test_closed_chain_figure_draws_closed_configurations_and_the_aligned_ones():
 
 def test_closed_chain_figure_handles_a_chain_whose_first_link_cannot_turn_fully():
     # A rocker-rocker: the loop closes only for some theta1; the rest is left out.
-    fig = figures.closed_chain_figure((0.6, 0.5, 0.4), (0.8, 0.1), samples=91)
+    fig = figures.closed_chain_figure(lengths=(0.6, 0.5, 0.4), base=(0.8, 0.1), samples=91)
     curve = fig.axes[1].get_lines()[0]
     assert np.isnan(curve.get_ydata()).any() and np.isfinite(curve.get_ydata()).any()
     with pytest.raises(ValueError, match="^samples"):
         figures.closed_chain_figure(samples=2)
     with pytest.raises(ValueError, match="^lengths, base: the loop closes at no"):
-        figures.closed_chain_figure((0.1, 0.1, 0.1), (2.0, 0.0))
+        figures.closed_chain_figure(lengths=(0.1, 0.1, 0.1), base=(2.0, 0.0))
 
 
 def test_circle_acceleration_figure_shows_the_radial_minus_four():
@@ -498,7 +501,7 @@ def test_circle_acceleration_figure_shows_the_radial_minus_four():
 
 def test_circle_acceleration_figure_anywhere_on_the_circle():
     q, v, a0, radius = 2.0 * np.array([0.6, 0.8]), 3.0 * np.array([-0.8, 0.6]), [1.0, -2.0], 2.0
-    fig = figures.circle_acceleration_figure(q, v, a0, radius)
+    fig = figures.circle_acceleration_figure(q=q, v=v, a0=a0, radius=radius)
     # Radial part of a is -|v|^2 / R = -4.5; of a0, its own; of P_v a0, zero.
     np.testing.assert_allclose(
         bar_heights(fig.axes[1]), [np.dot(a0, q) / radius, 0.0, -4.5], rtol=0, atol=1e-13
@@ -598,13 +601,13 @@ def test_center_of_pressure_figure_shifts_a_buried_plate_origin_and_flags_outsid
     # About an origin 5 cm below the surface point S: M_origin = M_S + (S - origin) x F.
     surface = np.array([32.0, -16.0, 3.8])
     buried = surface + np.cross([0.0, 0.0, depth], F)
-    fig = figures.center_of_pressure_figure(np.concatenate([buried, F]), depth=depth)
+    fig = figures.center_of_pressure_figure(wrench=np.concatenate([buried, F]), depth=depth)
     cop = markers(fig.axes[0])[0][0]
     np.testing.assert_allclose(cop, [0.02, 0.04], rtol=1e-13)
     far = np.array([0.3 * 800, 0.0, 0.0, 0.0, 0.0, 800.0])  # y_c = 0.3 m: past the toe
-    assert "CoP OUTSIDE the foot" in texts(figures.center_of_pressure_figure(far))
+    assert "CoP OUTSIDE the foot" in texts(figures.center_of_pressure_figure(wrench=far))
     with pytest.raises(ValueError, match="^wrench"):
-        figures.center_of_pressure_figure(np.zeros((2, 6)))
+        figures.center_of_pressure_figure(wrench=np.zeros((2, 6)))
 
 
 def car_loop_by_hand(L, s, d):
@@ -691,7 +694,7 @@ def theta_by_hand(t, k, a0, b0, corner, clockwise):
     ],
 )
 def test_phase_loop_figure_ends_at_minus_k_a0_b0_with_the_loop_sign(k, a0, b0, corner, clockwise):
-    fig = figures.phase_loop_figure(k, a0, b0, corner, clockwise)
+    fig = figures.phase_loop_figure(k=k, a0=a0, b0=b0, corner=corner, clockwise=clockwise)
     left, right = fig.axes
     t, theta = right.get_lines()[0].get_data()
     expected = theta_by_hand(t, k, a0, b0, corner, clockwise)
@@ -733,7 +736,7 @@ def damped_violation_by_scipy(t, phi0, rate0, alpha, beta):
 
 @pytest.mark.parametrize("alpha, beta", [(2.0, 3.0), (3.0, 3.0), (4.0, 2.0)])
 def test_baumgarte_figure_follows_the_damped_oscillator(alpha, beta):
-    fig = figures.baumgarte_figure(alpha, beta, duration=2.0)
+    fig = figures.baumgarte_figure(alpha=alpha, beta=beta, duration=2.0)
     left, right = fig.axes
     # Initial state: |q| = 1.1 m at 1 rad from the bottom, radial speed 0.2 m/s:
     # Phi0 = (1.1^2 - 1) / 2, Phi'0 = q.v = 1.1 * 0.2.
@@ -755,7 +758,7 @@ def test_baumgarte_figure_follows_the_damped_oscillator(alpha, beta):
 
 def test_integrator_study_figure_draws_the_study_values():
     study = figures.default_study()
-    fig = figures.integrator_study_figure(study)
+    fig = figures.integrator_study_figure(study=study)
     for ax, name in zip(fig.axes, integrators.QUANTITIES):
         for method in study.methods:
             line = lines_labelled(ax, method)
@@ -767,8 +770,8 @@ def test_integrator_study_figure_draws_the_study_values():
             np.testing.assert_array_equal(y, np.maximum(study[method].residual(name), 1e-17))
     drawn = texts(fig)
     assert "rattle (order 2.0)" in drawn and "projection (order 4." in drawn
-    with pytest.raises(ValueError, match="^study"):
-        figures.integrator_study_figure("not a study")
+    with pytest.raises(TypeError, match="^study"):
+        figures.integrator_study_figure(study="not a study")
 
 
 def test_integrator_study_figure_names_methods_that_do_not_apply():
@@ -784,6 +787,26 @@ def test_integrator_study_figure_names_methods_that_do_not_apply():
         methods=("projection", "rattle"),
         gravity=(0.0, -9.81, 0.0),
     )
-    fig = figures.integrator_study_figure(study)
+    fig = figures.integrator_study_figure(study=study)
     assert "not applicable: rattle" in texts(fig)
     assert not lines_labelled(fig.axes[0], "rattle")
+
+
+def test_car_manoeuvre_is_read_by_name_and_takes_its_options_by_name():
+    run = figures.car_manoeuvre(steer=0.3, drive=0.4, samples=3)
+    assert isinstance(run, figures.CarManoeuvre)
+    assert run.path.shape == (4, 3, 4)
+    np.testing.assert_array_equal(run.final, run.path[-1, -1])
+    with pytest.raises(TypeError):
+        _, _ = run  # a named result does not unpack
+    with pytest.raises(TypeError):
+        figures.car_manoeuvre(1.0, 0.3, 0.4)  # options are keyword-only
+    with pytest.raises(ValueError, match="^samples"):
+        figures.car_manoeuvre(samples=1)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in figures.__all__ if n.endswith("_figure")))
+def test_figure_options_are_keyword_only(name):
+    function = getattr(figures, name)
+    parameters = inspect.signature(function).parameters.values()
+    assert all(p.kind == p.KEYWORD_ONLY for p in parameters if p.default is not p.empty)

@@ -352,7 +352,7 @@ def test_particle_cloud_of_a_point_mass_sits_at_its_centre_of_mass():
 
 def test_particle_energy_figure_accepts_point_masses_and_thin_rods():
     _, model = singular_model()
-    fig = figures.particle_energy_figure(model, n_states=12)
+    fig = figures.particle_energy_figure(model=model, n_states=12)
     matrix_energy, particle_energy = fig.axes[1].get_lines()[0].get_data()
     np.testing.assert_allclose(particle_energy, matrix_energy, rtol=3e-14)  # achieved 8e-16
 

@@ -6,6 +6,10 @@ cannot drift from the algorithms it illustrates.  All figures share one style
 without pyplot, so nothing is registered globally: a notebook cell ending in a
 figure call displays it exactly once, and callers never close figures.
 
+Every parameter of a figure function has a default, the figure the book shows, and is
+keyword-only (``reporting_origin_figure(origin_x=0.4)``), as the API convention asks of
+every option; a figure function draws one figure and takes no batch axes.
+
 Files, by idea (every public name is re-exported here, so ``geomotion.figures.X``
 works for all of them):
 
@@ -18,8 +22,9 @@ works for all of them):
   grip squeeze (:func:`grip_figure`);
 * ``ground.py``: the force plate's centre of pressure and free moment
   (:func:`center_of_pressure_figure`);
-* ``geometric_control.py``: the car's bracket manoeuvre (:func:`car_bracket_figure`)
-  and the geometric phase of a shape loop (:func:`phase_loop_figure`);
+* ``geometric_control.py``: the car's bracket manoeuvre (:func:`car_bracket_figure`,
+  computed by :func:`car_manoeuvre`) and the geometric phase of a shape loop
+  (:func:`phase_loop_figure`);
 * ``numerics.py``: Baumgarte's decay (:func:`baumgarte_figure`) and the step-size
   study (:func:`integrator_study_figure`).
 """
@@ -27,7 +32,7 @@ works for all of them):
 from . import _style, ground, spatial_algebra
 from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, SECOND
 from .constrained import circle_acceleration_figure, closed_chain_figure
-from .geometric_control import car_bracket_figure, car_manoeuvre, phase_loop_figure
+from .geometric_control import CarManoeuvre, car_bracket_figure, car_manoeuvre, phase_loop_figure
 from .ground import center_of_pressure_figure
 from .numerics import (
     baumgarte_figure,
@@ -86,6 +91,7 @@ __all__ = [
     "FOOT_OUTLINE",
     "COP_EXAMPLE",
     "center_of_pressure_figure",
+    "CarManoeuvre",
     "car_manoeuvre",
     "car_bracket_figure",
     "phase_loop_figure",

@@ -87,7 +87,7 @@ def _draw_chain(ax, chain, theta, colour, alpha=1.0, linewidth=2.0, label=None, 
     return tip
 
 
-def closed_chain_figure(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
+def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
     r"""Figure: the movable planar closed chain and where links 1 and 2 line up.
 
     The chain of the chapter (:func:`geomotion.models.planar_closed_chain`): a two-link
@@ -114,6 +114,8 @@ def closed_chain_figure(lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181):
     the chain passes through these configurations smoothly: rank loss of a block is
     not a singularity of the mechanism, and detecting first-order rank loss says
     nothing yet about finite mobility.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -234,7 +236,7 @@ def _tip(chain, theta):
     )
 
 
-def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius=1.0):
+def circle_acceleration_figure(*, q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius=1.0, rtol=1e-9):
     r"""Figure: on a circle, the admissible acceleration needs a normal part; the tangent-only update lacks it.
 
     The seed's circle :math:`\Phi = \tfrac12(q^Tq - R^2)` with :math:`M = I`:
@@ -250,6 +252,8 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
     required :math:`-\|v\|^2/R` (-4 m/s^2 by default), with the acceleration-constraint
     residual :math:`J_ca + \gamma` of each.
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     q : (2,) array_like
@@ -260,6 +264,9 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
         Unconstrained candidate acceleration, m/s^2.
     radius : float
         :math:`R` > 0, m.
+    rtol : float
+        Relative tolerance of the two state checks: :math:`||q| - R| \le` ``rtol`` :math:`R`
+        and :math:`|q^Tv| \le` ``rtol`` :math:`R\max(|v|, 1)`.
 
     Returns
     -------
@@ -269,7 +276,7 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
     ------
     ValueError
         If a vector is not finite of shape (2,), ``radius`` is not positive, ``q`` is
-        not on the circle or ``v`` not tangent to it (relative tolerance 1e-9).
+        not on the circle or ``v`` not tangent to it (within ``rtol``).
     """
     q, v, a0 = (
         _validate.vector(value, name, 2) for value, name in ((q, "q"), (v, "v"), (a0, "a0"))
@@ -277,12 +284,12 @@ def circle_acceleration_figure(q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), radius
     radius = float(radius)
     if not np.isfinite(radius) or radius <= 0:
         raise ValueError(f"radius: expected a positive radius in m, got {radius!r}")
-    if abs(np.linalg.norm(q) - radius) > 1e-9 * radius:
+    if abs(np.linalg.norm(q) - radius) > rtol * radius:
         raise ValueError(
             f"q: expected a point on the circle |q| = {radius:g} m, got |q| = "
             f"{np.linalg.norm(q):.6g} m"
         )
-    if abs(q @ v) > 1e-9 * radius * max(np.linalg.norm(v), 1.0):
+    if abs(q @ v) > rtol * radius * max(np.linalg.norm(v), 1.0):
         raise ValueError(
             f"v: expected a velocity tangent to the circle (q.v = 0), got q.v = {q @ v:.6g} m^2/s"
         )

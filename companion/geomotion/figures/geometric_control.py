@@ -9,15 +9,16 @@ r"""Chapter 2 figures on geometric control: the car's bracket manoeuvre and a ge
   :func:`geomotion.symmetry.loop_phase`, :func:`geomotion.symmetry.reconstruct_rate`).
 """
 
+import dataclasses
 import itertools
 
 import numpy as np
 import scipy.integrate
 
-from .. import control, symmetry
+from .. import _validate, control, symmetry
 from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, fmt, new_figure, style_context
 
-__all__ = ["car_manoeuvre", "car_bracket_figure", "phase_loop_figure"]
+__all__ = ["CarManoeuvre", "car_manoeuvre", "car_bracket_figure", "phase_loop_figure"]
 
 #: Tolerances of the car's integration (solve_ivp, DOP853): the bracket effects of the
 #: smallest loops drawn (about 1e-6 m) stay far above the integration error.
@@ -26,7 +27,26 @@ _CAR_RTOL, _CAR_ATOL = 1e-12, 1e-14
 _PHASES = ("steer", "drive", "unsteer", "reverse")
 
 
-def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
+@dataclasses.dataclass(frozen=True)
+class CarManoeuvre:
+    r"""The kinematic car's bracket manoeuvre, as returned by :func:`car_manoeuvre`.
+
+    Attributes
+    ----------
+    path : ndarray, shape (4, samples, 4)
+        States :math:`(x, y, \theta, \varphi)` (m, m, rad, rad) at ``samples`` equally
+        spaced times of each of the four one-second phases (steer, drive, unsteer,
+        reverse); the last state of a phase is the first of the next.
+    final : ndarray, shape (4,)
+        The final state: the net displacement, since the car starts at the origin with
+        heading and steering angle 0.
+    """
+
+    path: np.ndarray
+    final: np.ndarray
+
+
+def car_manoeuvre(*, wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
     r"""The bracket manoeuvre of the kinematic car, integrated phase by phase.
 
     From the origin, heading along x with straight wheels, four phases of one second
@@ -37,6 +57,8 @@ def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
     ``scipy.integrate.solve_ivp`` (DOP853, rtol 1e-12) on
     :meth:`geomotion.control.ControlAffineSystem.velocity`.
 
+    **Batches**: none; one manoeuvre per call (each phase is one ``solve_ivp`` run).
+
     Parameters
     ----------
     wheelbase : float
@@ -46,13 +68,19 @@ def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
     drive : float
         Distance driven forward, then backward, m.
     samples : int
-        Samples per phase in the returned path.
+        Samples per phase in the returned path (>= 2).
 
     Returns
     -------
-    dict
-        ``"path"``: (4, samples, 4) states :math:`(x, y, \theta, \varphi)` per phase;
-        ``"final"``: (4,) the final state (the net displacement, since it starts at 0).
+    CarManoeuvre
+        ``path``, the (4, samples, 4) states per phase, and ``final``, the (4,) final
+        state (the net displacement).
+
+    Raises
+    ------
+    ValueError
+        If ``wheelbase`` is not positive, ``steer`` is outside :math:`(-\pi/2, \pi/2)`,
+        ``drive`` is not finite or ``samples`` is not an integer >= 2.
     """
     car = control.car_kinematics(wheelbase=wheelbase)
     steer, drive = float(steer), float(drive)
@@ -60,6 +88,7 @@ def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
         raise ValueError(f"steer: expected an angle within (-pi/2, pi/2) rad, got {steer!r}")
     if not np.isfinite(drive):
         raise ValueError(f"drive: expected a finite distance in m, got {drive!r}")
+    samples = _validate.count(samples, "samples", minimum=2)
     x = np.zeros(4)
     path = []
     times = np.linspace(0.0, 1.0, samples)
@@ -76,7 +105,7 @@ def car_manoeuvre(wheelbase=1.0, steer=0.3, drive=0.4, samples=60):
         )
         path.append(solution.y.T)
         x = solution.y[:, -1]
-    return {"path": np.array(path), "final": x}
+    return CarManoeuvre(path=np.array(path), final=x)
 
 
 def _car_brackets(wheelbase):
@@ -91,7 +120,7 @@ def _car_brackets(wheelbase):
     return first(start), control.lie_bracket(g1, first, start, dX=dg1)
 
 
-def car_bracket_figure(wheelbase=1.0, steer=0.3, drive=0.4):
+def car_bracket_figure(*, wheelbase=1.0, steer=0.3, drive=0.4):
     r"""Figure: steer, drive, unsteer, reverse -- the car comes back turned and shifted sideways.
 
     The kinematic car :math:`g_1 = (\cos\theta, \sin\theta, \tan\varphi/L, 0)`,
@@ -110,6 +139,8 @@ def car_bracket_figure(wheelbase=1.0, steer=0.3, drive=0.4):
     sideways shift of the same loop scaled by :math:`\epsilon` (steer :math:`\epsilon s`,
     drive :math:`\epsilon d`), against the bracket predictions, on log axes (slopes 2
     and 3).
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -134,16 +165,18 @@ def car_bracket_figure(wheelbase=1.0, steer=0.3, drive=0.4):
         raise ValueError(
             f"steer, drive: expected a nonzero loop, got steer {steer!r} rad, drive {drive!r} m"
         )
-    run = car_manoeuvre(wheelbase, steer, drive)
-    final = run["final"]
+    run = car_manoeuvre(wheelbase=wheelbase, steer=steer, drive=drive)
+    final = run.final
     heading_bracket, sideways_bracket = _car_brackets(wheelbase)
     s, d = float(steer), float(drive)
     predicted_heading = s * d * heading_bracket[2]
     predicted_side = 0.5 * s * d * d * sideways_bracket[:2]
     eps = np.geomspace(0.05, 1.0, 9)
-    scaled = np.array([car_manoeuvre(wheelbase, e * s, e * d, samples=2)["final"] for e in eps])
+    scaled = np.array(
+        [car_manoeuvre(wheelbase=wheelbase, steer=e * s, drive=e * d, samples=2).final for e in eps]
+    )
 
-    path = run["path"]
+    path = run.path
     times = np.concatenate([k + np.linspace(0.0, 1.0, path.shape[1]) for k in range(4)])
     states = path.reshape(-1, 4)
     with style_context():
@@ -247,7 +280,7 @@ def _theta_along(k, loop, seconds_per_side, points_per_side, momentum=0.0, torqu
 
 
 def phase_loop_figure(
-    k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False, momentum=0.0, torque=0.0
+    *, k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False, momentum=0.0, torque=0.0
 ):
     r"""Figure: a rectangular shape loop at zero momentum turns the body by :math:`-ka_0b_0`.
 
@@ -266,6 +299,8 @@ def phase_loop_figure(
     (eq. 13, :math:`p_\theta(t) = p_0 + \tau t`) the net rotation gains the dynamic
     phase :math:`\int_0^T I^{-1}p_\theta\,dt = p_0T + \tau T^2/2` (:math:`T` = 4 s); the
     zero-momentum curve is then drawn too, for comparison.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------

@@ -54,7 +54,7 @@ def _curved_arrow(ax, centre, radius, moment, colour):
 
 
 def center_of_pressure_figure(
-    wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLINE, friction_coefficient=0.6
+    *, wrench=COP_EXAMPLE, depth=0.0, polygon=FOOT_OUTLINE, friction_coefficient=0.6
 ):
     r"""Figure: the centre of pressure, the tangential force and the free moment on a force plate.
 
@@ -71,6 +71,8 @@ def center_of_pressure_figure(
     (:func:`geomotion.contact.contact_feasibility`).  Right: the measured :math:`M_z` split into the moment of the
     force acting at the centre of pressure, :math:`x_cF_y - y_cF_x`, and the free moment
     -- the part a centre of pressure alone would lose.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------

@@ -33,6 +33,9 @@ def violation_closed_form(t, phi0, rate0, alpha, beta):
     critical damping.  An independent reference for the Baumgarte runs (a formula for
     the error equation, not for the mechanics).
 
+    **Batches**: ``t``, ``phi0`` and ``rate0`` broadcast against each other; ``alpha``
+    and ``beta`` are single numbers, since their values choose the formula.
+
     Parameters
     ----------
     t : array_like
@@ -45,7 +48,7 @@ def violation_closed_form(t, phi0, rate0, alpha, beta):
     Returns
     -------
     ndarray
-        :math:`\Phi(t)`.
+        :math:`\Phi(t)`, the broadcast shape of ``t``, ``phi0`` and ``rate0``.
     """
     t = np.asarray(t, dtype=float)
     omega2 = beta**2 - alpha**2
@@ -60,7 +63,7 @@ def violation_closed_form(t, phi0, rate0, alpha, beta):
     return np.exp(-alpha * t) * (phi0 * C + (rate0 + alpha * phi0) * S)
 
 
-def baumgarte_figure(alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, radial_speed=0.2):
+def baumgarte_figure(*, alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, radial_speed=0.2):
     r"""Figure: Baumgarte stabilization damps a constraint violation as a damped oscillator.
 
     A 1 kg particle on the seed's circle :math:`\Phi = \tfrac12(q^Tq - R^2)`, :math:`R`
@@ -79,6 +82,8 @@ def baumgarte_figure(alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, rad
     form, at ``dt`` and ``dt/2`` (fourth-order convergence of the step, not of the
     model: the feedback forces are not physical, and the stabilized motion does not
     conserve energy exactly).
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -201,7 +206,7 @@ _PANELS = (
 )
 
 
-def integrator_study_figure(study=None):
+def integrator_study_figure(*, study=None):
     r"""Figure: residuals and the work-inclusive energy balance against the step size.
 
     Four log-log panels, one per residual of a
@@ -212,6 +217,8 @@ def integrator_study_figure(study=None):
     drawn as open markers: they say nothing about the step.  Methods recorded as not
     applicable are listed in the title.
 
+    **Batches**: none; one call draws one figure.
+
     Parameters
     ----------
     study : geomotion.integrators.StepSizeStudy, optional
@@ -220,10 +227,15 @@ def integrator_study_figure(study=None):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If ``study`` is not a :class:`geomotion.integrators.StepSizeStudy`.
     """
     study = default_study() if study is None else study
     if not isinstance(study, integrators.StepSizeStudy):
-        raise ValueError(
+        raise TypeError(
             f"study: expected a StepSizeStudy from integrators.step_size_study, got "
             f"{type(study).__name__}"
         )

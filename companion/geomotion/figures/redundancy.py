@@ -36,7 +36,7 @@ def _level_set(W, level, samples=241):
     return (unit * np.sqrt(2.0 * level / values)) @ vectors.T
 
 
-def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
+def allocation_figure(*, G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     r"""Figure: the weighted allocation and the Euclidean minimum-norm input on the solution line.
 
     Two inputs, one requirement :math:`Gu = b` (a single row :math:`G`): every solution
@@ -47,6 +47,8 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     :math:`G = (1, 1)`, :math:`b = 1`, :math:`W = \mathrm{diag}(1, 4)` these are
     :math:`(0.8, 0.2)` and :math:`(0.5, 0.5)`.  Left: the input plane.  Right: both
     objectives along the line, against the coordinate :math:`z` of the kernel direction.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -141,6 +143,7 @@ def allocation_figure(G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
 
 
 def grip_figure(
+    *,
     r_L=(0.03, 0.0, 0.0),
     r_R=(0.12, 0.0, 0.0),
     f_L=(-30.0, 25.0, 0.0),
@@ -163,6 +166,8 @@ def grip_figure(
     magnitudes against :math:`a`: far from flat.  A measured resultant cannot reveal the
     squeeze, yet the squeeze changes grip stiffness and how close each hand is to
     slipping.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------

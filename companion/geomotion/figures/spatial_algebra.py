@@ -41,12 +41,14 @@ def _report_about(origin):
     return F, V, float(spatial.power(F, V))
 
 
-def reporting_origin_figure(origin_x=0.0):
+def reporting_origin_figure(*, origin_x=0.0):
     """Figure: the reporting origin alters the moment and the twist's linear block but never the power.
 
     Left, the plane of motion: the force at B and the rigid velocity field's value
     at B and at the reporting origin O = (origin_x, 0, 0) (O = A by default).  Right,
     the moment n_z, the twist's linear y block and the power reported about B and about O.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -164,15 +166,17 @@ def inertia_energy_figure():
     return fig
 
 
-def joint_inertia_figure(q2=0.0, rates=(1.0, -2.0)):
+def joint_inertia_figure(*, q2=0.0, v=(1.0, -2.0)):
     """Figure for the elbow explorer: M(q2) curves with the current elbow angle and its kinetic energy.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
     q2 : float
         Elbow angle, rad.
-    rates : (2,) array_like
-        Joint rates (qd1, qd2), rad/s.
+    v : (2,) array_like
+        Joint velocities :math:`v = (v_1, v_2)`, rad/s.
 
     Returns
     -------
@@ -180,9 +184,9 @@ def joint_inertia_figure(q2=0.0, rates=(1.0, -2.0)):
     """
     arm = models.two_link_teaching_arm()
     q = np.array([0.0, float(q2)])
-    qd = _validate.real_array(rates, "rates")
+    v = _validate.real_array(v, "v")
     M = tree.crba(arm, q)
-    energy = float(tree.kinetic_energy(arm, q, qd))
+    energy = float(tree.kinetic_energy(arm, q, v))
     with matplotlib.rc_context(STYLE):
         fig = Figure(figsize=(9.0, 3.4), layout="constrained")
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.6, 1]})
@@ -198,16 +202,18 @@ def joint_inertia_figure(q2=0.0, rates=(1.0, -2.0)):
             family="monospace",
             va="top",
         )
-        right.text(0.0, 0.45, f"rates ({qd[0]:g}, {qd[1]:g}) rad/s", va="top")
-        right.text(0.0, 0.32, f"K = qd^T M qd / 2 = {fmt(energy, '.5f')} J", va="top", color=ENERGY)
+        right.text(0.0, 0.45, f"rates ({v[0]:g}, {v[1]:g}) rad/s", va="top")
+        right.text(0.0, 0.32, f"K = v^T M v / 2 = {fmt(energy, '.5f')} J", va="top", color=ENERGY)
     return fig
 
 
-def rotated_inertia_figure(angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(1.0, 0.0, 0.0)):
+def rotated_inertia_figure(*, angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(1.0, 0.0, 0.0)):
     """Figure for the rotation explorer: the components of R I_C R^T change, the energy does not.
 
     The body and its angular velocity are rotated together by ``angle`` about z;
     the rotational energy omega^T I_C omega / 2 is the same in both descriptions.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -255,11 +261,13 @@ def rotated_inertia_figure(angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omega=(
     return fig
 
 
-def screw_axis_figure(V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
+def screw_axis_figure(*, V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
     """Figure: the screw axis of a twist, its pitch, and the rigid velocity field around it.
 
     Velocities v + omega x r are drawn at points on the axis (purely axial, h omega)
     and on a ring around it (axial plus tangential): the motion is a screw.
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -307,14 +315,16 @@ def screw_axis_figure(V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
     return fig
 
 
-def particle_energy_figure(model=None, n_states=200, seed=0):
+def particle_energy_figure(*, model=None, n_states=200, seed=0):
     """Figure: a tree's particle cloud, and particle-sum energies against spatial-inertia energies.
 
     Each body is replaced by six point masses with its exact mass, centre of mass and
     central inertia (:func:`geomotion.inertia.particle_model`).  For ``n_states``
     random states the direct sum of particle energies is compared with
-    qd^T M qd / 2 from :func:`geomotion.tree.crba`
+    v^T M v / 2 from :func:`geomotion.tree.crba`
     (:func:`geomotion.verification.particle_energy_comparison`).
+
+    **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
@@ -322,7 +332,7 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
         Any tree, ideal point masses and thin rods included; defaults to
         :func:`geomotion.models.humanoid_upper_body`.
     n_states : int
-        Number of random (q, qd) states.
+        Number of random (q, v) states.
     seed : int
         Seed of the random states.
 
@@ -358,7 +368,7 @@ def particle_energy_figure(model=None, n_states=200, seed=0):
         right.plot([0, limit], [0, limit], color=ACCENT, linewidth=0.8)
         worst = float(np.max(np.abs(particle_energy - matrix_energy) / matrix_energy))
         right.set(
-            xlabel="qd^T M qd / 2 (J)",
+            xlabel="v^T M v / 2 (J)",
             ylabel="sum of particle energies (J)",
             title=f"{n_states} random states; largest relative gap {worst:.1e}",
         )
