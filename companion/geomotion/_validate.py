@@ -25,9 +25,11 @@ _KIND_NAMES = {"c": "complex", "b": "boolean", "U": "string", "S": "bytes"}
 def real_array(value, name):
     """Return ``value`` as a float ndarray; reject non-real, non-numeric or non-finite entries.
 
-    Integers are legal numbers and come back as floats; complex and boolean arrays
-    raise (see ``_REAL_KINDS``).  ``None``, or an entry ``None``, raises ``TypeError``:
-    numpy would read it as NaN, hiding a missing argument behind a "non-finite" message.
+    Integers are legal numbers and come back as floats.  A value of the wrong type --
+    ``None`` (or an entry ``None``: numpy would read it as NaN, hiding a missing argument
+    behind a "non-finite" message), strings, booleans, complex numbers, other objects --
+    raises ``TypeError``; the right type with a wrong value (ragged nesting, a non-finite
+    entry) raises ``ValueError``.
     """
     try:
         raw = np.asarray(value)
@@ -38,11 +40,11 @@ def real_array(value, name):
         raise TypeError(f"{name}: expected real numbers (an array_like), got {got}")
     if raw.dtype.kind not in _REAL_KINDS:
         kind = _KIND_NAMES.get(raw.dtype.kind, "non-numeric")
-        raise ValueError(f"{name}: expected real numbers, got {kind} dtype ({raw.dtype})")
+        raise TypeError(f"{name}: expected real numbers, got {kind} dtype ({raw.dtype})")
     try:
         array = raw.astype(float, copy=False)
     except (TypeError, ValueError) as error:  # object entries that are not real numbers
-        raise ValueError(f"{name}: expected real numbers, got {value!r}") from error
+        raise TypeError(f"{name}: expected real numbers, got {value!r}") from error
     flat = array.reshape(-1)
     # A sum of squares is finite unless an entry is not (or it overflows, which the full
     # check then clears): one cheap call in the common case.
@@ -226,18 +228,20 @@ def vector(value, name, size):
     return array
 
 
-def count(value, name, minimum=1):
-    """Return a whole number >= ``minimum`` as an ``int``, for arguments that count things.
+def count(value, name, *, minimum=1, maximum=None, whole_floats=True):
+    """Return a whole number in ``[minimum, maximum]`` as an ``int``, for arguments that count.
 
-    Integers and whole-number floats (``1 / 0.01``, ``1e4``) are accepted; booleans,
-    fractions and non-numbers are refused.  A float that is not whole within rounding
-    (``1 / 0.003`` = 333.33...) raises, since rounding it would silently change the
-    count.
+    The one integer check of the package (steps, iterations, depths, orders, bodies).
+    Integers are accepted, and so are whole-number floats (``1 / 0.01``, ``1e4``) unless
+    ``whole_floats`` is False (for indices and joint counts, where a float is a mistake).
+    A boolean or a non-number (or a float when ``whole_floats`` is False) raises
+    ``TypeError``; a float that is not whole within rounding (``1 / 0.003`` = 333.33...)
+    raises ``ValueError``, since rounding it would silently change the count, and so does
+    a number outside the range.
     """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
-    ):
-        raise ValueError(f"{name}: expected an integer >= {minimum}, got {value!r}")
+    numbers = (int, float, np.integer, np.floating) if whole_floats else (int, np.integer)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers):
+        raise TypeError(f"{name}: expected an integer >= {minimum}, got {value!r}")
     if isinstance(value, (float, np.floating)):
         whole = round(value) if math.isfinite(value) else None
         if whole is None or abs(value - whole) > 1e-9 * max(1.0, abs(value)):
@@ -247,6 +251,7 @@ def count(value, name, minimum=1):
             )
         value = whole
     value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name}: expected an integer >= {minimum}, got {value!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        upper = "" if maximum is None else f" and <= {maximum}"
+        raise ValueError(f"{name}: expected an integer >= {minimum}{upper}, got {value!r}")
     return value

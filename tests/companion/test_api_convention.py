@@ -102,7 +102,10 @@ def test_every_parameter_with_a_default_is_keyword_only():
     offenders = []
     for name, obj in FUNCTIONS + DATACLASSES:
         for parameter in _signature_of(obj).parameters.values():
-            positional = parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+            positional = parameter.kind in (
+                parameter.POSITIONAL_ONLY,
+                parameter.POSITIONAL_OR_KEYWORD,
+            )
             if positional and parameter.default is not parameter.empty:
                 offenders.append(f"{name}({parameter.name}=...)")
     assert not offenders, "positional parameters with defaults:\n" + "\n".join(offenders)
@@ -149,9 +152,7 @@ def test_named_results_do_not_unpack():
         for name, obj in CLASSES
         if issubclass(obj, tuple) or (dataclasses.is_dataclass(obj) and hasattr(obj, "__iter__"))
     ]
-    offenders += [
-        name for name, obj in DATACLASSES if not obj.__dataclass_params__.frozen
-    ]
+    offenders += [name for name, obj in DATACLASSES if not obj.__dataclass_params__.frozen]
     assert not offenders, "results that unpack, or mutable dataclasses:\n" + "\n".join(offenders)
 
 
@@ -212,7 +213,9 @@ def _private_attributes(path, unit):
             and node.attr.startswith("_")
             and not node.attr.startswith("__")
         ):
-            found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} uses {node.value.id}.{node.attr}")
+            found.append(
+                f"{path.relative_to(PACKAGE)}:{node.lineno} uses {node.value.id}.{node.attr}"
+            )
     return found
 
 
@@ -243,7 +246,9 @@ def test_imports_point_down_the_layers():
             upward = rank[target_unit] > rank[unit]
             sideways = unit in SIDE_BY_SIDE and target_unit in SIDE_BY_SIDE
             if upward or sideways:
-                offenders.append(f"{path.relative_to(PACKAGE)}:{line} ({unit}) imports {target_unit}")
+                offenders.append(
+                    f"{path.relative_to(PACKAGE)}:{line} ({unit}) imports {target_unit}"
+                )
     assert not offenders, "imports against the layers:\n" + "\n".join(offenders)
 
 

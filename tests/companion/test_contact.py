@@ -609,7 +609,9 @@ def test_a_convention_that_is_not_a_string_is_a_type_error():
     ],
 )
 def test_cop_refuses_bad_wrenches(wrench, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(
+        TypeError if "expected real numbers" in message else ValueError, match=message
+    ):
         contact.center_of_pressure(wrench)
 
 
@@ -703,18 +705,26 @@ def test_scaled_singular_values_bad_and_degenerate_input():
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"leg_joints": (7, 7.5)}, TypeError, r"leg_joints\[1\]: expected a non-negative integer"),
-        ({"leg_joints": (7, -1)}, ValueError, r"leg_joints\[1\]: expected a non-negative integer"),
+        (
+            {"leg_joints": (7, 7.5)},
+            TypeError,
+            r"leg_joints\[1\]: expected an integer >= 0, got 7.5",
+        ),
+        ({"leg_joints": (7, -1)}, ValueError, r"leg_joints\[1\]: expected an integer >= 0, got -1"),
         ({"leg_joints": 14}, TypeError, "leg_joints: expected a sequence"),
         ({"leg_joints": "77"}, TypeError, "leg_joints: expected a sequence"),
-        ({"base_dof": 7}, ValueError, "base_dof: expected a non-negative integer at most 6"),
-        ({"base_dof": True}, TypeError, "base_dof: expected a non-negative integer"),
+        ({"base_dof": 7}, ValueError, "base_dof: expected an integer >= 0 and <= 6, got 7"),
+        ({"base_dof": True}, TypeError, "base_dof: expected an integer >= 0, got True"),
         (
             {"stationary_feet": 3},
             ValueError,
-            "stationary_feet: expected a non-negative integer at most 2",
+            "stationary_feet: expected an integer >= 0 and <= 2, got 3",
         ),
-        ({"constraints_per_foot": 6.0}, TypeError, "constraints_per_foot: expected a non-negative"),
+        (
+            {"constraints_per_foot": 6.0},
+            TypeError,
+            "constraints_per_foot: expected an integer >= 0, got 6.0",
+        ),
         (
             {"leg_joints": (1, 1), "base_dof": 0, "stationary_feet": 1},
             ValueError,

@@ -249,7 +249,7 @@ def test_bad_input_raises_value_error_naming_the_argument():
         dualquat.product(good, [np.inf] * 8)
     with pytest.raises(ValueError, match="dq"):
         dualquat.conjugate(np.zeros((2, 6)))
-    with pytest.raises(ValueError, match="dq"):
+    with pytest.raises(TypeError, match="dq: expected real numbers"):
         dualquat.constraint_residuals("not numbers")
     with pytest.raises(ValueError, match="dq"):
         dualquat.constraint_jacobian(np.zeros(9))

@@ -198,16 +198,16 @@ def test_tree_functions_refuse_complex_and_boolean_arrays_naming_the_argument():
         (lambda z: tree.forward_kinematics(model, q + z), "q"),
         (lambda z: tree.spatial_momentum(model, q, qd + z), "v"),
     ):
-        with pytest.raises(ValueError, match=f"^{name}: expected real numbers, got complex dtype"):
+        with pytest.raises(TypeError, match=f"^{name}: expected real numbers, got complex dtype"):
             call(0j)  # a zero imaginary part is refused too: the dtype is the error
-        with pytest.raises(ValueError, match=f"^{name}: expected real numbers, got complex dtype"):
+        with pytest.raises(TypeError, match=f"^{name}: expected real numbers, got complex dtype"):
             call(1e-3j)
-    with pytest.raises(ValueError, match="^q: expected real numbers, got boolean dtype"):
+    with pytest.raises(TypeError, match="^q: expected real numbers, got boolean dtype"):
         tree.crba(model, np.array([True, False]))
-    with pytest.raises(ValueError, match="^inertias: expected real numbers, got complex dtype"):
+    with pytest.raises(TypeError, match="^inertias: expected real numbers, got complex dtype"):
         tree.Tree(model.parents, model.subspaces, model.placements, model.inertias + 0j)
     for batch in ((), (200,)):  # both the single-configuration and the batched path
-        with pytest.raises(ValueError, match="^q: expected real numbers, got complex dtype"):
+        with pytest.raises(TypeError, match="^q: expected real numbers, got complex dtype"):
             tree.crba(model, np.zeros(batch + (2,), dtype=complex))
 
 

@@ -266,7 +266,7 @@ def test_bad_inputs_raise_clear_value_errors():
         spatial.skew([1, 2, 3, 4])
     with pytest.raises(ValueError, match="a: expected finite values"):
         spatial.skew([1, np.nan, 3])
-    with pytest.raises(ValueError, match="theta: expected real numbers"):
+    with pytest.raises(TypeError, match="theta: expected real numbers"):
         spatial.rot_x("ninety degrees")
     with pytest.raises(ValueError, match="R: expected a rotation matrix"):
         spatial.pose(np.diag([1, 1, 2.0]), [0, 0, 0])
@@ -485,13 +485,13 @@ def test_integer_input_is_read_as_real_numbers():
     ],
 )
 def test_complex_and_boolean_arrays_are_refused_not_truncated(call):
-    with pytest.raises(ValueError, match="expected real numbers, got complex dtype"):
+    with pytest.raises(TypeError, match="expected real numbers, got complex dtype"):
         call(1j * np.ones(6))
-    with pytest.raises(ValueError, match="expected real numbers, got complex dtype"):
+    with pytest.raises(TypeError, match="expected real numbers, got complex dtype"):
         call(np.ones(6) + 0j)  # even with a zero imaginary part: the dtype is refused
-    with pytest.raises(ValueError, match="expected real numbers, got boolean dtype"):
+    with pytest.raises(TypeError, match="expected real numbers, got boolean dtype"):
         call(np.ones(6, dtype=bool))
-    with pytest.raises(ValueError, match="expected real numbers"):
+    with pytest.raises(TypeError, match="expected real numbers"):
         call([1j, 2, 3, 4, 5, 6])  # a Python list with one complex entry
 
 

@@ -560,7 +560,7 @@ SQUARE = symmetry.rectangle_loop(1.0, 1.0)
     ],
 )
 def test_mechanical_connection_refuses(inertia, coupling, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(TypeError if "expected real numbers" in match else ValueError, match=match):
         symmetry.mechanical_connection(inertia, coupling)
 
 

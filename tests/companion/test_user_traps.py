@@ -217,7 +217,7 @@ def test_whole_number_floats_count_and_other_floats_are_refused():
     assert run.t.size == 11
     with pytest.raises(ValueError, match=r"n_steps: expected a whole number >= 1, got 33\.3"):
         integrators.simulate(arm, np.zeros(3), np.zeros(3), 0.003, 0.1 / 0.003)
-    with pytest.raises(ValueError, match="n_steps: expected an integer >= 1"):
+    with pytest.raises(TypeError, match="n_steps: expected an integer >= 1, got True"):
         integrators.simulate(arm, np.zeros(3), np.zeros(3), dt, True)
     with pytest.raises(ValueError, match="n_states: expected an integer >= 1"):
         verification.particle_energy_comparison(arm, n_states=0.0)

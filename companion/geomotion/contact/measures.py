@@ -4,30 +4,12 @@ floating-base configuration count.
 See :mod:`geomotion.contact` for the conventions.
 """
 
-import operator
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _validate
 from .._linalg import _check_batches
-
-
-def _count(value, name, upper=None):
-    """Return ``value`` as a Python int in ``[0, upper]``.
-
-    Floats (even whole ones), booleans and non-numbers are the wrong type: ``TypeError``.
-    """
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name}: expected a non-negative integer, got {value!r}")
-    try:
-        count = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name}: expected a non-negative integer, got {value!r}") from None
-    if count < 0 or (upper is not None and count > upper):
-        bound = "" if upper is None else f" at most {upper}"
-        raise ValueError(f"{name}: expected a non-negative integer{bound}, got {count}")
-    return count
 
 
 @dataclass(frozen=True)
@@ -202,10 +184,17 @@ def floating_base_mobility(
         raise TypeError(
             f"leg_joints: expected a sequence of non-negative integers, got {leg_joints!r}"
         )
-    legs = [_count(n, f"leg_joints[{i}]") for i, n in enumerate(leg_joints)]
-    base = _count(base_dof, "base_dof", upper=6)
-    feet = _count(stationary_feet, "stationary_feet", upper=len(legs))
-    per_foot = _count(constraints_per_foot, "constraints_per_foot", upper=6)
+    legs = [
+        _validate.count(n, f"leg_joints[{i}]", minimum=0, whole_floats=False)
+        for i, n in enumerate(leg_joints)
+    ]
+    base = _validate.count(base_dof, "base_dof", minimum=0, maximum=6, whole_floats=False)
+    feet = _validate.count(
+        stationary_feet, "stationary_feet", minimum=0, maximum=len(legs), whole_floats=False
+    )
+    per_foot = _validate.count(
+        constraints_per_foot, "constraints_per_foot", minimum=0, maximum=6, whole_floats=False
+    )
     coordinates = base + sum(legs)
     if feet * per_foot > coordinates:
         raise ValueError(

@@ -441,8 +441,7 @@ def accessibility_rank(system, x, *, depth=3, step=None, rtol=1e-5):
     if not isinstance(system, ControlAffineSystem):
         raise TypeError(f"system: expected a ControlAffineSystem, got {type(system).__name__}")
     x = _numerics.single_state(x)
-    if isinstance(depth, bool) or not isinstance(depth, Integral) or depth < 1:
-        raise ValueError(f"depth: expected an int >= 1, got {depth!r}")
+    depth = _validate.count(depth, "depth")
     rtol = _rank_rtol(rtol)
     dimension = system.state_dimension(x)
     generators = list(system.fields)

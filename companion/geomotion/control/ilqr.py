@@ -31,7 +31,6 @@ integrator, zero-order-hold inputs) is part of the problem solved.
 """
 
 from dataclasses import KW_ONLY, dataclass
-from numbers import Integral
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
@@ -403,12 +402,6 @@ def _check_cost(cost):
             )
 
 
-def _count(value, name, minimum):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
-        raise ValueError(f"{name}: expected an int >= {minimum}, got {value!r}")
-    return int(value)
-
-
 def _number(value, name, check, kind):
     array = check(value, name)
     if array.ndim:
@@ -546,7 +539,7 @@ def ilqr(
     z0 = _numerics.single_state(z0, "z0")
     u = _controls(u_init)
     bounds = _input_bounds(u_min, u_max, u)
-    max_iter = _count(max_iter, "max_iter", 1)
+    max_iter = _validate.count(max_iter, "max_iter")
     tol = _number(rtol, "rtol", _validate.nonnegative, "non-negative")
     max_regularization = _number(
         max_regularization, "max_regularization", _validate.positive, "positive"

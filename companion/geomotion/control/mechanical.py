@@ -64,8 +64,7 @@ def second_order_fields(acceleration, input_matrix, num_inputs, *, dimension=Non
     """
     _numerics.callable_argument(acceleration, "acceleration", "f(q, v) -> (..., d)")
     _numerics.callable_argument(input_matrix, "input_matrix", "G(q) -> (..., d, m)")
-    if isinstance(num_inputs, bool) or not isinstance(num_inputs, int) or num_inputs < 1:
-        raise ValueError(f"num_inputs: expected an int >= 1, got {num_inputs!r}")
+    num_inputs = _validate.count(num_inputs, "num_inputs")
 
     def drift(z):
         q, v = _split(z)

@@ -25,7 +25,6 @@ on the tangent line away from :math:`x` are distinguishable).
 """
 
 from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 
@@ -168,8 +167,7 @@ def observability_rank(f, h, x, *, order=None, step=None, rtol=1e-5):
     x = _numerics.single_state(x)
     n = x.shape[0]
     order = n - 1 if order is None else order
-    if isinstance(order, bool) or not isinstance(order, Integral) or order < 0:
-        raise ValueError(f"order: expected an int >= 0, got {order!r}")
+    order = _validate.count(order, "order", minimum=0)
     rtol = _rank_rtol(rtol)
     _numerics.evaluate(f, (x,), (n,), "f")
     output, p = _output_function(h, x)

@@ -19,8 +19,6 @@ which includes the centripetal term :math:`\omega\times(\omega\times p)`.  These
 what a loop closure between two points needs (:func:`geomotion.constraints.loop_closure`).
 """
 
-from numbers import Integral
-
 import numpy as np
 
 from .. import _validate
@@ -33,11 +31,7 @@ __all__ = ["point_position", "point_velocity", "point_jacobian", "point_accelera
 
 def _check_body(model, body):
     n = model.num_bodies
-    if isinstance(body, (bool, np.bool_)) or not isinstance(body, Integral) or not -1 <= body < n:
-        raise ValueError(
-            f"body: expected a body index in [-1, {n}) (-1 for the fixed base), got {body!r}"
-        )
-    return int(body)
+    return _validate.count(body, "body", minimum=-1, maximum=n - 1, whole_floats=False)
 
 
 def _check_point(point):
