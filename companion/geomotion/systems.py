@@ -7,10 +7,11 @@ A *system* supplies the unconstrained equations of motion
 :math:`M(q)\dot v + h(q, v) = Q`: a :class:`geomotion.tree.Tree`, or a
 :class:`MechanicalSystem` given by three functions.  A *constraint* is any object
 with ``residual(q)`` :math:`\Phi` (..., c), ``jacobian(q)`` :math:`J_c` (..., c, n)
-and ``bias(q, v)`` :math:`\gamma = \dot J_cv` (..., c) (the protocol of
+and ``acceleration_bias(q, v)`` :math:`\gamma = \dot J_cv` (..., c) (the protocol of
 :mod:`geomotion.constraints`).  Results of user functions are checked here (finite,
 right shape) so that a wrong model fails with a ValueError naming the function
-instead of propagating a wrong number.
+instead of propagating a wrong number; an object of the wrong type (not a Tree, a
+constraint without the protocol methods, a field that is not callable) is a TypeError.
 """
 
 from dataclasses import dataclass
@@ -44,7 +45,7 @@ class MechanicalSystem:
 
     Raises
     ------
-    ValueError
+    TypeError
         If an attribute is not callable.
 
     Examples
@@ -72,12 +73,12 @@ class MechanicalSystem:
     def __post_init__(self):
         for name in ("mass_matrix", "bias", "potential"):
             if not callable(getattr(self, name)):
-                raise ValueError(
+                raise TypeError(
                     f"{name}: expected a callable, got {type(getattr(self, name)).__name__}"
                 )
 
     @classmethod
-    def from_tree(cls, model, gravity=None):
+    def from_tree(cls, model, *, gravity=None):
         r"""The equations of a tree under uniform gravity.
 
         :math:`M` = ``tree.crba``, :math:`h` = ``tree.bias_forces`` (Coriolis,
@@ -86,18 +87,22 @@ class MechanicalSystem:
         Parameters
         ----------
         model : tree.Tree
-        gravity : None or (3,) array_like
+            The mechanism.
+        gravity : None or (3,) array_like, optional
             Default None: the tree's own ``model.gravity``.  Or gravitational
             acceleration in base coordinates, m/s^2.
 
         Returns
         -------
         MechanicalSystem
+            Its three functions broadcast over leading axes of ``q`` and ``v``.
 
         Raises
         ------
+        TypeError
+            If ``model`` is not a Tree.
         ValueError
-            If ``model`` is not a Tree or ``gravity`` is not a finite (3,) vector.
+            If ``gravity`` is not a finite (3,) vector.
 
         Examples
         --------
@@ -111,13 +116,20 @@ class MechanicalSystem:
         >>> arm.bias(q, q).round(6)  # at rest: the holding torques, N m
         array([14.2245,  2.4525])
         """
-        tree._check_model(model)
+        tree_model(model)
         g = gravity_vector(model, gravity)
         return cls(
             mass_matrix=lambda q: tree.crba(model, q),
             bias=lambda q, v: tree.bias_forces(model, q, v, gravity=g),
             potential=lambda q: tree.potential_energy(model, q, gravity=g),
         )
+
+
+def tree_model(model, name="model"):
+    """``model`` after checking that it is a :class:`geomotion.tree.Tree` (TypeError if not)."""
+    if not isinstance(model, tree.Tree):
+        raise TypeError(f"{name}: expected a geomotion.tree.Tree, got {type(model).__name__}")
+    return model
 
 
 def gravity_vector(model, gravity):
@@ -169,11 +181,11 @@ class CheckedConstraint:
     """
 
     def __init__(self, constraint, n):
-        for method in ("residual", "jacobian", "bias"):
+        for method in ("residual", "jacobian", "acceleration_bias"):
             if not callable(getattr(constraint, method, None)):
-                raise ValueError(
+                raise TypeError(
                     f"constraint: expected an object with methods residual(q), jacobian(q) "
-                    f"and bias(q, v), got {type(constraint).__name__} without {method}"
+                    f"and acceleration_bias(q, v), got {type(constraint).__name__} without {method}"
                 )
         self._constraint, self._n = constraint, n
         self.c = None
@@ -200,6 +212,11 @@ class CheckedConstraint:
             self._constraint.jacobian(q), "constraint.jacobian(q)", q.shape[:-1], (self._n,)
         )
 
-    def bias(self, q, v):
+    def acceleration_bias(self, q, v):
         """gamma = Jdot_c v, (..., c)."""
-        return self._checked(self._constraint.bias(q, v), "constraint.bias(q, v)", q.shape[:-1], ())
+        return self._checked(
+            self._constraint.acceleration_bias(q, v),
+            "constraint.acceleration_bias(q, v)",
+            q.shape[:-1],
+            (),
+        )

@@ -49,7 +49,7 @@ def redundancy_dimension(G, rtol=None):
         If ``G`` is not a finite (..., d, m) array with d, m >= 1, or ``rtol`` is negative.
     """
     G = _map(G, "G")
-    return G.shape[-1] - constraints.constraint_rank(G, rtol)
+    return G.shape[-1] - constraints.constraint_rank(G, rtol=rtol)
 
 
 @dataclass(frozen=True)
