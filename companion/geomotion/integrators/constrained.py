@@ -34,10 +34,11 @@ from .. import _validate, constraints, tree
 from ..systems import (
     CheckedConstraint,
     MechanicalSystem,
+    bias_function,
     configuration,
     mass_function,
     norm,
-    result,
+    potential_function,
 )
 from . import _common, rattle
 from .stabilization import (
@@ -306,9 +307,7 @@ def simulate_constrained(
     q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), u_batch, other_batch)
     checked = CheckedConstraint(constraint, n)
     mass_of = mass_function(equations.mass_matrix, n, "system.mass_matrix")
-
-    def bias_of(q, v):
-        return result(equations.bias(q, v), "system.bias(q, v)", q.shape)
+    bias_of = bias_function(equations.bias, n)
 
     def loads_of(t, q, v):
         """Load channels (..., 3, n): inputs B u, other loads, damping force."""
@@ -333,7 +332,7 @@ def simulate_constrained(
 
     t = dt * np.arange(n_steps + 1)
     kinetic = 0.5 * np.einsum("...i,...ij,...j->...", v, mass_of(q), v)
-    potential = result(equations.potential(q), "system.potential(q)", q.shape[:-1])
+    potential = potential_function(equations.potential)(q)
     input_work, other_work, dissipated = work[..., 0], work[..., 1], -work[..., 2]
     residual = (
         kinetic + potential - kinetic[0] - potential[0] - input_work - other_work + dissipated

@@ -196,34 +196,34 @@ def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None
     dt, n_steps = _common.step_settings(dt, n_steps)
     n = model.num_bodies
     g = systems.gravity_vector(model, gravity)
-    torque_of, torque_batch = _common.load_function(tau, "tau", n, "tau(t, q, v)")
+    tau_of, tau_batch = _common.load_function(tau, "tau", n, "tau(t, q, v)")
     B_d = _common.damping_matrix(damping, n)
-    q0, qd0 = _common.initial_state(q0, v0, n, ("q0", "v0"), torque_batch)
+    q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), tau_batch)
     shape = q0.shape
 
-    def dynamics(t, q, qd):
+    def dynamics(t, q, v):
         """Acceleration and the load channels (applied torque, damping force)."""
-        loads = np.stack([torque_of(t, q, qd), -qd @ B_d], axis=-2)
-        return tree.aba(model, q, qd, loads.sum(axis=-2), gravity=g), loads
+        loads = np.stack([tau_of(t, q, v), -v @ B_d], axis=-2)
+        return tree.aba(model, q, v, loads.sum(axis=-2), gravity=g), loads
 
     t = dt * np.arange(n_steps + 1)
     q = np.empty((n_steps + 1,) + shape)
-    qd = np.empty((n_steps + 1,) + shape)
+    v = np.empty((n_steps + 1,) + shape)
     work = np.zeros((n_steps + 1,) + shape[:-1] + (2,))
-    q[0], qd[0] = q0, qd0
+    q[0], v[0] = q0, v0
 
     for k in range(n_steps):
         if method == "rk4":
-            q[k + 1], qd[k + 1], step_work, _ = _common.rk4_step(dynamics, t[k], q[k], qd[k], dt)
+            q[k + 1], v[k + 1], step_work, _ = _common.rk4_step(dynamics, t[k], q[k], v[k], dt)
         else:
-            a, loads = dynamics(t[k], q[k], qd[k])
-            qd[k + 1] = qd[k] + dt * a
-            q[k + 1] = q[k] + dt * qd[k + 1]
+            a, loads = dynamics(t[k], q[k], v[k])
+            v[k + 1] = v[k] + dt * a
+            q[k + 1] = q[k] + dt * v[k + 1]
             step_work = _common.power(loads, q[k + 1] - q[k])
         work[k + 1] = work[k] + step_work
 
-    kinetic = tree.kinetic_energy(model, q, qd)
+    kinetic = tree.kinetic_energy(model, q, v)
     potential = tree.potential_energy(model, q, gravity=g)
     applied, dissipated = work[..., 0], -work[..., 1]
     residual = kinetic + potential - kinetic[0] - potential[0] - applied + dissipated
-    return Trajectory(t, q, qd, kinetic, potential, applied, dissipated, residual, method, dt)
+    return Trajectory(t, q, v, kinetic, potential, applied, dissipated, residual, method, dt)
