@@ -259,7 +259,9 @@ def _constraint_inertia_factor(W, rtol):
     The singular values of the factor equal those of :math:`W` (of :math:`J_cM^{-1/2}`),
     and a triangular matrix's smallest and largest diagonal entries bracket its extreme
     singular values, so a pivot ratio at or below ``rtol`` proves a singular-value ratio
-    at or below ``rtol``: the screen never rejects a regular Jacobian.
+    at or below ``rtol`` (a cheap first screen).  The decision itself is on the singular
+    values of the (c x c) factor: irregular when the smallest is at most ``rtol`` times the
+    largest, the meaning ``rtol`` has in every function of the package.
     """
     rtol = _REGULARITY_RTOL if rtol is None else float(_validate.nonnegative(rtol, "rtol"))
     if W.shape[-1] == 0:
