@@ -208,6 +208,13 @@ def test_null_space_basis_and_rank_reject_bad_input():
         constraints.null_space_basis(np.ones((3, 2)))  # more constraints than coordinates
     with pytest.raises(ValueError, match="J_c.*same rank"):
         constraints.null_space_basis(np.stack([np.eye(2), np.ones((2, 2))]), require_regular=False)
+    # A sweep through a singular configuration names each failing element and its rank,
+    # while constraint_rank reports per element.
+    sweep = np.stack([np.eye(2), np.ones((2, 2)), np.eye(2), np.diag([1.0, 0.0])])
+    with pytest.raises(ValueError, match=r"rank at batch index \(1,\): rank 1; \(3,\): rank 1 "):
+        constraints.null_space_basis(sweep)
+    np.testing.assert_array_equal(constraints.constraint_rank(sweep), [2, 1, 2, 1])
+    np.testing.assert_array_equal(constraints.mobility(sweep), [0, 1, 0, 1])
     with pytest.raises(ValueError, match="J_c"):
         constraints.null_space_basis([1.0, 1.0])
     with pytest.raises(ValueError, match="J_c"):
