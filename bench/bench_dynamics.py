@@ -185,8 +185,8 @@ def closed_loop_case(batch, repeat, seed=4):
     def ours():
         M, h = tree.crba(model, q), tree.bias_forces(model, q, qd)
         return constraints.constrained_dynamics(
-            M, closure.jacobian(q), h, tau, closure.bias(q, qd)
-        )[0]
+            M, closure.jacobian(q), h, closure.acceleration_bias(q, qd), tau
+        ).a
 
     def theirs():
         return np.array(

@@ -321,7 +321,7 @@ class PlanarClosedChain:
 
     * analytically, in absolute angles: :meth:`residual`, :meth:`jacobian` (columns
       :math:`\ell_1(-\sin\theta_1, \cos\theta_1)`, :math:`\ell_2(-\sin\theta_2, \cos\theta_2)`,
-      :math:`\ell_3(\sin\theta_3, -\cos\theta_3)`) and :meth:`bias` follow the constraint
+      :math:`\ell_3(\sin\theta_3, -\cos\theta_3)`) and :meth:`acceleration_bias` follow the constraint
       protocol of :mod:`geomotion.constraints`;
     * dynamically: ``model`` is a :class:`geomotion.tree.Tree` of uniform thin rods
       with joint coordinates :math:`q = (\theta_1, \theta_2 - \theta_1, \theta_3)`
@@ -380,7 +380,9 @@ class PlanarClosedChain:
         object.__setattr__(
             self,
             "loop_closure",
-            constraints.loop_closure(model, 1, [l2, 0.0, 0.0], 2, [l3, 0.0, 0.0], in_plane),
+            constraints.loop_closure(
+                model, 1, [l2, 0.0, 0.0], 2, [l3, 0.0, 0.0], directions=in_plane
+            ),
         )
 
     @property
@@ -397,7 +399,7 @@ class PlanarClosedChain:
         theta = _validate.trailing_shape(theta, "theta", (3,))
         return _closure_jacobian(theta, self._signed_lengths)
 
-    def bias(self, theta, omega):
+    def acceleration_bias(self, theta, omega):
         r""":math:`\dot J\omega`, (..., 2) in m/s^2, for absolute rates omega (..., 3) in rad/s.
 
         .. math:: \dot J\omega = -\sum_k s_k\ell_k(\cos\theta_k, \sin\theta_k)\,\omega_k^2,

@@ -7,17 +7,20 @@ A *system* supplies the unconstrained equations of motion
 :math:`M(q)\dot v + h(q, v) = Q`: a :class:`geomotion.tree.Tree`, or a
 :class:`MechanicalSystem` given by three functions.  A *constraint* is any object
 with ``residual(q)`` :math:`\Phi` (..., c), ``jacobian(q)`` :math:`J_c` (..., c, n)
-and ``bias(q, v)`` :math:`\gamma = \dot J_cv` (..., c) (the protocol of
-:mod:`geomotion.constraints`).  Results of user functions are checked here (finite,
-right shape) so that a wrong model fails with a ValueError naming the function
-instead of propagating a wrong number.
+and ``acceleration_bias(q, v)`` :math:`\gamma = \dot J_cv` (..., c) (the protocol of
+:mod:`geomotion.constraints`).  User functions are called through the package's one
+callable contract (:func:`geomotion._numerics.evaluate`: written for one point or for a
+stack of points, every result checked for shape and finiteness, the user's own
+exceptions passed through unchanged), so that a wrong model fails with a ValueError naming the function
+instead of propagating a wrong number; an object of the wrong type (not a Tree, a
+constraint without the protocol methods, a field that is not callable) is a TypeError.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import _validate, tree
+from . import _numerics, _validate, tree
 
 __all__ = ["MechanicalSystem"]
 
@@ -28,7 +31,8 @@ class MechanicalSystem:
 
     For systems that are not trees (e.g. a particle in the plane with
     :math:`M = mI`); :meth:`from_tree` wraps a :class:`geomotion.tree.Tree`.  Each
-    function receives arrays with leading batch axes and must broadcast over them.
+    function may be written for one point or broadcast over leading batch axes; the
+    integrators and control modules call it through the package's callable contract.
 
     Attributes
     ----------
@@ -44,7 +48,7 @@ class MechanicalSystem:
 
     Raises
     ------
-    ValueError
+    TypeError
         If an attribute is not callable.
 
     Examples
@@ -72,12 +76,12 @@ class MechanicalSystem:
     def __post_init__(self):
         for name in ("mass_matrix", "bias", "potential"):
             if not callable(getattr(self, name)):
-                raise ValueError(
+                raise TypeError(
                     f"{name}: expected a callable, got {type(getattr(self, name)).__name__}"
                 )
 
     @classmethod
-    def from_tree(cls, model, gravity=None):
+    def from_tree(cls, model, *, gravity=None):
         r"""The equations of a tree under uniform gravity.
 
         :math:`M` = ``tree.crba``, :math:`h` = ``tree.bias_forces`` (Coriolis,
@@ -86,18 +90,22 @@ class MechanicalSystem:
         Parameters
         ----------
         model : tree.Tree
-        gravity : None or (3,) array_like
+            The mechanism.
+        gravity : None or (3,) array_like, optional
             Default None: the tree's own ``model.gravity``.  Or gravitational
             acceleration in base coordinates, m/s^2.
 
         Returns
         -------
         MechanicalSystem
+            Its three functions broadcast over leading axes of ``q`` and ``v``.
 
         Raises
         ------
+        TypeError
+            If ``model`` is not a Tree.
         ValueError
-            If ``model`` is not a Tree or ``gravity`` is not a finite (3,) vector.
+            If ``gravity`` is not a finite (3,) vector.
 
         Examples
         --------
@@ -113,10 +121,10 @@ class MechanicalSystem:
         """
         tree.check_model(model)
         g = gravity_vector(model, gravity)
-        return cls(
-            mass_matrix=lambda q: tree.crba(model, q),
-            bias=lambda q, v: tree.bias_forces(model, q, v, gravity=g),
-            potential=lambda q: tree.potential_energy(model, q, gravity=g),
+        return cls(  # built here, broadcasting by construction: no spot checks
+            mass_matrix=_numerics.Trusted(lambda q: tree.crba(model, q)),
+            bias=_numerics.Trusted(lambda q, v: tree.bias_forces(model, q, v, gravity=g)),
+            potential=_numerics.Trusted(lambda q: tree.potential_energy(model, q, gravity=g)),
         )
 
 
@@ -130,15 +138,14 @@ def gravity_vector(model, gravity):
     return g
 
 
-def result(value, label, shape):
-    """A function's result as a finite array broadcast to ``shape``; ValueError naming ``label``."""
-    array = _validate.real_array(value, label)
-    if array.shape == shape:
-        return array
-    try:
-        return np.broadcast_to(array, shape)
-    except ValueError as error:
-        raise ValueError(f"{label}: expected shape {shape}, got shape {array.shape}") from error
+def bias_function(bias, n, name="system.bias"):
+    """``bias(q, v)`` -> (..., n) through the callable contract, ValueError naming ``name``."""
+    return lambda q, v: _numerics.evaluate(bias, (q, v), (n,), f"{name}(q, v)")
+
+
+def potential_function(potential, name="system.potential"):
+    """``potential(q)`` -> (...) through the callable contract, ValueError naming ``name``."""
+    return lambda q: _numerics.evaluate(potential, (q,), (), f"{name}(q)")
 
 
 def configuration(q, n=None, name="q"):
@@ -152,7 +159,7 @@ def configuration(q, n=None, name="q"):
 def mass_function(M, n, name="M"):
     """``M`` (a callable of q, or a constant (..., n, n) SPD array) as a validated function of q."""
     if callable(M):
-        return lambda q: result(M(q), f"{name}(q)", q.shape[:-1] + (n, n))
+        return lambda q: _numerics.evaluate(M, (q,), (n, n), f"{name}(q)")
     matrix = _validate.positive_definite(_validate.trailing_shape(M, name, (n, n)), name)
     return lambda q: matrix
 
@@ -165,41 +172,44 @@ def norm(rows):
 class CheckedConstraint:
     """A constraint with validated evaluations: Phi (..., c), J_c (..., c, n), Jdot_c v (..., c).
 
-    The number of constraints ``c`` is learnt from the first result and enforced after.
+    The number of constraints ``c`` is learnt from the first result (at one point) and
+    enforced after; every call goes through the callable contract
+    (:func:`geomotion._numerics.evaluate`), so the constraint's functions may be written
+    for one point.
     """
 
     def __init__(self, constraint, n):
-        for method in ("residual", "jacobian", "bias"):
+        for method in ("residual", "jacobian", "acceleration_bias"):
             if not callable(getattr(constraint, method, None)):
-                raise ValueError(
+                raise TypeError(
                     f"constraint: expected an object with methods residual(q), jacobian(q) "
-                    f"and bias(q, v), got {type(constraint).__name__} without {method}"
+                    f"and acceleration_bias(q, v), got {type(constraint).__name__} without {method}"
                 )
         self._constraint, self._n = constraint, n
         self.c = None
 
-    def _checked(self, value, label, batch, columns):
-        array = _validate.real_array(value, label)
-        core = 1 + len(columns)
-        if array.ndim < core or array.shape[array.ndim - len(columns) :] != columns:
-            expected = "(..., c" + "".join(f", {m}" for m in columns) + ")"
-            raise ValueError(f"{label}: expected shape {expected}, got shape {array.shape}")
-        if self.c is None:
-            self.c = array.shape[array.ndim - core]
-        return result(array, label, batch + (self.c,) + columns)
+    def _checked(self, function, args, label, columns):
+        if self.c is None:  # learn c from one point
+            point = [a.reshape(-1, a.shape[-1])[-1] for a in args]
+            array = _validate.real_array(function(*point), label)
+            if array.ndim != 1 + len(columns) or array.shape[1:] != columns:
+                expected = "(c" + "".join(f", {m}" for m in columns) + ")"
+                raise ValueError(
+                    f"{label}: expected shape {expected} at one point, got shape {array.shape}"
+                )
+            self.c = array.shape[0]
+        return _numerics.evaluate(function, args, (self.c,) + columns, label)
 
     def residual(self, q):
         """Phi(q), (..., c), in the constraint's units."""
-        return self._checked(
-            self._constraint.residual(q), "constraint.residual(q)", q.shape[:-1], ()
-        )
+        return self._checked(self._constraint.residual, (q,), "constraint.residual(q)", ())
 
     def jacobian(self, q):
         """J_c(q) = dPhi/dq, (..., c, n)."""
-        return self._checked(
-            self._constraint.jacobian(q), "constraint.jacobian(q)", q.shape[:-1], (self._n,)
-        )
+        return self._checked(self._constraint.jacobian, (q,), "constraint.jacobian(q)", (self._n,))
 
-    def bias(self, q, v):
+    def acceleration_bias(self, q, v):
         """gamma = Jdot_c v, (..., c)."""
-        return self._checked(self._constraint.bias(q, v), "constraint.bias(q, v)", q.shape[:-1], ())
+        return self._checked(
+            self._constraint.acceleration_bias, (q, v), "constraint.acceleration_bias(q, v)", ()
+        )

@@ -14,7 +14,7 @@ R, MASS = 0.8, 1.5  # circle radius (m) and particle mass (kg)
 CIRCLE = constraints.FunctionConstraint(
     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - R**2),
     jacobian=lambda q: q[..., None, :],
-    bias=lambda q, v: (v * v).sum(-1, keepdims=True),
+    acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True),
 )
 
 PARTICLE = integrators.MechanicalSystem(

@@ -240,7 +240,7 @@ def test_minimum_energy_velocity_meets_the_rows_and_is_m_orthogonal_to_ker_a(k, 
     np.testing.assert_allclose(N.T @ M @ v, 0.0, atol=1e-12 * (1 + np.abs(M @ v).max()))
     # A second algorithm: reaction elimination with M vdot = A^T lam, A vdot + gamma = 0
     # (through A M^-1 A^T, whose conditioning is squared: achieved 2e-10 relative).
-    vdot, _ = constraints.constrained_dynamics(M, A, 0.0, 0.0, -b)
+    vdot = constraints.constrained_dynamics(M, A, 0.0, -b, 0.0).a
     np.testing.assert_allclose(v, vdot, rtol=0, atol=1e-8 * (1 + np.abs(vdot).max()))
 
 
@@ -282,7 +282,7 @@ def test_reduced_dynamics_map_full_family_and_reduced_eq_10_agree():
     rng = np.random.default_rng(3)
     n, c, m = 4, 1, 3
     M, J_c, B = random_spd(rng, n), rng.normal(size=(c, n)), rng.normal(size=(n, m))
-    _, G = constraints.reduced_dynamics(M, J_c, 0.0, 0.0, B)
+    G = constraints.reduced_dynamics(M, J_c, 0.0, 0.0, B).G
     b = G @ rng.normal(size=m)
     family = allocation.solution_family(G, b, rtol=1e-10)
     assert family.rank == n - c and family.redundancy == m - (n - c)

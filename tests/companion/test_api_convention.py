@@ -240,7 +240,7 @@ def test_imports_point_down_the_layers():
         unit = _package_of(path)
         if unit not in rank:
             continue
-        for target_unit, full, line in _imports(path):
+        for target_unit, _, line in _imports(path):
             if target_unit not in rank or target_unit == unit:
                 continue
             upward = rank[target_unit] > rank[unit]

@@ -4,8 +4,8 @@ A random branched tree (rotated, offset revolute and prismatic joints about arbi
 built in Pinocchio exactly as in ``test_tree_cross_engine``) is closed by a 3-D loop between
 points on the ends of two different branches.  Our pipeline is
 
-    M = tree.crba(q),  h = tree.rnea(q, v, 0),  J, gamma = loop.jacobian(q), loop.bias(q, v),
-    (qdd, lam) = constraints.constrained_dynamics(M, J, h, tau, gamma);
+    M = tree.crba(q),  h = tree.rnea(q, v, 0),  J, gamma = loop.jacobian(q), loop.acceleration_bias(q, v),
+    (qdd, lam) = constraints.constrained_dynamics(M, J, h, gamma, tau);
 
 Pinocchio's is ``constraintDynamics`` with a ``CONTACT_3D`` ``RigidConstraintModel`` between
 the same two points (contact frames given in Pinocchio's joint frames, which sit at the
@@ -66,9 +66,10 @@ def closed_loop(request):
 
 
 def our_pipeline(model, loop, q, v, tau):
-    J, gamma = loop.jacobian(q), loop.bias(q, v)
+    J, gamma = loop.jacobian(q), loop.acceleration_bias(q, v)
     M, h = tree.crba(model, q), tree.rnea(model, q, v, np.zeros_like(q))
-    qdd, lam = constraints.constrained_dynamics(M, J, h, tau, gamma)
+    dynamics = constraints.constrained_dynamics(M, J, h, gamma, tau)
+    qdd, lam = dynamics.a, dynamics.multiplier
     return J, gamma, qdd, lam
 
 

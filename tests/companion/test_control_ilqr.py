@@ -254,25 +254,25 @@ def test_swing_up_controls_resimulated_by_the_integrator_reach_the_same_state(sw
         HANGING[1:],
         PEND_DT,
         PEND_N,
-        torque=held(swing_up.controls, 4),
+        tau=held(swing_up.controls, 4),
         gravity=GRAVITY,
     )
     # The same scheme and step: identical to rounding (achieved exactly 0).
     np.testing.assert_allclose(same.q[:, 0], swing_up.states[:, 0], atol=1e-12)
-    np.testing.assert_allclose(same.qd[:, 0], swing_up.states[:, 1], atol=1e-12)
+    np.testing.assert_allclose(same.v[:, 0], swing_up.states[:, 1], atol=1e-12)
     fine = integrators.simulate(
         PENDULUM,
         HANGING[:1],
         HANGING[1:],
         PEND_DT / 4,
         4 * PEND_N,
-        torque=held(swing_up.controls, 16),
+        tau=held(swing_up.controls, 16),
         gravity=GRAVITY,
     )
     # A four times finer step: the difference is the coarse RK4 model's own error
     # (achieved 3.6e-3 rad and 1.5e-2 rad/s over the 2.4 s swing).
     np.testing.assert_allclose(fine.q[-1, 0], swing_up.states[-1, 0], atol=1e-2)
-    np.testing.assert_allclose(fine.qd[-1, 0], swing_up.states[-1, 1], atol=5e-2)
+    np.testing.assert_allclose(fine.v[-1, 0], swing_up.states[-1, 1], atol=5e-2)
 
 
 def test_iteration_limit_raises_a_convergence_error():

@@ -88,9 +88,9 @@ def test_semi_implicit_euler_energy_error_stays_bounded_for_a_constant_mass_matr
 @pytest.mark.parametrize("method, tolerance", [("rk4", 1e-3), ("semi_implicit_euler", 0.5)])
 def test_constant_torque_work_balances_the_energy_change(method, tolerance):
     tau = np.array([2.0, -1.0, 0.5])
-    trajectory = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, method=method, torque=tau)
+    trajectory = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, method=method, tau=tau)
     # A constant torque's work is tau . (q - q0) exactly, whatever the path.
-    np.testing.assert_allclose(trajectory.work, (trajectory.q - Q0) @ tau, atol=1e-12)
+    np.testing.assert_allclose(trajectory.input_work, (trajectory.q - Q0) @ tau, atol=1e-12)
     energy_change = trajectory.energy - trajectory.energy[0]
     assert np.abs(energy_change).max() > 3.0  # the torque does joules of work ...
     # ... and with it included the balance closes to the integrator's accuracy.
@@ -99,8 +99,8 @@ def test_constant_torque_work_balances_the_energy_change(method, tolerance):
 
 def test_constant_torque_rk4_residual_still_converges_at_fourth_order():
     tau = np.array([2.0, -1.0, 0.5])
-    coarse = integrators.simulate(MODEL, Q0, QD0, 0.02, 50, torque=tau)
-    fine = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, torque=tau)
+    coarse = integrators.simulate(MODEL, Q0, QD0, 0.02, 50, tau=tau)
+    fine = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, tau=tau)
     assert 12 < max_residual(coarse) / max_residual(fine) < 20
 
 
@@ -110,8 +110,8 @@ def test_damping_torque_removes_energy_and_the_balance_closes():
     def torque(t, q, qd):
         return -damping * qd
 
-    trajectory = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, torque=torque)
-    assert np.all(np.diff(trajectory.work) <= 0)  # power -c |qd|^2 <= 0
+    trajectory = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, tau=torque)
+    assert np.all(np.diff(trajectory.input_work) <= 0)  # power -c |qd|^2 <= 0
     assert trajectory.energy[-1] < trajectory.energy[0] - 0.5
     assert max_residual(trajectory) < 1e-5
 
@@ -130,11 +130,11 @@ def test_rk4_is_exact_for_a_rotor_under_a_torque_linear_in_time():
     def torque(t, q, qd):
         return a * t * np.ones_like(q)
 
-    trajectory = integrators.simulate(free_rotor(J), [0.0], [0.0], 0.1, 20, torque=torque)
+    trajectory = integrators.simulate(free_rotor(J), [0.0], [0.0], 0.1, 20, tau=torque)
     t = trajectory.t
     np.testing.assert_allclose(trajectory.q[:, 0], a * t**3 / (6 * J), rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(trajectory.qd[:, 0], a * t**2 / (2 * J), rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(trajectory.work, a**2 * t**4 / (8 * J), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(trajectory.v[:, 0], a * t**2 / (2 * J), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(trajectory.input_work, a**2 * t**4 / (8 * J), rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(trajectory.potential, trajectory.potential[0], atol=1e-12)
 
 
@@ -144,10 +144,10 @@ def test_semi_implicit_euler_follows_its_hand_derived_recurrence_on_a_rotor():
     #   W_n = tau q_n,  residual = K_n - W_n = -tau^2 dt^2 n / (2J).
     J, tau, dt = 0.25, 0.6, 0.05
     trajectory = integrators.simulate(
-        free_rotor(J), [0.0], [0.0], dt, 30, method="semi_implicit_euler", torque=[tau]
+        free_rotor(J), [0.0], [0.0], dt, 30, method="semi_implicit_euler", tau=[tau]
     )
     n = np.arange(31)
-    np.testing.assert_allclose(trajectory.qd[:, 0], tau * n * dt / J, rtol=1e-12)
+    np.testing.assert_allclose(trajectory.v[:, 0], tau * n * dt / J, rtol=1e-12)
     np.testing.assert_allclose(trajectory.q[:, 0], tau * dt**2 * n * (n + 1) / (2 * J), rtol=1e-12)
     expected_residual = -(tau**2) * dt**2 * n / (2 * J)
     np.testing.assert_allclose(trajectory.energy_residual, expected_residual, rtol=1e-9, atol=1e-14)
@@ -179,7 +179,7 @@ def test_rk4_pendulum_matches_scipy_on_the_hand_written_equation():
         errors.append(
             max(
                 np.abs(trajectory.q[:, 0] - expected[0]).max(),
-                np.abs(trajectory.qd[:, 0] - expected[1]).max(),
+                np.abs(trajectory.v[:, 0] - expected[1]).max(),
             )
         )
     assert errors[0] < 2e-7
@@ -230,22 +230,21 @@ def test_trajectory_is_frozen_and_reports_its_settings():
         ({"dt": [0.01, 0.02]}, "dt"),
         ({"n_steps": 0}, "n_steps"),
         ({"n_steps": 2.5}, "n_steps"),
-        ({"n_steps": True}, "n_steps"),
         ({"method": "euler"}, "method"),
         ({"q0": [0.1, 0.2]}, "q0"),
         ({"q0": [0.1, np.inf, 0.2]}, "q0"),
-        ({"qd0": np.zeros(4)}, "qd0"),
-        ({"qd0": np.zeros((2, 3)), "q0": np.zeros((3, 3))}, "qd0"),
-        ({"torque": [1.0, 2.0]}, "torque"),
-        ({"torque": 1.0}, "torque"),
-        ({"torque": lambda t, q, qd: np.zeros(2)}, "torque"),
-        ({"torque": lambda t, q, qd: np.full(3, np.nan)}, "torque"),
+        ({"v0": np.zeros(4)}, "v0"),
+        ({"v0": np.zeros((2, 3)), "q0": np.zeros((3, 3))}, "v0"),
+        ({"tau": [1.0, 2.0]}, "tau"),
+        ({"tau": 1.0}, "tau"),
+        ({"tau": lambda t, q, v: np.zeros(2)}, "tau"),
+        ({"tau": lambda t, q, v: np.full(3, np.nan)}, "tau"),
         ({"gravity": (0.0, -9.81)}, "gravity"),
         ({"gravity": np.zeros((2, 3))}, "gravity"),
     ],
 )
 def test_bad_input_raises_value_error_naming_the_argument(kwargs, name):
-    arguments = {"q0": Q0, "qd0": QD0, "dt": 0.01, "n_steps": 2, **kwargs}
+    arguments = {"q0": Q0, "v0": QD0, "dt": 0.01, "n_steps": 2, **kwargs}
     with pytest.raises(ValueError, match=f"^{name}"):
         integrators.simulate(MODEL, **arguments)
 
@@ -253,6 +252,14 @@ def test_bad_input_raises_value_error_naming_the_argument(kwargs, name):
 def test_non_tree_model_raises_type_error_naming_model():
     with pytest.raises(TypeError, match="^model"):
         integrators.simulate("not a tree", Q0, QD0, 0.01, 2)
+
+
+def test_options_are_keyword_only_and_results_are_read_by_name():
+    with pytest.raises(TypeError):
+        integrators.simulate(MODEL, Q0, QD0, 0.01, 2, "rk4")
+    trajectory = integrators.simulate(MODEL, Q0, QD0, 0.01, 2)
+    assert not hasattr(trajectory, "qd") and not hasattr(trajectory, "work")
+    np.testing.assert_array_equal(trajectory.v[0], QD0)
 
 
 # --- the torque callable is called only inside the scheme --------------------------
@@ -275,7 +282,7 @@ def test_torque_callable_is_called_once_per_stage_in_time_order(method, stage_of
         calls.append(t)
         return np.zeros_like(q)
 
-    integrators.simulate(MODEL, Q0, QD0, dt, n_steps, method=method, torque=torque)
+    integrators.simulate(MODEL, Q0, QD0, dt, n_steps, method=method, tau=torque)
     expected = [dt * (k + offset) for k in range(n_steps) for offset in stage_offsets]
     np.testing.assert_allclose(calls, expected, rtol=0, atol=1e-15)
 
@@ -287,9 +294,9 @@ def test_torque_callable_keeps_the_batch_shape_of_the_state():
         shapes.append(q.shape)
         return 0.1 * np.ones(3)  # broadcast to the batch
 
-    batch = integrators.simulate(MODEL, np.array([Q0, -Q0]), QD0, 0.01, 2, torque=torque)
+    batch = integrators.simulate(MODEL, np.array([Q0, -Q0]), QD0, 0.01, 2, tau=torque)
     assert set(shapes) == {(2, 3)}
-    single = integrators.simulate(MODEL, -Q0, QD0, 0.01, 2, torque=0.1 * np.ones(3))
+    single = integrators.simulate(MODEL, -Q0, QD0, 0.01, 2, tau=0.1 * np.ones(3))
     np.testing.assert_allclose(batch.q[:, 1], single.q, atol=1e-14)
 
 
@@ -335,7 +342,7 @@ def test_damped_pendulum_matches_scipy_and_its_dissipated_energy_equals_the_lost
         lost = trajectory.energy[0] - trajectory.energy
         # No torque: the balance is E0 - E = W_diss, and both sides are joules here.
         assert lost[-1] > 1.0
-        np.testing.assert_array_equal(trajectory.work, 0.0)
+        np.testing.assert_array_equal(trajectory.input_work, 0.0)
         # Achieved against scipy: rk4 5e-8 rad and 3e-8 J at dt = 0.01; semi-implicit
         # Euler 9e-3 rad and 1.4e-3 J at dt = 0.004.
         tolerance = 5e-6 if method == "rk4" else 0.05
@@ -353,11 +360,11 @@ def test_damped_pendulum_matches_scipy_and_its_dissipated_energy_equals_the_lost
 def test_damping_dissipates_non_negative_power_and_closes_the_balance_with_a_torque():
     B_d = np.array([[0.2, 0.05, 0.0], [0.05, 0.1, 0.02], [0.0, 0.02, 0.08]])  # SPD
     tau = np.array([1.0, -0.5, 0.3])
-    coarse = integrators.simulate(MODEL, Q0, QD0, 0.02, 50, torque=tau, damping=B_d)
-    fine = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, torque=tau, damping=B_d)
+    coarse = integrators.simulate(MODEL, Q0, QD0, 0.02, 50, tau=tau, damping=B_d)
+    fine = integrators.simulate(MODEL, Q0, QD0, 0.01, 100, tau=tau, damping=B_d)
     assert np.all(np.diff(fine.dissipated) >= 0)
     assert fine.dissipated[-1] > 0.1  # 1.25 J
-    np.testing.assert_allclose(fine.work, (fine.q - Q0) @ tau, atol=1e-12)
+    np.testing.assert_allclose(fine.input_work, (fine.q - Q0) @ tau, atol=1e-12)
     assert max_residual(fine) < 3e-5  # 2.9e-7 J achieved; ratio 15.3 per halving
     assert 12 < max_residual(coarse) / max_residual(fine) < 20
 
@@ -388,3 +395,8 @@ def test_damping_vector_equals_its_diagonal_matrix_and_zero_damping_changes_noth
 def test_bad_damping_raises_value_error_naming_it(damping, message):
     with pytest.raises(ValueError, match=f"^damping: .*{message}"):
         integrators.simulate(MODEL, Q0, QD0, 0.01, 2, damping=damping)
+
+
+def test_a_boolean_step_count_is_a_type_error():
+    with pytest.raises(TypeError, match="^n_steps: expected an integer >= 1, got True"):
+        integrators.simulate(MODEL, Q0, QD0, 0.01, True)

@@ -23,7 +23,7 @@ A *constraint* is any object with three methods, each broadcasting over leading 
 * ``residual(q)`` -> ``(..., c)``: :math:`\Phi(q)`, zero on the constraint set (in the
   constraint's own units, e.g. m for a loop closure);
 * ``jacobian(q)`` -> ``(..., c, n)``: :math:`J_c(q)`;
-* ``bias(q, v)`` -> ``(..., c)``: :math:`\gamma = \dot J_c v`, the second derivative of
+* ``acceleration_bias(q, v)`` -> ``(..., c)``: :math:`\gamma = \dot J_c v`, the second derivative of
   :math:`\Phi` along the motion at :math:`\dot v = 0`, so that :math:`J_c\dot v + \gamma = 0`.
 
 :func:`loop_closure` builds one from a :class:`geomotion.tree.Tree`;
@@ -36,7 +36,12 @@ Units: generalized coordinates carry their own units (rad for revolute, m for pr
 joints) and :math:`M`, :math:`h`, :math:`\tau` follow from them (kg m^2, N m for revolute
 coordinates).  :math:`\lambda` has the units of load per unit constraint: N for a
 position constraint in m, N m for an angle.  Linear systems are solved with Cholesky (or
-QR) factors, never with explicit inverses.  Every function broadcasts over leading axes.
+QR) factors, never with explicit inverses.  Every function broadcasts over leading axes;
+a rank is reported per element of a batch, and an irregular element of a batch is named
+by its index and rank in the error.  Tolerances are keyword arguments: ``rtol`` is always
+relative (a singular value counts as zero when it is at most ``rtol`` times the largest),
+``atol`` absolute in the units of what it bounds, ``step`` a difference step in the units
+of q.
 """
 
 from .closures import (
@@ -48,9 +53,10 @@ from .closures import (
     revolute_joint_residual,
 )
 from .dynamics import (
-    ORTHOGONALITY_TOL,
-    REGULARITY_RTOL,
+    ConstrainedDynamics,
     NullSpaceReduction,
+    Projectors,
+    ReducedDynamics,
     constrained_dynamics,
     constraint_rank,
     kinetic_projector,
@@ -62,8 +68,6 @@ from .dynamics import (
     reduced_inertia,
 )
 from .integrability import (
-    FD_STEP,
-    INTEGRABILITY_TOL,
     IntegrabilityTest,
     exterior_derivative,
     frobenius_involutivity,
@@ -71,16 +75,15 @@ from .integrability import (
 )
 
 __all__ = [
-    "ORTHOGONALITY_TOL",
-    "REGULARITY_RTOL",
-    "FD_STEP",
-    "INTEGRABILITY_TOL",
     "REVOLUTE_ROTATION_ENTRIES",
     "constraint_rank",
     "mobility",
     "null_space_basis",
+    "ConstrainedDynamics",
     "constrained_dynamics",
+    "Projectors",
     "projectors",
+    "ReducedDynamics",
     "reduced_dynamics",
     "kinetic_projector",
     "reduced_inertia",

@@ -4,7 +4,7 @@ Each follows the constraint protocol of :mod:`geomotion.constraints`.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
@@ -41,7 +41,7 @@ class FunctionConstraint:
         FunctionConstraint(
             residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - R**2),
             jacobian=lambda q: q[..., None, :],
-            bias=lambda q, v: (v * v).sum(-1, keepdims=True),
+            acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True),
         )
 
     Attributes
@@ -50,21 +50,27 @@ class FunctionConstraint:
         ``residual(q)`` -> (..., c): :math:`\Phi(q)`.
     jacobian : callable
         ``jacobian(q)`` -> (..., c, n): :math:`\partial\Phi/\partial q`.
-    bias : callable
-        ``bias(q, v)`` -> (..., c): :math:`\dot J_cv`.
+    acceleration_bias : callable
+        ``acceleration_bias(q, v)`` -> (..., c): :math:`\gamma = \dot J_cv`, in the
+        constraint's units per s^2.
 
     The functions are called as given; they should broadcast over leading axes.
+
+    Raises
+    ------
+    TypeError
+        If an attribute is not callable.
     """
 
     residual: Callable
     jacobian: Callable
-    bias: Callable
+    acceleration_bias: Callable
 
     def __post_init__(self):
-        for name in ("residual", "jacobian", "bias"):
+        for name in ("residual", "jacobian", "acceleration_bias"):
             value = getattr(self, name)
             if not callable(value):
-                raise ValueError(f"{name}: expected a callable, got {type(value).__name__}")
+                raise TypeError(f"{name}: expected a callable, got {type(value).__name__}")
 
 
 def _body_index(value, name, num_bodies, lowest):
@@ -111,6 +117,18 @@ class LoopClosure:
 
     with :math:`J_a`, :math:`\dot J_a\dot q` from :func:`geomotion.tree.point_jacobian`
     and :func:`geomotion.tree.point_acceleration_bias`.
+
+    Attributes
+    ----------
+    model : geomotion.tree.Tree
+        The tree whose loop is closed.
+    body_a, body_b : int
+        Bodies carrying the two points (``body_b = -1``: the fixed base).
+    point_a, point_b : (3,) ndarray
+        The points in their bodies' coordinates, m (read-only copies).
+    directions : (k, 3) ndarray
+        Unit rows :math:`D` selecting base-frame components (keyword-only; the
+        identity when omitted).
     """
 
     model: tree.Tree
@@ -118,11 +136,12 @@ class LoopClosure:
     point_a: np.ndarray
     body_b: int
     point_b: np.ndarray
+    _: KW_ONLY
     directions: np.ndarray | None = None
 
     def __post_init__(self):
         if not isinstance(self.model, tree.Tree):
-            raise ValueError(
+            raise TypeError(
                 f"model: expected a geomotion.tree.Tree, got {type(self.model).__name__}"
             )
         N = self.model.num_bodies
@@ -156,7 +175,7 @@ class LoopClosure:
         """:math:`D(J_a - J_b)`, (..., k, N), m per unit joint rate."""
         return self.directions @ self._difference(tree.point_jacobian, q)
 
-    def bias(self, q, v):
+    def acceleration_bias(self, q, v):
         r""":math:`D(\dot J_a - \dot J_b)v`, (..., k) in m/s^2, for rates v (..., N)."""
         difference = self._difference(tree.point_acceleration_bias, q, v)
         return np.einsum("kj,...j->...k", self.directions, difference)
@@ -230,7 +249,7 @@ def _check_rows_move(closure, defaulted):
     )
 
 
-def loop_closure(model, body_a, point_a, body_b, point_b, directions=None):
+def loop_closure(model, body_a, point_a, body_b, point_b, *, directions=None):
     r"""The constraint :math:`p_a(q) - p_b(q) = 0` closing a loop between two points of a tree.
 
     Cutting a closed chain at a joint leaves a tree; the cut is closed again by asking
@@ -253,17 +272,19 @@ def loop_closure(model, body_a, point_a, body_b, point_b, directions=None):
         The second point in ``body_b`` coordinates (base coordinates if ``body_b = -1``), m.
     directions : (k, 3) array_like, optional
         Independent unit rows, base coordinates, selecting components of
-        :math:`p_a - p_b`; default all three (the identity).
+        :math:`p_a - p_b`; default None: all three (the identity).
 
     Returns
     -------
     LoopClosure
-        ``residual(q)`` (..., k) m, ``jacobian(q)`` (..., k, N), ``bias(q, v)`` (..., k) m/s^2.
+        ``residual(q)`` (..., k) m, ``jacobian(q)`` (..., k, N), ``acceleration_bias(q, v)`` (..., k) m/s^2.
 
     Raises
     ------
+    TypeError
+        If ``model`` is not a Tree.
     ValueError
-        If ``model`` is not a Tree, a body index is not an integer in range (or the two
+        If a body index is not an integer in range (or the two
         bodies coincide), a point is not a finite (3,) array, or ``directions`` is not
         (k, 3) with independent unit rows.  Also if the rows would make :math:`J_c`
         rank-deficient at every configuration: :math:`p_a - p_b` moves only in an
@@ -273,7 +294,7 @@ def loop_closure(model, body_a, point_a, body_b, point_b, directions=None):
         message names the rows and an accepted ``directions=`` (for the x-y plane
         ``[[1, 0, 0], [0, 1, 0]]``); if :math:`p_a - p_b` never moves it names the points.
     """
-    return LoopClosure(model, body_a, point_a, body_b, point_b, directions)
+    return LoopClosure(model, body_a, point_a, body_b, point_b, directions=directions)
 
 
 # ---------------------------------------------------------------------------
@@ -287,7 +308,7 @@ def _revolute_entries(rows):
     return REVOLUTE_ROTATION_ENTRIES[rows]
 
 
-def revolute_joint_residual(T_rel, rows="axis"):
+def revolute_joint_residual(T_rel, *, rows="axis"):
     r"""Residuals of a revolute joint's constraint set, as functions of the relative pose.
 
     Both joint frames sit at the pivot with their z axes along the joint axis, and
@@ -305,8 +326,8 @@ def revolute_joint_residual(T_rel, rows="axis"):
     ----------
     T_rel : (..., 4, 4) array_like
         Rigid pose of joint frame B in joint frame A (translation in m).
-    rows : {"axis", "in_plane"}
-        Which rotation entries to constrain (``REVOLUTE_ROTATION_ENTRIES``).
+    rows : {"axis", "in_plane"}, optional
+        Which rotation entries to constrain (``REVOLUTE_ROTATION_ENTRIES``); default "axis".
 
     Returns
     -------
@@ -323,7 +344,7 @@ def revolute_joint_residual(T_rel, rows="axis"):
     return np.concatenate([T[..., :3, 3], T[..., [i1, i2], [j1, j2]]], axis=-1)
 
 
-def revolute_joint_jacobian(T_rel, rows="axis"):
+def revolute_joint_jacobian(T_rel, *, rows="axis"):
     r"""Jacobian of :func:`revolute_joint_residual` in local twist coordinates of the relative pose.
 
     The relative pose is perturbed on the right, :math:`T_{rel}\exp(\hat\xi)`, with
@@ -342,8 +363,8 @@ def revolute_joint_jacobian(T_rel, rows="axis"):
     ----------
     T_rel : (..., 4, 4) array_like
         Rigid pose of joint frame B in joint frame A.
-    rows : {"axis", "in_plane"}
-        Which rotation entries to constrain.
+    rows : {"axis", "in_plane"}, optional
+        Which rotation entries to constrain; default "axis".
 
     Returns
     -------

@@ -20,14 +20,84 @@ from .._linalg import (
     _vector,
 )
 
-#: Relative tolerance on ``J_c N = 0`` and on the multiplier equation residual.
-ORTHOGONALITY_TOL = 1e-9
+#: Default ``rtol`` of :func:`null_space_reduction`: relative tolerance on ``J_c N = 0``
+#: and on the multiplier equation residual.
+_ORTHOGONALITY_RTOL = 1e-9
 
-#: Default regularity threshold of the dynamics functions: the constraints count as
-#: regular when every singular value of :math:`J_cM^{-1/2}` exceeds this fraction of the
-#: largest.  It cannot be much smaller: :math:`K_c` squares those singular values, so
-#: ratios below about :math:`\sqrt{\epsilon} \approx 1.5\times10^{-8}` drown in rounding.
-REGULARITY_RTOL = 1e-6
+#: Default ``rtol`` of the dynamics functions: the constraints count as regular when
+#: every singular value of :math:`J_cM^{-1/2}` exceeds this fraction of the largest.  It
+#: cannot be much smaller: :math:`K_c` squares those singular values, so ratios below
+#: about :math:`\sqrt{\epsilon} \approx 1.5\times10^{-8}` drown in rounding.
+_REGULARITY_RTOL = 1e-6
+
+#: How many failing batch elements an error message lists.
+_LISTED = 8
+
+
+@dataclass(frozen=True)
+class ConstrainedDynamics:
+    r"""Result of :func:`constrained_dynamics`: accelerations and multipliers.
+
+    Read by name; it does not unpack.
+
+    Attributes
+    ----------
+    a : (..., n) ndarray
+        Generalized accelerations :math:`\dot v` (rad/s^2 or m/s^2 by coordinate).
+    multiplier : (..., c) ndarray
+        Lagrange multipliers :math:`\lambda`; :math:`J_c^T\lambda` is the generalized
+        reaction load (N for a position constraint in m, N m for an angle).
+    """
+
+    a: np.ndarray
+    multiplier: np.ndarray
+
+
+@dataclass(frozen=True)
+class Projectors:
+    r"""Result of :func:`projectors`: the velocity projector and its dual.
+
+    Read by name; it does not unpack.
+
+    Attributes
+    ----------
+    P_v : (..., n, n) ndarray
+        :math:`P_v = I - M^{-1}J_c^TK_c^{-1}J_c`, onto :math:`\ker J_c` along the
+        mass-metric normal directions.
+    P_F : (..., n, n) ndarray
+        :math:`P_F = P_v^T`, annihilating the reactions :math:`\operatorname{range}J_c^T`.
+    """
+
+    P_v: np.ndarray
+    P_F: np.ndarray
+
+
+@dataclass(frozen=True)
+class ReducedDynamics:
+    r"""Result of :func:`reduced_dynamics`: :math:`\dot v = f + Gu` on the constraint.
+
+    Read by name; it does not unpack.
+
+    Attributes
+    ----------
+    f : (..., n) ndarray
+        Drift acceleration (rad/s^2 or m/s^2 by coordinate), :math:`J_cf = -\gamma`.
+    G : (..., n, m) ndarray
+        Acceleration per unit input, :math:`J_cG = 0`.
+    """
+
+    f: np.ndarray
+    G: np.ndarray
+
+
+def _listed(indices, ranks):
+    """'index (i, j): rank r, ...' for the first ``_LISTED`` failing batch elements."""
+    items = [
+        f"{tuple(int(i) for i in index)}: rank {int(rank)}"
+        for index, rank in zip(indices[:_LISTED], ranks[:_LISTED])
+    ]
+    more = f" and {len(indices) - _LISTED} more" if len(indices) > _LISTED else ""
+    return "; ".join(items) + more
 
 
 # ---------------------------------------------------------------------------
@@ -35,10 +105,13 @@ REGULARITY_RTOL = 1e-6
 # ---------------------------------------------------------------------------
 
 
-def constraint_rank(J_c, rtol=None):
+def constraint_rank(J_c, *, rtol=None):
     r"""Numerical rank of a constraint Jacobian, from its singular values.
 
-    Singular values above ``rtol`` times the largest count; a zero matrix has rank 0.
+    .. math:: \operatorname{rank}J_c = \#\{i : \sigma_i > \texttt{rtol}\,\sigma_{max}\}
+
+    A singular value counts as zero when it is at most ``rtol`` times the largest; a zero
+    matrix has rank 0.  Each matrix of a batch has its own rank.
     The constraints are *regular* at a configuration when the rank equals the number
     of rows (independent constraints).
 
@@ -48,12 +121,13 @@ def constraint_rank(J_c, rtol=None):
         Constraint Jacobian: row k maps generalized velocities to the rate of
         constraint k.
     rtol : float, optional
-        Relative threshold; default ``max(m, n) * eps`` (as :func:`numpy.linalg.matrix_rank`).
+        Relative threshold (dimensionless) on the singular values of ``J_c`` relative to
+        the largest; default None: ``max(m, n) * eps`` (as :func:`numpy.linalg.matrix_rank`).
 
     Returns
     -------
-    int or ndarray of int
-        Rank, shape ``(...)`` (a Python int for a single matrix).
+    int or (...) ndarray of int
+        Rank, one per matrix of the batch (a Python int for a single matrix).
 
     Raises
     ------
@@ -66,7 +140,7 @@ def constraint_rank(J_c, rtol=None):
     return int(rank) if rank.ndim == 0 else rank
 
 
-def mobility(J_c, rtol=None):
+def mobility(J_c, *, rtol=None):
     r"""Local mobility :math:`d = n - \operatorname{rank} J_c`: the number of free directions.
 
     At a regular configuration (rank :math:`c`) this is :math:`\dim Q_c = n - c`, the
@@ -79,12 +153,12 @@ def mobility(J_c, rtol=None):
     J_c : (..., c, n) array_like
         Constraint Jacobian.
     rtol : float, optional
-        Relative rank threshold, see :func:`constraint_rank`.
+        Relative rank threshold, see :func:`constraint_rank` (default ``max(c, n) * eps``).
 
     Returns
     -------
-    int or ndarray of int
-        ``n - rank``, shape ``(...)``.
+    int or (...) ndarray of int
+        ``n - rank``, one per matrix of the batch (a Python int for a single matrix).
 
     Raises
     ------
@@ -92,10 +166,10 @@ def mobility(J_c, rtol=None):
         If ``J_c`` is not a finite (..., c, n) array.
     """
     J = _validate.matrix(J_c, "J_c")
-    return J.shape[-1] - constraint_rank(J, rtol)
+    return J.shape[-1] - constraint_rank(J, rtol=rtol)
 
 
-def null_space_basis(J_c, rtol=None, require_regular=True):
+def null_space_basis(J_c, *, rtol=None, require_regular=True):
     r"""Orthonormal basis :math:`N` of the allowed velocities :math:`\{\dot q : J_c\dot q = 0\}`.
 
     From the SVD :math:`J_c = U\Sigma V^T`, the columns of :math:`V` belonging to zero
@@ -110,13 +184,18 @@ def null_space_basis(J_c, rtol=None, require_regular=True):
     :math:`n - \operatorname{rank} J_c` columns, which must then be the same for every
     matrix of a batch.
 
+    Batches: the basis of a batch is one array, so every matrix of it must have the
+    same rank.  When some do not (a sweep through a singular configuration), the
+    ValueError names each failing element's batch index and rank; compute those
+    elements apart (or call :func:`constraint_rank`, which reports per element).
+
     Parameters
     ----------
     J_c : (..., m, n) array_like
         Constraint Jacobian (units: constraint rate per unit generalized velocity).
     rtol : float, optional
-        Relative rank threshold, see :func:`constraint_rank`.
-    require_regular : bool
+        Relative rank threshold, see :func:`constraint_rank` (default ``max(m, n) * eps``).
+    require_regular : bool, optional
         If True (default), raise unless ``J_c`` has full row rank ``m``.
 
     Returns
@@ -129,7 +208,8 @@ def null_space_basis(J_c, rtol=None, require_regular=True):
     ------
     ValueError
         If ``J_c`` is malformed, or rank-deficient while ``require_regular`` is True,
-        or (with ``require_regular=False``) its rank differs across the batch.
+        or (with ``require_regular=False``) its rank differs across the batch; the
+        message lists the batch indices of the offending matrices and their ranks.
     """
     J = _validate.matrix(J_c, "J_c")
     m, n = J.shape[-2:]
@@ -144,15 +224,23 @@ def null_space_basis(J_c, rtol=None, require_regular=True):
         s = np.zeros(J.shape[:-2] + (0,))
     rank = np.sum(s > _rank_threshold(J, s, rtol), axis=-1)
     if require_regular and np.any(rank < m):
+        where = (
+            f" at batch index {_listed(np.argwhere(rank < m), rank[rank < m])}"
+            if rank.ndim
+            else f" {int(rank)}"
+        )
         raise ValueError(
-            f"J_c: expected a regular constraint Jacobian (full row rank {m}), got rank "
-            f"{int(np.min(rank))} (singular values counted above rtol = {_rank_rtol(J, rtol):.3g} "
+            f"J_c: expected a regular constraint Jacobian (full row rank {m}), got rank"
+            f"{where} (singular values counted above rtol = {_rank_rtol(J, rtol):.3g} "
             "times the largest); remove redundant constraints or pass require_regular=False"
         )
     if rank.size and np.any(rank != rank.flat[0]):
+        values, counts = np.unique(rank, return_counts=True)
+        odd = rank != values[np.argmax(counts)]
         raise ValueError(
             f"J_c: expected the same rank for every matrix of the batch, got ranks from "
-            f"{int(rank.min())} to {int(rank.max())}"
+            f"{int(rank.min())} to {int(rank.max())} (most have rank "
+            f"{int(values[np.argmax(counts)])}; batch index {_listed(np.argwhere(odd), rank[odd])})"
         )
     if not m:
         return np.broadcast_to(np.eye(n), J.shape[:-2] + (n, n)).copy()
@@ -171,9 +259,11 @@ def _constraint_inertia_factor(W, rtol):
     The singular values of the factor equal those of :math:`W` (of :math:`J_cM^{-1/2}`),
     and a triangular matrix's smallest and largest diagonal entries bracket its extreme
     singular values, so a pivot ratio at or below ``rtol`` proves a singular-value ratio
-    at or below ``rtol``: the screen never rejects a regular Jacobian.
+    at or below ``rtol`` (a cheap first screen).  The decision itself is on the singular
+    values of the (c x c) factor: irregular when the smallest is at most ``rtol`` times the
+    largest, the meaning ``rtol`` has in every function of the package.
     """
-    rtol = REGULARITY_RTOL if rtol is None else float(_validate.nonnegative(rtol, "rtol"))
+    rtol = _REGULARITY_RTOL if rtol is None else float(_validate.nonnegative(rtol, "rtol"))
     if W.shape[-1] == 0:
         return np.zeros(W.shape[:-2] + (0, 0))
     try:
@@ -183,19 +273,31 @@ def _constraint_inertia_factor(W, rtol):
     pivots = np.diagonal(L_K, axis1=-2, axis2=-1)
     if np.any(pivots.min(axis=-1) <= rtol * pivots.max(axis=-1)):
         _raise_irregular(W, rtol)
+    # The pivots only bracket the singular values; the test itself is on them (the
+    # singular values of L_K are those of W), so rtol means what it means everywhere.
+    s = np.linalg.svd(L_K, compute_uv=False)
+    if np.any(s[..., -1] <= rtol * s[..., 0]):
+        _raise_irregular(W, rtol)
     return L_K
 
 
 def _raise_irregular(W, rtol):
+    """ValueError naming every irregular element of the batch (index and rank)."""
     s = _singular_values(np.swapaxes(W, -1, -2))
+    rank = np.sum(s > rtol * s[..., :1], axis=-1)
+    c = W.shape[-1]
     ratio = s[..., -1] / np.where(s[..., 0] > 0, s[..., 0], 1.0)
-    worst = np.unravel_index(np.argmin(ratio), ratio.shape)
-    rank = int(np.sum(s[worst] > rtol * s[worst][0]))
-    where = f" at batch index {tuple(int(i) for i in worst)}" if ratio.ndim else ""
+    if rank.ndim:
+        failing = rank < c
+        if not failing.any():  # Cholesky failed at full numerical rank: name the worst
+            failing = ratio == ratio.min()
+        where = f" at batch index {_listed(np.argwhere(failing), rank[failing])}"
+    else:
+        where = f" {int(rank)}"
     raise ValueError(
-        f"J_c: expected a regular constraint Jacobian (full row rank, {W.shape[-1]} rows), got "
-        f"rank {rank}{where}: singular values of J_c M^-1/2 counted above rtol = {rtol:g} "
-        f"times the largest (smallest ratio {float(ratio[worst]):.3g})"
+        f"J_c: expected a regular constraint Jacobian (full row rank, {c} rows), got "
+        f"rank{where}: singular values of J_c M^-1/2 counted above rtol = {rtol:g} "
+        f"times the largest (smallest ratio {float(ratio.min()):.3g})"
     )
 
 
@@ -219,12 +321,12 @@ def _constrained_solve(M, J_c, load, gamma, rtol):
     Y = _solve_lower(L_M, _concat_columns(np.swapaxes(J_c, -1, -2), load))
     W, y = Y[..., :c], Y[..., c:]
     L_K = _constraint_inertia_factor(W, rtol)
-    lam = -_cho_solve(L_K, np.swapaxes(W, -1, -2) @ y + gamma)
-    vdot = _solve_upper(np.swapaxes(L_M, -1, -2), y + W @ lam)
-    return vdot, lam
+    multiplier = -_cho_solve(L_K, np.swapaxes(W, -1, -2) @ y + gamma)
+    a = _solve_upper(np.swapaxes(L_M, -1, -2), y + W @ multiplier)
+    return a, multiplier
 
 
-def constrained_dynamics(M, J_c, h, tau, gamma, rtol=None):
+def constrained_dynamics(M, J_c, h, gamma, tau, *, rtol=None):
     r"""Accelerations and multipliers of ideal constrained dynamics (reaction elimination).
 
     .. math:: M\dot v + h = \tau + J_c^T\lambda,\qquad J_c\dot v + \gamma = 0,
@@ -246,38 +348,52 @@ def constrained_dynamics(M, J_c, h, tau, gamma, rtol=None):
     h : (..., n) array_like or 0
         Velocity and gravity loads :math:`h(q, v)` (e.g. ``tree.rnea(model, q, v, 0)``),
         N m for revolute and N for prismatic coordinates.
-    tau : (..., n) array_like or 0
-        Applied generalized load :math:`\tau = Bu`, same units.
     gamma : (..., c) array_like or 0
-        :math:`\gamma = \dot J_cv` (a constraint's ``bias(q, v)``), in constraint units per s^2.
+        :math:`\gamma = \dot J_cv` (a constraint's ``acceleration_bias(q, v)``), in
+        constraint units per s^2.
+    tau : (..., n) array_like or 0
+        Applied generalized load :math:`\tau = Bu`, same units as ``h``.
     rtol : float, optional
-        Regularity threshold on the singular values of :math:`J_cM^{-1/2}` relative to
-        the largest; default ``REGULARITY_RTOL``.
+        Regularity threshold (dimensionless): a singular value of :math:`J_cM^{-1/2}`
+        counts as zero when it is at most ``rtol`` times the largest; default 1e-6.
 
     Returns
     -------
-    vdot : (..., n) ndarray
-        Accelerations :math:`\dot v` (rad/s^2 or m/s^2).
-    lam : (..., c) ndarray
-        Multipliers :math:`\lambda`; :math:`J_c^T\lambda` is the generalized reaction load.
+    ConstrainedDynamics
+        ``a`` (..., n): accelerations :math:`\dot v` (rad/s^2 or m/s^2);
+        ``multiplier`` (..., c): :math:`\lambda`, whose :math:`J_c^T\lambda` is the
+        generalized reaction load.
 
     Raises
     ------
     ValueError
         Naming the argument: ``M`` not symmetric positive definite; shapes that disagree
         or batches that do not broadcast; non-finite values; ``J_c`` rank-deficient (the
-        message gives the rank, the number of rows and the tolerance).
+        message gives the rank, the number of rows and the tolerance, and on a batch
+        the index and rank of every irregular element).
+
+    Examples
+    --------
+    A 2 kg particle on the unit circle at :math:`q = (0, -1)`, moving at 1 m/s, under
+    gravity: :math:`\Phi = (|q|^2 - 1)/2`, :math:`J_c = q^T`, :math:`\gamma = |v|^2`.
+
+    >>> import numpy as np
+    >>> from geomotion import constraints
+    >>> result = constraints.constrained_dynamics(
+    ...     2.0 * np.eye(2), [[0.0, -1.0]], h=[0.0, 2.0 * 9.81], gamma=[1.0], tau=[0.0, 0.0])
+    >>> result.a.round(6), result.multiplier.round(6)  # centripetal 1 m/s^2; -(m g + m v^2)
+    (array([0., 1.]), array([-21.62]))
     """
     M = _validate.square_matrix(M)
     J = _constraint_jacobian(J_c, M.shape[-1])
     h, tau = _vector(h, "h", M.shape[-1]), _vector(tau, "tau", M.shape[-1])
     gamma = _vector(gamma, "gamma", J.shape[-2])
-    _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), tau=(tau, 1), gamma=(gamma, 1))
-    vdot, lam = _constrained_solve(M, J, (tau - h)[..., None], gamma[..., None], rtol)
-    return vdot[..., 0], lam[..., 0]
+    _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), gamma=(gamma, 1), tau=(tau, 1))
+    a, multiplier = _constrained_solve(M, J, (tau - h)[..., None], gamma[..., None], rtol)
+    return ConstrainedDynamics(a[..., 0], multiplier[..., 0])
 
 
-def projectors(M, J_c, rtol=None):
+def projectors(M, J_c, *, rtol=None):
     r"""The velocity projector :math:`P_v` and its dual force projector :math:`P_F = P_v^T`.
 
     .. math:: P_v = I - M^{-1}J_c^TK_c^{-1}J_c,\qquad P_F = P_v^T,\qquad
@@ -296,12 +412,13 @@ def projectors(M, J_c, rtol=None):
     J_c : (..., c, n) array_like
         Constraint Jacobian of full row rank.
     rtol : float, optional
-        Regularity threshold, see :func:`constrained_dynamics`.
+        Regularity threshold on the singular values of :math:`J_cM^{-1/2}`, see
+        :func:`constrained_dynamics` (default 1e-6).
 
     Returns
     -------
-    P_v, P_F : (..., n, n) ndarray
-        Dimensionless when all coordinates share units; otherwise entry (i, j) carries
+    Projectors
+        ``P_v`` and ``P_F``, (..., n, n): dimensionless when all coordinates share units; otherwise entry (i, j) carries
         [q_i]/[q_j] (P_v) or [q_j]/[q_i] (P_F).
 
     Raises
@@ -317,10 +434,10 @@ def projectors(M, J_c, rtol=None):
     L_K = _constraint_inertia_factor(W, rtol)
     normal_directions = _solve_upper(np.swapaxes(L_M, -1, -2), W)  # M^-1 J^T = L_M^-T W
     P_v = np.eye(M.shape[-1]) - normal_directions @ _cho_solve(L_K, J)
-    return P_v, np.swapaxes(P_v, -1, -2)
+    return Projectors(P_v, np.swapaxes(P_v, -1, -2))
 
 
-def reduced_dynamics(M, J_c, h, gamma, B, rtol=None):
+def reduced_dynamics(M, J_c, h, gamma, B, *, rtol=None):
     r"""Drift and input matrix of the constrained dynamics :math:`\dot v = f(q, v) + G(q)u`.
 
     .. math:: f = -P_vM^{-1}h - M^{-1}J_c^TK_c^{-1}\gamma,\qquad G = P_vM^{-1}B,
@@ -340,18 +457,18 @@ def reduced_dynamics(M, J_c, h, gamma, B, rtol=None):
     h : (..., n) array_like or 0
         Velocity and gravity loads (N m or N per coordinate).
     gamma : (..., c) array_like or 0
-        :math:`\dot J_cv`.
+        :math:`\gamma = \dot J_cv`, constraint units per s^2.
     B : (..., n, m) array_like
         Input matrix: the applied load is :math:`Bu` (N m or N per coordinate, per input unit).
     rtol : float, optional
-        Regularity threshold, see :func:`constrained_dynamics`.
+        Regularity threshold on the singular values of :math:`J_cM^{-1/2}`, see
+        :func:`constrained_dynamics` (default 1e-6).
 
     Returns
     -------
-    f : (..., n) ndarray
-        Drift acceleration (rad/s^2 or m/s^2).
-    G : (..., n, m) ndarray
-        Acceleration per unit input.
+    ReducedDynamics
+        ``f`` (..., n): drift acceleration (rad/s^2 or m/s^2); ``G`` (..., n, m):
+        acceleration per unit input.
 
     Raises
     ------
@@ -368,8 +485,8 @@ def reduced_dynamics(M, J_c, h, gamma, B, rtol=None):
     _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), gamma=(gamma, 1), B=(B, 2))
     load = _concat_columns(-h[..., None], B)
     rates = _concat_columns(gamma[..., None], np.zeros((J.shape[-2], B.shape[-1])))
-    vdot, _ = _constrained_solve(M, J, load, rates, rtol)
-    return vdot[..., 0], vdot[..., 1:]
+    a, _ = _constrained_solve(M, J, load, rates, rtol)
+    return ReducedDynamics(a[..., 0], a[..., 1:])
 
 
 def _basis(value, n):
@@ -479,13 +596,13 @@ class NullSpaceReduction:
         :math:`N^T(M\dot N\nu + b)`.
     nudot : (..., k) ndarray
         Reduced acceleration :math:`\dot\nu`, solving
-        :math:`(N^TMN)\dot\nu = N^TQ - N^T(M\dot N\nu + b)`.
-    qdd : (..., n) ndarray
-        Coordinate accelerations :math:`\ddot q = N\dot\nu + \dot N\nu` (independent of
-        the choice of basis).
+        :math:`(N^TMN)\dot\nu = N^T\tau - N^T(M\dot N\nu + h)`.
+    a : (..., n) ndarray
+        Generalized accelerations :math:`\dot v = N\dot\nu + \dot N\nu` (independent
+        of the choice of basis).
     multiplier : (..., m) ndarray or None
-        :math:`\lambda` with :math:`J_c^T\lambda = M\ddot q + b - Q` (generalized units
-        of the constraint rows), or None if no ``J_c`` was given.  Its power on any
+        :math:`\lambda` with :math:`J_c^T\lambda = M\dot v + h - \tau` (generalized
+        units of the constraint rows), or None if no ``J_c`` was given.  Its power on any
         allowed motion, :math:`\lambda^TJ_c N\nu`, is zero.
     """
 
@@ -493,16 +610,16 @@ class NullSpaceReduction:
     projected_load: np.ndarray
     reduced_bias: np.ndarray
     nudot: np.ndarray
-    qdd: np.ndarray
-    multiplier: np.ndarray | None = None
+    a: np.ndarray
+    multiplier: np.ndarray | None
 
 
-def null_space_reduction(M, N, load, bias=0.0, Ndot_nu=0.0, J_c=None, tol=ORTHOGONALITY_TOL):
+def null_space_reduction(M, N, h, tau, *, Ndot_nu=0.0, J_c=None, rtol=_ORTHOGONALITY_RTOL):
     r"""Solve ideal constrained dynamics by projection onto the allowed velocities.
 
-    .. math:: (N^TMN)\,\dot\nu + N^T(M\dot N\nu + b) = N^TQ,\qquad
-              \ddot q = N\dot\nu + \dot N\nu,\qquad
-              J_c^T\lambda = M\ddot q + b - Q
+    .. math:: (N^TMN)\,\dot\nu + N^T(M\dot N\nu + h) = N^T\tau,\qquad
+              \dot v = N\dot\nu + \dot N\nu,\qquad
+              J_c^T\lambda = M\dot v + h - \tau
 
     The reaction :math:`J_c^T\lambda` drops out of the projected equation because
     :math:`J_cN = 0`, not because it is absent: given ``J_c``, the multiplier is
@@ -516,27 +633,29 @@ def null_space_reduction(M, N, load, bias=0.0, Ndot_nu=0.0, J_c=None, tol=ORTHOG
         Symmetric positive definite joint mass matrix.
     N : (..., n, k) array_like
         Basis of allowed velocities, :math:`\dot q = N\nu`, independent columns.
-    load : (..., n) array_like
-        Applied generalized load :math:`Q = Bu` (N m for revolute, N for prismatic
-        coordinates).
-    bias : (..., n) array_like or 0
-        Bias forces :math:`b(q, \dot q)` (Coriolis, centrifugal, gravity), same units.
-    Ndot_nu : (..., n) array_like or 0
-        The product :math:`\dot N\nu` (generalized acceleration units); zero for a
-        constant basis.
+    h : (..., n) array_like or 0
+        Bias forces :math:`h(q, v)` (Coriolis, centrifugal, gravity), N m for revolute,
+        N for prismatic coordinates.
+    tau : (..., n) array_like or 0
+        Applied generalized load :math:`\tau = Bu`, same units.
+    Ndot_nu : (..., n) array_like or 0, optional
+        The product :math:`\dot N\nu` (generalized acceleration units); default 0,
+        right for a constant basis.
     J_c : (..., m, n) array_like, optional
         Constraint Jacobian, :math:`J_c\dot q = 0`; if given, :math:`J_cN = 0` is checked
         and the multiplier computed.  It must then have full row rank (regular
         constraints), otherwise :math:`\lambda` is not unique.
-    tol : float
-        Relative tolerance of the checks :math:`J_cN = 0` and
-        :math:`J_c^T\lambda = M\ddot q + b - Q`.
+    rtol : float, optional
+        Relative tolerance (dimensionless) of the checks: :math:`|J_cN|` at most ``rtol``
+        times :math:`1 + |J_c||N|` (largest entries), and the misfit of
+        :math:`J_c^T\lambda = M\dot v + h - \tau` at most ``rtol`` times
+        :math:`1 + |M\dot v + h - \tau|`; default 1e-9.
 
     Returns
     -------
     NullSpaceReduction
-        Reduced inertia, projected load, reduced bias, :math:`\dot\nu`, :math:`\ddot q`
-        and (if ``J_c`` is given) :math:`\lambda`.
+        Reduced inertia, projected load, reduced bias, :math:`\dot\nu`, ``a`` =
+        :math:`\dot v` and (if ``J_c`` is given) ``multiplier`` = :math:`\lambda`.
 
     Raises
     ------
@@ -546,11 +665,12 @@ def null_space_reduction(M, N, load, bias=0.0, Ndot_nu=0.0, J_c=None, tol=ORTHOG
         of ``J_c`` (the multiplier equation has no solution); or ``J_c`` is
         rank-deficient.
     """
+    rtol = float(_validate.nonnegative(rtol, "rtol"))
     M = _validate.positive_definite(M)
     n = M.shape[-1]
     N = _basis(N, n)
-    Q = _vector(load, "load", n)
-    b = _vector(bias, "bias", n)
+    Q = _vector(tau, "tau", n)
+    b = _vector(h, "h", n)
     a0 = _vector(Ndot_nu, "Ndot_nu", n)
 
     Nt = np.swapaxes(N, -1, -2)
@@ -561,33 +681,39 @@ def null_space_reduction(M, N, load, bias=0.0, Ndot_nu=0.0, J_c=None, tol=ORTHOG
     if N.shape[-1]:
         L_r = _reduced_inertia_factor(Mr)
         nudot = _cho_solve(L_r, (projected_load - reduced_bias)[..., None])[..., 0]
-    qdd = np.einsum("...ij,...j->...i", N, nudot) + a0
+    a = np.einsum("...ij,...j->...i", N, nudot) + a0
 
     multiplier = None
     if J_c is not None:
         J = _constraint_jacobian(J_c, n)
         m = J.shape[-2]
-        if np.any(np.asarray(constraint_rank(J)) < m):
+        rank = np.asarray(constraint_rank(J))
+        if np.any(rank < m):
+            where = (
+                f" at batch index {_listed(np.argwhere(rank < m), rank[rank < m])}"
+                if rank.ndim
+                else f" {int(rank)}"
+            )
             raise ValueError(
                 f"J_c: expected a regular constraint Jacobian (full row rank {m}) so that the "
-                f"multiplier is unique, got rank {int(np.min(constraint_rank(J)))}"
+                f"multiplier is unique, got rank{where}"
             )
         JN = J @ N
         scale = 1.0 + np.abs(J).max(initial=0.0) * np.abs(N).max(initial=0.0)
-        if np.abs(JN).max(initial=0.0) > tol * scale:
+        if np.abs(JN).max(initial=0.0) > rtol * scale:
             raise ValueError(
                 f"N: expected allowed velocities with J_c N = 0, got |J_c N| up to "
                 f"{np.abs(JN).max():.3g}"
             )
-        rhs = np.einsum("...ij,...j->...i", M, qdd) + b - Q
+        rhs = np.einsum("...ij,...j->...i", M, a) + b - Q
         Jt = np.swapaxes(J, -1, -2)
         # Least squares J^T lambda = rhs: J^T = QR (thin), lambda = R^-1 Q^T rhs.
         Q_t, R_t = np.linalg.qr(Jt)
         multiplier = _solve_upper(R_t, np.swapaxes(Q_t, -1, -2) @ rhs[..., None])[..., 0]
         misfit = np.abs(np.einsum("...ij,...j->...i", Jt, multiplier) - rhs).max(initial=0.0)
-        if misfit > tol * (1.0 + np.abs(rhs).max(initial=0.0)):
+        if misfit > rtol * (1.0 + np.abs(rhs).max(initial=0.0)):
             raise ValueError(
                 "N: expected a basis of the whole null space of J_c (the reaction J_c^T lambda "
-                f"must balance M qdd + b - load), got an unbalanced residual of {misfit:.3g}"
+                f"must balance M a + h - tau), got an unbalanced residual of {misfit:.3g}"
             )
-    return NullSpaceReduction(Mr, projected_load, reduced_bias, nudot, qdd, multiplier)
+    return NullSpaceReduction(Mr, projected_load, reduced_bias, nudot, a, multiplier)

@@ -2,23 +2,26 @@ r"""Integrability of velocity constraints: the alpha ^ d alpha test and Frobeniu
 
 A velocity constraint :math:`A(q)v = 0` need not come from a position constraint
 :math:`\Phi(q) = 0`: it does (locally) exactly when the distribution :math:`\ker A` is
-involutive.  Derivatives are central differences.
+involutive.  Derivatives are Richardson-extrapolated central differences
+(:func:`geomotion._numerics.jacobian`), and the functions passed in follow the package's
+one contract for user callables (written for one point or for a stack of points).
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _validate
+from .. import _numerics, _validate
 from .._linalg import _rank_rtol, _solve_lower
-from .dynamics import constraint_rank, null_space_basis
+from .dynamics import _listed, constraint_rank, null_space_basis
 
 #: Default central-difference step of the integrability tests, in the units of q.
-FD_STEP = 1e-5
+_STEP = 1e-5
 
-#: Default integrability tolerance on the residuals of :class:`IntegrabilityTest` (1/[q]).
-#: Central differences with ``FD_STEP`` reach about 1e-10 on smooth O(1) forms.
-INTEGRABILITY_TOL = 1e-6
+#: Default absolute tolerance on the residuals of :class:`IntegrabilityTest` (1/[q]).
+#: Differences with ``_STEP`` reach about 1e-10 on smooth O(1) forms.
+_INTEGRABILITY_ATOL = 1e-6
 
 
 # ---------------------------------------------------------------------------
@@ -33,14 +36,15 @@ class IntegrabilityTest:
     Attributes
     ----------
     integrable : bool or (...) ndarray of bool
-        ``residual <= tolerance``: the distribution passes the (local) test.
+        ``residual <= tolerance``: the distribution passes the (local) test, one verdict
+        per point of the batch.
     residual : float or (...) ndarray
         How far from integrable, in 1/[q] for the Euclidean metric of the coordinates:
         the length of the normal part of the Lie brackets of orthonormal kernel fields,
         :math:`(\sum_{a<b}|[X_a, X_b]^{\perp}|^2)^{1/2}`.  For one form this equals
         :math:`\|\alpha\wedge d\alpha\|/|\alpha|^2`.
     tolerance : float
-        The threshold used.
+        The absolute threshold ``atol`` used, 1/[q].
     """
 
     integrable: np.ndarray
@@ -49,52 +53,53 @@ class IntegrabilityTest:
 
 
 def _forms_and_exterior_derivatives(forms, q, step, name):
-    r"""Forms ``A = forms(q)`` (..., [k,] n) and their :math:`F = d\alpha` (..., [k,] n, n)."""
-    if not callable(forms):
-        raise ValueError(f"{name}: expected a callable of q, got {type(forms).__name__}")
-    q = _validate.real_array(q, "q")
-    if q.ndim == 0 or q.shape[-1] == 0:
-        raise ValueError(f"q: expected shape (..., n) with n >= 1, got shape {q.shape}")
-    h = float(_validate.positive(step, "step"))
+    r"""Forms ``A = forms(q)`` (..., [k,] n) and their :math:`F = d\alpha` (..., [k,] n, n).
+
+    ``forms`` is called through :func:`geomotion._numerics.evaluate`: first at one point,
+    whose result fixes the core shape (n,) or (k, n); then on stacks of points, or once
+    per point if it does not broadcast.
+    """
+    _numerics.callable_argument(forms, name, "of q")
+    q = _numerics.state(q, "q")
+    _validate.positive(step, "step")
     batch, n = q.shape[:-1], q.shape[-1]
-    A = _validate.real_array(forms(q), f"{name}(q)")
-    if A.shape[: len(batch)] != batch or A.ndim not in (q.ndim, q.ndim + 1) or A.shape[-1] != n:
+    point = q.reshape(-1, n)[-1] if math.prod(batch) else np.zeros(n)
+    core = _validate.real_array(forms(point), f"{name}(q)").shape
+    if len(core) not in (1, 2) or core[-1] != n or 0 in core:
         raise ValueError(
-            f"{name}(q): expected shape {batch + (n,)} or {batch + ('k', n)}, got shape {A.shape}"
+            f"{name}(q): expected shape {(n,)} or {('k', n)} at one point, got shape {core}"
         )
-    # Row j of the (..., n, n) stacks is q shifted by +-h along coordinate j.
-    shifted = np.stack([q[..., None, :] + h * np.eye(n), q[..., None, :] - h * np.eye(n)])
-    values = _validate.real_array(forms(shifted), f"{name}(q +- step e_j)")
-    expected = (2,) + batch + (n,) + A.shape[len(batch) :]
-    if values.shape != expected:
-        raise ValueError(
-            f"{name}: expected a function that broadcasts over leading axes (shape {expected} "
-            f"for input shape {shifted.shape}), got shape {values.shape}"
-        )
+    A = _numerics.evaluate(forms, (q,), core, f"{name}(q)")
+    size = math.prod(core)
+
+    def flat(x):
+        return np.reshape(forms(x), np.shape(x)[:-1] + (size,))
+
     # D[..., l, j] = d a_l / d q_j;  F_jk = d_j a_k - d_k a_j = D_kj - D_jk
-    D = np.moveaxis((values[0] - values[1]) / (2 * h), len(batch), -1)
+    D = _numerics.jacobian(flat, q, size, f"{name}(q)", step=step).reshape(batch + core + (n,))
     return A, np.swapaxes(D, -1, -2) - D
 
 
-def exterior_derivative(alpha, q, step=FD_STEP):
-    r"""Exterior derivative of a one-form by central differences.
+def exterior_derivative(alpha, q, *, step=_STEP):
+    r"""Exterior derivative of a one-form by Richardson-extrapolated central differences.
 
     .. math:: \alpha = \sum_k a_k(q)\,dq_k,\qquad
               d\alpha = \sum_{j<k}(\partial_ja_k - \partial_ka_j)\,dq_j\wedge dq_k,
 
     returned as the antisymmetric matrix :math:`F_{jk} = \partial_ja_k - \partial_ka_j`.
     :math:`\alpha` is closed when :math:`F = 0`; an integrable form need not be closed
-    (:math:`e^x dy`).  The error is about :math:`h^2|a'''|/6 + \epsilon|a|/h`.
+    (:math:`e^x dy`).  The error is about :math:`h^4|a^{(5)}|/480 + 3\epsilon|a|/h`.
 
     Parameters
     ----------
     alpha : callable
-        ``alpha(q)`` -> (..., n) coefficients :math:`a_k`, or (..., k, n) for k forms; must
-        accept extra leading axes in ``q``.
+        ``alpha(q)`` -> (n,) coefficients :math:`a_k`, or (k, n) for k forms, at one
+        point; it may also broadcast over leading axes (it is called once per point
+        if it does not).
     q : (..., n) array_like
         Where to evaluate.
-    step : float
-        Central-difference step h in the units of q.
+    step : float, optional
+        Central-difference step h in the units of q; default 1e-5.
 
     Returns
     -------
@@ -103,19 +108,32 @@ def exterior_derivative(alpha, q, step=FD_STEP):
 
     Raises
     ------
+    TypeError
+        If ``alpha`` is not callable.
     ValueError
-        If ``alpha`` is not callable or returns a wrong shape or non-finite values, ``q``
-        is not a finite (..., n) array, or ``step`` is not positive.
+        If ``alpha`` returns a wrong shape or non-finite values, ``q`` is not a finite
+        (..., n) array, or ``step`` is not positive.  An exception raised by ``alpha``
+        itself propagates unchanged.
+
+    Examples
+    --------
+    :math:`\alpha = x\,dy` on the plane has :math:`d\alpha = dx\wedge dy`, so
+    :math:`F_{12} = 1`:
+
+    >>> import numpy as np
+    >>> from geomotion import constraints
+    >>> constraints.exterior_derivative(lambda q: np.array([0.0, q[0]]), [0.3, 0.2]).round(9)
+    array([[ 0.,  1.],
+           [-1.,  0.]])
     """
     return _forms_and_exterior_derivatives(alpha, q, step, "alpha")[1]
 
 
-def _integrability_test(residual, tol):
-    tol = float(_validate.nonnegative(tol, "tol"))
-    return IntegrabilityTest(residual <= tol, residual, tol)
+def _integrability_test(residual, atol):
+    return IntegrabilityTest(residual <= atol, residual, atol)
 
 
-def one_form_integrability(alpha, q, step=FD_STEP, tol=INTEGRABILITY_TOL):
+def one_form_integrability(alpha, q, *, step=_STEP, atol=_INTEGRABILITY_ATOL):
     r"""Test :math:`\alpha\wedge d\alpha = 0` for the constraint :math:`\alpha(v) = 0` (one form).
 
     A nonvanishing one-form defines a codimension-one distribution :math:`\ker\alpha`;
@@ -131,24 +149,39 @@ def one_form_integrability(alpha, q, step=FD_STEP, tol=INTEGRABILITY_TOL):
     Parameters
     ----------
     alpha : callable
-        ``alpha(q)`` -> (..., n) coefficients; must accept extra leading axes.
+        ``alpha(q)`` -> (n,) coefficients at one point (it may broadcast over leading axes).
     q : (..., n) array_like
         Where to test.
-    step : float
-        Central-difference step (units of q).
-    tol : float
-        Verdict threshold on the residual (1/[q]).
+    step : float, optional
+        Central-difference step (units of q); default 1e-5.
+    atol : float, optional
+        Absolute verdict threshold on the residual, 1/[q]; default 1e-6.
 
     Returns
     -------
     IntegrabilityTest
+        ``integrable``, ``residual`` (one per point of the batch) and ``tolerance``.
 
     Raises
     ------
+    TypeError
+        If ``alpha`` is not callable.
     ValueError
-        As :func:`exterior_derivative`, and if :math:`\alpha(q) = 0` or ``tol < 0``.
+        As :func:`exterior_derivative`, and if :math:`\alpha(q) = 0` or ``atol < 0``.
+
+    Examples
+    --------
+    :math:`dz - y\,dx` (the contact form) is not integrable:
+
+    >>> import numpy as np
+    >>> from geomotion import constraints
+    >>> contact = constraints.one_form_integrability(
+    ...     lambda q: np.array([-q[1], 0.0, 1.0]), [0.0, 0.0, 0.0])
+    >>> bool(contact.integrable), float(contact.residual.round(9))
+    (False, 1.0)
     """
-    q = _validate.real_array(q, "q")
+    atol = float(_validate.nonnegative(atol, "atol"))
+    q = _numerics.state(q, "q")
     a, F = _forms_and_exterior_derivatives(alpha, q, step, "alpha")
     if a.ndim != q.ndim:
         raise ValueError(f"alpha(q): expected one form of shape {q.shape}, got shape {a.shape}")
@@ -162,10 +195,10 @@ def one_form_integrability(alpha, q, step=FD_STEP, tol=INTEGRABILITY_TOL):
         raise ValueError("alpha(q): expected a nonvanishing one-form, got alpha = 0")
     # Each i<j<k component appears 6 times in the full antisymmetric array.
     residual = np.sqrt((wedge**2).sum(axis=(-3, -2, -1)) / 6) / length2
-    return _integrability_test(residual, tol)
+    return _integrability_test(residual, atol)
 
 
-def frobenius_involutivity(forms, q, step=FD_STEP, tol=INTEGRABILITY_TOL, rtol=None):
+def frobenius_involutivity(forms, q, *, step=_STEP, atol=_INTEGRABILITY_ATOL, rtol=None):
     r"""Frobenius test: is the common kernel of several one-forms closed under Lie brackets?
 
     The rows of :math:`A(q)` (k x n) are the forms :math:`\alpha^i`, the constraints
@@ -181,43 +214,66 @@ def frobenius_involutivity(forms, q, step=FD_STEP, tol=INTEGRABILITY_TOL, rtol=N
     Parameters
     ----------
     forms : callable
-        ``forms(q)`` -> (..., k, n), the rows :math:`\alpha^i`; must accept extra leading axes.
+        ``forms(q)`` -> (k, n), the rows :math:`\alpha^i`, at one point (it may broadcast
+        over leading axes).
     q : (..., n) array_like
         Where to test.
-    step : float
-        Central-difference step (units of q).
-    tol : float
-        Verdict threshold on the residual (1/[q]).
+    step : float, optional
+        Central-difference step (units of q); default 1e-5.
+    atol : float, optional
+        Absolute verdict threshold on the residual, 1/[q]; default 1e-6.
     rtol : float, optional
-        Rank threshold for the regularity of :math:`A`, see :func:`constraint_rank`.
+        Rank threshold (relative to the largest singular value) for the regularity of
+        :math:`A`, see :func:`constraint_rank`; default ``max(k, n) * eps``.
 
     Returns
     -------
     IntegrabilityTest
+        ``integrable``, ``residual`` (one per point of the batch) and ``tolerance``.
 
     Raises
     ------
+    TypeError
+        If ``forms`` is not callable.
     ValueError
-        As :func:`exterior_derivative`; if ``forms(q)`` is not (..., k, n); if the forms
-        are dependent at ``q`` (the message gives the rank).
+        As :func:`exterior_derivative`; if ``forms(q)`` is not (k, n); if the forms
+        are dependent at some point of ``q`` (the message gives each such point's batch
+        index and rank).
+
+    Examples
+    --------
+    The rolling disk's constraints (q = (x, y, theta, phi)) are not involutive:
+
+    >>> import numpy as np
+    >>> from geomotion import constraints
+    >>> def rolling(q):
+    ...     return np.array([[1.0, 0.0, 0.0, -np.cos(q[2])], [0.0, 1.0, 0.0, -np.sin(q[2])]])
+    >>> bool(constraints.frobenius_involutivity(rolling, [0.0, 0.0, 0.3, 0.0]).integrable)
+    False
     """
-    q = _validate.real_array(q, "q")
+    atol = float(_validate.nonnegative(atol, "atol"))
+    q = _numerics.state(q, "q")
     A, F = _forms_and_exterior_derivatives(forms, q, step, "forms")
     if A.ndim != q.ndim + 1:
         raise ValueError(
             f"forms(q): expected shape {q.shape[:-1] + ('k', q.shape[-1])}, got shape {A.shape}"
         )
-    rank, k = np.min(constraint_rank(A, rtol)), A.shape[-2]
-    if rank < k:
+    rank, k = np.asarray(constraint_rank(A, rtol=rtol)), A.shape[-2]
+    if np.any(rank < k):
+        where = (
+            f" at batch index {_listed(np.argwhere(rank < k), rank[rank < k])}"
+            if rank.ndim
+            else f" {int(rank)}"
+        )
         raise ValueError(
-            f"forms(q): expected {k} independent forms, got rank {rank} (singular values "
+            f"forms(q): expected {k} independent forms, got rank{where} (singular values "
             f"counted above rtol = {_rank_rtol(A, rtol):.3g} times the largest)"
         )
-    N = null_space_basis(A, rtol)
+    N = null_space_basis(A, rtol=rtol)
     Nt = np.swapaxes(N, -1, -2)[..., None, :, :]
     c = -(Nt @ F @ N[..., None, :, :])  # (..., k, a, b)
     L = np.linalg.cholesky(A @ np.swapaxes(A, -1, -2))
     d = c.shape[-1]
     normal = _solve_lower(L, c.reshape(c.shape[:-2] + (d * d,)))
     residual = np.sqrt((normal**2).sum(axis=(-2, -1)) / 2)
-    return _integrability_test(residual, tol)
+    return _integrability_test(residual, atol)

@@ -108,7 +108,7 @@ def mechanical_fields(system, input_matrix, *, constraint=None):
         Constant :math:`B`: the applied load is :math:`Bu` (N m or N per coordinate per
         input unit).
     constraint : object, optional
-        A constraint with ``jacobian(q)`` and ``bias(q, v)`` (the protocol of
+        A constraint with ``jacobian(q)`` and ``acceleration_bias(q, v)`` (the protocol of
         :mod:`geomotion.constraints`); regular where evaluated.  Default (None):
         unconstrained.
 
@@ -151,14 +151,13 @@ def mechanical_fields(system, input_matrix, *, constraint=None):
         h = _numerics.evaluate(system.bias, (q, v), (n,), "system.bias(q, v)")
         if checked is None:
             return solve_mass(q, -h[..., None])[..., 0]
-        return constraints.reduced_dynamics(mass(q), checked.jacobian(q), h, checked.bias(q, v), B)[
-            0
-        ]
+        gamma = checked.acceleration_bias(q, v)
+        return constraints.reduced_dynamics(mass(q), checked.jacobian(q), h, gamma, B).f
 
     def inputs(q):
         if checked is None:
             return solve_mass(q, np.broadcast_to(B, q.shape[:-1] + B.shape))
-        return constraints.reduced_dynamics(mass(q), checked.jacobian(q), 0.0, 0.0, B)[1]
+        return constraints.reduced_dynamics(mass(q), checked.jacobian(q), 0.0, 0.0, B).G
 
     def dimension(z):
         q, _ = _split(z)

@@ -19,7 +19,7 @@ def circle_constraint(radius):
     return constraints.FunctionConstraint(
         residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - radius**2),
         jacobian=lambda q: q[..., None, :],
-        bias=lambda q, v: (v * v).sum(-1, keepdims=True),
+        acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True),
     )
 
 

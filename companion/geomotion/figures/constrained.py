@@ -294,10 +294,10 @@ def circle_acceleration_figure(*, q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), rad
             f"v: expected a velocity tangent to the circle (q.v = 0), got q.v = {q @ v:.6g} m^2/s"
         )
     circle = circle_constraint(radius)
-    M, J, gamma = np.eye(2), circle.jacobian(q), circle.bias(q, v)
-    P_v, _ = constraints.projectors(M, J)
+    M, J, gamma = np.eye(2), circle.jacobian(q), circle.acceleration_bias(q, v)
+    P_v = constraints.projectors(M, J).P_v
     tangent_only = P_v @ a0
-    admissible, _ = constraints.constrained_dynamics(M, J, np.zeros(2), M @ a0, gamma)
+    admissible = constraints.constrained_dynamics(M, J, np.zeros(2), gamma, M @ a0).a
     normal = q / radius
     required = -float(v @ v) / radius
     cases = (

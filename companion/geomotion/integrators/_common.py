@@ -58,7 +58,7 @@ def load_function(load, name, size, call):
     size : int
         Number of load components.
     call : str
-        How the callable is called, e.g. ``"torque(t, q, qd)"``, for error messages.
+        How the callable is called, e.g. ``"tau(t, q, v)"``, for error messages.
 
     Returns
     -------

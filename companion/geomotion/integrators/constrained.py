@@ -31,21 +31,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate, constraints, tree
+from ..systems import (
+    CheckedConstraint,
+    MechanicalSystem,
+    bias_function,
+    configuration,
+    mass_function,
+    norm,
+    potential_function,
+)
 from . import _common, rattle
 from .stabilization import (
-    MAX_ITERATIONS,
-    POSITION_TOL,
+    _MAX_ITER,
+    _POSITION_ATOL,
     gain,
     iteration_settings,
     newton_projection,
     project_velocity,
     stabilized,
 )
-from ..systems import CheckedConstraint, MechanicalSystem, configuration, mass_function, norm, result
 
 __all__ = [
     "CONSTRAINED_METHODS",
-    "CONSTANT_MASS_RTOL",
     "ConstrainedTrajectory",
     "simulate_constrained",
 ]
@@ -55,7 +62,7 @@ CONSTRAINED_METHODS = ("projection", "baumgarte", "rattle")
 
 #: Largest change of the mass matrix along a trajectory, relative to its largest entry,
 #: that ``simulate_constrained(method="rattle")`` accepts as constant.
-CONSTANT_MASS_RTOL = 1e-12
+_CONSTANT_MASS_RTOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -129,9 +136,9 @@ class ConstrainedTrajectory:
 def _mechanical_system(system, gravity):
     """A Tree (under ``gravity``) or a MechanicalSystem, as a MechanicalSystem."""
     if isinstance(system, tree.Tree):
-        return MechanicalSystem.from_tree(system, gravity)
+        return MechanicalSystem.from_tree(system, gravity=gravity)
     if not isinstance(system, MechanicalSystem):
-        raise ValueError(
+        raise TypeError(
             f"system: expected a geomotion.tree.Tree or a MechanicalSystem, got "
             f"{type(system).__name__}"
         )
@@ -171,6 +178,7 @@ def simulate_constrained(
     v0,
     dt,
     n_steps,
+    *,
     method="projection",
     u=None,
     B=None,
@@ -179,8 +187,8 @@ def simulate_constrained(
     gravity=None,
     alpha=None,
     beta=None,
-    tol=POSITION_TOL,
-    max_iter=MAX_ITERATIONS,
+    atol=_POSITION_ATOL,
+    max_iter=_MAX_ITER,
 ):
     r"""Integrate a constrained mechanical system and report residuals and the energy balance.
 
@@ -206,17 +214,18 @@ def simulate_constrained(
         :math:`h` = ``tree.bias_forces`` and :math:`V` = ``tree.potential_energy``
         under ``gravity``.
     constraint : constraint object
-        With ``residual(q)`` (..., c), ``jacobian(q)`` (..., c, n), ``bias(q, v)`` (..., c).
+        With ``residual(q)`` (..., c), ``jacobian(q)`` (..., c, n), ``acceleration_bias(q, v)`` (..., c).
     q0, v0 : (..., n) array_like
         Initial coordinates and rates; leading axes form a batch.
     dt : float
         Step in s, positive.
     n_steps : int
         Number of steps, at least 1.
-    method : {"projection", "baumgarte", "rattle"}
-    u : None, (..., m) array_like, or callable
+    method : {"projection", "baumgarte", "rattle"}, optional
+        The scheme; default "projection".  Every parameter from here on is keyword-only.
+    u : None, (..., m) array_like, or callable, optional
         Inputs: None, a constant, or ``u(t, q, v)`` -> (..., m).
-    B : None or (n, m) array_like
+    B : None or (n, m) array_like, optional
         Constant input matrix: generalized load :math:`Bu`, port output
         :math:`y = B^Tv`; identity by default.
     other_force : None, (..., n) array_like, or callable
@@ -230,23 +239,31 @@ def simulate_constrained(
         own ``model.gravity``).
     alpha, beta : float, optional
         Baumgarte gains in 1/s, required by and only allowed with ``"baumgarte"``.
-    tol : float
-        Tolerance on :math:`|\Phi|` (constraint units) of the Newton solves.
-    max_iter : int
-        Iterations allowed per solve.
+    atol : float, optional
+        Absolute tolerance on :math:`|\Phi|` of the Newton solves, in the constraint's
+        units (m for a loop closure); default 1e-12.
+    max_iter : int, optional
+        Iterations allowed per solve; default 20.
 
     Returns
     -------
     ConstrainedTrajectory
+        States, energies, work terms, residuals and multipliers, time first.
 
     Raises
     ------
+    geomotion.ConvergenceError
+        When a Newton projection or a RATTLE solve does not reach ``atol`` (or settle)
+        in ``max_iter`` iterations; the message gives the time, the residual reached,
+        and suggests a smaller ``dt``.
+    TypeError
+        If ``system`` is neither a Tree nor a MechanicalSystem, or ``constraint`` lacks
+        the protocol methods.
     ValueError
         Naming the argument: ``dt`` <= 0, ``n_steps`` not a positive integer, an
         unknown ``method``, negative, missing or unused gains, non-finite values,
-        shapes that disagree, a constraint without the protocol methods, ``damping``
-        not PSD; a mass matrix that is not SPD, or that changes along a RATTLE run; a
-        rank-deficient constraint Jacobian; a projection that does not converge.
+        shapes that disagree, ``damping`` not PSD; a mass matrix that is not SPD, or
+        that changes along a RATTLE run; a rank-deficient constraint Jacobian.
 
     Examples
     --------
@@ -263,7 +280,8 @@ def simulate_constrained(
     ...     potential=lambda q: m * g * q[..., 1])
     >>> circle = constraints.FunctionConstraint(  # Phi = (|q|^2 - 1) / 2: the unit circle
     ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
-    ...     jacobian=lambda q: q[..., None, :], bias=lambda q, v: (v * v).sum(-1, keepdims=True))
+    ...     jacobian=lambda q: q[..., None, :],
+    ...     acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True))
     >>> run = integrators.simulate_constrained(particle, circle, [0.0, -1.0], [1.0, 0.0],
     ...                                       dt=0.01, n_steps=20)
     >>> float(run.multiplier[0, 0].round(6))
@@ -273,7 +291,7 @@ def simulate_constrained(
     """
     gains = _method_gains(method, alpha, beta)
     dt, n_steps = _common.step_settings(dt, n_steps)
-    tol, max_iter = iteration_settings(tol, max_iter)
+    atol, max_iter = iteration_settings(atol, max_iter)
     equations = _mechanical_system(system, gravity)
     n = (
         system.num_bodies
@@ -289,23 +307,21 @@ def simulate_constrained(
     q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), u_batch, other_batch)
     checked = CheckedConstraint(constraint, n)
     mass_of = mass_function(equations.mass_matrix, n, "system.mass_matrix")
-
-    def bias_of(q, v):
-        return result(equations.bias(q, v), "system.bias(q, v)", q.shape)
+    bias_of = bias_function(equations.bias, n)
 
     def loads_of(t, q, v):
         """Load channels (..., 3, n): inputs B u, other loads, damping force."""
         return np.stack([u_of(t, q, v) @ B.T, other_of(t, q, v), -v @ B_d], axis=-2)
 
-    def project(q, v):
-        q = newton_projection(mass_of, checked, q, tol, max_iter)
+    def project(q, v, suggestion=None):
+        q = newton_projection(mass_of, checked, q, atol, max_iter, suggestion)
         return q, project_velocity(mass_of(q), checked.jacobian(q), v)
 
     if method != "baumgarte":
         q0, v0 = project(q0, v0)
     if method == "rattle":
         q, v, work, acceleration, multiplier, velocity_multiplier = _integrate_rattle(
-            mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, tol, max_iter
+            mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, atol, max_iter
         )
     else:
         dynamics = _index_one_dynamics(mass_of, bias_of, checked, loads_of, gains)
@@ -316,7 +332,7 @@ def simulate_constrained(
 
     t = dt * np.arange(n_steps + 1)
     kinetic = 0.5 * np.einsum("...i,...ij,...j->...", v, mass_of(q), v)
-    potential = result(equations.potential(q), "system.potential(q)", q.shape[:-1])
+    potential = potential_function(equations.potential)(q)
     input_work, other_work, dissipated = work[..., 0], work[..., 1], -work[..., 2]
     residual = (
         kinetic + potential - kinetic[0] - potential[0] - input_work - other_work + dissipated
@@ -335,7 +351,7 @@ def simulate_constrained(
         residual,
         position_residual=norm(checked.residual(q)),
         velocity_residual=norm(np.einsum("...ij,...j->...i", J, v)),
-        acceleration_residual=norm(normal_acceleration + checked.bias(q[:-1], v[:-1])),
+        acceleration_residual=norm(normal_acceleration + checked.acceleration_bias(q[:-1], v[:-1])),
         multiplier=multiplier,
         velocity_multiplier=velocity_multiplier,
         method=method,
@@ -361,13 +377,13 @@ def _index_one_dynamics(mass_of, bias_of, checked, loads_of, gains):
     def dynamics(t, q, v):
         loads = loads_of(t, q, v)
         J = checked.jacobian(q)
-        gamma = checked.bias(q, v)
+        gamma = checked.acceleration_bias(q, v)
         if gains is not None:
             gamma = stabilized(checked, q, v, J, gamma, *gains)
-        a, lam = constraints.constrained_dynamics(
-            mass_of(q), J, bias_of(q, v), loads.sum(axis=-2), gamma
+        result = constraints.constrained_dynamics(
+            mass_of(q), J, bias_of(q, v), gamma, loads.sum(axis=-2)
         )
-        return a, loads, lam
+        return result.a, loads, result.multiplier
 
     return dynamics
 
@@ -379,13 +395,12 @@ def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps):
     for k in range(n_steps):
         q_next, v_next, step_work, (a, _, lam) = _common.rk4_step(dynamics, k * dt, q[k], v[k], dt)
         if project is not None:
-            try:
-                q_next, v_next = project(q_next, v_next)
-            except ValueError as error:
-                raise ValueError(
-                    f"dt: projection failed after the step from t = {k * dt:.6g} s "
-                    f"({error}); take a smaller step"
-                ) from error
+            q_next, v_next = project(
+                q_next,
+                v_next,
+                f"a smaller step dt (the projection failed after the step from "
+                f"t = {k * dt:.6g} s), a larger max_iter or a larger atol",
+            )
         q[k + 1], v[k + 1] = q_next, v_next
         work[k + 1] = work[k] + step_work
         accelerations.append(a)
@@ -393,7 +408,7 @@ def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps):
     return q, v, work, np.array(accelerations), np.array(multipliers)
 
 
-def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, tol, max_iter):
+def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, atol, max_iter):
     """RATTLE steps with the work of the load channels by the trapezoidal rule.
 
     The system's own loads :math:`-h` join as a fourth channel whose work is not
@@ -411,10 +426,10 @@ def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, 
     accelerations, multipliers, velocity_multipliers = [], [], []
     for k in range(n_steps):
         result_k, loads_next, a = rattle.step(
-            M, checked, forces_of, k * dt, q[k], v[k], loads, dt, tol, max_iter
+            M, checked, forces_of, k * dt, q[k], v[k], loads, dt, atol, max_iter
         )
         change = np.abs(mass_of(result_k.q) - M).max()
-        if change > CONSTANT_MASS_RTOL * scale:
+        if change > _CONSTANT_MASS_RTOL * scale:
             raise ValueError(
                 f"system: method 'rattle' needs a constant mass matrix, but M changed by "
                 f"{change / scale:.3g} of its largest entry by t = {(k + 1) * dt:.6g} s; "

@@ -29,15 +29,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from . import _common
-from .stabilization import MAX_ITERATIONS, POSITION_TOL, iteration_settings, metric_correction
+from ..errors import ConvergenceError
 from ..systems import CheckedConstraint, configuration, mass_function, norm
+from . import _common
+from .stabilization import _MAX_ITER, _POSITION_ATOL, iteration_settings, metric_correction
 
-__all__ = ["LOAD_RTOL", "RattleStep", "rattle_step"]
+__all__ = ["RattleStep", "rattle_step"]
 
 #: Relative change of the closing-kick force between two fixed-point passes at which
 #: the implicit closing half kick counts as converged.
-LOAD_RTOL = 1e-12
+_LOAD_RTOL = 1e-12
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class RattleStep:
     Attributes
     ----------
     q, v : (..., n) ndarray
-        The new configuration (:math:`|\Phi| \le` tol) and tangent rates.
+        The new configuration (:math:`|\Phi| \le` ``atol``) and tangent rates.
     position_multiplier : (..., c) ndarray
         :math:`\lambda_k`, whose reaction :math:`J_c(q_k)^T\lambda_k` acts in the opening
         half kick (N for a position loop closure).
@@ -69,11 +70,15 @@ def _solve_spd(M, rhs):
 
 
 def _changed(new, old):
-    """True unless ``new`` equals ``old`` to LOAD_RTOL relative to its largest entry."""
-    return np.abs(new - old).max(initial=0.0) > LOAD_RTOL * np.abs(new).max(initial=0.0)
+    """True unless ``new`` equals ``old`` to _LOAD_RTOL relative to its largest entry."""
+    return np.abs(new - old).max(initial=0.0) > _LOAD_RTOL * np.abs(new).max(initial=0.0)
 
 
-def step(M, checked, loads_of, t, q, v, loads, dt, tol, max_iter):
+def _relative_change(new, old):
+    return float(np.abs(new - old).max(initial=0.0) / max(np.abs(new).max(initial=0.0), 1e-300))
+
+
+def step(M, checked, loads_of, t, q, v, loads, dt, atol, max_iter):
     """One RATTLE step on validated functions.
 
     The applied force is the sum of the load channels (..., k, n) of
@@ -91,12 +96,16 @@ def step(M, checked, loads_of, t, q, v, loads, dt, tol, max_iter):
     for iteration in range(max_iter + 1):
         Phi = checked.residual(q_next)
         violation = float(norm(Phi).max(initial=0.0))
-        if violation <= tol:
+        if violation <= atol:
             break
         if iteration == max_iter:
-            raise ValueError(
-                f"dt: the RATTLE position multiplier left |Phi| = {violation:.3g} > tol = "
-                f"{tol:.3g} after {max_iter} Newton steps at t = {t:.6g} s; take a smaller step"
+            raise ConvergenceError(
+                f"RATTLE position multiplier (Newton on Phi(q_k+1) = 0, |Phi| in constraint "
+                f"units) at t = {t:.6g} s",
+                residual=violation,
+                tolerance=atol,
+                iterations=max_iter,
+                suggestion="a smaller step dt, a larger max_iter or a larger atol",
             )
         dPhi_dlam = 0.5 * dt**2 * checked.jacobian(q_next) @ Minv_Jt
         lam = lam - np.linalg.solve(dPhi_dlam, Phi[..., None])[..., 0]
@@ -108,27 +117,33 @@ def step(M, checked, loads_of, t, q, v, loads, dt, tol, max_iter):
     # that depend on v it is implicit: iterate until the loads stop changing (for loads
     # independent of v the second evaluation confirms the first).
     J_next = checked.jacobian(q_next)
-    v_next, used, impulse = v_half, None, None
+    v_next, used, impulse, change = v_half, None, None, np.inf
     for _ in range(max_iter + 1):
         loads_next = loads_of(t + dt, q_next, v_next)
         if used is not None and not _changed(loads_next, used):
             return RattleStep(q_next, v_next, lam, 2 * impulse / dt), loads_next, a_open
+        if used is not None:
+            change = _relative_change(loads_next, used)
         v_kick = v_half + 0.5 * dt * _solve_spd(M, loads_next.sum(axis=-2)[..., None])[..., 0]
         correction, impulse = metric_correction(
             M, J_next, -np.einsum("...ij,...j->...i", J_next, v_kick)
         )
         v_next, used = v_kick + correction, loads_next
-    raise ValueError(
-        f"dt: the velocity-dependent loads of the RATTLE closing half kick did not converge "
-        f"in {max_iter} fixed-point passes at t = {t:.6g} s; take a smaller step"
+    raise ConvergenceError(
+        f"RATTLE closing half kick (fixed point of the velocity-dependent loads, relative "
+        f"change between passes) at t = {t:.6g} s",
+        residual=change,
+        tolerance=_LOAD_RTOL,
+        iterations=max_iter,
+        suggestion="a smaller step dt or a larger max_iter",
     )
 
 
-def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL, max_iter=MAX_ITERATIONS):
+def rattle_step(M, constraint, q, v, force, dt, *, t=0.0, atol=_POSITION_ATOL, max_iter=_MAX_ITER):
     r"""One RATTLE step for a constant mass matrix (see the module documentation).
 
     The position multiplier is found by Newton's method on
-    :math:`\Phi(q_{k+1}(\lambda_k)) = 0` to ``tol``; the velocity multiplier by a linear
+    :math:`\Phi(q_{k+1}(\lambda_k)) = 0` to ``atol``; the velocity multiplier by a linear
     solve (iterated when ``force`` depends on the velocity).
 
     Parameters
@@ -137,20 +152,22 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL, max_ite
         Constant symmetric positive definite mass matrix (a callable is refused:
         the step is only valid for :math:`M` independent of :math:`q`).
     constraint : constraint object
-        With ``residual(q)``, ``jacobian(q)`` and ``bias(q, v)``.
+        With ``residual(q)``, ``jacobian(q)`` and ``acceleration_bias(q, v)``.
     q, v : (..., n) array_like
         A consistent state: :math:`\Phi(q) = 0`, :math:`J_c(q)v = 0`.
     force : None, (..., n) array_like, or callable
         Applied generalized force without the constraint reaction (conservative,
-        input and dissipative loads together): constant or ``force(t, q, v)``.
+        input and dissipative loads together), N or N m by coordinate: constant or
+        ``force(t, q, v)``.
     dt : float
         Step in s, positive.
-    t : float
-        Time of the state ``(q, v)`` in s.
-    tol : float
-        Tolerance on :math:`|\Phi(q_{k+1})|` in constraint units.
-    max_iter : int
-        Iterations allowed for each solve.
+    t : float, optional
+        Time of the state ``(q, v)`` in s; default 0.
+    atol : float, optional
+        Absolute tolerance on :math:`|\Phi(q_{k+1})|`, in the constraint's units (m for
+        a loop closure); default 1e-12.
+    max_iter : int, optional
+        Iterations allowed for each solve; default 20.
 
     Returns
     -------
@@ -159,9 +176,12 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL, max_ite
 
     Raises
     ------
+    geomotion.ConvergenceError
+        If the Newton solve for the position multiplier does not reach ``atol``, or the
+        implicit closing half kick does not settle, within ``max_iter`` iterations.
     ValueError
-        If ``M`` is a callable or not a constant SPD matrix of matching size, an
-        argument is malformed, or a solve does not converge.
+        If ``M`` is a callable or not a constant SPD matrix of matching size, or an
+        argument is malformed.
 
     Examples
     --------
@@ -173,7 +193,7 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL, max_ite
     >>> from geomotion import constraints, integrators
     >>> circle = constraints.FunctionConstraint(  # Phi = (|q|^2 - 1) / 2: the unit circle
     ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
-    ...     jacobian=lambda q: q[..., None, :], bias=lambda q, v: (v * v).sum(-1, keepdims=True))
+    ...     jacobian=lambda q: q[..., None, :], acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True))
     >>> step = integrators.rattle_step(2.0 * np.eye(2), circle, [0.0, -1.0], [1.0, 0.0],
     ...                               force=[0.0, -2.0 * 9.81], dt=0.01)
     >>> float(np.linalg.norm(step.q).round(9)), bool(abs(step.q @ step.v) < 1e-12)
@@ -182,7 +202,7 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL, max_ite
     -21.62
     """
     dt, _ = _common.step_settings(dt, 1)
-    tol, max_iter = iteration_settings(tol, max_iter)
+    atol, max_iter = iteration_settings(atol, max_iter)
     if callable(M):
         raise ValueError(
             "M: expected a constant (..., n, n) mass matrix, got a callable; "
@@ -202,6 +222,5 @@ def rattle_step(M, constraint, q, v, force, dt, t=0.0, tol=POSITION_TOL, max_ite
         return force_of(time, position, rate)[..., None, :]
 
     checked = CheckedConstraint(constraint, n)
-    return step(M, checked, loads_of, float(t), q, v, loads_of(float(t), q, v), dt, tol, max_iter)[
-        0
-    ]
+    start = loads_of(float(t), q, v)
+    return step(M, checked, loads_of, float(t), q, v, start, dt, atol, max_iter)[0]

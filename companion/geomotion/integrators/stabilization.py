@@ -18,23 +18,22 @@ Neither is a symplectic method: that needs a scheme built around the constraint
 import numpy as np
 
 from .. import _validate, constraints
+from ..errors import ConvergenceError
 from ..systems import CheckedConstraint, configuration, mass_function, norm
 
 __all__ = [
-    "POSITION_TOL",
-    "MAX_ITERATIONS",
     "baumgarte_bias",
     "project_position",
     "project_velocity",
 ]
 
-#: Default tolerance on the constraint residual norm :math:`|\Phi|` reached by the
+#: Default ``atol`` on the constraint residual norm :math:`|\Phi|` reached by the
 #: Newton solves of :func:`project_position` and :func:`rattle_step`, in the units of
 #: the constraint (m for loop closures).
-POSITION_TOL = 1e-12
+_POSITION_ATOL = 1e-12
 
-#: Default limit on the iterations of those solves.
-MAX_ITERATIONS = 20
+#: Default ``max_iter`` of those solves.
+_MAX_ITER = 20
 
 
 def gain(value, name):
@@ -45,11 +44,11 @@ def gain(value, name):
     return float(array)
 
 
-def iteration_settings(tol, max_iter):
-    """Validate a positive tolerance and an iteration limit >= 1."""
-    tol_array = _validate.positive(tol, "tol")
+def iteration_settings(atol, max_iter):
+    """Validate a positive absolute tolerance and an iteration limit >= 1."""
+    tol_array = _validate.positive(atol, "atol")
     if tol_array.ndim:
-        raise ValueError(f"tol: expected a positive scalar, got shape {tol_array.shape}")
+        raise ValueError(f"atol: expected a positive scalar, got shape {tol_array.shape}")
     max_iter = _validate.count(max_iter, "max_iter")
     return float(tol_array), int(max_iter)
 
@@ -63,7 +62,8 @@ def metric_correction(M, J, r):
     """
     batch = np.broadcast_shapes(M.shape[:-2], J.shape[:-2], r.shape[:-1])
     zero = np.zeros(batch + M.shape[-1:])
-    return constraints.constrained_dynamics(M, J, zero, zero, -r)
+    result = constraints.constrained_dynamics(M, J, zero, -r, zero)
+    return result.a, result.multiplier
 
 
 def stabilized(checked, q, v, J, gamma, alpha, beta):
@@ -71,7 +71,7 @@ def stabilized(checked, q, v, J, gamma, alpha, beta):
     return gamma + 2 * alpha * np.einsum("...ij,...j->...i", J, v) + beta**2 * checked.residual(q)
 
 
-def baumgarte_bias(constraint, q, v, alpha, beta):
+def baumgarte_bias(constraint, q, v, *, alpha, beta):
     r"""Stabilized bias :math:`\gamma + 2\alpha J_cv + \beta^2\Phi` of Baumgarte's method.
 
     Used in place of :math:`\gamma = \dot J_cv` in the acceleration equation,
@@ -95,11 +95,11 @@ def baumgarte_bias(constraint, q, v, alpha, beta):
     Parameters
     ----------
     constraint : constraint object
-        With ``residual(q)``, ``jacobian(q)`` and ``bias(q, v)``.
+        With ``residual(q)``, ``jacobian(q)`` and ``acceleration_bias(q, v)``.
     q, v : (..., n) array_like
         Coordinates and rates.
     alpha, beta : float
-        Non-negative gains in 1/s.
+        Non-negative gains in 1/s (keyword-only, required).
 
     Returns
     -------
@@ -108,9 +108,11 @@ def baumgarte_bias(constraint, q, v, alpha, beta):
 
     Raises
     ------
+    TypeError
+        For a constraint without the protocol methods.
     ValueError
         For a negative or non-scalar gain, non-finite or mismatched ``q``/``v``, or a
-        constraint without the protocol methods or with malformed results.
+        constraint with malformed results.
 
     Examples
     --------
@@ -121,7 +123,7 @@ def baumgarte_bias(constraint, q, v, alpha, beta):
     >>> from geomotion import constraints, integrators
     >>> circle = constraints.FunctionConstraint(  # Phi = (|q|^2 - 1) / 2: the unit circle
     ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
-    ...     jacobian=lambda q: q[..., None, :], bias=lambda q, v: (v * v).sum(-1, keepdims=True))
+    ...     jacobian=lambda q: q[..., None, :], acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True))
     >>> integrators.baumgarte_bias(circle, [1.1, 0.0], [0.0, 1.0], alpha=10.0, beta=10.0).round(9)
     array([11.5])
     """
@@ -129,26 +131,32 @@ def baumgarte_bias(constraint, q, v, alpha, beta):
     q = configuration(q)
     v = configuration(v, q.shape[-1], "v")
     checked = CheckedConstraint(constraint, q.shape[-1])
-    return stabilized(checked, q, v, checked.jacobian(q), checked.bias(q, v), alpha, beta)
+    return stabilized(
+        checked, q, v, checked.jacobian(q), checked.acceleration_bias(q, v), alpha, beta
+    )
 
 
-def newton_projection(mass_of, checked, q, tol, max_iter):
+def newton_projection(mass_of, checked, q, atol, max_iter, suggestion=None):
     """The iteration of :func:`project_position` on validated functions."""
     for iteration in range(max_iter + 1):
         Phi = checked.residual(q)
         violation = float(norm(Phi).max(initial=0.0))
-        if violation <= tol:
+        if violation <= atol:
             return q
         if iteration == max_iter:
             break
         q = q - metric_correction(mass_of(q), checked.jacobian(q), Phi)[0]
-    raise ValueError(
-        f"q: Newton projection left |Phi| = {violation:.3g} > tol = {tol:.3g} after "
-        f"{max_iter} iterations; start closer to the constraint or allow more iterations"
+    raise ConvergenceError(
+        "Newton projection of q onto Phi(q) = 0 (|Phi|, constraint units)",
+        residual=violation,
+        tolerance=atol,
+        iterations=max_iter,
+        suggestion=suggestion
+        or "a start closer to the constraint, a larger max_iter or a larger atol",
     )
 
 
-def project_position(M, constraint, q, tol=POSITION_TOL, max_iter=MAX_ITERATIONS):
+def project_position(M, constraint, q, *, atol=_POSITION_ATOL, max_iter=_MAX_ITER):
     r"""Pull a configuration onto :math:`\Phi(q) = 0` by Newton steps in the kinetic metric.
 
     .. math:: q^{j+1} = q^j - M(q^j)^{-1}J_c(q^j)^T
@@ -157,31 +165,37 @@ def project_position(M, constraint, q, tol=POSITION_TOL, max_iter=MAX_ITERATIONS
     Each step is the smallest correction, measured by kinetic energy, that removes
     the linearized violation; the iteration converges quadratically from a start
     close enough to the constraint (e.g. the prediction of one integration step)
-    and stops when every :math:`|\Phi| \le` ``tol``.
+    and stops when every :math:`|\Phi| \le` ``atol``.
 
     Parameters
     ----------
     M : callable or (..., n, n) array_like
         Mass matrix :math:`M(q)` as a function of ``q``, or a constant SPD matrix.
     constraint : constraint object
-        With ``residual(q)``, ``jacobian(q)`` and ``bias(q, v)``.
+        With ``residual(q)``, ``jacobian(q)`` and ``acceleration_bias(q, v)``.
     q : (..., n) array_like
         Start configuration(s).
-    tol : float
-        Tolerance on the Euclidean norm of :math:`\Phi`, in constraint units.
-    max_iter : int
-        Newton steps allowed.
+    atol : float, optional
+        Absolute tolerance on the Euclidean norm of :math:`\Phi`, in the constraint's
+        units (m for a loop closure); default 1e-12.
+    max_iter : int, optional
+        Newton steps allowed; default 20.
 
     Returns
     -------
     (..., n) ndarray
-        Configuration(s) with :math:`|\Phi| \le` ``tol``.
+        Configuration(s) with :math:`|\Phi| \le` ``atol``.
 
     Raises
     ------
+    geomotion.ConvergenceError
+        If the iteration does not reach ``atol`` in ``max_iter`` steps (it carries the
+        residual reached).
+    TypeError
+        For a constraint without the protocol methods.
     ValueError
-        If the iteration does not reach ``tol`` in ``max_iter`` steps, :math:`M` is not
-        symmetric positive definite, :math:`J_c` loses rank, or an argument is malformed.
+        If :math:`M` is not symmetric positive definite, :math:`J_c` loses rank, or an
+        argument is malformed.
 
     Examples
     --------
@@ -192,15 +206,15 @@ def project_position(M, constraint, q, tol=POSITION_TOL, max_iter=MAX_ITERATIONS
     >>> from geomotion import constraints, integrators
     >>> circle = constraints.FunctionConstraint(  # Phi = (|q|^2 - 1) / 2: the unit circle
     ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
-    ...     jacobian=lambda q: q[..., None, :], bias=lambda q, v: (v * v).sum(-1, keepdims=True))
+    ...     jacobian=lambda q: q[..., None, :], acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True))
     >>> integrators.project_position(2.0 * np.eye(2), circle, [0.66, 0.88]).round(9)
     array([0.6, 0.8])
     """
-    tol, max_iter = iteration_settings(tol, max_iter)
+    atol, max_iter = iteration_settings(atol, max_iter)
     q = configuration(q)
     n = q.shape[-1]
     return newton_projection(
-        mass_function(M, n), CheckedConstraint(constraint, n), q, tol, max_iter
+        mass_function(M, n), CheckedConstraint(constraint, n), q, atol, max_iter
     )
 
 
@@ -225,6 +239,7 @@ def project_velocity(M, J_c, v):
     Returns
     -------
     (..., n) ndarray
+        :math:`v^+`, in the units of ``v``.
 
     Raises
     ------

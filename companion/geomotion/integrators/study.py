@@ -35,7 +35,7 @@ between successive step sizes.  What to expect on a smooth problem:
 
 Floors.  An error at the level of a solve tolerance or of rounding says nothing about
 the step.  Each quantity therefore carries a floor -- ten times the Newton tolerance
-``tol`` for the position residual, and ``ROUNDOFF_FACTOR`` times machine epsilon
+``atol`` for the position residual, and 1000 times machine epsilon
 times the size of the terms that cancel for the others (:math:`|J_c||v|`,
 :math:`|\gamma|`, the largest energy or work term) -- and an order is reported (not NaN)
 only when both errors it compares lie above the floor.
@@ -48,20 +48,21 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import _validate
+from ..errors import ConvergenceError
 from .constrained import CONSTRAINED_METHODS, simulate_constrained
-from .stabilization import POSITION_TOL
+from .stabilization import _POSITION_ATOL
 
-__all__ = ["ROUNDOFF_FACTOR", "QUANTITIES", "MethodStudy", "StepSizeStudy", "step_size_study"]
+__all__ = ["QUANTITIES", "MethodStudy", "StepSizeStudy", "step_size_study"]
 
 #: Multiple of machine epsilon (times the size of the cancelling terms) below which a
 #: residual counts as rounding, not as discretization error.
-ROUNDOFF_FACTOR = 1e3
+_ROUNDOFF_FACTOR = 1e3
 
 #: The residuals a study reports, in table order.
 QUANTITIES = ("position", "velocity", "acceleration", "energy")
 
 #: Options passed through to :func:`~geomotion.integrators.simulate_constrained`.
-_OPTIONS = ("u", "B", "other_force", "damping", "gravity", "alpha", "beta", "tol", "max_iter")
+_OPTIONS = ("u", "B", "other_force", "damping", "gravity", "alpha", "beta", "atol", "max_iter")
 
 #: The message with which simulate_constrained refuses RATTLE for a varying mass matrix.
 _VARYING_MASS = "system: method 'rattle' needs a constant mass matrix"
@@ -138,8 +139,8 @@ class MethodStudy:
     velocity: np.ndarray
     acceleration: np.ndarray
     energy: np.ndarray
-    floors: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
-    orders: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    floors: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), kw_only=True)
+    orders: MappingProxyType = field(default_factory=lambda: MappingProxyType({}), kw_only=True)
 
     def residual(self, quantity):
         """The (K,) array of ``quantity``, one of ``QUANTITIES``.
@@ -277,12 +278,12 @@ def _norms(rows):
     return np.sqrt(np.einsum("...i,...i->...", rows, rows))
 
 
-def _floors(trajectory, constraint, tol):
+def _floors(trajectory, constraint, atol):
     """Rounding / tolerance floors of the four residuals of one run."""
     eps = np.finfo(float).eps
     J = np.asarray(constraint.jacobian(trajectory.q), dtype=float)
     jacobian_size = np.sqrt(np.einsum("...ij,...ij->...", J, J))
-    gamma = np.asarray(constraint.bias(trajectory.q, trajectory.v), dtype=float)
+    gamma = np.asarray(constraint.acceleration_bias(trajectory.q, trajectory.v), dtype=float)
     terms = [
         trajectory.kinetic,
         trajectory.potential,
@@ -292,10 +293,10 @@ def _floors(trajectory, constraint, tol):
     ]
     energy_size = sum(np.abs(term).max() for term in terms)
     return {
-        "position": 10.0 * tol,
-        "velocity": ROUNDOFF_FACTOR * eps * float((jacobian_size * _norms(trajectory.v)).max()),
-        "acceleration": ROUNDOFF_FACTOR * eps * float(_norms(gamma).max()),
-        "energy": ROUNDOFF_FACTOR * eps * float(energy_size),
+        "position": 10.0 * atol,
+        "velocity": _ROUNDOFF_FACTOR * eps * float((jacobian_size * _norms(trajectory.v)).max()),
+        "acceleration": _ROUNDOFF_FACTOR * eps * float(_norms(gamma).max()),
+        "energy": _ROUNDOFF_FACTOR * eps * float(energy_size),
     }
 
 
@@ -324,6 +325,7 @@ def step_size_study(
     v0,
     duration,
     steps,
+    *,
     methods=("baumgarte", "projection", "rattle"),
     **options,
 ):
@@ -349,27 +351,32 @@ def step_size_study(
         Simulated time :math:`T` > 0, s, the same for every run.
     steps : sequence of int
         Step counts, positive and strictly increasing (so the steps shrink), at least one.
-    methods : sequence of str
-        Any of ``"baumgarte"``, ``"projection"``, ``"rattle"``, each once.
+    methods : sequence of str, optional
+        Any of ``"baumgarte"``, ``"projection"``, ``"rattle"``, each once; default all
+        three in that order.
     **options
         Passed to :func:`~geomotion.integrators.simulate_constrained`: ``u``, ``B``, ``other_force``,
-        ``damping``, ``gravity``, ``tol``, ``max_iter``, and the Baumgarte gains
+        ``damping``, ``gravity``, ``atol``, ``max_iter``, and the Baumgarte gains
         ``alpha``, ``beta`` (1/s; required when ``"baumgarte"`` is studied, given to
         that method only).
 
     Returns
     -------
     StepSizeStudy
+        The residuals of every method at every step size, and their observed orders.
 
     Raises
     ------
+    geomotion.ConvergenceError
+        When a run's Newton projection or RATTLE solve does not converge; the message
+        names the method and the step count.
     ValueError
         Naming the argument: ``steps`` empty, not positive integers or not strictly
         increasing; ``duration`` not positive and finite; an unknown or repeated
         method; an unknown option; Baumgarte gains missing although ``"baumgarte"`` is
-        studied; any error of :func:`~geomotion.integrators.simulate_constrained` (a failed run is reported
-        against ``steps`` with its step count).  RATTLE on a system with a varying mass
-        matrix is not an error: it is recorded as not applicable.
+        studied; any error of :func:`~geomotion.integrators.simulate_constrained`.
+        RATTLE on a system with a varying mass matrix is not an error: it is recorded
+        as not applicable.
 
     Examples
     --------
@@ -385,7 +392,8 @@ def step_size_study(
     ...     potential=lambda q: m * g * q[..., 1])
     >>> circle = constraints.FunctionConstraint(  # Phi = (|q|^2 - 1) / 2: the unit circle
     ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
-    ...     jacobian=lambda q: q[..., None, :], bias=lambda q, v: (v * v).sum(-1, keepdims=True))
+    ...     jacobian=lambda q: q[..., None, :],
+    ...     acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True))
     >>> study = integrators.step_size_study(particle, circle, [0.0, -1.0], [1.0, 0.0],
     ...                                     duration=0.2, steps=(4, 8), methods=("rattle",))
     >>> study.dt  # s
@@ -410,7 +418,7 @@ def step_size_study(
             "alpha, beta: studying method 'baumgarte' needs both gains (1/s); "
             "pass alpha=..., beta=... or leave 'baumgarte' out of methods"
         )
-    tol = options.get("tol", POSITION_TOL)
+    atol = options.get("atol", _POSITION_ATOL)
     dt = np.array([duration / n for n in counts])
 
     results = []
@@ -424,20 +432,25 @@ def step_size_study(
                 trajectory = simulate_constrained(
                     system, constraint, q0, v0, step, n, method=method, **options, **extra
                 )
+            except ConvergenceError as error:
+                raise ConvergenceError(
+                    f"steps: method {method!r} with {n} steps (dt = {step:.6g} s): "
+                    f"{error.args[0].split(': residual')[0]}",
+                    residual=error.residual,
+                    tolerance=error.tolerance,
+                    iterations=error.iterations,
+                    suggestion=error.suggestion,
+                ) from error
             except ValueError as error:
                 if method == "rattle" and str(error).startswith(_VARYING_MASS):
                     reason = f"the mass matrix varies along the motion ({error})"
                     break
-                if not str(error).startswith("dt:"):
-                    raise
-                raise ValueError(
-                    f"steps: method {method!r} failed with {n} steps (dt = {step:.6g} s): {error}"
-                ) from error
+                raise
             values["position"].append(float(np.max(trajectory.position_residual)))
             values["velocity"].append(float(np.max(trajectory.velocity_residual)))
             values["acceleration"].append(float(np.max(trajectory.acceleration_residual)))
             values["energy"].append(float(np.max(np.abs(trajectory.energy_residual))))
-            for name, value in _floors(trajectory, constraint, tol).items():
+            for name, value in _floors(trajectory, constraint, atol).items():
                 floors[name] = max(floors[name], value)
         if reason:
             results.append(_not_applicable(method, reason, dt))

@@ -64,20 +64,20 @@ class Trajectory:
         Times in s, starting at 0.
     q : (n_steps + 1, ..., N) ndarray
         Joint coordinates (rad for revolute, m for prismatic joints).
-    qd : (n_steps + 1, ..., N) ndarray
+    v : (n_steps + 1, ..., N) ndarray
         Joint rates (rad/s, m/s).
     kinetic : (n_steps + 1, ...) ndarray
-        Kinetic energy :math:`K = \tfrac12\dot q^TM(q)\dot q` in J.
+        Kinetic energy :math:`K = \tfrac12v^TM(q)v` in J.
     potential : (n_steps + 1, ...) ndarray
         Gravitational potential energy in J (reference of ``tree.potential_energy``).
-    work : (n_steps + 1, ...) ndarray
-        Work of the applied joint torques since ``t = 0`` in J, accumulated
-        consistently with ``method`` (see the module documentation).
+    input_work : (n_steps + 1, ...) ndarray
+        Work :math:`\int\tau^Tv\,dt` of the applied joint torques since ``t = 0`` in J,
+        accumulated consistently with ``method`` (see the module documentation).
     dissipated : (n_steps + 1, ...) ndarray
         Energy removed by the viscous damping since ``t = 0`` in J,
         :math:`\int\dot q^TB_d\dot q\,dt` (zero without damping).
     energy_residual : (n_steps + 1, ...) ndarray
-        :math:`K + V - K_0 - V_0 - W + W_{diss}` in J: zero for the exact motion.
+        :math:`K + V - K_0 - V_0 - W_{in} + W_{diss}` in J: zero for the exact motion.
     method : str
         The integration method used.
     dt : float
@@ -102,10 +102,10 @@ class Trajectory:
 
     t: np.ndarray
     q: np.ndarray
-    qd: np.ndarray
+    v: np.ndarray
     kinetic: np.ndarray
     potential: np.ndarray
-    work: np.ndarray
+    input_work: np.ndarray
     dissipated: np.ndarray
     energy_residual: np.ndarray
     method: str
@@ -117,7 +117,7 @@ class Trajectory:
         return self.kinetic + self.potential
 
 
-def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=None, damping=None):
+def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None, damping=None):
     r"""Integrate a tree's forward dynamics with a fixed step and report the energy balance.
 
     .. math:: \ddot q = \mathrm{ABA}(q, \dot q, \tau - B_d\dot q),\qquad
@@ -126,7 +126,7 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
 
     See the module documentation for the update formulas and how each method
     accumulates the work and the dissipated energy.  No external wrenches act;
-    joint torques and damping are the only non-conservative loads.  A torque
+    joint torques and damping are the only non-conservative loads.  A ``tau``
     callable is called exactly once per stage (four times per ``"rk4"`` step, once
     per ``"semi_implicit_euler"`` step), in time order.
 
@@ -136,22 +136,22 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
         The mechanism (fixed base, one coordinate per body).
     q0 : (..., N) array_like
         Initial joint coordinates (rad, m); leading axes form a batch.
-    qd0 : (..., N) array_like
+    v0 : (..., N) array_like
         Initial joint rates (rad/s, m/s); broadcast with ``q0``.
     dt : float
         Step in s, positive.
     n_steps : int
         Number of steps, at least 1.
-    method : {"rk4", "semi_implicit_euler"}
-        Classical fourth-order Runge-Kutta, or first-order symplectic Euler.
-    torque : None, (..., N) array_like, or callable
+    method : {"rk4", "semi_implicit_euler"}, optional
+        Classical fourth-order Runge-Kutta (default), or first-order symplectic Euler.
+    tau : None, (..., N) array_like, or callable, optional
         Applied joint torques (N m for revolute, N for prismatic joints): None for
-        none, a constant array, or ``torque(t, q, qd)`` returning an array
+        none, a constant array, or ``tau(t, q, v)`` returning an array
         broadcastable to ``q``'s shape (``t`` in s).
-    gravity : None or (3,) array_like
+    gravity : None or (3,) array_like, optional
         Default None: the tree's own ``model.gravity``.  Or gravitational acceleration
         in base coordinates for this run, m/s^2.
-    damping : None, (N,) or (N, N) array_like
+    damping : None, (N,) or (N, N) array_like, optional
         Viscous joint damping :math:`B_d` (N m s/rad for revolute, N s/m for
         prismatic joints): the damping force is :math:`-B_d\dot q` and the dissipated
         power :math:`D = \dot q^TB_d\dot q`.  A vector is the diagonal; a matrix must
@@ -160,13 +160,15 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
     Returns
     -------
     Trajectory
-        Times, states, energies, work, dissipated energy and the energy residual.
+        Times, states, energies, input work, dissipated energy and the energy residual.
 
     Raises
     ------
+    TypeError
+        If ``model`` is not a Tree.
     ValueError
-        If ``model`` is not a Tree, ``dt`` is not positive and finite, ``n_steps``
-        is not an integer >= 1, ``method`` is unknown, ``q0``/``qd0``/``torque``/
+        If ``dt`` is not positive and finite, ``n_steps``
+        is not an integer >= 1, ``method`` is unknown, ``q0``/``v0``/``tau``/
         ``gravity``/``damping`` have the wrong shape or non-finite values,
         ``damping`` is negative, asymmetric or indefinite, or the torque callable
         returns a wrong shape.
@@ -182,10 +184,10 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
     >>> from geomotion import inertia, integrators, tree
     >>> link = inertia.spatial_inertia(2.0, [0.3, 0, 0], 0.01 * np.diag([5, 5, 1]))
     >>> table = tree.Tree([-1], [tree.REVOLUTE_Z], [np.eye(4)], [link], gravity=(0, 0, -9.81))
-    >>> run = integrators.simulate(table, [0.0], [0.0], dt=0.1, n_steps=10, torque=[0.19])
-    >>> float(run.q[-1, 0].round(9)), float(run.qd[-1, 0].round(9))  # at t = 1 s
+    >>> run = integrators.simulate(table, [0.0], [0.0], dt=0.1, n_steps=10, tau=[0.19])
+    >>> float(run.q[-1, 0].round(9)), float(run.v[-1, 0].round(9))  # at t = 1 s
     (0.5, 1.0)
-    >>> float(run.work[-1].round(9)), float(run.kinetic[-1].round(9))
+    >>> float(run.input_work[-1].round(9)), float(run.kinetic[-1].round(9))
     (0.095, 0.095)
     """
     tree.check_model(model)
@@ -194,34 +196,34 @@ def simulate(model, q0, qd0, dt, n_steps, method="rk4", torque=None, gravity=Non
     dt, n_steps = _common.step_settings(dt, n_steps)
     n = model.num_bodies
     g = systems.gravity_vector(model, gravity)
-    torque_of, torque_batch = _common.load_function(torque, "torque", n, "torque(t, q, qd)")
+    tau_of, tau_batch = _common.load_function(tau, "tau", n, "tau(t, q, v)")
     B_d = _common.damping_matrix(damping, n)
-    q0, qd0 = _common.initial_state(q0, qd0, n, ("q0", "qd0"), torque_batch)
+    q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), tau_batch)
     shape = q0.shape
 
-    def dynamics(t, q, qd):
+    def dynamics(t, q, v):
         """Acceleration and the load channels (applied torque, damping force)."""
-        loads = np.stack([torque_of(t, q, qd), -qd @ B_d], axis=-2)
-        return tree.aba(model, q, qd, loads.sum(axis=-2), gravity=g), loads
+        loads = np.stack([tau_of(t, q, v), -v @ B_d], axis=-2)
+        return tree.aba(model, q, v, loads.sum(axis=-2), gravity=g), loads
 
     t = dt * np.arange(n_steps + 1)
     q = np.empty((n_steps + 1,) + shape)
-    qd = np.empty((n_steps + 1,) + shape)
+    v = np.empty((n_steps + 1,) + shape)
     work = np.zeros((n_steps + 1,) + shape[:-1] + (2,))
-    q[0], qd[0] = q0, qd0
+    q[0], v[0] = q0, v0
 
     for k in range(n_steps):
         if method == "rk4":
-            q[k + 1], qd[k + 1], step_work, _ = _common.rk4_step(dynamics, t[k], q[k], qd[k], dt)
+            q[k + 1], v[k + 1], step_work, _ = _common.rk4_step(dynamics, t[k], q[k], v[k], dt)
         else:
-            a, loads = dynamics(t[k], q[k], qd[k])
-            qd[k + 1] = qd[k] + dt * a
-            q[k + 1] = q[k] + dt * qd[k + 1]
+            a, loads = dynamics(t[k], q[k], v[k])
+            v[k + 1] = v[k] + dt * a
+            q[k + 1] = q[k] + dt * v[k + 1]
             step_work = _common.power(loads, q[k + 1] - q[k])
         work[k + 1] = work[k] + step_work
 
-    kinetic = tree.kinetic_energy(model, q, qd)
+    kinetic = tree.kinetic_energy(model, q, v)
     potential = tree.potential_energy(model, q, gravity=g)
     applied, dissipated = work[..., 0], -work[..., 1]
     residual = kinetic + potential - kinetic[0] - potential[0] - applied + dissipated
-    return Trajectory(t, q, qd, kinetic, potential, applied, dissipated, residual, method, dt)
+    return Trajectory(t, q, v, kinetic, potential, applied, dissipated, residual, method, dt)
