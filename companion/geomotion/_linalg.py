@@ -60,6 +60,24 @@ def _rank_threshold(J, s, rtol):
     return _rank_rtol(J, rtol) * largest
 
 
+def _svd_with_rank(J, rtol):
+    """Full SVD ``U, s, Vt`` of (..., m, n) ``J`` and its numerical rank per element.
+
+    The package's one null-space computation (constraint tangent spaces, allocation
+    kernels): the rank counts singular values above ``rtol`` times the largest, and the
+    last ``n - rank`` rows of ``Vt`` span the kernel.  With no rows (m = 0), ``Vt`` is the
+    identity and the rank is 0.
+    """
+    m, n = J.shape[-2:]
+    if m == 0:
+        batch = J.shape[:-2]
+        U, s = np.zeros(batch + (0, 0)), np.zeros(batch + (0,))
+        Vt = np.broadcast_to(np.eye(n), batch + (n, n)).copy()
+    else:
+        U, s, Vt = np.linalg.svd(J, full_matrices=True)
+    return U, s, Vt, np.sum(s > _rank_threshold(J, s, rtol), axis=-1)
+
+
 # ---------------------------------------------------------------------------
 # Triangular solves (numpy has no batched triangular solver)
 # ---------------------------------------------------------------------------
@@ -105,3 +123,12 @@ def _solve_upper(U, B):
 def _cho_solve(L, B):
     """X with (L L^T) X = B, from the Cholesky factor L."""
     return _solve_upper(np.swapaxes(L, -1, -2), _solve_lower(L, B))
+
+
+def _spd_solve(A, B):
+    """X with A X = B for symmetric positive definite A (..., n, n), B (..., n, k).
+
+    The package's one Cholesky solve; ``numpy.linalg.LinAlgError`` if A is not positive
+    definite (callers that regularize catch it).
+    """
+    return _cho_solve(np.linalg.cholesky(A), B)

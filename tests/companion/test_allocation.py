@@ -645,7 +645,7 @@ def test_solver_failures_raise(monkeypatch):
         with monkeypatch.context() as patch:
             patch.setattr(allocation_bounded._solvers.daqp, "solve", stopped(flag))
             with pytest.raises(
-                RuntimeError, match=f"DAQP failed on a feasible problem: exit flag {flag}"
+                ConvergenceError, match=f"DAQP stopped on a feasible problem with exit flag {flag}"
             ):
                 allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
     with monkeypatch.context() as patch:  # the 1-norm program stops too: nothing to report
@@ -653,14 +653,14 @@ def test_solver_failures_raise(monkeypatch):
         patch.setattr(
             _box.optimize, "linprog", lambda *args, **kwargs: optimize.OptimizeResult(status=4)
         )
-        with pytest.raises(RuntimeError, match=r"DAQP failed on a feasible problem: exit flag -1"):
+        with pytest.raises(ConvergenceError, match=r"DAQP stopped .* with exit flag -1"):
             allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
     with monkeypatch.context() as patch:
         failed = optimize.OptimizeResult(status=4, message="numerical difficulties")
         patch.setattr(
             allocation_bounded._solvers.optimize, "linprog", lambda *args, **kwargs: failed
         )
-        with pytest.raises(RuntimeError, match=r"linprog failed: numerical difficulties"):
+        with pytest.raises(ConvergenceError, match=r"linprog \(HiGHS\) stopped: numerical diff"):
             allocation.muscle_forces(G_SEED, B_SEED, 1.0, 1.0, p=1)
     monkeypatch.setattr(allocation_bounded._solvers, "_NEWTON_STEPS", 1)
     with pytest.raises(ConvergenceError, match=r"^batch element \(1,\): the dual Newton") as caught:

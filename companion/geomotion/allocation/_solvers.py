@@ -76,7 +76,14 @@ def minimize_quadratic(problem, H, g):
         if error is not None:
             raise error
     if flag != _DAQP_OPTIMAL:
-        raise RuntimeError(f"DAQP failed on a feasible problem: exit flag {flag}")
+        finite = np.all(np.isfinite(x))
+        raise ConvergenceError(
+            f"DAQP stopped on a feasible problem with exit flag {flag}",
+            residual=np.abs(A @ x - c).max(initial=0.0) if finite else np.inf,
+            tolerance=_DAQP_OPTIONS["primal_tol"],
+            iterations=int(info.get("iterations", 0)),
+            suggestion="rescaling the request, or a looser rtol",
+        )
     # DAQP's stationarity is H x + g + A^T nu + (bound terms) = 0, scaled by kappa; its
     # bound multipliers are positive at an upper bound, negative at a lower one.
     bound_lam = info["lam"][:n]
@@ -167,7 +174,15 @@ def minimize_linear(problem, cost):
         method="highs",
     )
     if result.status != 0:
-        raise RuntimeError(f"linprog failed: {result.message}")
+        x = result.get("x")
+        finite = x is not None and np.all(np.isfinite(x))
+        raise ConvergenceError(
+            f"linprog (HiGHS) stopped: {result.message}",
+            residual=np.abs(A @ x - c).max(initial=0.0) if finite and has_rows else np.inf,
+            tolerance=0.0,
+            iterations=int(result.get("nit", 0)),
+            suggestion="rescaling the request",
+        )
     nu = result.eqlin.marginals if has_rows else np.zeros(0)  # d(optimum)/d(c)
     return result.x, problem.row_multipliers(kappa * nu), int(result.nit), result.message
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate, constraints
-from .._linalg import _check_batches, _rank_rtol, _rank_threshold, _vector
+from .._linalg import _check_batches, _rank_rtol, _svd_with_rank, _vector
 
 
 def _map(value, name):
@@ -148,8 +148,7 @@ def solution_family(G, b, *, rtol=None, range_rtol=1e-9):
     b = _vector(b, "b", d)
     _check_batches(G=(G, 2), b=(b, 1))
     tol = max(float(_validate.nonnegative(range_rtol, "range_rtol")), _rank_rtol(G, rtol))
-    U, s, Vt = np.linalg.svd(G, full_matrices=True)
-    rank = np.sum(s > _rank_threshold(G, s, rtol), axis=-1)
+    U, s, Vt, rank = _svd_with_rank(G, rtol)
     r_min, r_max = (int(rank.min()), int(rank.max())) if rank.size else (min(d, m),) * 2
     kept = np.arange(r_max) < rank[..., None]  # (..., r_max): singular values above threshold
     projected = np.einsum("...ji,...j->...i", U[..., :, :r_max], b)

@@ -17,6 +17,7 @@ from .._linalg import (
     _singular_values,
     _solve_lower,
     _solve_upper,
+    _svd_with_rank,
     _vector,
 )
 
@@ -217,12 +218,7 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
         raise ValueError(
             f"J_c: expected at least one generalized coordinate (column), got shape {J.shape}"
         )
-    # Full SVD: V has n columns even when m < n.
-    if m:
-        _, s, Vt = np.linalg.svd(J, full_matrices=True)
-    else:
-        s = np.zeros(J.shape[:-2] + (0,))
-    rank = np.sum(s > _rank_threshold(J, s, rtol), axis=-1)
+    _, _, Vt, rank = _svd_with_rank(J, rtol)  # full SVD: V has n columns even when m < n
     if require_regular and np.any(rank < m):
         where = (
             f" at batch index {_listed(np.argwhere(rank < m), rank[rank < m])}"
@@ -242,8 +238,6 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
             f"{int(rank.min())} to {int(rank.max())} (most have rank "
             f"{int(values[np.argmax(counts)])}; batch index {_listed(np.argwhere(odd), rank[odd])})"
         )
-    if not m:
-        return np.broadcast_to(np.eye(n), J.shape[:-2] + (n, n)).copy()
     r = int(rank.flat[0]) if rank.size else m
     return np.swapaxes(Vt[..., r:, :], -1, -2)
 

@@ -33,9 +33,9 @@ integrator, zero-order-hold inputs) is part of the problem solved.
 from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
 
 from .. import _numerics, _validate
+from .._linalg import _cho_solve
 from ..errors import ConvergenceError
 from .pontryagin import _box, _solve_one_box_qp
 
@@ -324,11 +324,11 @@ def _gains(Q_u, Q_uu_reg, Q_uz, u_k, bounds):
     and K acts only on the inputs the QP leaves free (rows of bound inputs are zero).
     """
     try:
-        factor = cho_factor(Q_uu_reg, lower=True)
+        L = np.linalg.cholesky(Q_uu_reg)
     except np.linalg.LinAlgError:
         return None
     if bounds is None:
-        return -cho_solve(factor, Q_u), -cho_solve(factor, Q_uz)
+        return -_cho_solve(L, Q_u[:, None])[:, 0], -_cho_solve(L, Q_uz)
     lo, hi = bounds
     k, at_lower, at_upper = _solve_one_box_qp(Q_uu_reg, Q_u, lo - u_k, hi - u_k)
     free = ~(at_lower | at_upper)

@@ -28,6 +28,7 @@ import numpy as np
 from scipy.optimize import lsq_linear
 
 from .. import _numerics, _validate
+from .._linalg import _solve_lower
 
 __all__ = [
     "BangBangControl",
@@ -232,7 +233,7 @@ def _solve_one_box_qp(R, sigma, lo, hi):
     if free.any():
         c = sigma[free] + R[np.ix_(free, ~free)] @ lo[~free]
         L = np.linalg.cholesky(R[np.ix_(free, free)])
-        b = -np.linalg.solve(L, c)
+        b = -_solve_lower(L, c[:, None])[:, 0]
         result = lsq_linear(L.T, b, bounds=(lo[free], hi[free]), method="bvls", tol=1e-14)
         lower, upper = result.active_mask < 0, result.active_mask > 0
         # Active components sit exactly on their bounds (BVLS may leave them an ulp away).

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
+from .._linalg import _spd_solve
 from ..errors import ConvergenceError
 from ..systems import CheckedConstraint, configuration, mass_function, norm
 from . import _common
@@ -63,12 +64,6 @@ class RattleStep:
     velocity_multiplier: np.ndarray
 
 
-def _solve_spd(M, rhs):
-    """M^-1 rhs for SPD M (..., n, n) by Cholesky; rhs (..., n, k)."""
-    L = np.linalg.cholesky(M)
-    return np.linalg.solve(np.swapaxes(L, -1, -2), np.linalg.solve(L, rhs))
-
-
 def _changed(new, old):
     """True unless ``new`` equals ``old`` to _LOAD_RTOL relative to its largest entry."""
     return np.abs(new - old).max(initial=0.0) > _LOAD_RTOL * np.abs(new).max(initial=0.0)
@@ -88,8 +83,8 @@ def step(M, checked, loads_of, t, q, v, loads, dt, atol, max_iter):
     """
     # Opening half kick and drift: q(lam) = q_free + dt^2/2 M^-1 J_k^T lam, Phi(q(lam)) = 0
     # solved for the position multiplier by Newton's method.
-    Minv_Jt = _solve_spd(M, np.swapaxes(checked.jacobian(q), -1, -2))
-    a_free = _solve_spd(M, loads.sum(axis=-2)[..., None])[..., 0]
+    Minv_Jt = _spd_solve(M, np.swapaxes(checked.jacobian(q), -1, -2))
+    a_free = _spd_solve(M, loads.sum(axis=-2)[..., None])[..., 0]
     q_free = q + dt * v + 0.5 * dt**2 * a_free
     lam = np.zeros(q.shape[:-1] + Minv_Jt.shape[-1:])
     q_next = q_free
@@ -124,7 +119,7 @@ def step(M, checked, loads_of, t, q, v, loads, dt, atol, max_iter):
             return RattleStep(q_next, v_next, lam, 2 * impulse / dt), loads_next, a_open
         if used is not None:
             change = _relative_change(loads_next, used)
-        v_kick = v_half + 0.5 * dt * _solve_spd(M, loads_next.sum(axis=-2)[..., None])[..., 0]
+        v_kick = v_half + 0.5 * dt * _spd_solve(M, loads_next.sum(axis=-2)[..., None])[..., 0]
         correction, impulse = metric_correction(
             M, J_next, -np.einsum("...ij,...j->...i", J_next, v_kick)
         )
