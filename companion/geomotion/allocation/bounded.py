@@ -37,10 +37,10 @@ class BoundedAllocation:
     ----------
     solution : (..., m) ndarray
         The allocated unknowns: inputs :math:`u`, or muscle forces :math:`s` [N].
-    objective : float or (...) ndarray
+    objective : numpy.float64 or (...) ndarray
         Objective at ``solution``: :math:`\tfrac12u^TWu`, or :math:`\sum_i(s_i/A_i)^p`
         [Pa^p].
-    residual : float or (...) ndarray
+    residual : numpy.float64 or (...) ndarray
         :math:`\max_j|(Gu - b)_j|` in the units of ``b`` (N m for joint loads); checked
         before returning to be at most ``rtol`` (the call's keyword, default ``1e-9``)
         times :math:`|b_j| + \sum_i|G_{ji}u_i|` in every row.
@@ -49,7 +49,7 @@ class BoundedAllocation:
         that entry's own scale (its bound magnitude :math:`\max(|\ell_i|, |h_i|)` times
         the size, at most 1, of the solution relative to the bounds; see
         ``geomotion.allocation._box``).
-    optimality : float or (...) ndarray
+    optimality : numpy.float64 or (...) ndarray
         Certified relative optimality gap :math:`(f - D)/f`, with :math:`D` a Lagrangian
         lower bound on the minimum built from the solver's row multipliers (weak
         duality, see ``geomotion.allocation._box.relative_gap``): the objective is
@@ -426,11 +426,11 @@ def _allocate(G, b, lower, upper, objective, labels, rtol):
     tol = _box._ACTIVE_RTOL * problem.active_scale
     return BoundedAllocation(
         solution=u,
-        objective=float(objective.value(u)),
-        residual=residual,
+        objective=np.float64(objective.value(u)),  # per-problem numbers are NumPy scalars
+        residual=np.float64(residual),
         at_lower=u - lower <= tol,
         at_upper=upper - u <= tol,
-        optimality=optimality,
+        optimality=np.float64(optimality),
         iterations=iterations,
         message=str(message),
     )
