@@ -79,11 +79,11 @@ def evaluate(function, args, core, name):
     The contract for user functions:
 
     1. Unless ``function`` is :class:`Trusted` or ``batch`` is ``()`` or empty, it is first
-       called at one point (the last of the stack); whatever it raises there propagates
-       unchanged, and its result must have shape ``core``.
+       called at single points (the first and the last of the stack); whatever it raises
+       there propagates unchanged, and its results must have shape ``core``.
     2. It is then called once on the whole stack.  The result is accepted when it has
-       shape ``batch + core`` (or ``core`` alone: a constant, broadcast) and its last
-       entry agrees with the single-point call (relative ``_BROADCAST_RTOL``).
+       shape ``batch + core`` (or ``core`` alone: a constant, broadcast) and its first and
+       last entries agree with the single-point calls (relative ``_BROADCAST_RTOL``).
     3. Otherwise the function does not broadcast -- its stacked result has another shape,
        disagrees with the single-point call, or the stacked call raised although the
        single-point call did not -- and it is called once per point, every result
@@ -99,18 +99,24 @@ def evaluate(function, args, core, name):
     if isinstance(function, Trusted) or batch == () or math.prod(batch) == 0:
         return checked_result(function(*args), batch + core, name, core)
     points = _points(args, batch)
-    single = _point_result(function, points[-1], core, name)
+    probes = sorted({0, len(points) - 1})  # the first and the last point of the stack
+    singles = [_point_result(function, points[i], core, name) for i in probes]
     try:
         stacked = np.asarray(function(*args))
     except Exception:  # it accepted one point but not the stack: it does not broadcast
         stacked = None
     if stacked is not None and stacked.shape in (batch + core, core):
         value = checked_result(stacked, batch + core, name, core)
-        last = value.reshape((-1,) + core)[-1]
-        scale = _BROADCAST_RTOL * (1.0 + np.abs(single).max(initial=0.0))
-        if np.allclose(last, single, rtol=_BROADCAST_RTOL, atol=scale):
+        flat = value.reshape((-1,) + core)
+        if all(_agrees(flat[i], single) for i, single in zip(probes, singles)):
             return value
     return _pointwise(function, points, batch, core, name)
+
+
+def _agrees(stacked, single):
+    """The stacked call's entry equals the single-point call's, to ``_BROADCAST_RTOL``."""
+    scale = _BROADCAST_RTOL * (1.0 + np.abs(single).max(initial=0.0))
+    return np.allclose(stacked, single, rtol=_BROADCAST_RTOL, atol=scale)
 
 
 def _points(args, batch):

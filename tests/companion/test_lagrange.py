@@ -496,9 +496,9 @@ def test_broadcasting_callable_is_called_once_and_others_once_per_configuration(
     broadcasting, single = counting(seed_metric), counting(single_configuration_metric)
     dM_broadcast = lagrange.mass_matrix_derivatives(broadcasting, q)
     dM_single = lagrange.mass_matrix_derivatives(single, q)
-    assert broadcasting.calls == 2  # one configuration first (the contract), then the stack
-    # one configuration, the failed stacked attempt, then 4 n per configuration
-    assert single.calls == 1 + 1 + 4 * 2 * 3
+    assert broadcasting.calls == 3  # the first and last configurations (the contract), the stack
+    # two configurations, the failed stacked attempt, then 4 n per configuration
+    assert single.calls == 2 + 1 + 4 * 2 * 3
     # Same metric up to the rounding of its entries (1e-17), divided by h = 2e-3.
     np.testing.assert_allclose(dM_single, dM_broadcast, rtol=0, atol=1e-13)
     np.testing.assert_allclose(

@@ -710,7 +710,7 @@ def test_callables_broadcast_once_or_are_called_per_node_with_errors_unchanged()
     loop = symmetry.rectangle_loop(1.0, 0.5, points_per_side=3)
     calls = []
 
-    def stacked(s):  # broadcasts: one call at one node, then one on the whole stack
+    def stacked(s):  # broadcasts: one call at the first and last nodes, one on the stack
         calls.append(np.shape(s))
         return symmetry.constant_curvature_coupling(s, 0.8)
 
@@ -719,10 +719,10 @@ def test_callables_broadcast_once_or_are_called_per_node_with_errors_unchanged()
         return np.array([0.0, 0.8 * s[0]])
 
     by_stack = symmetry.geometric_phase(1.0, stacked, loop)
-    assert calls == [(2,), (12, 5, 2)]  # 12 segments, 5 Gauss nodes each
+    assert calls == [(2,), (2,), (12, 5, 2)]  # 12 segments, 5 Gauss nodes each
     calls.clear()
     by_point = symmetry.geometric_phase(1.0, single, loop)
-    assert calls[1] == (12, 5, 2) and calls[2:] == [(2,)] * 60  # the stack fails: per node
+    assert calls[2] == (12, 5, 2) and calls[3:] == [(2,)] * 60  # the stack fails: per node
     np.testing.assert_allclose([by_stack, by_point], -0.8 * 0.5, rtol=1e-13)
 
     class Refused(Exception):
