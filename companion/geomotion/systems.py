@@ -9,7 +9,7 @@ A *system* supplies the unconstrained equations of motion
 with ``residual(q)`` :math:`\Phi` (..., c), ``jacobian(q)`` :math:`J_c` (..., c, n)
 and ``acceleration_bias(q, v)`` :math:`\gamma = \dot J_cv` (..., c) (the protocol of
 :mod:`geomotion.constraints`).  User functions are called through the package's one
-callable contract (:func:`geomotion._numerics.evaluate`: written for one point or for a
+callable contract (``geomotion._numerics.evaluate``: written for one point or for a
 stack of points, every result checked for shape and finiteness, the user's own
 exceptions passed through unchanged), so that a wrong model fails with a ValueError naming the function
 instead of propagating a wrong number; an object of the wrong type (not a Tree, a
@@ -174,7 +174,7 @@ class CheckedConstraint:
 
     The number of constraints ``c`` is learnt from the first result (at one point) and
     enforced after; every call goes through the callable contract
-    (:func:`geomotion._numerics.evaluate`), so the constraint's functions may be written
+    (``geomotion._numerics.evaluate``), so the constraint's functions may be written
     for one point.
     """
 

@@ -15,7 +15,7 @@ objective :math:`f(u)` subject to :math:`Gu = b` and :math:`\ell\le u\le h`.
    :math:`|(Gu - b)_j|\le` ``rtol`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)` (the caller's
    keyword, default ``1e-9``), is checked in the caller's units, and the optimality
    certificate of :func:`relative_gap` must pass ``_OPTIMALITY_RTOL``; either failure
-   raises :class:`geomotion.ConvergenceError` instead of returning.
+   raises :class:`~geomotion.errors.ConvergenceError` instead of returning.
 """
 
 from dataclasses import dataclass
@@ -237,7 +237,7 @@ def joint_miss(problem):
 def check_residual(problem, u, iterations):
     r"""Raise unless :math:`|(Gu - b)_j|\le` ``rtol`` :math:`(|b_j| + \sum_i|G_{ji}u_i|)`.
 
-    Returns :math:`\max_j|(Gu - b)_j|`; a miss raises :class:`geomotion.ConvergenceError`
+    Returns :math:`\max_j|(Gu - b)_j|`; a miss raises :class:`~geomotion.errors.ConvergenceError`
     carrying the largest relative miss and the solver's ``iterations``.
     """
     G, b = problem.G, problem.b

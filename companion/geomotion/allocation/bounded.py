@@ -54,7 +54,7 @@ class BoundedAllocation:
         lower bound on the minimum built from the solver's row multipliers (weak
         duality, see ``geomotion.allocation._box.relative_gap``): the objective is
         within this fraction of the true minimum.  Values above :math:`10^{-8}` raise
-        :class:`geomotion.ConvergenceError` instead of being returned.
+        :class:`~geomotion.errors.ConvergenceError` instead of being returned.
     iterations : int or (...) ndarray of int
         Iterations of the minimizer (DAQP active-set changes, HiGHS iterations, or dual
         Newton steps for ``p`` other than 1 and 2); 0 when every input is fixed.
@@ -114,7 +114,7 @@ def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
     -------
     BoundedAllocation
         ``solution`` is :math:`u`; ``objective`` is :math:`\tfrac12u^TWu` (the factor ½
-        of every quadratic cost in :mod:`geomotion`: a text that writes :math:`u^TWu`
+        of every quadratic cost in ``geomotion``: a text that writes :math:`u^TWu`
         passes ``2 * W`` and gets the same :math:`u`); arrays carry the broadcast batch
         shape of the arguments.
 
@@ -134,7 +134,7 @@ def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
         the bounds achieves :math:`Gu = b` (naming the unreachable row of ``b`` and its
         reachable interval, or the joint miss when the rows are reachable only one at a
         time; in a batch, prefixed by the element's index).
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         If the solver's answer misses the request by more than ``rtol`` or fails the
         optimality certificate (a ``RuntimeError``).
     RuntimeError
@@ -225,7 +225,7 @@ def muscle_forces(R, tau, areas, s_max, *, p=2, rtol=1e-9):
         within :math:`0\le s\le s_{\max}` produce :math:`\tau` (naming the joint and its
         reachable load range, or the joint miss when the joints are reachable only one
         at a time; in a batch, prefixed by the element's index).
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         If the answer misses the request by more than ``rtol`` or fails the optimality
         certificate, or the dual Newton iteration (``p`` other than 1 and 2) stops
         before meeting the rows (a ``RuntimeError``).

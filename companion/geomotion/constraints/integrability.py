@@ -3,7 +3,7 @@ r"""Integrability of velocity constraints: the alpha ^ d alpha test and Frobeniu
 A velocity constraint :math:`A(q)v = 0` need not come from a position constraint
 :math:`\Phi(q) = 0`: it does (locally) exactly when the distribution :math:`\ker A` is
 involutive.  Derivatives are Richardson-extrapolated central differences
-(:func:`geomotion._numerics.jacobian`), and the functions passed in follow the package's
+(``geomotion._numerics.jacobian``), and the functions passed in follow the package's
 one contract for user callables (written for one point or for a stack of points).
 """
 
@@ -55,7 +55,7 @@ class IntegrabilityTest:
 def _forms_and_exterior_derivatives(forms, q, step, name):
     r"""Forms ``A = forms(q)`` (..., [k,] n) and their :math:`F = d\alpha` (..., [k,] n, n).
 
-    ``forms`` is called through :func:`geomotion._numerics.evaluate`: first at one point,
+    ``forms`` is called through ``geomotion._numerics.evaluate``: first at one point,
     whose result fixes the core shape (n,) or (k, n); then on stacks of points, or once
     per point if it does not broadcast.
     """

@@ -106,7 +106,7 @@ def grip_wrench(r_L, r_R, f_L, f_R):
 
     The measured resultant constrains only these six numbers: the squeeze of
     :func:`internal_grip_forces` can be added without changing them.  The geometry comes
-    before the loads, as everywhere in :mod:`geomotion` (``book/api_convention.md``).
+    before the loads, as everywhere in ``geomotion`` (``book/api_convention.md``).
 
     Parameters
     ----------
@@ -198,7 +198,7 @@ def internal_grip_forces(r_L, r_R, squeeze):
     .. math:: \delta f_L = a\,(r_L - r_R),\qquad \delta f_R = -\delta f_L
 
     with :math:`a` the ``squeeze`` intensity (the book's symbol; the argument is not
-    called ``a``, which names an acceleration in :mod:`geomotion`).  The pair has zero sum and zero moment
+    called ``a``, which names an acceleration in ``geomotion``).  The pair has zero sum and zero moment
     about any point because both forces lie on the line through the two contacts.
     Adding it to any hand-force pair leaves :func:`grip_wrench` unchanged, so a measured
     resultant cannot reveal it; it still changes grip stiffness and friction reserves.

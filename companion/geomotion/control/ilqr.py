@@ -209,7 +209,7 @@ class ILQRReport:
         Final :math:`\mu`, in units of :math:`Q_{uu}`.
     converged : bool
         ``expected_decrease <= rtol * cost``; always True in a returned result (an
-        unconverged run raises :class:`geomotion.ConvergenceError`).
+        unconverged run raises :class:`~geomotion.errors.ConvergenceError`).
     reason : str
         Why the iteration stopped.
     """
@@ -517,7 +517,7 @@ def ilqr(
 
     Raises
     ------
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         When the iteration stops before the predicted decrease falls to ``rtol`` times
         the cost: after ``max_iter`` accepted updates, or when the regularization
         :math:`\mu` would exceed ``max_regularization`` (no positive definite

@@ -45,7 +45,7 @@ dissipation :math:`D \ge 0`) as accumulated work terms.
 
 Options are keyword-only.  Tolerances are per call: ``atol`` bounds :math:`|\Phi|` in
 the constraint's own units (m for a loop closure), ``max_iter`` caps each iterative
-solve, and a solve that stops short raises :class:`geomotion.ConvergenceError` with the
+solve, and a solve that stops short raises :class:`~geomotion.errors.ConvergenceError` with the
 residual it reached.
 """
 

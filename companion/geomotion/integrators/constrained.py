@@ -252,7 +252,7 @@ def simulate_constrained(
 
     Raises
     ------
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         When a Newton projection or a RATTLE solve does not reach ``atol`` (or settle)
         in ``max_iter`` iterations; the message gives the time, the residual reached,
         and suggests a smaller ``dt``.

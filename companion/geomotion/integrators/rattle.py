@@ -171,7 +171,7 @@ def rattle_step(M, constraint, q, v, force, dt, *, t=0.0, atol=_POSITION_ATOL, m
 
     Raises
     ------
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         If the Newton solve for the position multiplier does not reach ``atol``, or the
         implicit closing half kick does not settle, within ``max_iter`` iterations.
     ValueError

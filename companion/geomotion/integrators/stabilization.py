@@ -188,7 +188,7 @@ def project_position(M, constraint, q, *, atol=_POSITION_ATOL, max_iter=_MAX_ITE
 
     Raises
     ------
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         If the iteration does not reach ``atol`` in ``max_iter`` steps (it carries the
         residual reached).
     TypeError

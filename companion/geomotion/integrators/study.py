@@ -367,7 +367,7 @@ def step_size_study(
 
     Raises
     ------
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         When a run's Newton projection or RATTLE solve does not converge; the message
         names the method and the step count.
     ValueError

@@ -100,7 +100,7 @@ def _sample_times(times, s):
 
 def _evaluate_each(function, points, point_ndim, core, name):
     """``function(point)`` for every point of a stack, result ``batch + core``, through the
-    package's one callable contract (:func:`geomotion._numerics.evaluate`): one call on the
+    package's one callable contract (``geomotion._numerics.evaluate``): one call on the
     whole stack when the function broadcasts, else one call per point; a point is a
     shape sample (``point_ndim`` 1) or a time (``point_ndim`` 0, passed as a scalar)."""
     if point_ndim == 0:
