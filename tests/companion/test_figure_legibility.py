@@ -96,6 +96,22 @@ def test_every_text_is_at_least_10_px_on_screen(name):
     )
 
 
+# Calls the notebooks make with other than default options (longer labels, other values).
+BOOK_CALLS = [
+    ("joint_inertia_figure", {"q2": 0.0, "v": (1.0, -2.0)}),
+    ("rotated_inertia_figure", {"angle": np.pi / 2}),
+    ("phase_loop_figure", {"clockwise": True}),
+    ("closed_chain_figure", {"lengths": (0.6, 0.5, 0.4), "base": (0.8, 0.1), "samples": 91}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), BOOK_CALLS)
+@pytest.mark.filterwarnings("error")
+def test_figures_stay_legible_with_other_options(name, options):
+    pixels, text, width = smallest_text_px(getattr(figures, name)(**options))
+    assert pixels >= MIN_TEXT_PX, f"{name}: {text!r} is {pixels:.1f} px on screen"
+
+
 def test_the_measure_fails_on_a_wide_figure_with_small_text():
     # The check itself: 9 in at 110 dpi is 990 px, shown at 672 px, so 8 pt -> 8.1 px.
     with figures._style.style_context():
