@@ -396,7 +396,9 @@ def test_chapter_2_figures_are_figures_at_book_width_with_labelled_axes(
     fig = default_chapter_2_figures[name]
     assert isinstance(fig, Figure)
     width, height = fig.get_size_inches()
-    assert 8.5 <= width <= 9.5 and 3.4 <= height <= 4.4
+    # Column width (test_figure_legibility.py), panels stacked: at most 8 in tall, so a
+    # figure fits one printed A4 page.
+    assert width == figures._style.BOOK_WIDTH and 3.0 <= height <= 8.0
     fig.draw_without_rendering()
     for ax in fig.axes:
         categories = [label.get_text() for label in ax.get_yticklabels()]
@@ -469,6 +471,26 @@ def test_closed_chain_figure_draws_closed_configurations_and_the_aligned_ones():
         tip, elbow = closing_tip(*lengths, base, points[:, 0])
         np.testing.assert_allclose(cross2(elbow, tip[:, k] - elbow), 0.0, atol=1e-12)
     assert "smallest singular value 0.289 m" in texts(fig)
+
+
+def test_closed_chain_figure_names_every_configuration_it_draws():
+    # Issue 23: the sampled configurations were one unlabelled colour, drawn over each other.
+    left = figures.closed_chain_figure().axes[0]
+    arms = [line for line in left.get_lines() if len(line.get_xdata()) == 3]
+    labels = [line.get_label() for line in arms]
+    assert labels[:4] == [f"branch 1, θ1 = {angle}" for angle in ("-π", "-π/2", "0", "π/2")]
+    assert [label.split(":")[0] for label in labels[4:]] == [
+        "det J12 = 0, arm folded",
+        "det J12 = 0, arm stretched",
+    ]
+    # Each configuration has its own look (colour, marker, line style) and a legend entry.
+    looks = {(line.get_color(), line.get_marker(), line.get_linestyle()) for line in arms}
+    assert len(looks) == len(arms) == 6
+    shown = [text.get_text() for text in left.get_legend().get_texts()]
+    assert set(labels) <= set(shown) and "path of the common tip" in shown
+    # The folded one really is folded: links 1 and 2 point opposite ways.
+    _, elbow, tip = arms[4].get_xydata()
+    assert np.dot(elbow, tip - elbow) < 0
 
 
 def test_closed_chain_figure_handles_a_chain_whose_first_link_cannot_turn_fully():

@@ -19,6 +19,13 @@ STYLE = {
     "legend.frameon": False,
 }
 
+#: Width [in] of every book figure: at ``figure.dpi`` 110 this is 649 px, and with the 0.1 in
+#: margins that the inline backend's tight crop adds, the stored PNG stays under the 672 px
+#: text column of the HTML book at a 1280 px window.  The book therefore shows every figure
+#: at its natural size, so a text of s points is s * 110 / 72 px tall: the smallest font
+#: used, 7.5 pt, is 11.5 px (tests/companion/test_figure_legibility.py).
+BOOK_WIDTH = 5.9
+
 #: Colours: twist/motion, wrench/force, energy/power, and a neutral accent.
 MOTION, FORCE, ENERGY, ACCENT = "#1f77b4", "#d62728", "#2ca02c", "#7f7f7f"
 

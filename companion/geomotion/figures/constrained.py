@@ -14,7 +14,18 @@ import scipy.optimize
 
 from .. import _validate, constraints, models
 from ._examples import circle_constraint
-from ._style import ACCENT, FORCE, MOTION, SECOND, arrow, fmt, new_figure, style_context
+from ._style import (
+    ACCENT,
+    BOOK_WIDTH,
+    ENERGY,
+    FORCE,
+    MOTION,
+    SECOND,
+    arrow,
+    fmt,
+    new_figure,
+    style_context,
+)
 
 __all__ = ["closed_chain_figure", "circle_acceleration_figure"]
 
@@ -58,8 +69,36 @@ def _singular_angles(chain, theta1, det, branch):
     return np.array(sorted(roots))
 
 
-def _draw_chain(ax, chain, theta, colour, alpha=1.0, linewidth=2.0, label=None, zorder=2):
-    """Draw the three links of the chain at absolute angles ``theta`` (3,)."""
+#: Colours of the four sampled configurations of :func:`closed_chain_figure`.
+_SAMPLE_COLOURS = (MOTION, "#ff7f0e", ENERGY, SECOND)
+
+
+def _angle_label(angle):
+    """An angle that is a multiple of pi/2 as text ("-π", "-π/2", "0", "π/2"), else in rad."""
+    quarter = angle / (np.pi / 2)
+    names = {-2: "-π", -1: "-π/2", 0: "0", 1: "π/2", 2: "π"}
+    if abs(quarter - round(quarter)) < 1e-9 and round(quarter) in names:
+        return names[round(quarter)]
+    return f"{fmt(angle, '.2f')} rad"
+
+
+def _draw_chain(
+    ax,
+    chain,
+    theta,
+    colour,
+    alpha=1.0,
+    linewidth=2.0,
+    label=None,
+    zorder=2,
+    marker="o",
+    linestyle="-",
+):
+    """Draw the three links of the chain at absolute angles ``theta`` (3,).
+
+    The arm (links 1 and 2) carries ``marker`` at its joints and ``linestyle``; the
+    third link is drawn solid in the same colour.
+    """
     l1, l2, _ = chain.lengths
     base = chain.base
     elbow = l1 * np.array([np.cos(theta[0]), np.sin(theta[0])])
@@ -67,11 +106,12 @@ def _draw_chain(ax, chain, theta, colour, alpha=1.0, linewidth=2.0, label=None, 
     ax.plot(
         [0.0, elbow[0], tip[0]],
         [0.0, elbow[1], tip[1]],
-        "-o",
+        marker=marker,
+        linestyle=linestyle,
         color=colour,
         alpha=alpha,
         linewidth=linewidth,
-        markersize=3.5,
+        markersize=4.5,
         label=label,
         zorder=zorder,
     )
@@ -96,8 +136,11 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
     first link's absolute angle :math:`\theta_1` on both assembly branches
     (:meth:`~geomotion.models.PlanarClosedChain.closed_configuration`).
 
-    Left: the chain at several configurations of branch 1, the path of the common tip,
-    and, in red, the configurations where links 1 and 2 are aligned.  Right: along the
+    Top: the chain at four configurations of branch 1 (first-link angles -π, -π/2, 0
+    and π/2, each in its own colour and marker and named in the legend), the path of
+    the common tip, and, in red, the configurations where links 1 and 2 are aligned
+    (solid: arm stretched, dashed: arm folded; the legend gives each one's first-link
+    angle).  Bottom: along the
     family, the determinant of the closure Jacobian's columns for links 1 and 2,
     :math:`\det J_{12} = \ell_1\ell_2\sin(\theta_2 - \theta_1)` (the seed's
     two-grounded-link determinant :math:`\ell_1\ell_2\sin(\theta_1 - \theta_2)`, up to
@@ -153,23 +196,24 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
     sigma_min = float(np.linalg.svd(chain.jacobian(valid), compute_uv=False)[:, -1].min())
 
     with style_context():
-        fig = new_figure((9.0, 4.0))
-        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
+        fig = new_figure((BOOK_WIDTH, 7.4))
+        left, right = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.6, 1]})
         theta = families[1]
         shown = [
             index
             for index in np.linspace(0, theta1.size - 1, 5).astype(int)[:-1]
             if np.all(np.isfinite(theta[index]))
         ]
-        for k, index in enumerate(shown):
+        # Four sampled configurations: one colour and marker each, named in the legend.
+        for index, colour, marker in zip(shown, _SAMPLE_COLOURS, "osDv"):
             _draw_chain(
                 left,
                 chain,
                 theta[index],
-                MOTION,
-                alpha=0.35 + 0.15 * k,
-                linewidth=1.5,
-                label="branch 1 at θ1 = -π, -π/2, 0, π/2" if k == 0 else None,
+                colour,
+                linewidth=1.6,
+                marker=marker,
+                label=f"branch 1, θ1 = {_angle_label(theta1[index])}",
             )
         tips = np.array(
             [_tip(chain, row) if np.all(np.isfinite(row)) else (np.nan, np.nan) for row in theta]
@@ -177,14 +221,20 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
         left.plot(
             tips[:, 0], tips[:, 1], ":", color=ACCENT, linewidth=1.2, label="path of the common tip"
         )
-        for k, angle in enumerate(singular[1]):
+        for angle in singular[1]:
+            aligned = chain.closed_configuration(angle, 1)
+            # Links 1 and 2 point the same way (arm stretched) or opposite ways (folded).
+            stretched = np.cos(aligned[1] - aligned[0]) > 0
             _draw_chain(
                 left,
                 chain,
-                chain.closed_configuration(angle, 1),
+                aligned,
                 FORCE,
                 linewidth=2.4,
-                label="links 1 and 2 aligned: det J12 = 0" if k == 0 else None,
+                marker="o",
+                linestyle="-" if stretched else "--",
+                label=f"det J12 = 0, arm {'stretched' if stretched else 'folded'}: "
+                f"θ1 = {fmt(angle, '.2f')} rad",
                 zorder=3,
             )
         for point in ((0.0, 0.0), tuple(chain.base)):
@@ -196,8 +246,9 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
             title=f"links {chain.lengths[0]:g}, {chain.lengths[1]:g}, {chain.lengths[2]:g} m; "
             f"third link grounded at ({chain.base[0]:g}, {chain.base[1]:g}) m",
         )
-        left.title.set_fontsize(9)
-        left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncol=2)
+        left.legend(
+            loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, ncol=2, handlelength=2.6
+        )
         left.margins(0.06)
 
         for branch, colour, style in ((1, MOTION, "-"), (-1, SECOND, "--")):
@@ -222,8 +273,7 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
             title=f"block determinant along the family; the full J keeps\n"
             f"rank 2 (smallest singular value {sigma_min:.3f} m or more)",
         )
-        right.title.set_fontsize(9)
-        right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=8, ncol=2)
+        right.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), fontsize=8, ncol=3)
         right.margins(y=0.08)
     return fig
 
@@ -247,8 +297,8 @@ def circle_acceleration_figure(*, q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), rad
 
     computed by :func:`geomotion.constraints.constrained_dynamics` with the load
     :math:`Ma_0`; the tangent-only update :math:`P_va_0` uses
-    :func:`geomotion.constraints.projectors`.  Left: the circle, the state and the
-    three accelerations at :math:`q`.  Right: their radial components against the
+    :func:`geomotion.constraints.projectors`.  Top: the circle, the state and the
+    three accelerations at :math:`q`.  Bottom: their radial components against the
     required :math:`-\|v\|^2/R` (-4 m/s^2 by default), with the acceleration-constraint
     residual :math:`J_ca + \gamma` of each.
 
@@ -307,8 +357,8 @@ def circle_acceleration_figure(*, q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), rad
     )
 
     with style_context():
-        fig = new_figure((9.0, 4.0))
-        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.2, 1]})
+        fig = new_figure((BOOK_WIDTH, 6.6))
+        left, right = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.3, 1]})
         angle = np.linspace(0.0, 2.0 * np.pi, 721)
         left.plot(
             radius * np.cos(angle),

@@ -16,7 +16,18 @@ import numpy as np
 import scipy.integrate
 
 from .. import _validate, control, symmetry
-from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, fmt, new_figure, style_context
+from ._style import (
+    ACCENT,
+    BOOK_WIDTH,
+    ENERGY,
+    FORCE,
+    MOTION,
+    SECOND,
+    arrow,
+    fmt,
+    new_figure,
+    style_context,
+)
 
 __all__ = ["CarManoeuvre", "car_manoeuvre", "car_bracket_figure", "phase_loop_figure"]
 
@@ -133,8 +144,9 @@ def car_bracket_figure(*, wheelbase=1.0, steer=0.3, drive=0.4):
 
     for steering angle :math:`s` and distance :math:`d` (:math:`\varphi = 0` at the
     start): a heading change of second order and a sideways shift of third order in the
-    size of the loop.  Left: the rear-axle path (the y axis stretched); steering on the
-    spot does not move it.  Middle: the four states through the four phases.  Right: net
+    size of the loop.  Top left: the rear-axle path (the y axis stretched); steering on
+    the spot does not move it.  Top right: the four states through the four phases.
+    Bottom: net
     heading change and
     sideways shift of the same loop scaled by :math:`\epsilon` (steer :math:`\epsilon s`,
     drive :math:`\epsilon d`), against the bracket predictions, on log axes (slopes 2
@@ -180,8 +192,9 @@ def car_bracket_figure(*, wheelbase=1.0, steer=0.3, drive=0.4):
     times = np.concatenate([k + np.linspace(0.0, 1.0, path.shape[1]) for k in range(4)])
     states = path.reshape(-1, 4)
     with style_context():
-        fig = new_figure((9.0, 3.9))
-        left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.1, 1.1, 1]})
+        fig = new_figure((BOOK_WIDTH, 7.0))
+        panels = fig.subplot_mosaic([["left", "middle"], ["right", "right"]])
+        left, middle, right = panels["left"], panels["middle"], panels["right"]
         colours = (ACCENT, MOTION, ACCENT, SECOND)
         for phase, name, colour in zip(path, _PHASES, colours):
             left.plot(
@@ -286,10 +299,10 @@ def phase_loop_figure(
 
     The chapter's checkable example: locked inertia :math:`I = 1` kg m^2, coupling
     :math:`a = (0, ks_1)` (:func:`geomotion.symmetry.constant_curvature_coupling`), so at
-    zero momentum :math:`\dot\theta = -ks_1\dot s_2`.  Left: the rectangle of sides
+    zero momentum :math:`\dot\theta = -ks_1\dot s_2`.  Top: the rectangle of sides
     :math:`a_0` (along :math:`s_1`) and :math:`b_0` (along :math:`s_2`) from
     :func:`geomotion.symmetry.rectangle_loop`, its direction of travel and its area.
-    Right: :math:`\theta(t)` along the loop (each side taking one second), from
+    Bottom: :math:`\theta(t)` along the loop (each side taking one second), from
     :func:`geomotion.symmetry.reconstruct_rate`; at zero momentum it ends at the
     geometric phase of :func:`geomotion.symmetry.loop_phase`, :math:`-ka_0b_0`
     counterclockwise and :math:`+ka_0b_0` clockwise, wherever the corner lies (the
@@ -349,8 +362,8 @@ def phase_loop_figure(
     direction = "clockwise" if clockwise else "counterclockwise"
 
     with style_context():
-        fig = new_figure((9.0, 3.7))
-        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.25]})
+        fig = new_figure((BOOK_WIDTH, 6.6))
+        left, right = fig.subplots(2, 1)
         left.fill(vertices[:, 0], vertices[:, 1], color=ENERGY, alpha=0.18)
         left.plot(vertices[:, 0], vertices[:, 1], color=ENERGY, linewidth=1.8)
         for start, end in itertools.pairwise(vertices):

@@ -10,7 +10,7 @@ import numpy as np
 from matplotlib.patches import Polygon, Rectangle
 
 from .. import contact
-from ._style import ACCENT, ENERGY, FORCE, MOTION, arrow, fmt, new_figure, style_context
+from ._style import ACCENT, BOOK_WIDTH, ENERGY, FORCE, MOTION, arrow, fmt, new_figure, style_context
 
 __all__ = ["FOOT_OUTLINE", "COP_EXAMPLE", "center_of_pressure_figure"]
 
@@ -64,11 +64,11 @@ def center_of_pressure_figure(
     .. math:: x_c = -\frac{M_y}{F_z},\qquad y_c = \frac{M_x}{F_z},\qquad
               M_{z,\mathrm{free}} = M_z - x_cF_y + y_cF_x .
 
-    Left: the plate seen from above with the foot outline, the centre of pressure, the
+    Top: the plate seen from above with the foot outline, the centre of pressure, the
     tangential force :math:`(F_x, F_y)` drawn from it and the free moment as a curved
     arrow; the title states whether the centre of pressure lies inside the outline and
     whether the traction ratio :math:`|F_t|/F_z` stays within the friction coefficient
-    (:func:`geomotion.contact.contact_feasibility`).  Right: the measured :math:`M_z` split into the moment of the
+    (:func:`geomotion.contact.contact_feasibility`).  Bottom: the measured :math:`M_z` split into the moment of the
     force acting at the centre of pressure, :math:`x_cF_y - y_cF_x`, and the free moment
     -- the part a centre of pressure alone would lose.
 
@@ -113,8 +113,8 @@ def center_of_pressure_figure(
     measured = float(wrench[2])
 
     with style_context():
-        fig = new_figure((9.0, 4.2))
-        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
+        fig = new_figure((BOOK_WIDTH, 7.0))
+        left, right = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.5, 1]})
         half = max(0.2, 1.3 * float(np.abs(polygon).max()), 1.3 * max(abs(x_c), abs(y_c)))
         left.add_patch(
             Rectangle(

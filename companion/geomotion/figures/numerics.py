@@ -14,7 +14,17 @@ import numpy as np
 
 from .. import integrators
 from ._examples import circle_constraint, circle_pendulum, on_circle
-from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, fmt, new_figure, style_context
+from ._style import (
+    ACCENT,
+    BOOK_WIDTH,
+    ENERGY,
+    FORCE,
+    METHOD_COLOURS,
+    MOTION,
+    fmt,
+    new_figure,
+    style_context,
+)
 
 __all__ = ["violation_closed_form", "baumgarte_figure", "default_study", "integrator_study_figure"]
 
@@ -75,10 +85,10 @@ def baumgarte_figure(*, alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, 
     step ``dt``) with the gains ``alpha``, ``beta``, and without feedback
     (:math:`\alpha = \beta = 0`).
 
-    Left: :math:`\Phi(t)` of both runs and the closed form of
+    Top: :math:`\Phi(t)` of both runs and the closed form of
     :math:`\ddot\Phi + 2\alpha\dot\Phi + \beta^2\Phi = 0`
     (:func:`violation_closed_form`); without feedback :math:`\ddot\Phi = 0`, so the
-    violation grows linearly.  Right: the gap between the stabilized run and the closed
+    violation grows linearly.  Bottom: the gap between the stabilized run and the closed
     form, at ``dt`` and ``dt/2`` (fourth-order convergence of the step, not of the
     model: the feedback forces are not physical, and the stabilized motion does not
     conserve energy exactly).
@@ -140,8 +150,8 @@ def baumgarte_figure(*, alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, 
     floor = 1e-18
 
     with style_context():
-        fig = new_figure((9.0, 3.7))
-        left, right = fig.subplots(1, 2)
+        fig = new_figure((BOOK_WIDTH, 6.2))
+        left, right = fig.subplots(2, 1)
         left.plot(t_free, phi_free, color=ACCENT, linewidth=1.6, label="no feedback (α = β = 0)")
         left.plot(
             t, phi, color=ENERGY, linewidth=2.2, label=f"Baumgarte α = {alpha:g}, β = {beta:g} 1/s"
@@ -243,8 +253,8 @@ def integrator_study_figure(*, study=None):
     skipped = [result for result in study.results if not result.applicable]
 
     with style_context():
-        fig = new_figure((9.0, 3.6))
-        axes = fig.subplots(1, 4, sharex=True)
+        fig = new_figure((BOOK_WIDTH, 6.0))
+        axes = fig.subplots(2, 2, sharex=True).ravel()
         for ax, (name, title) in zip(axes, _PANELS):
             for result in study.results:
                 if not result.applicable:

@@ -12,7 +12,18 @@ r"""Chapter 2 figures on redundancy: many inputs, or many hand loads, with the s
 import numpy as np
 
 from .. import _validate, allocation, contact
-from ._style import ACCENT, ENERGY, FORCE, MOTION, SECOND, arrow, fmt, new_figure, style_context
+from ._style import (
+    ACCENT,
+    BOOK_WIDTH,
+    ENERGY,
+    FORCE,
+    MOTION,
+    SECOND,
+    arrow,
+    fmt,
+    new_figure,
+    style_context,
+)
 
 __all__ = ["allocation_figure", "grip_figure"]
 
@@ -45,7 +56,7 @@ def allocation_figure(*, G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     sets just touches the line (eq. 10, :func:`geomotion.allocation.weighted_allocation`);
     the Euclidean :math:`W = I` picks :math:`G^+b` with a circle.  With the seed's
     :math:`G = (1, 1)`, :math:`b = 1`, :math:`W = \mathrm{diag}(1, 4)` these are
-    :math:`(0.8, 0.2)` and :math:`(0.5, 0.5)`.  Left: the input plane.  Right: both
+    :math:`(0.8, 0.2)` and :math:`(0.5, 0.5)`.  Top: the input plane.  Bottom: both
     objectives along the line, against the coordinate :math:`z` of the kernel direction.
 
     **Batches**: none; one call draws one figure.
@@ -89,8 +100,8 @@ def allocation_figure(*, G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     weighted_cost = 0.5 * np.einsum("ki,ij,kj->k", line, W, line)
 
     with style_context():
-        fig = new_figure((9.0, 3.9))
-        left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
+        fig = new_figure((BOOK_WIDTH, 7.4))
+        left, right = fig.subplots(2, 1, gridspec_kw={"height_ratios": [1.5, 1]})
         left.plot(*line.T, color="black", linewidth=1.4, label=f"solutions of Gu = {b[0]:g}")
         circle = _level_set(np.eye(2), 0.5 * u0 @ u0)
         ellipse = _level_set(W, 0.5 * u_W @ W @ u_W)
@@ -126,7 +137,7 @@ def allocation_figure(*, G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
         )
         left.axhline(0.0, color=ACCENT, linewidth=0.6)
         left.axvline(0.0, color=ACCENT, linewidth=0.6)
-        left.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7.5)
+        left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=7.5, ncol=2)
 
         right.plot(z, euclidean_cost, color=MOTION, label="|u|²/2")
         right.plot(z, weighted_cost, color=FORCE, label="uᵀWu/2")
@@ -161,8 +172,8 @@ def grip_figure(
     leaves the resultant wrench about :math:`O` (:func:`geomotion.contact.grip_wrench`)
     unchanged.
 
-    Left: the grip with the base forces (solid) and the squeezed ones (faded).  Middle:
-    the resultant's components against :math:`a`: flat.  Right: the hand-force
+    Top: the grip with the base forces (solid) and the squeezed ones (faded).  Bottom
+    left: the resultant's components against :math:`a`: flat.  Bottom right: the hand-force
     magnitudes against :math:`a`: far from flat.  A measured resultant cannot reveal the
     squeeze, yet the squeeze changes grip stiffness and how close each hand is to
     slipping.
@@ -205,8 +216,9 @@ def grip_figure(
     swept = contact.grip_wrench(r_L, r_R, f_L + dL, f_R + dR)
 
     with style_context():
-        fig = new_figure((9.0, 4.0))
-        left, middle, right = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1.45, 1, 1]})
+        fig = new_figure((BOOK_WIDTH, 7.0))
+        panels = fig.subplot_mosaic([["left", "left"], ["middle", "right"]])
+        left, middle, right = panels["left"], panels["middle"], panels["right"]
         shaft_end = max(r_L[0], r_R[0]) + 0.1
         left.plot(
             [0.0, shaft_end],

@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .. import _validate, inertia, models, spatial, tree, verification
-from ._style import ACCENT, ENERGY, FORCE, MOTION, STYLE, arrow, fmt
+from ._style import ACCENT, BOOK_WIDTH, ENERGY, FORCE, MOTION, STYLE, arrow, fmt
 
 __all__ = [
     "POWER_EXAMPLE",
@@ -44,8 +44,8 @@ def _report_about(origin):
 def reporting_origin_figure(*, origin_x=0.0):
     """Figure: the reporting origin alters the moment and the twist's linear block but never the power.
 
-    Left, the plane of motion: the force at B and the rigid velocity field's value
-    at B and at the reporting origin O = (origin_x, 0, 0) (O = A by default).  Right,
+    Top, the plane of motion: the force at B and the rigid velocity field's value
+    at B and at the reporting origin O = (origin_x, 0, 0) (O = A by default).  Bottom,
     the moment n_z, the twist's linear y block and the power reported about B and about O.
 
     **Batches**: none; one call draws one figure.
@@ -64,9 +64,9 @@ def reporting_origin_figure(*, origin_x=0.0):
     about_O = _report_about(origin)
     label_O = "A" if origin_x == 0 else "O"
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(9.0, 3.4), layout="constrained")
-        grid = fig.add_gridspec(1, 4, width_ratios=[2.2, 1, 1, 1])
-        ax = fig.add_subplot(grid[0])
+        fig = Figure(figsize=(BOOK_WIDTH, 6.0), layout="constrained")
+        grid = fig.add_gridspec(2, 3, height_ratios=[1.3, 1])
+        ax = fig.add_subplot(grid[0, :])
         p_B = POWER_EXAMPLE["p_AB"]
         for point, (_, V, _), name in ((p_B, about_B, "B"), (origin, about_O, label_O)):
             ax.plot(point[0], point[1], "o", color="black")
@@ -90,7 +90,7 @@ def reporting_origin_figure(*, origin_x=0.0):
             ("power (W)", lambda F, V, P: P, ENERGY),
         ]
         for k, (title, value, colour) in enumerate(bars):
-            bar_ax = fig.add_subplot(grid[k + 1])
+            bar_ax = fig.add_subplot(grid[1, k])
             values = [value(*about_B), value(*about_O)]
             bar_ax.bar(["about B", f"about {label_O}"], values, color=colour, alpha=0.85)
             for x, y in enumerate(values):
@@ -122,10 +122,10 @@ def _two_link_inertia_curves(ax, marker_q2=None):
 def inertia_energy_figure():
     """Figure: point-mass vs extended-body energy, and the two-link joint inertia against the elbow angle.
 
-    Left: a 2 kg body whose centre of mass is 0.3 m from the origin along x spins at
+    Top: a 2 kg body whose centre of mass is 0.3 m from the origin along x spins at
     1 rad/s about z while the origin moves along y.  As a point mass its energy
     vanishes at v_y = -0.3 m/s (the mass is then at rest); as a uniform thin disk
-    (J_C = 0.1 kg m^2) it keeps its rotational 0.05 J.  Right: entries of the
+    (J_C = 0.1 kg m^2) it keeps its rotational 0.05 J.  Bottom: entries of the
     two-link arm's joint inertia M(q2) from :func:`geomotion.tree.crba`.
 
     Returns
@@ -143,8 +143,8 @@ def inertia_energy_figure():
         inertia.spatial_inertia(m, c, np.diag([J_C / 2, J_C / 2, J_C])), V
     )
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(9.0, 3.4), layout="constrained")
-        left, right = fig.subplots(1, 2)
+        fig = Figure(figsize=(BOOK_WIDTH, 6.2), layout="constrained")
+        left, right = fig.subplots(2, 1)
         left.plot(v_y, point, color=MOTION, label="point mass")
         left.plot(v_y, disk, color=ENERGY, label="thin disk, J_C = 0.1 kg m^2")
         left.plot([-0.3], [0.0], "o", color=MOTION)
@@ -188,7 +188,7 @@ def joint_inertia_figure(*, q2=0.0, v=(1.0, -2.0)):
     M = tree.crba(arm, q)
     energy = float(tree.kinetic_energy(arm, q, v))
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(9.0, 3.4), layout="constrained")
+        fig = Figure(figsize=(BOOK_WIDTH, 3.4), layout="constrained")
         left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.6, 1]})
         _two_link_inertia_curves(left, marker_q2=q2)
         left.set_title(f"q2 = {fmt(q2, '.3f')} rad")
@@ -235,7 +235,7 @@ def rotated_inertia_figure(*, angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omeg
     energy, energy_rotated = 0.5 * w @ I_C @ w, 0.5 * w_rotated @ rotated @ w_rotated
     vmax = float(np.abs(I_C).max())
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(7.5, 3.3), layout="constrained")
+        fig = Figure(figsize=(BOOK_WIDTH, 3.6), layout="constrained")
         axes = fig.subplots(1, 2)
         for ax, matrix, w_shown, K, title in (
             (axes[0], I_C, w, energy, "original axes"),
@@ -255,7 +255,7 @@ def rotated_inertia_figure(*, angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omeg
             ax.set(
                 xticks=[],
                 yticks=[],
-                title=f"{title}\nomega = ({omega_text}) rad/s, K = {fmt(K, '.3f')} J",
+                title=f"{title}\nomega = ({omega_text}) rad/s\nK = {fmt(K, '.3f')} J",
             )
             ax.grid(False)
     return fig
@@ -346,8 +346,9 @@ def particle_energy_figure(*, model=None, n_states=200, seed=0):
     posture = np.zeros(model.num_bodies)
     cloud = verification.tree_particle_cloud(model, posture)
     with matplotlib.rc_context(STYLE):
-        fig = Figure(figsize=(9.0, 3.9), layout="constrained")
-        ax = fig.add_subplot(1, 2, 1, projection="3d")
+        fig = Figure(figsize=(BOOK_WIDTH, 7.0), layout="constrained")
+        grid = fig.add_gridspec(2, 1, height_ratios=[1.5, 1])
+        ax = fig.add_subplot(grid[0], projection="3d")
         origins = tree.forward_kinematics(model, posture)[:, :3, 3]
         for i, parent in enumerate(model.parents):
             ax.scatter(*cloud[i].T, s=12)
@@ -361,8 +362,9 @@ def particle_energy_figure(*, model=None, n_states=200, seed=0):
             title="six particles per body, all joints at q = 0",
         )
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(1))  # x is seen end-on
+        ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(4))  # labels that do not touch
         ax.view_init(elev=12, azim=20)  # a frontal view: the arms hang either side of the torso
-        right = fig.add_subplot(1, 2, 2)
+        right = fig.add_subplot(grid[1])
         right.plot(matrix_energy, particle_energy, ".", color=ENERGY, markersize=4)
         limit = float(matrix_energy.max()) * 1.05
         right.plot([0, limit], [0, limit], color=ACCENT, linewidth=0.8)
