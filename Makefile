@@ -1,10 +1,16 @@
 # The Geometry of Motion: build the book, run every check, open the notebooks.
 # Every target works from a fresh clone: it first creates .venv and installs the
-# project into it (again whenever pyproject.toml changes).
+# project into it (again whenever pyproject.toml changes).  The reading targets (book,
+# pdf, lab, notebooks) install only the `book` extra; the checking targets (test,
+# print-pdf's checks, format, bench, floors) add the `test` extra on top: the peer
+# engines (Pinocchio, MuJoCo), ruff, pytest, nbval and Hypothesis.
 
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# One stamp per extra; the test stamp follows the book stamp, so a change to
+# pyproject.toml re-installs both in order.
+BOOK_STAMP := $(VENV)/.installed-book
+TEST_STAMP := $(VENV)/.installed-test
 PYTEST := $(BIN)/pytest
 
 # One BLAS thread: on small shared machines two threads make small solves slow and erratic.
@@ -33,20 +39,25 @@ LINTED = companion tests bench book/_ext book/_tools notebooks
 
 .PHONY: format book test lab clean distclean bench notebooks pdf print-pdf floors
 
-$(STAMP): pyproject.toml
+$(BOOK_STAMP): pyproject.toml
 	test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/pip install -e '.[book]'
+	touch $@
+
+# Both extras in one resolution, so that a test package cannot silently move a book pin.
+$(TEST_STAMP): $(BOOK_STAMP)
 	$(BIN)/pip install -e '.[book,test]'
 	touch $@
 
 # Strict build from a clean _build: --all re-reads, hence re-executes, every notebook;
 # warnings, nitpicky cross-reference misses and cell errors all fail it.
-book: $(STAMP)
+book: $(BOOK_STAMP)
 	rm -rf _build
 	$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going --all .
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
 # The README's test command; CI runs it through .ci/run.
-test: $(STAMP)
+test: $(TEST_STAMP)
 	@echo "=== [0/4] lint and format: ruff check and ruff format --check (make format fixes what it can) ==="
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
@@ -59,18 +70,24 @@ test: $(STAMP)
 	@echo "=== [4/4] book tests: toc, environment sync, kernel, rendered pages and JupyterLab in headless Chromium ==="
 	$(PYTEST) tests/book -m "not pdf"
 
-# The book as one PDF, from a fresh strict build; then the PDF's own checks.
-pdf: book
-	@$(MAKE) --no-print-directory print-pdf
+# Print the PDF from the current build, offline: the single-page build reuses the HTML
+# build's environment (no notebook runs again); Chromium prints it once MathJax has
+# typeset every formula; the HTML build is then written again, so that the preface links
+# the PDF (copied beside the pages).  Needs only the book extra.
+define print_the_pdf
+$(BIN)/jupyter-book build --builder singlehtml --warningiserror --nitpick --keep-going .
+$(BIN)/python book/_tools/print_pdf.py _build/singlehtml $(PDF)
+$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going .
+endef
 
-# Print the PDF from the current build (make book first), offline: the single-page
-# build reuses the HTML build's environment (no notebook runs again); Chromium prints it
-# once MathJax has typeset every formula; the HTML build is then written again, so that
-# the preface links the PDF (copied beside the pages); tests/book/test_pdf.py checks it.
-print-pdf: $(STAMP)
-	$(BIN)/jupyter-book build --builder singlehtml --warningiserror --nitpick --keep-going .
-	$(BIN)/python book/_tools/print_pdf.py _build/singlehtml $(PDF)
-	$(BIN)/jupyter-book build --warningiserror --nitpick --keep-going .
+# The book as one PDF, from a fresh strict build (a reader's target: the book extra only).
+pdf: book
+	$(print_the_pdf)
+
+# The same from the current build (make book or make test first), then the PDF's own
+# checks (tests/book/test_pdf.py), which need the test extra: what CI runs after make test.
+print-pdf: $(TEST_STAMP)
+	$(print_the_pdf)
 	$(PYTEST) tests/book -m pdf
 
 # JupyterLab with the project's configuration (jupyter_config/): no news feed, no update
@@ -78,7 +95,7 @@ print-pdf: $(STAMP)
 # made in this session are kept in jupyter_config/lab/ (not versioned).  Markdown cells are
 # rendered by jupyterlab-myst.  Jupyter refuses to run as root unless told; containers
 # often are root.
-lab: $(STAMP)
+lab: $(BOOK_STAMP)
 	mkdir -p notebooks
 	JUPYTER_CONFIG_DIR=$(CURDIR)/jupyter_config $(BIN)/jupyter lab --notebook-dir=notebooks \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
@@ -87,14 +104,14 @@ lab: $(STAMP)
 # No timestamps are stored, so re-running an unchanged notebook changes nothing but the
 # random ids of widgets.  (store_widget_state=False would be tidier, but nbclient 0.11
 # then fails on cells with output widgets, e.g. ipywidgets.interactive.)
-notebooks: $(STAMP)
+notebooks: $(BOOK_STAMP)
 	$(if $(NOTEBOOKS),$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.timeout=$(CELL_TIMEOUT) --ExecutePreprocessor.record_timing=False \
 		$(NOTEBOOKS),@echo "no notebooks under notebooks/ yet")
 
 # Apply the formatter and ruff's safe fixes; what remains (a long comment or string, say)
 # is for a person, and `make test` reports it.
-format: $(STAMP)
+format: $(TEST_STAMP)
 	-$(BIN)/ruff check --fix $(LINTED)
 	$(BIN)/ruff format $(LINTED)
 
@@ -102,7 +119,7 @@ format: $(STAMP)
 # every lower bound of pyproject.toml that the package imports) in their own venv.  The
 # peer engines need newer NumPy, so their cross-checks skip here.  matplotlib 3.8 calls
 # pyparsing names that pyparsing 3.3 deprecates: that third-party warning is ignored.
-floors: $(STAMP)
+floors: $(TEST_STAMP)
 	test -x .venv-floors/bin/python || python3 -m venv .venv-floors
 	.venv-floors/bin/pip install $$($(BIN)/python .ci/floor_requirements.py) \
 		'pytest>=8.3' 'hypothesis>=6.100' 'pyyaml>=6.0' 'packaging>=23.2'
@@ -110,7 +127,7 @@ floors: $(STAMP)
 		--doctest-modules companion/geomotion -p no:cacheprovider \
 		-W ignore::pyparsing.warnings.PyparsingDeprecationWarning
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
 	MPLBACKEND=Agg $(BIN)/python bench/bench_scale.py
 

@@ -5,6 +5,8 @@ from drifting apart: the same packages with the same version specifiers, the con
 Python allowed by requires-python, and every pin explained by a comment in both files.
 """
 
+import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -92,3 +94,77 @@ def test_every_pin_has_a_reason():
     if "#" not in python_line:
         unexplained.append(f"{ENVIRONMENT.name}: {python_line.strip()}")
     assert not unexplained, f"pins without a comment saying why: {unexplained}"
+
+
+# Reading the book needs only the `book` extra; the checks add the `test` extra.
+
+MAKEFILE = ROOT / "Makefile"
+#: The targets a reader runs: they must work with `pip install -e '.[book]'` alone.
+READER_TARGETS = ["book", "pdf", "lab", "notebooks"]
+#: Modules that only the `test` extra provides.
+TEST_ONLY_MODULES = {"pinocchio", "mujoco", "hypothesis", "pytest", "nbval", "ruff"}
+
+
+def make_rules():
+    """{target: (prerequisites, recipe lines)} of the Makefile's explicit rules."""
+    rules, current = {}, None
+    for line in MAKEFILE.read_text().splitlines():
+        rule = re.match(r"^([^\s:=#][^:=]*):(?!=)\s*(.*)$", line)
+        if rule and not line.startswith(".PHONY"):
+            current = rule.group(1).strip()
+            rules[current] = (rule.group(2).split(), [])
+        elif line.startswith("\t") and current:
+            rules[current][1].append(line.strip())
+        elif line.strip() and not line.startswith("\t"):
+            current = None  # a comment or an assignment ends the recipe
+    return rules
+
+
+def prerequisites(target, rules):
+    """Every target that `make target` builds first, recursively."""
+    seen, todo = set(), [target]
+    while todo:
+        for prerequisite in rules.get(todo.pop(), ((), ()))[0]:
+            if prerequisite not in seen:
+                seen.add(prerequisite)
+                todo.append(prerequisite)
+    return seen
+
+
+def test_reader_targets_install_only_the_book_extra():
+    rules = make_rules()
+    installs = {
+        stamp: [line.split("pip install", 1)[1].strip() for line in recipe if "pip install" in line]
+        for stamp, (_, recipe) in rules.items()
+        if stamp in {"$(BOOK_STAMP)", "$(TEST_STAMP)"}
+    }
+    assert installs == {"$(BOOK_STAMP)": ["-e '.[book]'"], "$(TEST_STAMP)": ["-e '.[book,test]'"]}
+    assert "pyproject.toml" in rules["$(BOOK_STAMP)"][0], "re-install when pyproject.toml changes"
+    for target in READER_TARGETS:
+        needs = prerequisites(target, rules)
+        assert "$(BOOK_STAMP)" in needs and "$(TEST_STAMP)" not in needs, (target, sorted(needs))
+    for target in ["test", "print-pdf", "format", "bench", "floors"]:
+        assert "$(TEST_STAMP)" in prerequisites(target, rules), target
+
+
+def test_the_book_imports_nothing_test_only():
+    """What `make book` executes or loads (notebooks, book/_ext, book/_tools) works without the test extra."""
+    sources = {
+        path: "\n".join(
+            "".join(cell["source"])
+            for cell in json.loads(path.read_text())["cells"]
+            if cell["cell_type"] == "code"
+        )
+        for path in sorted((ROOT / "notebooks").glob("*.ipynb"))
+    }
+    sources |= {path: path.read_text() for path in sorted((ROOT / "book").glob("_*/*.py"))}
+    assert len(sources) >= 8
+    found = {
+        path.relative_to(ROOT).as_posix(): sorted(modules)
+        for path, text in sources.items()
+        if (
+            modules := set(re.findall(r"^\s*(?:from|import)\s+(\w+)", text, re.M))
+            & TEST_ONLY_MODULES
+        )
+    }
+    assert not found, f"test-only modules imported by the book: {found}"
