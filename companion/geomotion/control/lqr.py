@@ -103,9 +103,9 @@ def discrete_lqr(A, B, Q, R, *, rtol=1e-10, max_iter=60, rank_rtol=1e-9):
     gain or :math:`P`: a text that writes the cost without it gets the same :math:`K` and
     :math:`P` from the same ``Q`` and ``R``, and an optimal cost of :math:`z_0^TPz_0`
     instead of :math:`\tfrac12 z_0^TPz_0`.  The DARE is solved by structure-preserving
-    doubling (see :mod:`geomotion.control.lqr`); the answer is checked before it is
-    returned: its DARE residual, symmetry and positive semidefiniteness of :math:`P`, and
-    a closed-loop spectral radius below 1.
+    doubling (equations in the docstring of the module ``geomotion.control.lqr``); the
+    answer is checked before it is returned: its DARE residual, symmetry and positive
+    semidefiniteness of :math:`P`, and a closed-loop spectral radius below 1.
 
     Parameters
     ----------
@@ -153,7 +153,7 @@ def discrete_lqr(A, B, Q, R, *, rtol=1e-10, max_iter=60, rank_rtol=1e-9):
         matrices), an asymmetric or indefinite weight, a non-positive tolerance; or
         input with no stabilizing solution: :math:`(A, B)` not stabilizable or
         :math:`(Q, A)` not detectable (the message names the eigenvalue of the mode).
-    geomotion.ConvergenceError
+    geomotion.errors.ConvergenceError
         When the doubling has not converged after ``max_iter`` steps, or its answer's
         DARE residual exceeds ``rtol`` (``residual`` and ``tolerance`` are relative).
 
