@@ -1,4 +1,4 @@
-r"""Geometric control: Lie brackets and accessibility, Pontryagin helpers, iLQR, observability.
+r"""Geometric control: Lie brackets and accessibility, Pontryagin helpers, LQR, iLQR, observability.
 
 Files, by idea:
 
@@ -14,6 +14,8 @@ Files, by idea:
 * ``pontryagin.py``: minimizing the Hamiltonian over the inputs --
   :func:`bang_bang_control`, :func:`quadratic_control`, :func:`box_quadratic_control`;
 * ``ilqr.py``: :func:`ilqr` for discrete transitions, with :class:`QuadraticCost`;
+* ``lqr.py``: :func:`discrete_lqr`, the infinite-horizon LQR gain of a linear discrete
+  system (the DARE by structure-preserving doubling, checked before it is returned);
 * ``observability.py``: :func:`observability_rank` from output Lie derivatives.
 
 Rank is not reachability
@@ -54,6 +56,7 @@ from .brackets import (
 )
 from .examples import car_kinematics, forward_drift_example, oscillator_fields
 from .ilqr import ILQRReport, ILQRResult, QuadraticCost, ilqr
+from .lqr import DiscreteLQRResult, discrete_lqr
 from .mechanical import mechanical_fields, second_order_fields
 from .observability import ObservabilityReport, observability_rank
 from .pontryagin import (
@@ -84,6 +87,8 @@ __all__ = [
     "ILQRReport",
     "ILQRResult",
     "ilqr",
+    "DiscreteLQRResult",
+    "discrete_lqr",
     "ObservabilityReport",
     "observability_rank",
 ]
