@@ -72,7 +72,9 @@ def notebook_cells(name):
 
 
 def first_heading(markdown):
-    return re.search(r"^# (.+)$", markdown, re.MULTILINE).group(1).strip()
+    """A page's title as it prints: inline code marks (`geomotion`) are not printed."""
+    title = re.search(r"^# (.+)$", markdown, re.MULTILINE).group(1).strip()
+    return title.replace("`", "")
 
 
 def toc_files():
