@@ -25,18 +25,7 @@ CHAPTERS = {
 
 def headings(path):
     """(level, title) of the notebook's headings of levels 1-3, in order (code fences skipped)."""
-    found = []
-    for cell in json.loads(path.read_text())["cells"]:
-        if cell["cell_type"] != "markdown":
-            continue
-        fenced = False
-        for line in "".join(cell["source"]).splitlines():
-            if line.lstrip().startswith(("```", ":::")):
-                fenced = not fenced
-            match = re.match(r"^(#{1,3})\s+(.*?)\s*$", line)
-            if match and not fenced:
-                found.append((match.group(1), match.group(2)))
-    return found
+    return [("#" * level, title) for level, title in all_headings(path) if level <= 3]
 
 
 @pytest.mark.parametrize("notebook", sorted(CHAPTERS))
