@@ -12,6 +12,7 @@ the gravity of the planar models, which lie in the x-y plane.
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import optimize
 
 from . import _validate, constraints, inertia, spatial, tree
 
@@ -497,6 +498,62 @@ class PlanarClosedChain:
         theta2 = np.arctan2(link2[..., 1], link2[..., 0])
         theta3 = np.arctan2(link3[..., 1], link3[..., 0])
         return np.stack([theta1, theta2, theta3], axis=-1)
+
+    def aligned_angles(self, branch=1, *, samples=721):
+        r"""First-link angles at which links 1 and 2 line up, on one assembly branch.
+
+        There the block of the closure Jacobian formed by the columns of links 1 and 2
+        is singular, :math:`\det J_{12} = \ell_1\ell_2\sin(\theta_2 - \theta_1) = 0`
+        (the chapter's two-link determinant up to the sign of a column), although the
+        full Jacobian keeps rank 2.  The determinant is sampled at ``samples`` angles over
+        :math:`[-\pi, \pi]` where the loop closes; each sign change between neighbouring
+        samples is refined to a root by Brent's method (``xtol`` 1e-14 rad), and samples
+        at which it vanishes exactly are kept.
+
+        Parameters
+        ----------
+        branch : {1, -1}
+            Assembly branch, as in :meth:`closed_configuration`.
+        samples : int, optional
+            Sampled first-link angles (default 721, a half-degree grid); two roots closer
+            than the spacing may be missed.
+
+        Returns
+        -------
+        (k,) ndarray
+            The angles :math:`\theta_1` in rad, increasing.
+
+        Raises
+        ------
+        ValueError
+            If ``branch`` is not 1 or -1, or ``samples`` is below 3.
+
+        Examples
+        --------
+        >>> from geomotion import models
+        >>> models.planar_closed_chain().aligned_angles(1).round(4)
+        array([-2.1446,  0.5153])
+        """
+        if branch not in (1, -1):
+            raise ValueError(f"branch: expected 1 or -1, got {branch!r}")
+        samples = _validate.count(samples, "samples", minimum=3, whole_floats=False)
+        grid = np.linspace(-np.pi, np.pi, samples)
+        determinant = np.array([self._link12_determinant(t, branch) for t in grid])
+        sign = np.sign(determinant)
+        roots = [
+            optimize.brentq(self._link12_determinant, grid[k], grid[k + 1], (branch,), xtol=1e-14)
+            for k in np.flatnonzero(sign[:-1] * sign[1:] < 0)
+        ]
+        return np.array(sorted(roots + list(grid[determinant == 0.0])))
+
+    def _link12_determinant(self, theta1, branch):
+        """det J_12 at the closed configuration with first-link angle theta1 (m^2); NaN if
+        the loop cannot close there."""
+        try:
+            closed = self.closed_configuration(theta1, branch)
+        except ValueError:
+            return np.nan
+        return float(np.linalg.det(self.jacobian(closed)[:, :2]))
 
 
 def planar_closed_chain(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), masses=(0.6, 1.6, 1.2)):

@@ -10,7 +10,6 @@ r"""Chapter 2 figures on constraints: the movable closed chain and the circle's 
 """
 
 import numpy as np
-import scipy.optimize
 
 from .. import _validate, constraints, models
 from ._examples import circle_constraint
@@ -51,22 +50,6 @@ def _block_determinant(chain, theta):
     if np.any(ok):
         out[ok] = np.linalg.det(chain.jacobian(theta[ok])[..., :, :2])
     return out
-
-
-def _singular_angles(chain, theta1, det, branch):
-    """First-link angles where the block determinant changes sign, refined by brentq."""
-    roots = []
-    sign = np.sign(det)
-    for k in np.flatnonzero(sign[:-1] * sign[1:] < 0):
-
-        def block_det(t):
-            return float(
-                np.linalg.det(chain.jacobian(chain.closed_configuration(t, branch))[:, :2])
-            )
-
-        roots.append(scipy.optimize.brentq(block_det, theta1[k], theta1[k + 1], xtol=1e-14))
-    roots.extend(theta1[det == 0.0])
-    return np.array(sorted(roots))
 
 
 #: Colours of the four sampled configurations of :func:`closed_chain_figure`.
@@ -187,9 +170,7 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
     if not np.any(np.isfinite(families[1][:, 0])):
         raise ValueError("lengths, base: the loop closes at no sampled first-link angle")
     determinants = {branch: _block_determinant(chain, theta) for branch, theta in families.items()}
-    singular = {
-        branch: _singular_angles(chain, theta1, determinants[branch], branch) for branch in families
-    }
+    singular = {branch: chain.aligned_angles(branch, samples=samples) for branch in families}
     valid = np.concatenate(
         [theta[np.all(np.isfinite(theta), axis=-1)] for theta in families.values()]
     )
