@@ -15,7 +15,6 @@ supplied it.  What that rank does and does not decide is stated in
 """
 
 from dataclasses import KW_ONLY, dataclass
-from numbers import Integral
 
 import numpy as np
 
@@ -226,20 +225,9 @@ class ControlAffineSystem:
         names = default if self.names is None else tuple(str(name) for name in self.names)
         if len(names) != count:
             raise ValueError(f"names: expected {count} labels (drift first), got {names!r}")
-        dimension = self.dimension
-        if not (
-            dimension is None
-            or callable(dimension)
-            or (
-                isinstance(dimension, Integral)
-                and not isinstance(dimension, bool)
-                and dimension >= 1
-            )
-        ):
-            raise ValueError(
-                f"dimension: expected None, a positive int or a callable "
-                f"dimension(x), got {dimension!r}"
-            )
+        if self.dimension is not None and not callable(self.dimension):
+            # A fixed state dimension (or None / a callable dimension(x)).
+            object.__setattr__(self, "dimension", _validate.count(self.dimension, "dimension"))
         object.__setattr__(self, "inputs", inputs)
         object.__setattr__(self, "input_jacobians", jacobians)
         object.__setattr__(self, "names", names)

@@ -162,10 +162,9 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
         For an invalid chain (see :func:`geomotion.models.planar_closed_chain`),
         ``samples`` below 3, or a geometry whose loop closes at no sampled angle.
     """
-    if isinstance(samples, bool) or int(samples) != samples or samples < 3:
-        raise ValueError(f"samples: expected an integer >= 3, got {samples!r}")
+    samples = _validate.count(samples, "samples", minimum=3)
     chain = models.planar_closed_chain(lengths=lengths, base=base)
-    theta1 = np.linspace(-np.pi, np.pi, int(samples))
+    theta1 = np.linspace(-np.pi, np.pi, samples)
     families = {branch: _closed_family(chain, theta1, branch) for branch in (1, -1)}
     if not np.any(np.isfinite(families[1][:, 0])):
         raise ValueError("lengths, base: the loop closes at no sampled first-link angle")
