@@ -31,7 +31,7 @@ Every function broadcasts over leading axes.
 import numpy as np
 
 from . import _validate
-from ._kernels import _pose, _skew
+from ._kernels import _pose, _qconj, _qmul, _quaternion_to_rotation, _rotation_to_quaternion
 
 __all__ = [
     "identity",
@@ -49,67 +49,6 @@ __all__ = [
 #: Default absolute tolerance on the two constraint residuals for an 8-vector to count as
 #: a unit dual quaternion (the dual-part residual has units of m, so this is 1e-9 m there).
 _UNIT_ATOL = 1e-9
-
-
-# ---------------------------------------------------------------------------
-# Quaternion helpers (unvalidated, scalar-first, Hamilton)
-# ---------------------------------------------------------------------------
-
-
-def _qmul(a, b):
-    """Hamilton product of scalar-first quaternions, broadcasting: (..., 4) x (..., 4)."""
-    aw, av = a[..., :1], a[..., 1:]
-    bw, bv = b[..., :1], b[..., 1:]
-    w = aw * bw - np.sum(av * bv, axis=-1, keepdims=True)
-    v = aw * bv + bw * av + np.cross(av, bv)
-    return np.concatenate([w, v], axis=-1)
-
-
-def _qconj(q):
-    """Quaternion conjugate (w, -x, -y, -z)."""
-    return q * np.array([1.0, -1.0, -1.0, -1.0])
-
-
-def _quaternion_to_rotation(q):
-    r"""Rotation of a unit quaternion: :math:`R = I + 2w[v] + 2[v]^2`."""
-    W = _skew(q[..., 1:])
-    return np.eye(3) + 2.0 * q[..., 0, None, None] * W + 2.0 * (W @ W)
-
-
-def _rotation_to_quaternion(R):
-    """Unit quaternion of a rotation matrix (Shepperd's method), representative with w >= 0.
-
-    Of the four squared components 4w^2 = 1 + tr R, 4x^2 = 1 + R00 - R11 - R22, ...
-    the largest (always >= 1) is taken by square root and the others are read from
-    the off-diagonal sums and differences, which keeps full accuracy near 180 degrees.
-    """
-    r00, r11, r22 = R[..., 0, 0], R[..., 1, 1], R[..., 2, 2]
-    squares = np.stack(
-        [1 + r00 + r11 + r22, 1 + r00 - r11 - r22, 1 - r00 + r11 - r22, 1 - r00 - r11 + r22],
-        axis=-1,
-    )
-    k = np.argmax(squares, axis=-1)
-    big = 0.5 * np.sqrt(np.take_along_axis(squares, k[..., None], axis=-1)[..., 0])
-    d21 = R[..., 2, 1] - R[..., 1, 2]
-    d02 = R[..., 0, 2] - R[..., 2, 0]
-    d10 = R[..., 1, 0] - R[..., 0, 1]
-    s01 = R[..., 0, 1] + R[..., 1, 0]
-    s02 = R[..., 0, 2] + R[..., 2, 0]
-    s12 = R[..., 1, 2] + R[..., 2, 1]
-    # Row k: four times the chosen component times (w, x, y, z).
-    candidates = np.stack(
-        [
-            np.stack([4 * big**2, d21, d02, d10], axis=-1),
-            np.stack([d21, 4 * big**2, s01, s02], axis=-1),
-            np.stack([d02, s01, 4 * big**2, s12], axis=-1),
-            np.stack([d10, s02, s12, 4 * big**2], axis=-1),
-        ],
-        axis=-2,
-    )
-    q = np.take_along_axis(candidates, k[..., None, None], axis=-2)[..., 0, :]
-    q = q / (4 * big[..., None])
-    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-    return np.where(q[..., :1] < 0, -q, q)
 
 
 def _residuals(dq):
