@@ -65,7 +65,7 @@ def two_link_teaching_arm():
     placements = [np.eye(4), spatial.pose(np.eye(3), [TWO_LINK_L1, 0.0, 0.0])]
     return tree.Tree(
         parents=(-1, 0),
-        subspaces=np.array([REVOLUTE_Z, REVOLUTE_Z]),
+        joints=np.array([REVOLUTE_Z, REVOLUTE_Z]),
         placements=np.array(placements),
         inertias=np.array(inertias),
         gravity=PLANE_GRAVITY,
@@ -129,7 +129,7 @@ def humanoid_upper_body():
         ]
     return tree.Tree(
         parents=(-1, 0, 1, 2, 0, 4, 5),
-        subspaces=np.array([REVOLUTE_Z] + subspaces),
+        joints=np.array([REVOLUTE_Z] + subspaces),
         placements=np.array([np.eye(4)] + placements),
         inertias=np.array([torso] + [upper_arm, forearm, hand] * 2),
     )
@@ -202,7 +202,7 @@ def random_tree(rng, n_bodies, *, branching=0.4, prismatic_fraction=0.25, helica
         )
     return tree.Tree(
         parents=tuple(parents),
-        subspaces=np.array(subspaces),
+        joints=np.array(subspaces),
         placements=np.array(placements),
         inertias=np.array(inertias),
     )
@@ -438,7 +438,7 @@ class PlanarClosedChain:
         ]
         return tree.Tree(
             parents=(-1, 0, -1),
-            subspaces=np.array([REVOLUTE_Z] * 3),
+            joints=np.array([REVOLUTE_Z] * 3),
             placements=np.array(placements),
             inertias=np.array(inertias),
             allow_singular_inertias=True,

@@ -66,12 +66,17 @@ __all__ = [
 
 
 def _body_particles(model):
-    """Six particles per body, in body coordinates: masses (N, 6) and positions (N, 6, 3)."""
-    props = inertia.mass_properties(model.inertias)
-    bodies = [
-        inertia.particle_model(*body) for body in zip(props.mass, props.com, props.inertia_com)
-    ]
-    return np.array([b.masses for b in bodies]), np.array([b.positions for b in bodies])
+    """Six particles per body, in body coordinates: masses (N, 6) and positions (N, 6, 3).
+
+    A massless body gets six particles of zero mass at its origin.
+    """
+    masses, positions = np.zeros((model.num_bodies, 6)), np.zeros((model.num_bodies, 6, 3))
+    for i, I in enumerate(model.inertias):
+        if np.any(I):
+            props = inertia.mass_properties(I)
+            body = inertia.particle_model(props.mass, props.com, props.inertia_com)
+            masses[i], positions[i] = body.masses, body.positions
+    return masses, positions
 
 
 def tree_particle_cloud(model, q):
@@ -176,8 +181,8 @@ def particle_energy_comparison(model, *, n_states=200, seed=0):
     """
     n_states = _validate.count(n_states, "n_states")
     rng = np.random.default_rng(seed)
-    q = rng.uniform(-1.0, 1.0, size=(n_states, model.num_bodies))
-    v = rng.normal(size=(n_states, model.num_bodies))
+    q = tree.random_configuration(model, shape=(n_states,), rng=rng)
+    v = rng.normal(size=(n_states, model.nv))
     matrix_energy = 0.5 * np.einsum("bi,bij,bj->b", v, tree.crba(model, q), v)
     return EnergyComparison(
         particle_energy=tree_particle_energy(model, q, v), matrix_energy=matrix_energy
@@ -228,10 +233,10 @@ def mass_matrix_from_inverse_dynamics(model, q):
         If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
     """
     q = _validate.real_array(q, "q")
-    zero = np.zeros_like(q)
+    zero = np.zeros(q.shape[:-1] + (model.nv,))
     columns = [
-        tree.rnea(model, q, zero, np.broadcast_to(unit, q.shape), gravity=(0.0, 0.0, 0.0))
-        for unit in np.eye(model.num_bodies)
+        tree.rnea(model, q, zero, np.broadcast_to(unit, zero.shape), gravity=(0.0, 0.0, 0.0))
+        for unit in np.eye(model.nv)
     ]
     return np.stack(columns, axis=-1)
 
@@ -275,8 +280,9 @@ def reference_inverse_dynamics(model, q, v, a, *, gravity=None):
     """
     prepared = tree.prepare(model, q)
     n = model.num_bodies
-    v = _validate.trailing_shape(v, "v", (n,))
-    a = _validate.trailing_shape(a, "a", (n,))
+    v = _validate.trailing_shape(v, "v", (model.nv,))
+    a = _validate.trailing_shape(a, "a", (model.nv,))
+    own = [slice(s, s + k) for s, k in zip(model.v_start, model.joint_nv)]  # joint i's entries
     g = model.gravity if gravity is None else _validate.trailing_shape(gravity, "gravity", (3,))
     batch = np.broadcast_shapes(
         prepared.transform.shape[:-3], v.shape[:-1], a.shape[:-1], g.shape[:-1]
@@ -287,11 +293,11 @@ def reference_inverse_dynamics(model, q, v, a, *, gravity=None):
     V, A, F = np.zeros((3,) + batch + (n, 6))
     for i, p in enumerate(prepared.parents):
         V_parent, A_parent = base if p < 0 else (V[..., p, :], A[..., p, :])
-        X_i, joint_velocity = X[..., i, :, :], S[i] * v[..., i, None]
+        X_i, joint_velocity = X[..., i, :, :], _apply(S[i], v[..., own[i]])
         V[..., i, :] = _apply(X_i, V_parent) + joint_velocity
         A[..., i, :] = (
             _apply(X_i, A_parent)
-            + S[i] * a[..., i, None]
+            + _apply(S[i], a[..., own[i]])
             + _apply(spatial.motion_cross(V[..., i, :]), joint_velocity)
         )
         F[..., i, :] = inertia.newton_euler_wrench(I[i], V[..., i, :], A[..., i, :])
@@ -299,11 +305,11 @@ def reference_inverse_dynamics(model, q, v, a, *, gravity=None):
         p = prepared.parents[i]
         if p >= 0:
             F[..., p, :] += _apply(np.swapaxes(X[..., i, :, :], -1, -2), F[..., i, :])
-    return np.einsum("...ij,ij->...i", F, S)
+    return np.concatenate([F[..., i, :] @ S[i] for i in range(n)], axis=-1)
 
 
 def _apply(operator, vector):
-    """(..., 6, 6) operator times (..., 6) vector."""
+    """(..., m, k) operator times (..., k) vector."""
     return np.einsum("...jk,...k->...j", operator, vector)
 
 
@@ -337,8 +343,8 @@ def forward_dynamics_by_dense_solve(model, q, v, tau, *, gravity=None):
     """
     M = tree.joint_mass_matrix(tree.prepare(model, q))
     _, L = _validate.positive_definite_factor(M, "model (its joint mass matrix at q)")
-    bias = reference_inverse_dynamics(model, q, v, np.zeros(model.num_bodies), gravity=gravity)
-    rhs = _validate.trailing_shape(tau, "tau", (model.num_bodies,)) - bias
+    bias = reference_inverse_dynamics(model, q, v, np.zeros(model.nv), gravity=gravity)
+    rhs = _validate.trailing_shape(tau, "tau", (model.nv,)) - bias
     y = np.linalg.solve(L, rhs[..., None])  # M = L L^T
     return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
 
@@ -415,13 +421,13 @@ def tree_checks(model, rng, *, n_states=100, gravity=None):
     """
     n_states = _validate.count(n_states, "n_states")
     n = model.num_bodies
-    q = rng.uniform(-np.pi, np.pi, size=(n_states, n))
-    v, a, tau = rng.normal(size=(3, n_states, n))
+    q = tree.random_configuration(model, shape=(n_states,), rng=rng)
+    v, a, tau = rng.normal(size=(3, n_states, model.nv))
     M = tree.crba(model, q)
     M_reference = tree.joint_mass_matrix(tree.prepare(model, q))
     a_dense = forward_dynamics_by_dense_solve(model, q, v, tau, gravity=gravity)  # checks M first
     a_aba = tree.aba(model, q, v, tau, gravity=gravity)
-    bias_reference = reference_inverse_dynamics(model, q, v, np.zeros(n), gravity=gravity)
+    bias_reference = reference_inverse_dynamics(model, q, v, np.zeros(model.nv), gravity=gravity)
     errors = {
         "CRBA vs particle energy": _relative_error(
             0.5 * np.einsum("bi,bij,bj->b", v, M, v), tree_particle_energy(model, q, v)

@@ -183,7 +183,7 @@ def pendulum():
     body = inertia.spatial_inertia(1.0, [0.5, 0.0, 0.0], np.diag([0.001, 0.02, 0.02]))
     return tree.Tree(
         parents=(-1,),
-        subspaces=models.REVOLUTE_Z[None],
+        joints=models.REVOLUTE_Z[None],
         placements=np.eye(4)[None],
         inertias=body[None],
         gravity=GRAVITY,

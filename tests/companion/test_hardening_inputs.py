@@ -89,7 +89,7 @@ def test_tree_accepts_a_body_exactly_when_the_public_functions_call_it_realizabl
     size = np.abs(inertia.spatial_inertia(2.0, c, np.zeros((3, 3)))[:3, :3]).max()
     arguments = {
         "parents": [-1, 0],
-        "subspaces": np.array([[0, 0, 1.0, 0, 0, 0], [0, 1.0, 0, 0, 0, 0]]),
+        "joints": np.array([[0, 0, 1.0, 0, 0, 0], [0, 1.0, 0, 0, 0, 0]]),
         "placements": np.array([np.eye(4), random_pose(rng, 1.0)]),
         "allow_singular_inertias": True,
     }
@@ -205,7 +205,7 @@ def test_tree_functions_refuse_complex_and_boolean_arrays_naming_the_argument():
     with pytest.raises(TypeError, match="^q: expected real numbers, got boolean dtype"):
         tree.crba(model, np.array([True, False]))
     with pytest.raises(TypeError, match="^inertias: expected real numbers, got complex dtype"):
-        tree.Tree(model.parents, model.subspaces, model.placements, model.inertias + 0j)
+        tree.Tree(model.parents, model.screws, model.placements, model.inertias + 0j)
     for batch in ((), (200,)):  # both the single-configuration and the batched path
         with pytest.raises(TypeError, match="^q: expected real numbers, got complex dtype"):
             tree.crba(model, np.zeros(batch + (2,), dtype=complex))

@@ -71,7 +71,7 @@ def test_semi_implicit_euler_energy_error_stays_bounded_for_a_constant_mass_matr
     # One revolute joint: M is constant, the scheme is symplectic, the error oscillates
     # with the motion and does not drift: the worst residual of every later interval
     # equals that of the first to within a few percent.
-    pendulum = tree.Tree((-1,), MODEL.subspaces[:1], MODEL.placements[:1], MODEL.inertias[:1])
+    pendulum = tree.Tree((-1,), MODEL.screws[:1], MODEL.placements[:1], MODEL.inertias[:1])
     # 1000 steps of 0.02 s are 20 s, about 16 periods of this pendulum.
     euler = "semi_implicit_euler"
     trajectory = integrators.simulate(pendulum, [1.0], [0.0], 0.02, 1000, method=euler)

@@ -43,14 +43,14 @@ def test_random_trees_are_depth_first_branched_and_have_no_parallel_axes():
     for root in range(12):
         members = [root] + [i for i in range(root + 1, 12) if _is_descendant(parents, i, root)]
         assert members == list(range(root, root + len(members)))
-    kinds = {_joint_kind(S) for S in model.subspaces}
+    kinds = {_joint_kind(S) for S in model.screws}
     assert kinds == {"revolute", "prismatic", "helical"}
     # Joint directions in base axes at q = 0 (placements chained by hand, body order is
     # parent-first): no two parallel, and together they span space.
     R_base = []
     for T, p in zip(model.placements, parents):
         R_base.append(T[:3, :3] if p < 0 else R_base[p] @ T[:3, :3])
-    local = np.array([S[:3] if np.any(S[:3]) else S[3:] for S in model.subspaces])
+    local = np.array([S[:3] if np.any(S[:3]) else S[3:] for S in model.screws])
     axes = np.einsum("kij,kj->ki", np.array(R_base), local)
     axes /= np.linalg.norm(axes, axis=1, keepdims=True)
     assert np.abs(axes @ axes.T - np.eye(12)).max() < 0.999  # no two axes parallel

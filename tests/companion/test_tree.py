@@ -147,7 +147,7 @@ def test_random_trees_are_branched_offset_and_non_parallel(random_tree):
     spec, model = random_tree
     children = np.bincount([p for p in spec.parents if p >= 0], minlength=spec.n)
     assert children.max() >= 2 or spec.parents.count(-1) >= 2  # a real branch point
-    S = model.subspaces
+    S = model.screws
     moments = np.linalg.norm(S[:, 3:], axis=1)
     assert np.all(moments > 1e-3)  # no axis through its body origin, no zero offsets
     # Joint directions in base axes at q = 0 (rotations chained by hand): singular values
@@ -305,7 +305,7 @@ def test_mass_matrix_is_independent_of_the_body_frames_chosen():
     for i, p in enumerate(spec.parents):
         parent_G_inv = np.linalg.inv(G[p]) if p >= 0 else np.eye(4)
         moved_P[i] = parent_G_inv @ P[i] @ G[i]
-    moved_S = np.einsum("kij,kj->ki", spatial.inverse_motion_transform(G), model.subspaces)
+    moved_S = np.einsum("kij,kj->ki", spatial.inverse_motion_transform(G), model.screws)
     moved_I = np.array(
         [inertia.transform_inertia(I, np.linalg.inv(g)) for I, g in zip(spec.spatial_inertias(), G)]
     )
@@ -435,7 +435,7 @@ def test_momentum_rate_balances_root_joint_force():
     T = tree.forward_kinematics(model, q0)
     centres = np.einsum("kij,kj->ki", T[:, :3, :3], spec.coms) + T[:, :3, 3]
     gravity = sum(np.concatenate([np.cross(c, m * g), m * g]) for c, m in zip(centres, spec.masses))
-    s0 = spatial.motion_transform(T[0]) @ model.subspaces[0]
+    s0 = spatial.motion_transform(T[0]) @ model.screws[0]
     tau = tree.rnea(model, q0, qd0, qdd0, gravity=g, f_ext=wrenches, f_ext_frame="world")
     assert s0 @ (derivative(momentum) - gravity - wrenches.sum(axis=0)) == pytest.approx(
         tau[0],
@@ -792,7 +792,7 @@ def good_arguments(n=3):
     spec = random_spec(np.random.default_rng(40), n, "rph")
     return dict(
         parents=spec.parents,
-        subspaces=spec.subspaces(),
+        joints=spec.subspaces(),
         placements=spec.placements(),
         inertias=spec.spatial_inertias(),
     )
@@ -819,15 +819,16 @@ def edit(array, index, value):
         ("parents", [[-1, 0, 1]], r"parents: expected a 1-D"),
         ("parents", [-1, 0.5, 1], r"parents: expected integer"),
         ("parents", [], r"parents: expected at least one body"),
-        ("parents", [-1, 0], r"subspaces: expected 2 joint screws"),
-        ("subspaces", lambda S: S[:, :5], r"subspaces: expected shape \(3, 6\)"),
+        ("parents", [-1, 0], r"joints: expected 2 joints \(one per body\), got 3"),
+        ("joints", lambda S: S[:, :5], r"joints: expected shape \(3, 6\)"),
+        ("joints", lambda S: edit(S, 1, 0.0), r"joints\[1\]: expected a nonzero joint screw"),
+        ("joints", lambda S: edit(S, (0, 2), np.nan), r"joints\[0\]: expected finite"),
+        ("joints", "abc", r"joints: expected a sequence of 3 joints, got str"),
         (
-            "subspaces",
-            lambda S: edit(S, 1, 0.0),
-            r"subspaces: expected nonzero joint screws.*body 1",
+            "joints",
+            lambda S: [*S[:2], "ball"],
+            r"joints\[2\]: expected a joint screw \(6,\) or a joint model",
         ),
-        ("subspaces", lambda S: edit(S, (0, 2), np.nan), r"subspaces: expected finite"),
-        ("subspaces", "abc", r"subspaces: expected real numbers"),
         ("placements", lambda P: edit(P, (1, 0, 0), 1.5), r"placements.*rotation"),
         (
             "placements",
@@ -871,7 +872,10 @@ def edit(array, index, value):
     ],
 )
 def test_bad_tree_arguments_name_the_argument(name, value, match):
-    with pytest.raises(TypeError if "expected real numbers" in match else ValueError, match=match):
+    wrong_type = (
+        "expected real numbers" in match or "expected a sequence" in match or "joint model" in match
+    )
+    with pytest.raises(TypeError if wrong_type else ValueError, match=match):
         tree.Tree(**with_change(name, value))
 
 

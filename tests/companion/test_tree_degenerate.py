@@ -113,11 +113,11 @@ def test_nearly_singular_configurations_are_refused_not_amplified():
 @pytest.mark.parametrize("eps", [1e-3, 1e-5, 1e-7, 1e-9])
 def test_a_revolute_axis_far_from_the_model_is_refused(eps):
     base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
-    S = np.array(base.subspaces)
+    S = np.array(base.screws)
     S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]  # axis 1/eps m from body 2's origin
     with pytest.raises(
         ValueError,
-        match=r"subspaces: the fast algorithms would lose precision .* "
+        match=r"joints: the fast algorithms would lose precision .* "
         r"joint 2, whose axis lies",
     ):
         tree.Tree(base.parents, S, base.placements, base.inertias)
@@ -126,7 +126,7 @@ def test_a_revolute_axis_far_from_the_model_is_refused(eps):
 @pytest.mark.parametrize("eps", [1e-1, 3e-2])
 def test_an_accepted_far_axis_keeps_every_algorithm_accurate(eps):
     base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
-    S = np.array(base.subspaces)
+    S = np.array(base.screws)
     S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]
     model = tree.Tree(base.parents, S, base.placements, base.inertias)
     rng = np.random.default_rng(1)

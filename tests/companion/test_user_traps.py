@@ -37,7 +37,7 @@ def arm_arguments():
     ]
     return dict(
         parents=[-1, 0, 1],
-        subspaces=[tree.REVOLUTE_Z] * 3,
+        joints=[tree.REVOLUTE_Z] * 3,
         placements=placements,
         inertias=inertias,
     )

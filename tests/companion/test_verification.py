@@ -191,7 +191,7 @@ def one_percent_heavier_body(monkeypatch, model):
     """Everything compiled for the fast paths, from a model whose body BODY is 1 % heavier."""
     heavier = np.array(model.inertias)
     heavier[BODY] *= 1.01
-    wrong = tree.Tree(model.parents, model.subspaces, model.placements, heavier)
+    wrong = tree.Tree(model.parents, model.screws, model.placements, heavier)
     for name, value in vars(wrong._compiled).items():
         monkeypatch.setattr(model._compiled, name, value)
 

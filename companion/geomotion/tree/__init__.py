@@ -82,9 +82,19 @@ Implementation notes: two ways through the same mechanics
 import numpy as np
 
 from .. import _validate
+from . import general
 from .batched import _Scratch, _sincos, _soa_aba, _soa_rnea  # noqa: F401  (tests reach these through the package)
 from .batched_base import _soa_crba
+from .configuration import difference, integrate, neutral, normalize, random_configuration
 from .coriolis import coriolis_matrix
+from .joints import (
+    FREE_FLYER,
+    SPHERICAL,
+    FreeFlyerJoint,
+    Joint,
+    ScrewJoint,
+    SphericalJoint,
+)
 from .model import (
     _SOA_MIN_BATCH,  # noqa: F401  (tests reach it through the package)
     DEFAULT_GRAVITY,
@@ -100,6 +110,7 @@ from .model import (
     _check_configuration,
     _check_f_ext,
     _check_gravity,
+    _check_tangent,
     _flat,
     _path,
     check_model,
@@ -123,6 +134,17 @@ from .single import _stk_aba, _stk_crba, _stk_rnea
 __all__ = [
     "Tree",
     "check_model",
+    "Joint",
+    "ScrewJoint",
+    "SphericalJoint",
+    "FreeFlyerJoint",
+    "SPHERICAL",
+    "FREE_FLYER",
+    "neutral",
+    "integrate",
+    "difference",
+    "random_configuration",
+    "normalize",
     "GravityWarning",
     "DEFAULT_GRAVITY",
     "REVOLUTE_X",
@@ -205,6 +227,8 @@ def crba(model, q):
     """
     check_model(model)
     q = _check_configuration(model, q, "q")
+    if model._compiled is None:
+        return general.crba(model, q)
     batch, n = q.shape[:-1], model.num_bodies
     cm = model._compiled
     q2 = _flat(q, batch)
@@ -214,10 +238,13 @@ def crba(model, q):
 
 def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
     check_model(model)
-    arrays = [_check_configuration(model, a, name) for a, name in zip(args, names)]
+    arrays = [_check_configuration(model, args[0], names[0])]
+    arrays += [_check_tangent(model, a, name) for a, name in zip(args[1:], names[1:])]
     g = _check_gravity(model, gravity)
     F = _check_f_ext(model, f_ext, f_ext_frame)
     batch = _batch_shape(arrays, F, g)
+    if model._compiled is None:  # the joint-general path broadcasts by itself
+        return batch, arrays, g, F
     flat = [_flat(a, batch) for a in arrays]
     F = None if F is None else _flat(F, batch, core=2)
     if g.ndim > 1:  # one gravity per configuration (a sweep over slopes, say)
@@ -288,8 +315,10 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     batch, (q, v, a), g, F = _dynamics_inputs(
         model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame
     )
+    if model._compiled is None:
+        return general.rnea(model, q, v, a, g, F, f_ext_frame)
     path = _path(batch, _soa_rnea, _stk_rnea, "rnea")
-    return path(model._compiled, q, v, a, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
+    return path(model._compiled, q, v, a, g, F, f_ext_frame).reshape(batch + (model.nv,))
 
 
 def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
@@ -414,5 +443,7 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     batch, (q, v, tau), g, F = _dynamics_inputs(
         model, (q, v, tau), ("q", "v", "tau"), gravity, f_ext, f_ext_frame
     )
+    if model._compiled is None:
+        return general.aba(model, q, v, tau, g, F, f_ext_frame)
     path = _path(batch, _soa_aba, _stk_aba, "aba")
-    return path(model._compiled, q, v, tau, g, F, f_ext_frame).reshape(batch + (model.num_bodies,))
+    return path(model._compiled, q, v, tau, g, F, f_ext_frame).reshape(batch + (model.nv,))

@@ -22,8 +22,9 @@ this factorization is the Christoffel one.  Organized by subtrees it costs
 :mod:`geomotion.tree.batched_base` for the formulas.
 """
 
+from . import general
 from .batched_base import _soa_coriolis
-from .model import _batch_shape, _check_configuration, _flat, _path, check_model
+from .model import _batch_shape, _check_configuration, _check_tangent, _flat, _path, check_model
 from .single import _stk_coriolis
 
 __all__ = ["coriolis_matrix"]
@@ -74,8 +75,10 @@ def coriolis_matrix(model, q, v):
     array([0. , 0.6])
     """
     check_model(model)
-    arrays = [_check_configuration(model, a, name) for a, name in ((q, "q"), (v, "v"))]
+    arrays = [_check_configuration(model, q, "q"), _check_tangent(model, v, "v")]
     batch = _batch_shape(arrays)
+    if model._compiled is None:
+        return general.coriolis(model, *arrays)
     q2, v2 = (_flat(a, batch) for a in arrays)
     C = _path(batch, _soa_coriolis, _stk_coriolis, "coriolis")(model._compiled, q2, v2)
     n = model.num_bodies

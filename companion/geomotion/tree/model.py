@@ -17,7 +17,8 @@ import numpy as np
 from .. import _validate
 from ..inertia import is_physically_realizable, mass_properties
 from .compiled import SINGULAR_JOINT_RTOL, _Compiled
-from .single import _stk_crba, _stk_joint_inertias, _stk_rnea
+from .joints import ScrewJoint, as_joint
+from .single import _stk_crba
 
 #: Default gravity of a :class:`Tree`, in base coordinates (z up), m/s^2.
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
@@ -104,24 +105,30 @@ def _check_subspaces(subspaces, n, name="subspaces"):
     return S
 
 
-def _check_inertia_structure(I, name, allow_singular):
+def _check_inertia_structure(I, name, allow_singular, massless):
     """Decode (N, 6, 6) spatial inertias; return masses, centres of mass, central inertias.
 
     The structure checks and the decoding are :func:`geomotion.inertia.mass_properties`'s
     (one decoder, tolerances on each body's own scale), so the tree and the public
     functions cannot disagree; each decoded central inertia must then pass
     :func:`geomotion.inertia.is_physically_realizable` and, unless singular bodies are
-    allowed, be positive definite.
+    allowed, be positive definite.  Massless bodies (``massless[i]``: an all-zero inertia)
+    are skipped and get mass 0, centre of mass 0 and central inertia 0.
     """
+    # A massless body is decoded as a unit placeholder (so that error messages keep the
+    # tree's body indices), then zeroed.
+    placeholder = np.where(massless[:, None, None], np.eye(6), I)
     try:
-        decoded = mass_properties(I)
+        decoded = mass_properties(placeholder)
     except (TypeError, ValueError) as error:  # name the tree's argument, not mass_properties's
         message = str(error)
         if message.startswith("I: "):
             raise type(error)(f"{name}: {message[3:]}") from None
         raise
-    m, com, inertia_com = decoded.mass, decoded.com, decoded.inertia_com
-    unrealizable = ~is_physically_realizable(inertia_com)
+    keep = ~massless
+    m, com = decoded.mass * keep, decoded.com * keep[:, None]
+    inertia_com = decoded.inertia_com * keep[:, None, None]
+    unrealizable = ~is_physically_realizable(inertia_com) & ~massless
     if np.any(unrealizable):
         i = int(np.argmax(unrealizable))
         raise ValueError(
@@ -131,7 +138,9 @@ def _check_inertia_structure(I, name, allow_singular):
         )
     if not allow_singular:
         eig = np.linalg.eigvalsh(inertia_com)
-        singular = eig[:, 0] <= _STRUCTURE_RTOL * np.maximum(eig[:, -1], np.finfo(float).tiny)
+        singular = ~massless & (
+            eig[:, 0] <= _STRUCTURE_RTOL * np.maximum(eig[:, -1], np.finfo(float).tiny)
+        )
         if np.any(singular):
             i = int(np.argmax(singular))
             raise ValueError(
@@ -164,9 +173,10 @@ def _warn_if_gravity_does_no_work(model, q):
     does no work on the tree, as for a mechanism in the x-y plane with z joints under
     the default (0, 0, -9.81).  Only called when the user left ``gravity`` unset.
     """
-    cm = model._compiled
-    zero = np.zeros_like(q)
-    torques = _stk_rnea(cm, q, zero, zero, model.gravity, None, "body")
+    from . import general  # the joint-general path imports this module
+
+    zero = np.zeros(q.shape[:-1] + (model.nv,))
+    torques = general.rnea(model, q, zero, zero, model.gravity)
     size = (
         np.abs(model.placements[:, :3, 3]).sum()
         + np.linalg.norm(model.centers_of_mass, axis=1).sum()
@@ -185,32 +195,35 @@ def _warn_if_gravity_does_no_work(model, q):
         )
 
 
-def _sample_configurations(n):
-    """q = 0 and three fixed random configurations, for the construction-time checks."""
-    rng = np.random.default_rng(0)
-    return np.vstack([np.zeros(n), rng.uniform(-np.pi, np.pi, (3, n))])
+def _check_mass_matrix_definite(model, q):
+    r"""Refuse a tree in which some joint moves no inertia (along some freedom) at any q.
 
-
-def _check_every_joint_moves_inertia(cm, q):
-    """Refuse a tree in which some joint moves no inertia about its own axis at any q.
-
-    A point mass on a joint axis, or a thin rod spinning about its length, with nothing
-    beyond it, has zero inertia about that axis, so ``M`` is singular for every
-    configuration.  The composite inertia about the joint screw is an analytic function
-    of ``q``: zero at ``q = 0`` and at three random configurations means zero everywhere
-    (up to rounding).  Configuration-dependent singularities are caught where ``M`` is
-    inverted (:func:`geomotion.tree.aba`).
+    A massless body with nothing beyond it, a point mass on a joint axis, or a thin rod
+    spinning about its length has no inertia along that joint's freedom, so ``M`` is
+    singular for every configuration.  :math:`\det M = \prod_i\det D_i` with the ABA's
+    joint pivots :math:`D_i = S_i^T\mathcal I^A_iS_i`, analytic in ``q``: a pivot that is
+    singular at the neutral configuration and at three random ones is singular
+    everywhere (up to rounding), and names its joint.  Configuration-dependent
+    singularities are caught where ``M`` is inverted (:func:`geomotion.tree.aba`).
     """
-    diagonal, size = _stk_joint_inertias(cm, q)
-    dead = np.all(diagonal <= SINGULAR_JOINT_RTOL * size, axis=0)
-    if dead.any():
-        k = int(np.argmax(dead))
-        raise ValueError(
-            f"inertias: joint {int(cm.perm[k])} moves no inertia about its own axis at any "
-            f"configuration (a point mass on the axis, or a thin rod spinning about its "
-            f"length, with nothing beyond it), so the mass matrix would be singular for "
-            f"every q: give that body inertia about the axis or remove the joint"
-        )
+    from . import general  # the joint-general path imports this module
+
+    pivots, sizes = general.articulated_pivots(model, general.motion_transforms(model, q))
+    for i, (D, size) in enumerate(zip(pivots, sizes)):
+        smallest = np.linalg.eigvalsh(D)[..., 0]
+        if np.all(smallest <= SINGULAR_JOINT_RTOL * size):
+            kind = model.joints[i].kind
+            along = (
+                "about its own axis"
+                if model.joints[i].nv == 1
+                else f"along one of its freedoms (a {kind} joint)"
+            )
+            raise ValueError(
+                f"inertias: joint {i} moves no inertia {along} at any configuration (a massless "
+                f"body, a point mass on the axis, or a thin rod spinning about its length, with "
+                f"nothing beyond it), so the mass matrix would be singular for every q: give "
+                f"that body inertia, or remove the joint"
+            )
 
 
 def _check_fast_path_precision(model, q):
@@ -229,13 +242,13 @@ def _check_fast_path_precision(model, q):
     error = np.abs(_stk_crba(model._compiled, q) - reference).max() / np.abs(reference).max()
     if error <= FAST_PATH_RTOL:
         return
-    S = model.subspaces
+    S = model.screws
     w, v = S[:, :3], S[:, 3:]
     w2 = np.einsum("ij,ij->i", w, w)
     distance = np.where(w2 > 0, np.linalg.norm(np.cross(w, v), axis=1) / np.where(w2 > 0, w2, 1), 0)
     i = int(np.argmax(distance))
     raise ValueError(
-        f"subspaces: the fast algorithms would lose precision on this tree (its mass matrix "
+        f"joints: the fast algorithms would lose precision on this tree (its mass matrix "
         f"differs from the readable path's by {error:.1e} relative at a test configuration). "
         f"The likely cause is joint {i}, whose axis lies {distance[i]:.3g} m from its body's "
         f"origin (|omega| = {np.sqrt(w2[i]):.3g} for |v| = {np.linalg.norm(v[i]):.3g}): nearly "
@@ -265,11 +278,27 @@ def _check_motion_transforms(X, name):
 
 
 def _check_configuration(model, value, name):
+    """A (..., nq) configuration with unit quaternions (see :mod:`geomotion.tree.joints`)."""
     array = _validate.real_array(value, name)
-    n = model.num_bodies
+    n = model.nq
     if array.ndim == 0 or array.shape[-1] != n:
         raise ValueError(
-            f"{name}: expected shape (..., {n}) (one entry per joint), got shape {array.shape}"
+            f"{name}: expected shape (..., {n}) (the model's nq configuration coordinates), got "
+            f"shape {array.shape}"
+        )
+    for joint, start in zip(model.joints, model.q_start):
+        joint.check(array[..., start : start + joint.nq], name)
+    return array
+
+
+def _check_tangent(model, value, name):
+    """A (..., nv) velocity, acceleration or force (one entry per velocity coordinate)."""
+    array = _validate.real_array(value, name)
+    n = model.nv
+    if array.ndim == 0 or array.shape[-1] != n:
+        raise ValueError(
+            f"{name}: expected shape (..., {n}) (the model's nv velocity coordinates), got "
+            f"shape {array.shape}"
         )
     return array
 
@@ -407,35 +436,46 @@ def _path(batch, soa, stacked, algorithm):
 
 @dataclass(frozen=True, eq=False)
 class Tree:
-    r"""A fixed-base tree of rigid bodies with one scalar joint each.
+    r"""A tree of rigid bodies, one joint model per body: screw, spherical or free-flyer joints.
 
-    .. math:: T_{\lambda(i),i}(q_i) = T^0_{\lambda(i),i}\exp([S_i]q_i),\qquad
-              \mathcal V_i = X_i(q)\,\mathcal V_{\lambda(i)} + S_i\dot q_i,\quad
+    .. math:: T_{\lambda(i),i}(q) = T^0_{\lambda(i),i}\,T_{J,i}(q_i),\qquad
+              \mathcal V_i = X_i(q)\,\mathcal V_{\lambda(i)} + S_i v_i,\quad
               X_i = \mathrm{Ad}_{T_{\lambda(i),i}}^{-1}
+
+    Joint ``i`` owns ``joint_nq[i]`` entries of ``q``, from ``q_start[i]``, and
+    ``joint_nv[i]`` entries of ``v`` (and of ``a`` and ``tau``), from ``v_start[i]``, in
+    body order (see :mod:`geomotion.tree.joints`).  With only screw joints ``nq = nv = N``
+    and ``v = dq/dt``; a ball or free-flyer joint stores a unit quaternion, so
+    ``nq > nv`` and configurations advance with :func:`integrate`.  A root with a
+    free-flyer joint is a floating base.
 
     Parameters
     ----------
     parents : (N,) sequence of int
-        ``parents[i]`` is the parent body of body ``i``; ``-1`` for the fixed base.
-        Parents come before children: ``-1 <= parents[i] < i``.
-    subspaces : (N, 6) array_like
-        Constant joint screw ``S_i`` of body ``i`` in body ``i`` coordinates,
-        angular-first ``(omega, v)``.  ``omega != 0, omega.v = 0``: revolute (q in rad);
-        ``omega.v != 0``: helical with pitch ``omega.v/|omega|^2`` m/rad; ``omega = 0``:
-        prismatic along ``v`` (q in m).  Nonzero.
+        ``parents[i]`` is the parent body of body ``i``; ``-1`` for the fixed base (the
+        ground).  Parents come before children: ``-1 <= parents[i] < i``.
+    joints : sequence of N joint models or (6,) screws
+        The joint of body ``i``: a :class:`~geomotion.tree.joints.Joint`
+        (``tree.SPHERICAL``, ``tree.FREE_FLYER``, ``tree.ScrewJoint(S)``) or a constant
+        joint screw ``S_i = (omega, v)`` in body ``i`` coordinates (angular-first,
+        nonzero), wrapped in a :class:`~geomotion.tree.joints.ScrewJoint`: ``omega != 0,
+        omega.v = 0`` revolute (q in rad), ``omega.v != 0`` helical, ``omega = 0``
+        prismatic (q in m).  An (N, 6) array of screws works too.
     placements : (N, 4, 4) array_like
-        ``T_{parent,i}`` at ``q_i = 0``: maps body ``i`` coordinates into its parent's
-        (the base frame for roots); translations in m.
+        ``T^0_{parent,i}``: the joint frame of body ``i`` in its parent's coordinates (the
+        base frame for roots), i.e. body ``i``'s pose at the neutral configuration;
+        translations in m.
     inertias : (N, 6, 6) array_like
         Spatial inertia of body ``i`` about its origin in its axes
         (:func:`geomotion.inertia.spatial_inertia`): symmetric, lower-right block
         ``m I3`` with ``m > 0`` kg, coupling blocks ``m[c]`` and ``-m[c]``, physically
-        realizable central inertia.
+        realizable central inertia; or all zeros, for a massless body (an intermediate
+        frame), allowed wherever the mass matrix stays positive definite.
     allow_singular_inertias : bool, optional, keyword only
-        If False (default) every central inertia must be positive definite; if True,
-        ideal singular bodies (point mass, thin rod) that are still realizable are
-        admitted.  The mass matrix stays positive definite as long as every joint moves
-        some mass; :func:`aba` needs that.
+        If False (default) every central inertia of a body with mass must be positive
+        definite; if True, ideal singular bodies (point mass, thin rod) that are still
+        realizable are admitted.  Either way the mass matrix must stay positive definite:
+        a joint that moves no inertia is refused by name.
     gravity : (3,) array_like, optional, keyword only
         Gravitational acceleration in base coordinates, m/s^2; default (0, 0, -9.81)
         (z up).  Every function that needs gravity uses it unless given another one for
@@ -444,13 +484,23 @@ class Tree:
         constructor issues a :class:`GravityWarning`; passing ``gravity`` explicitly,
         even the default value, says the choice is deliberate.
 
+    Attributes
+    ----------
+    nq, nv : int
+        Sizes of ``q`` and of ``v`` (``a``, ``tau``).
+    joint_nq, joint_nv, q_start, v_start : (N,) ndarray of int
+        Each joint's coordinate counts and first index in ``q`` and in ``v``.
+
     Raises
     ------
     ValueError
         Naming the argument, for wrong shapes or counts, non-finite values, parents not
-        ordered parent-before-child, zero joint screws, non-rigid placements, and
-        inertias that are asymmetric, have a non-positive mass, inconsistent coupling
-        blocks, or an unrealizable (or, unless allowed, singular) central inertia.
+        ordered parent-before-child, zero joint screws, non-rigid placements, inertias
+        that are asymmetric, have a negative mass, inconsistent coupling blocks, or an
+        unrealizable (or, unless allowed, singular) central inertia, and for a joint that
+        moves no inertia (massless bodies with nothing beyond them).
+    TypeError
+        If a joint is neither a joint model nor a numeric screw.
 
     Warns
     -----
@@ -474,7 +524,7 @@ class Tree:
     ...     + 1e-6 * np.eye(3))
     >>> arm = tree.Tree(
     ...     parents=[-1, 0],
-    ...     subspaces=[tree.REVOLUTE_Z, tree.REVOLUTE_Z],
+    ...     joints=[tree.REVOLUTE_Z, tree.REVOLUTE_Z],
     ...     placements=[np.eye(4), spatial.pose(np.eye(3), [0.3, 0, 0])],
     ...     inertias=[rod(1.0, 0.3), rod(0.5, 0.25)],
     ...     gravity=(0, -9.81, 0))
@@ -483,10 +533,18 @@ class Tree:
     >>> tau_hold = tree.bias_forces(arm, [0.0, 0.0], [0.0, 0.0])  # holding torques, N m
     >>> np.round(tau_hold, 4)  # g (1 x 0.15 + 0.5 x 0.425) and g (0.5 x 0.125)
     array([3.5561, 0.6131])
+
+    The same link hung from a ball joint on a floating block: nq = 7 + 4, nv = 6 + 3.
+
+    >>> block = inertia.spatial_inertia(2.0, [0, 0, 0], 0.01 * np.eye(3))
+    >>> swing = tree.Tree([-1, 0], [tree.FREE_FLYER, tree.SPHERICAL],
+    ...                   [np.eye(4), np.eye(4)], [block, rod(0.5, 0.25)])
+    >>> swing.nq, swing.nv, swing.q_start.tolist(), swing.v_start.tolist()
+    (11, 9, [0, 7], [0, 6])
     """
 
     parents: np.ndarray
-    subspaces: np.ndarray
+    joints: tuple
     placements: np.ndarray
     inertias: np.ndarray
     allow_singular_inertias: bool = field(default=False, kw_only=True)
@@ -496,7 +554,7 @@ class Tree:
     def __post_init__(self):
         parents = _check_parents(self.parents, "parents")
         n = parents.size
-        S = _check_subspaces(self.subspaces, n, "subspaces")
+        joints = _check_joints(self.joints, n, "joints")
         P = _validate.real_array(self.placements, "placements")
         if P.ndim != 3 or P.shape[1:] != (4, 4):
             raise ValueError(f"placements: expected shape ({n}, 4, 4), got shape {P.shape}")
@@ -510,32 +568,45 @@ class Tree:
             raise ValueError(
                 f"allow_singular_inertias: expected True or False, got {self.allow_singular_inertias!r}"
             )
+        massless = ~np.any(I.reshape(n, 36), axis=1)
         masses, coms, inertias_com = _check_inertia_structure(
-            I, "inertias", bool(self.allow_singular_inertias)
+            I, "inertias", bool(self.allow_singular_inertias), massless
         )
-        for name, value in (
-            ("parents", parents),
-            ("subspaces", S),
-            ("placements", P),
-            ("inertias", I),
-        ):
+        for name, value in (("parents", parents), ("placements", P), ("inertias", I)):
             object.__setattr__(self, name, _readonly(value))
+        object.__setattr__(self, "joints", joints)
         object.__setattr__(self, "allow_singular_inertias", bool(self.allow_singular_inertias))
         gravity_given = self.gravity is not None
         g = _validate.vector(self.gravity if gravity_given else DEFAULT_GRAVITY, "gravity", 3)
         object.__setattr__(self, "gravity", _readonly(g))
-        object.__setattr__(
-            self, "_compiled", _Compiled(parents, S, P, I, masses, coms, inertias_com)
+        nqs = np.array([j.nq for j in joints], dtype=np.int64)
+        nvs = np.array([j.nv for j in joints], dtype=np.int64)
+        for name, value in (
+            ("joint_nq", nqs),
+            ("joint_nv", nvs),
+            ("q_start", np.concatenate([[0], np.cumsum(nqs)[:-1]])),
+            ("v_start", np.concatenate([[0], np.cumsum(nvs)[:-1]])),
+            ("_masses", masses),
+            ("_coms", coms),
+        ):
+            object.__setattr__(self, name, _readonly(value))
+        screws_only = all(isinstance(j, ScrewJoint) for j in joints)
+        compiled = (
+            _Compiled(parents, self.screws, P, I, masses, coms, inertias_com)
+            if screws_only
+            else None
         )
-        samples = _sample_configurations(n)
-        if self.allow_singular_inertias:
-            _check_every_joint_moves_inertia(self._compiled, samples)
-        _check_fast_path_precision(self, samples)
+        object.__setattr__(self, "_compiled", compiled)
+        samples = random_configurations(self, 3)
+        if self.allow_singular_inertias or massless.any():
+            _check_mass_matrix_definite(self, samples)
+        if screws_only:
+            _check_fast_path_precision(self, samples)
         if not gravity_given:
             _warn_if_gravity_does_no_work(self, samples)
 
     def __repr__(self):
-        kinds = [_joint_kind(S) for S in self.subspaces]
+        kinds = [j.kind for j in self.joints]
         masses = [float(f"{m:.4g}") for m in self.masses]
         return (
             f"Tree(N={self.num_bodies}, joints={kinds}, masses={masses} kg, "
@@ -548,26 +619,53 @@ class Tree:
         return self.parents.size
 
     @property
+    def nq(self):
+        """Number of configuration coordinates (entries of ``q``)."""
+        return int(self.joint_nq.sum())
+
+    @property
+    def nv(self):
+        """Number of velocity coordinates (entries of ``v``, ``a`` and ``tau``)."""
+        return int(self.joint_nv.sum())
+
+    @property
+    def screws(self):
+        """(N, 6) joint screws when every joint is a screw joint (read-only copy), else None."""
+        if not all(isinstance(j, ScrewJoint) for j in self.joints):
+            return None
+        return np.array([j.screw for j in self.joints])
+
+    @property
     def masses(self):
         """(N,) body masses in kg."""
-        return self._compiled.user_mass.copy()
+        return self._masses.copy()
 
     @property
     def centers_of_mass(self):
-        """(N, 3) centre of mass of each body in its own coordinates, m."""
-        return self._compiled.user_com.copy()
+        """(N, 3) centre of mass of each body in its own coordinates, m (0 for a massless body)."""
+        return self._coms.copy()
 
 
-def _joint_kind(S):
-    """'revolute', 'prismatic' or 'helical' for a joint screw S = (omega, v)."""
-    w, v = S[:3], S[3:]
-    if not np.any(w):
-        return "prismatic"
-    return (
-        "revolute"
-        if abs(w @ v) <= 1e-12 * np.linalg.norm(w) * max(np.linalg.norm(v), 1.0)
-        else "helical"
-    )
+def _check_joints(joints, n, name):
+    """A tuple of N joint models from joint models and screws (or an (N, 6) screw array)."""
+    if isinstance(joints, np.ndarray):
+        if joints.ndim != 2 or joints.shape[1] != 6:
+            raise ValueError(
+                f"{name}: expected shape ({n}, 6) for screws, got shape {joints.shape}"
+            )
+        joints = list(joints)
+    elif isinstance(joints, (str, bytes)) or not hasattr(joints, "__len__"):
+        raise TypeError(f"{name}: expected a sequence of {n} joints, got {type(joints).__name__}")
+    if len(joints) != n:
+        raise ValueError(f"{name}: expected {n} joints (one per body), got {len(joints)}")
+    return tuple(as_joint(j, name, i) for i, j in enumerate(joints))
+
+
+def random_configurations(model, count, *, seed=0):
+    """The neutral configuration and ``count`` random ones (fixed seed), for construction checks."""
+    rng = np.random.default_rng(seed)
+    columns = [np.vstack([j.neutral()[None], j.random(rng, (count,))]) for j in model.joints]
+    return np.concatenate(columns, axis=-1)
 
 
 def check_model(model):

@@ -22,8 +22,9 @@ what a loop closure between two points needs (:func:`geomotion.constraints.loop_
 import numpy as np
 
 from .. import _validate
+from . import general
 from .batched_base import _soa_points
-from .model import _check_configuration, _flat, _path, check_model
+from .model import _check_configuration, _check_tangent, _flat, _path, check_model
 from .single import _stk_points
 
 __all__ = ["point_position", "point_velocity", "point_jacobian", "point_acceleration_bias"]
@@ -48,7 +49,7 @@ def _point_kinematics(model, q, v, body, point):
     check_model(model)
     arrays = [_check_configuration(model, q, "q")]
     if v is not None:
-        arrays.append(_check_configuration(model, v, "v"))
+        arrays.append(_check_tangent(model, v, "v"))
     b = _check_body(model, body)
     r = _check_point(point)
     try:
@@ -59,11 +60,17 @@ def _point_kinematics(model, q, v, body, point):
             f"{names}: expected leading (batch) shapes that broadcast, got "
             f"{[a.shape for a in arrays] + [r.shape]}"
         ) from error
-    n = model.num_bodies
+    n = model.nv
     if b < 0:  # a point of the fixed base: it does not move
         zeros = np.zeros(batch + (3,))
         position = np.broadcast_to(r, batch + (3,)).copy()
         return position, np.zeros(batch + (3, n)), None if v is None else zeros
+    if model._compiled is None:
+        r_b = np.broadcast_to(r, batch + (3,))
+        position, J, _, bias = general.point_kinematics(
+            model, arrays[0], v if v is None else arrays[1], b, r_b
+        )
+        return position, np.broadcast_to(J, batch + (3, n)), bias
     cm = model._compiled
     k = int(cm.inv[b])
     G = cm.G[k]
@@ -195,7 +202,7 @@ def point_velocity(model, q, v, body, point):
     """
     check_model(model)
     J = _point_kinematics(model, q, None, body, point)[1]
-    v = _check_configuration(model, v, "v")
+    v = _check_tangent(model, v, "v")
     return np.einsum("...ij,...j->...i", J, v)
 
 
@@ -241,5 +248,5 @@ def point_acceleration_bias(model, q, v, body, point):
     array([-4.4,  0. ,  0. ])
     """
     check_model(model)
-    v = _check_configuration(model, v, "v")  # None here would mean "no rates" below
+    v = _check_tangent(model, v, "v")  # None here would mean "no rates" below
     return _point_kinematics(model, q, v, body, point)[2]

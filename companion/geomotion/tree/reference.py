@@ -16,7 +16,8 @@ import numpy as np
 
 from .. import _validate
 from .._kernels import _inverse_pose, _motion_transform
-from ..spatial import exp_twist, force_transform
+from ..spatial import force_transform
+from . import general
 from .model import (
     _STRUCTURE_RTOL,
     _check_configuration,
@@ -24,6 +25,7 @@ from .model import (
     _check_motion_transforms,
     _check_parents,
     _check_subspaces,
+    _check_tangent,
     _readonly,
     check_model,
 )
@@ -47,8 +49,11 @@ class PreparedTree:
         ``X_i``: motion transform from the parent's coordinates to body ``i``'s
         (Featherstone's ``Xup``), ``X_i = Ad_{T_{parent,i}}^{-1}``.  Leading axes are a
         batch of configurations.
-    subspace : (N, 6) array_like
-        Joint screws ``S_i`` in body ``i`` coordinates (angular-first), nonzero.
+    subspace : (N, 6) array_like, or sequence of N (6, k_i) array_like
+        Motion subspace of each joint in body ``i`` coordinates (angular-first): one
+        nonzero screw ``S_i`` per body, or a 6 x k_i matrix of independent columns for a
+        joint with k_i freedoms (a ball joint: ``[[I3], [0]]``).  Stored as a tuple of
+        (6, k_i) arrays.
     inertia : (N, 6, 6) array_like
         Body inertias about body ``i``'s origin in its axes, symmetric positive
         semidefinite (kg, kg m, kg m^2 blocks).
@@ -88,7 +93,7 @@ class PreparedTree:
         if X.ndim < 3 or X.shape[-3:] != (n, 6, 6):
             raise ValueError(f"transform: expected shape (..., {n}, 6, 6), got shape {X.shape}")
         _check_motion_transforms(X, "transform")
-        S = _check_subspaces(self.subspace, n, "subspace")
+        S = _check_subspace_blocks(self.subspace, n, "subspace")
         I = _validate.real_array(self.inertia, "inertia")
         if I.shape != (n, 6, 6):
             raise ValueError(f"inertia: expected shape ({n}, 6, 6), got shape {I.shape}")
@@ -104,18 +109,39 @@ class PreparedTree:
                 f"inertia: expected positive semidefinite inertias, "
                 f"got eigenvalue {eig[i].min():.3g} for body {i}"
             )
-        for name, value in (
-            ("parents", parents),
-            ("transform", X),
-            ("subspace", S),
-            ("inertia", I),
-        ):
+        for name, value in (("parents", parents), ("transform", X), ("inertia", I)):
             object.__setattr__(self, name, _readonly(value))
+        object.__setattr__(self, "subspace", S)
 
     @property
     def num_bodies(self):
         """Number of bodies N."""
         return self.parents.size
+
+
+def _check_subspace_blocks(subspace, n, name):
+    """A tuple of N read-only (6, k_i) motion subspaces from screws or matrices."""
+    if isinstance(subspace, np.ndarray) and subspace.ndim == 3 and subspace.shape[-1] == 1:
+        subspace = subspace[..., 0]  # N single-column subspaces: screws
+    if isinstance(subspace, np.ndarray) or all(np.ndim(s) == 1 for s in subspace):
+        return tuple(_readonly(s[:, None]) for s in _check_subspaces(subspace, n, name))
+    if len(subspace) != n:
+        raise ValueError(
+            f"{name}: expected {n} motion subspaces (one per body), got {len(subspace)}"
+        )
+    blocks = []
+    for i, s in enumerate(subspace):
+        block = _validate.real_array(s, f"{name}[{i}]")
+        if block.ndim != 2 or block.shape[0] != 6 or block.shape[1] < 1:
+            raise ValueError(
+                f"{name}[{i}]: expected a (6, k) motion subspace, got shape {block.shape}"
+            )
+        if np.linalg.matrix_rank(block) < block.shape[1]:
+            raise ValueError(
+                f"{name}[{i}]: expected independent columns, got a rank-deficient {block.shape} subspace"
+            )
+        blocks.append(_readonly(block))
+    return tuple(blocks)
 
 
 # ---------------------------------------------------------------------------
@@ -124,8 +150,8 @@ class PreparedTree:
 
 
 def _joint_poses(model, q):
-    """T_{parent,i}(q) = placements[i] @ exp_twist(S_i q_i): (..., N, 4, 4)."""
-    return model.placements @ exp_twist(q[..., None] * model.subspaces)
+    """T_{parent,i}(q) = placements[i] @ T_J(q_i): (..., N, 4, 4)."""
+    return general.joint_poses(model, q)
 
 
 def joint_transforms(model, q):
@@ -248,12 +274,11 @@ def body_jacobians(model, q):
     True
     """
     X = joint_transforms(model, q)
-    n = model.num_bodies
-    J = np.zeros(X.shape[:-3] + (n, 6, n))
-    for i, p in enumerate(model.parents):
+    J = np.zeros(X.shape[:-3] + (model.num_bodies, 6, model.nv))
+    for i, (p, joint, start) in enumerate(zip(model.parents, model.joints, model.v_start)):
         if p >= 0:
             J[..., i, :, :] = X[..., i, :, :] @ J[..., p, :, :]
-        J[..., i, :, i] += model.subspaces[i]
+        J[..., i, :, start : start + joint.nv] += joint.subspace
     return J
 
 
@@ -293,10 +318,10 @@ def body_twists(model, q, v):
            [0. , 0. , 2. , 0. , 1.2, 0. ]])
     """
     X = joint_transforms(model, q)
-    v = _check_configuration(model, v, "v")
+    v = _check_tangent(model, v, "v")
     shape = np.broadcast_shapes(X.shape[:-3], v.shape[:-1])
     X = np.broadcast_to(X, shape + X.shape[-3:])
-    V = v[..., None] * model.subspaces
+    V = general.joint_twists(model, v)
     V = np.array(np.broadcast_to(V, shape + V.shape[-2:]))
     for i, p in enumerate(model.parents):
         if p >= 0:
@@ -334,7 +359,8 @@ def prepare(model, q):
     >>> tree.prepare(arm, np.zeros((5, 2))).transform.shape  # five configurations at once
     (5, 2, 6, 6)
     """
-    return PreparedTree(model.parents, joint_transforms(model, q), model.subspaces, model.inertias)
+    subspaces = tuple(joint.subspace for joint in model.joints)
+    return PreparedTree(model.parents, joint_transforms(model, q), subspaces, model.inertias)
 
 
 # ---------------------------------------------------------------------------
@@ -439,16 +465,19 @@ def joint_mass_matrix(prepared):
     """
     IC = composite_inertias(prepared)
     X, S, parents = prepared.transform, prepared.subspace, prepared.parents
-    n = prepared.num_bodies
-    M = np.zeros(X.shape[:-3] + (n, n))
-    for i in range(n):
-        F = IC[..., i, :, :] @ S[i]
-        M[..., i, i] = F @ S[i]
+    sizes = [s.shape[1] for s in S]
+    start = np.concatenate([[0], np.cumsum(sizes)])
+    block = [slice(start[i], start[i + 1]) for i in range(len(S))]
+    M = np.zeros(X.shape[:-3] + (start[-1], start[-1]))
+    for i in range(prepared.num_bodies):
+        F = IC[..., i, :, :] @ S[i]  # the force columns of joint i's unit motions
+        M[..., block[i], block[i]] = S[i].T @ F
         j = i
         while parents[j] >= 0:
-            F = np.einsum("...ji,...j->...i", X[..., j, :, :], F)  # X_j^T F
+            F = np.swapaxes(X[..., j, :, :], -1, -2) @ F  # X_j^T F
             j = parents[j]
-            M[..., i, j] = M[..., j, i] = F @ S[j]
+            M[..., block[j], block[i]] = S[j].T @ F
+            M[..., block[i], block[j]] = np.swapaxes(M[..., block[j], block[i]], -1, -2)
     return M
 
 
