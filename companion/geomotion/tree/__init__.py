@@ -47,19 +47,26 @@ warns (:class:`GravityWarning`) unless ``gravity`` was passed explicitly.
 
 Model
 -----
-A fixed-base tree of ``N`` rigid bodies, one scalar joint per body.  ``parents[i] < i``
-(``-1`` is the fixed base).  Body ``i`` carries a constant joint screw ``S_i`` in its own
-coordinates (angular-first) and a constant placement ``T_{parent,i}`` at ``q_i = 0``;
-the joint moves body ``i`` by the screw exponential, so
+A tree of ``N`` rigid bodies, one joint per body.  ``parents[i] < i`` (``-1`` is the
+fixed base, the ground).  Body ``i`` carries a joint model (:mod:`geomotion.tree.joints`)
+with a constant motion subspace ``S_i`` (6 x ``nv_i``) in its own coordinates
+(angular-first) and a constant placement ``T_{parent,i}`` of its joint frame; the joint
+motion ``T_J(q_i)`` moves body ``i`` from there, so
 
-.. math:: T_{\lambda(i),i}(q_i) = T^{0}_{\lambda(i),i}\,\exp([S_i]\,q_i),\qquad
+.. math:: T_{\lambda(i),i}(q) = T^{0}_{\lambda(i),i}\,T_{J,i}(q_i),\qquad
           X_i = \mathrm{Ad}_{T_{\lambda(i),i}}^{-1},\qquad
-          \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i .
+          \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_iv_i .
 
-Revolute (``omega != 0``, ``omega.v = 0``), helical (``omega.v != 0``) and prismatic
+A screw joint (a 6-vector ``S_i``) has ``T_J = exp([S_i] q_i)`` and ``v_i = dq_i/dt``:
+revolute (``omega != 0``, ``omega.v = 0``), helical (``omega.v != 0``) and prismatic
 (``omega = 0``) joints all follow from ``S_i``; ``q_i`` is in rad (revolute, helical)
 or m (prismatic), the matching ``tau_i`` in N m or N.  With ``S_i`` not of unit size,
 ``q_i`` is a scaled coordinate and ``tau_i`` the matching generalized force.
+``SPHERICAL`` (a ball joint: a unit quaternion, angular velocity in the child's axes) and
+``FREE_FLYER`` (a floating base: position and unit quaternion, the child's twist in its
+own axes) have ``nq_i > nv_i``: ``q`` has ``model.nq`` entries, ``v``, ``a`` and ``tau``
+have ``model.nv``, and :func:`integrate`, :func:`difference`, :func:`neutral`,
+:func:`random_configuration` and :func:`normalize` act on the configuration manifold.
 
 Implementation notes: two ways through the same mechanics
 ---------------------------------------------------------
@@ -67,7 +74,10 @@ Implementation notes: two ways through the same mechanics
   :func:`joint_mass_matrix` (module :mod:`geomotion.tree.reference`), is the textbook
   composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
   shows, and the independent reference the fast path is tested against.
-* The *fast* path, :func:`crba`, :func:`rnea`, :func:`aba` (and :func:`bias_forces`),
+* The *joint-general* path (:mod:`geomotion.tree.general`) writes each algorithm once
+  for any joint model, body by body with the configurations as leading axes; trees with
+  a ball or free-flyer joint use it.
+* The *fast* path for trees of screw joints, :func:`crba`, :func:`rnea`, :func:`aba` (and :func:`bias_forces`),
   :func:`coriolis_matrix` (module :mod:`geomotion.tree.coriolis`) and the point
   kinematics (:mod:`geomotion.tree.points`), dispatches on the number ``B`` of
   configurations in one call: batches of at least ``_SOA_MIN_BATCH`` = 96 (the measured

@@ -1,11 +1,9 @@
 r"""The tree model: :class:`Tree`, its validation, and the default gravity.
 
-A fixed-base tree of ``N`` rigid bodies, one scalar joint per body.  ``parents[i] < i``
-(``-1`` is the fixed base).  Body ``i`` carries a constant joint screw ``S_i`` in its own
-coordinates (angular-first) and a constant placement ``T_{parent,i}`` at ``q_i = 0``;
-the joint moves body ``i`` by the screw exponential.  Everything here checks input at
-the boundary; the constant operators of the fast algorithms are built once per model
-by ``geomotion.tree.compiled._Compiled``.
+A tree of ``N`` rigid bodies, one joint model per body (:mod:`geomotion.tree.joints`).
+``parents[i] < i`` (``-1`` is the fixed base).  Everything here checks input at the
+boundary; for trees of screw joints the constant operators of the fast algorithms are
+built once per model by ``geomotion.tree.compiled._Compiled``.
 """
 
 import math
