@@ -467,3 +467,50 @@ def test_family_and_resultant_refuse_bad_input():
         family.particular = None  # frozen
     with pytest.raises(TypeError):
         _, _ = family  # read by name, it does not unpack
+
+
+def test_feet_that_can_squeeze_each_other_have_an_unbounded_share():
+    # A chimney: sole 0 faces +x at x = -0.2, sole 1 faces -x at x = +0.2.  Pressing
+    # harder on both walls buys friction without limit, so foot 0 can carry any vertical
+    # load, up or down, with foot 1 taking the rest.
+    T = np.stack(
+        [
+            hand_pose([[0, 0, 1.0], [0, 1.0, 0], [-1.0, 0, 0]], [-0.2, 0, 0]),
+            hand_pose([[0, 0, -1.0], [0, 1.0, 0], [1.0, 0, 0]], [0.2, 0, 0]),
+        ]
+    )
+    share = contact.load_share_range(T, [0, 0, 0, 0, 0, 800.0], 0.5, FOOT)
+    assert share.feasible
+    assert share.vertical_force_min == -np.inf and share.vertical_force_max == np.inf
+    assert np.all(np.isnan(share.wrench_max)) and np.all(np.isnan(share.wrench_min))
+    # Without friction the walls cannot hold the weight at all.
+    assert not contact.load_share_range(T, [0, 0, 0, 0, 0, 800.0], 0.0, FOOT).feasible
+
+
+def test_one_foot_carries_the_whole_resultant_when_its_cop_is_inside():
+    T = stance()[:1]  # foot at (0, 0.15, 0)
+    inside = [0.17 * 800, -0.01 * 800, 0, 10.0, 0, 800.0]  # 800 N through (0.01, 0.17, 0)
+    share = contact.load_share_range(T, inside, 0.8, FOOT)
+    assert share.vertical_force_min == pytest.approx(800.0, abs=1e-9)
+    assert share.vertical_force_max == pytest.approx(800.0, abs=1e-9)
+    assert share.share_min == pytest.approx(1.0, abs=1e-12)
+    family = contact.foot_wrench_family(T, inside)
+    assert family.basis.shape == (1, 6, 0)
+
+
+def test_planted_feet_with_a_time_series_of_wrenches():
+    T = stance()  # (2, 4, 4): the feet do not move
+    rng = np.random.default_rng(8)
+    wrench = np.c_[rng.uniform(-5, 5, (50, 2, 2)), np.zeros((50, 2, 1))]
+    wrench = np.c_[wrench.reshape(100, 3), rng.uniform(-50, 50, (100, 2))]
+    wrench = np.c_[wrench, rng.uniform(50, 500, 100)].reshape(50, 2, 6)
+    report = contact.foot_contacts(T, wrench, [0.8, 0.6], FOOT)
+    assert report.cop_world.shape == (50, 2, 3) and report.feasible.shape == (50,)
+    for t in (0, 17, 49):
+        for k in range(2):
+            cop = contact.center_of_pressure(wrench[t, k])
+            np.testing.assert_allclose(report.cop_sole[t, k], [cop.x_c, cop.y_c], rtol=1e-15)
+            one = contact.contact_feasibility(wrench[t, k], [0.8, 0.6][k], FOOT)
+            assert report.foot_feasible[t, k] == one.feasible
+        expected = world_resultant_by_hand(T, wrench[t], np.zeros(3))
+        np.testing.assert_allclose(report.resultant[t], expected, atol=1e-11)

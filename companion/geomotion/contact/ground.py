@@ -286,6 +286,7 @@ def contact_feasibility(
     deformation.  An unloaded wrench (a foot in swing) is reported, not refused: its
     margins are defined and ``compressive`` is False, single or batched, so a time
     series is checked sample by sample as :func:`center_of_pressure` reports it.
+    For several feet, each with its sole pose in the world, use :func:`foot_contacts`.
 
     Parameters
     ----------
