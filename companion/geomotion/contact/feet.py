@@ -602,7 +602,8 @@ def load_share_range(
 
     (its edges lie on the cone, so an admissible answer is admissible for the true cone
     too, while a tangential load between :math:`\mu\cos(\pi/N)f_z` and :math:`\mu f_z`
-    can be called inadmissible: 1.9 % of :math:`\mu` at the default 16 faces).  The
+    can be called inadmissible: 1.9 % of :math:`\mu` at the default 16 faces; the range
+    returned is that of the pyramid-admissible set, inside the true one).  The
     polygon condition :math:`n_e\cdot((-M_y, M_x) - f_z p_e) \ge 0` is linear and exact.
     The set is then a convex polyhedron, and the least and largest upward force of foot
     :math:`k`, :math:`u\cdot R_kf_k`, are two linear programs (HiGHS, through
@@ -612,7 +613,10 @@ def load_share_range(
 
     An empty set (no admissible sharing: the resultant needs more friction than the
     feet have, or its centre of pressure lies outside the feet's support) is reported,
-    not refused: ``feasible`` False and NaN bounds.
+    not refused: ``feasible`` False and NaN bounds.  The bounds are attained on the
+    boundary of the set, so a distribution that attains one may put a foot at exactly
+    :math:`F_{\min}`, which the strict test :math:`F_z > F_{\min}` of
+    :func:`foot_contacts` calls not compressive.
 
     Parameters
     ----------
