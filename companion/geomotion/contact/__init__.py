@@ -16,6 +16,13 @@ feet on the ground.  This module collects the small computations they need.
 * Ground contact -- :func:`center_of_pressure` (with the free moment),
   :func:`contact_feasibility` (compression, friction cone, support polygon) and
   :func:`contact_power`.
+* Several feet -- :func:`foot_contacts` (each foot's wrench in its sole frame, centre of
+  pressure in the sole and in the world, and the feasibility of the stance),
+  :func:`foot_resultant` (the ground's total wrench about a world point),
+  :func:`foot_wrench_family` (every distribution of foot wrenches with that resultant:
+  a particular one plus a basis of the :math:`6K - 6` indeterminate directions) and
+  :func:`load_share_range` (the range of one foot's vertical load over the admissible
+  distributions, a linear program).
 
 Conventions (the book's coordinate contract): twists are angular-first
 :math:`(\omega, v)` in rad/s and m/s, wrenches moment-first :math:`(n, f)` in N m and N.
@@ -35,6 +42,15 @@ equality-constrained contact wrench is a physical prediction only while
 :func:`contact_feasibility` accepts it.
 """
 
+from .feet import (
+    FootContacts,
+    FootWrenchFamily,
+    LoadShareRange,
+    foot_contacts,
+    foot_resultant,
+    foot_wrench_family,
+    load_share_range,
+)
 from .grip import (
     InternalGripForces,
     contact_point_velocity,
@@ -77,4 +93,11 @@ __all__ = [
     "ContactFeasibility",
     "contact_feasibility",
     "contact_power",
+    "FootContacts",
+    "foot_contacts",
+    "foot_resultant",
+    "FootWrenchFamily",
+    "foot_wrench_family",
+    "LoadShareRange",
+    "load_share_range",
 ]

@@ -172,22 +172,35 @@ def center_of_pressure(
     F = _surface_wrench(wrench, depth, convention)
     floor = _noise_floor(min_normal_force)
     ratio = _scalar_rtol(rtol)
-    M_x, M_y, M_z, F_x, F_y, F_z = np.moveaxis(F, -1, 0)
+    if F.ndim == 1:
+        force = np.linalg.norm(F[3:])
+        if not _loaded(F, floor, ratio):
+            raise ValueError(
+                f"wrench: expected a normal load |F_z| above {floor:g} N and above "
+                f"rtol = {ratio:g} times |f|, got F_z = {float(F[5]):.3g} N with "
+                f"|f| = {float(force):.3g} N; the centre of pressure is undefined"
+            )
+    x_c, y_c, free_moment, loaded = _cop_fields(F, floor, ratio)
+    return CenterOfPressure(x_c=x_c, y_c=y_c, free_moment=free_moment, loaded=loaded)
+
+
+def _loaded(F, floor, ratio):
+    """Where a surface wrench (..., 6) has a normal load above the floor and the ratio."""
+    F_z = F[..., 5]
     force = np.linalg.norm(F[..., 3:], axis=-1)
-    loaded = (np.abs(F_z) > floor) & (np.abs(F_z) > ratio * force)
-    if F_z.ndim:
-        F_z = np.where(loaded, F_z, np.nan)  # the ratios below are NaN where unloaded
-    elif not loaded:
-        raise ValueError(
-            f"wrench: expected a normal load |F_z| above {floor:g} N and above "
-            f"rtol = {ratio:g} times |f|, got F_z = {float(F_z):.3g} N with "
-            f"|f| = {float(force):.3g} N; the centre of pressure is undefined"
-        )
+    return (np.abs(F_z) > floor) & (np.abs(F_z) > ratio * force)
+
+
+def _cop_fields(F, floor, ratio):
+    """Unvalidated centre of pressure ``x_c, y_c, free_moment, loaded`` of surface wrenches
+    (..., 6), NaN where unloaded (a single wrench included: the caller decides to refuse)."""
+    M_x, M_y, M_z, F_x, F_y, F_z = np.moveaxis(F, -1, 0)
+    loaded = _loaded(F, floor, ratio)
+    F_z = np.where(loaded, F_z, np.nan)  # the ratios below are NaN where unloaded
     x_c = -M_y / F_z
     y_c = M_x / F_z
-    return CenterOfPressure(
-        x_c=x_c, y_c=y_c, free_moment=M_z - x_c * F_y + y_c * F_x, loaded=np.asarray(loaded)[()]
-    )
+    fields = (x_c, y_c, M_z - x_c * F_y + y_c * F_x, loaded)
+    return tuple(np.asarray(value)[()] for value in fields)
 
 
 def _scalar_rtol(rtol):
@@ -273,6 +286,7 @@ def contact_feasibility(
     deformation.  An unloaded wrench (a foot in swing) is reported, not refused: its
     margins are defined and ``compressive`` is False, single or batched, so a time
     series is checked sample by sample as :func:`center_of_pressure` reports it.
+    For several feet, each with its sole pose in the world, use :func:`foot_contacts`.
 
     Parameters
     ----------
@@ -306,6 +320,11 @@ def contact_feasibility(
     floor = _noise_floor(min_normal_force)
     vertices, inward = _convex_polygon(support_polygon)
     _check_batches(wrench=(F, 1), friction_coefficient=(mu, 0), support_polygon=(vertices, 2))
+    return ContactFeasibility(*_feasibility_fields(F, mu, floor, vertices, inward))
+
+
+def _feasibility_fields(F, mu, floor, vertices, inward):
+    """Unvalidated fields of :class:`ContactFeasibility`, in order, for surface wrenches F."""
     F_z = F[..., 5]
     tangential = np.hypot(F[..., 3], F[..., 4])
     pressure_moment = np.stack([-F[..., 1], F[..., 0]], axis=-1)  # F_z * (x_c, y_c)
@@ -321,7 +340,7 @@ def contact_feasibility(
     fields = (F_z, tangential, normal_margin, friction_margin, support_margin)
     flags = (compressive, in_cone, in_support, compressive & in_cone & in_support)
     # [()] turns 0-d arrays into numpy scalars, so a single wrench gives plain numbers.
-    return ContactFeasibility(*(np.asarray(value)[()] for value in fields + flags))
+    return tuple(np.asarray(value)[()] for value in fields + flags)
 
 
 def _convex_polygon(polygon):
