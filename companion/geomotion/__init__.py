@@ -46,4 +46,4 @@ __all__ = [
     "integrators",
     "systems",
 ]
-__version__ = "1.0.0"
+__version__ = "2.0.0"
