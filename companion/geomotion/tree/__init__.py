@@ -74,9 +74,13 @@ Implementation notes: two ways through the same mechanics
   :func:`joint_mass_matrix` (module :mod:`geomotion.tree.reference`), is the textbook
   composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
   shows, and the independent reference the fast path is tested against.
-* The *joint-general* path (:mod:`geomotion.tree.general`) writes each algorithm once
-  for any joint model, body by body with the configurations as leading axes; trees with
-  a ball or free-flyer joint use it.
+* The *joint-general* path writes each algorithm once for any joint model.  Its RNEA,
+  ABA and CRBA run as compiled kernels (``geomotion.tree._jit``, numba, cached in
+  ``__pycache__``: one kernel per algorithm serves a single configuration and a batch);
+  the same recursions in numpy, body by body with the configurations as leading axes
+  (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
+  against, and compute the Coriolis matrix and point kinematics of such trees.  Trees
+  with a ball or free-flyer joint use this path.
 * The *fast* path for trees of screw joints, :func:`crba`, :func:`rnea`, :func:`aba` (and :func:`bias_forces`),
   :func:`coriolis_matrix` (module :mod:`geomotion.tree.coriolis`) and the point
   kinematics (:mod:`geomotion.tree.points`), dispatches on the number ``B`` of
@@ -92,7 +96,7 @@ Implementation notes: two ways through the same mechanics
 import numpy as np
 
 from .. import _validate
-from . import general
+from . import _jit
 from .batched import _Scratch, _sincos, _soa_aba, _soa_rnea  # noqa: F401  (tests reach these through the package)
 from .batched_base import _soa_crba
 from .configuration import difference, integrate, neutral, normalize, random_configuration
@@ -238,7 +242,7 @@ def crba(model, q):
     check_model(model)
     q = _check_configuration(model, q, "q")
     if model._compiled is None:
-        return general.crba(model, q)
+        return _jit.run_crba(model, q)
     batch, n = q.shape[:-1], model.num_bodies
     cm = model._compiled
     q2 = _flat(q, batch)
@@ -326,7 +330,7 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
         model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame
     )
     if model._compiled is None:
-        return general.rnea(model, q, v, a, g, F, f_ext_frame)
+        return _jit.run_rnea(model, q, v, a, g, F, f_ext_frame)
     path = _path(batch, _soa_rnea, _stk_rnea, "rnea")
     return path(model._compiled, q, v, a, g, F, f_ext_frame).reshape(batch + (model.nv,))
 
@@ -454,6 +458,6 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
         model, (q, v, tau), ("q", "v", "tau"), gravity, f_ext, f_ext_frame
     )
     if model._compiled is None:
-        return general.aba(model, q, v, tau, g, F, f_ext_frame)
+        return _jit.run_aba(model, q, v, tau, g, F, f_ext_frame)
     path = _path(batch, _soa_aba, _stk_aba, "aba")
     return path(model._compiled, q, v, tau, g, F, f_ext_frame).reshape(batch + (model.nv,))

@@ -72,14 +72,15 @@ def _rotation_vector_of_quaternion(quaternion):
     return scale[..., None] * q[..., 1:]
 
 
-def _unit_quaternions(q, name, what):
-    norm = np.linalg.norm(q, axis=-1)
+def _unit_quaternions(q, name, what="a ball or free-flyer joint"):
+    """ValueError naming ``name`` unless every quaternion (last axis of ``q``) is unit."""
+    norm = np.sqrt(np.einsum("...i,...i->...", q, q))
     bad = np.abs(norm - 1.0) > _QUATERNION_ATOL
-    if np.any(bad):
+    if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(
             f"{name}: expected a unit quaternion (w, x, y, z) for {what} (| |q| - 1 | <= "
-            f"{_QUATERNION_ATOL:g}), got norm {norm[index]:.12g} at batch index {index}; "
+            f"{_QUATERNION_ATOL:g}), got norm {norm[index]:.12g} at index {index}; "
             f"normalize it (geomotion.tree.normalize) or advance configurations with "
             f"geomotion.tree.integrate, which keeps quaternions unit"
         )

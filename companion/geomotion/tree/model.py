@@ -15,7 +15,7 @@ import numpy as np
 from .. import _validate
 from ..inertia import is_physically_realizable, mass_properties
 from .compiled import SINGULAR_JOINT_RTOL, _Compiled
-from .joints import ScrewJoint, as_joint
+from .joints import ScrewJoint, _unit_quaternions, as_joint
 from .single import _stk_crba
 
 #: Default gravity of a :class:`Tree`, in base coordinates (z up), m/s^2.
@@ -284,8 +284,8 @@ def _check_configuration(model, value, name):
             f"{name}: expected shape (..., {n}) (the model's nq configuration coordinates), got "
             f"shape {array.shape}"
         )
-    for joint, start in zip(model.joints, model.q_start):
-        joint.check(array[..., start : start + joint.nq], name)
+    if model._quaternion_columns.size:  # every unit quaternion checked in one pass
+        _unit_quaternions(array[..., model._quaternion_columns], name)
     return array
 
 
@@ -586,8 +586,10 @@ class Tree:
             ("v_start", np.concatenate([[0], np.cumsum(nvs)[:-1]])),
             ("_masses", masses),
             ("_coms", coms),
+            ("_quaternion_columns", _quaternion_columns(joints, nqs)),
         ):
             object.__setattr__(self, name, _readonly(value))
+        object.__setattr__(self, "_sizes", (int(nqs.sum()), int(nvs.sum())))
         screws_only = all(isinstance(j, ScrewJoint) for j in joints)
         compiled = (
             _Compiled(parents, self.screws, P, I, masses, coms, inertias_com)
@@ -619,12 +621,12 @@ class Tree:
     @property
     def nq(self):
         """Number of configuration coordinates (entries of ``q``)."""
-        return int(self.joint_nq.sum())
+        return self._sizes[0]
 
     @property
     def nv(self):
         """Number of velocity coordinates (entries of ``v``, ``a`` and ``tau``)."""
-        return int(self.joint_nv.sum())
+        return self._sizes[1]
 
     @property
     def screws(self):
@@ -657,6 +659,15 @@ def _check_joints(joints, n, name):
     if len(joints) != n:
         raise ValueError(f"{name}: expected {n} joints (one per body), got {len(joints)}")
     return tuple(as_joint(j, name, i) for i, j in enumerate(joints))
+
+
+def _quaternion_columns(joints, nqs):
+    """(K, 4) indices into q of the K quaternions (a ball's q, a free flyer's last four)."""
+    ends = np.cumsum(nqs)
+    return np.array(
+        [np.arange(end - 4, end) for joint, end in zip(joints, ends) if joint.nq > joint.nv],
+        dtype=np.int64,
+    ).reshape(-1, 4)
 
 
 def random_configurations(model, count, *, seed=0):

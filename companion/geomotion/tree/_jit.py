@@ -1,0 +1,549 @@
+r"""Compiled kernels of the joint-general algorithms (numba): RNEA, ABA and CRBA, any joints.
+
+The same recursions as :mod:`geomotion.tree.general` (which stays the readable numpy
+version and the reference these kernels are tested against), written per configuration
+with explicit 6-vectors and 6x6 matrices and compiled once (``cache=True``: a new process
+loads them from ``__pycache__``).  One kernel per algorithm serves a single configuration
+and a batch alike: the batch is the outer loop.
+
+A tree enters as flat arrays (:class:`FlatTree`), built once per model: per body its
+parent, joint type (0 screw, 1 ball, 2 free flyer), the screw, the placement ``(R0, p0)``,
+its slices of ``q`` and ``v``, the spatial inertia, and the motion-subspace columns of all
+velocity coordinates, ``S[k]`` (nv, 6).  Joint motions: ``exp([S] q)`` for a screw (the
+coefficients of :func:`geomotion.spatial.exp_twist`, with its series below 1 rad), the
+quaternion's rotation for a ball joint, rotation and offset for a free flyer.
+"""
+
+import math
+import weakref
+
+import numba
+import numpy as np
+
+from . import general
+from .compiled import SINGULAR_JOINT_RTOL
+
+SCREW, BALL, FREE = 0, 1, 2
+
+# Taylor coefficients of (theta - sin theta)/theta^3 in theta^2 (as spatial.screws).
+_C_SERIES = np.array([(-1.0) ** k / math.factorial(2 * k + 3) for k in range(9)])
+
+_JIT = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+
+
+class FlatTree:
+    """The flat arrays of a :class:`~geomotion.tree.Tree` that the kernels read."""
+
+    def __init__(self, model):
+        n = model.num_bodies
+        kinds = {"spherical": BALL, "free_flyer": FREE}
+        self.parent = np.array(model.parents, dtype=np.int64)
+        self.jtype = np.array([kinds.get(j.kind, SCREW) for j in model.joints], dtype=np.int64)
+        self.screw = np.zeros((n, 6))
+        for i, joint in enumerate(model.joints):
+            if self.jtype[i] == SCREW:
+                self.screw[i] = joint.screw
+        self.R0 = np.array(model.placements[:, :3, :3])
+        self.p0 = np.array(model.placements[:, :3, 3])
+        self.iq = np.array(model.q_start, dtype=np.int64)
+        self.iv = np.array(model.v_start, dtype=np.int64)
+        self.nvj = np.array(model.joint_nv, dtype=np.int64)
+        self.S = np.concatenate([j.subspace.T for j in model.joints])  # a fresh writable array
+        self.I = np.array(model.inertias)
+
+    def arrays(self):
+        """The arrays in kernel argument order."""
+        return (
+            self.parent,
+            self.jtype,
+            self.screw,
+            self.R0,
+            self.p0,
+            self.iq,
+            self.iv,
+            self.nvj,
+            self.S,
+            self.I,
+        )
+
+
+@numba.njit(**_JIT)
+def _joint_pose(jtype, screw, q, iq, R, p):
+    """Joint motion T_J(q_i) into R (3, 3), p (3,)."""
+    if jtype == SCREW:
+        x = q[iq]
+        wx, wy, wz = screw[0] * x, screw[1] * x, screw[2] * x
+        vx, vy, vz = screw[3] * x, screw[4] * x, screw[5] * x
+        t2 = wx * wx + wy * wy + wz * wz
+        t = math.sqrt(t2)
+        if t > 0.0:
+            a = math.sin(t) / t
+            h = 0.5 * t
+            sh = math.sin(h) / h
+            b = 0.5 * sh * sh
+        else:
+            a, b = 1.0, 0.5
+        if t < 1.0:
+            c = 0.0
+            for k in range(_C_SERIES.shape[0] - 1, -1, -1):
+                c = c * t2 + _C_SERIES[k]
+        else:
+            c = (t - math.sin(t)) / (t * t2)
+        # R = I + a[w] + b(w w^T - t2 I);  p = v + b w x v + c (w (w.v) - t2 v)
+        R[0, 0] = 1.0 + b * (wx * wx - t2)
+        R[0, 1] = -a * wz + b * wx * wy
+        R[0, 2] = a * wy + b * wx * wz
+        R[1, 0] = a * wz + b * wx * wy
+        R[1, 1] = 1.0 + b * (wy * wy - t2)
+        R[1, 2] = -a * wx + b * wy * wz
+        R[2, 0] = -a * wy + b * wx * wz
+        R[2, 1] = a * wx + b * wy * wz
+        R[2, 2] = 1.0 + b * (wz * wz - t2)
+        wv = wx * vx + wy * vy + wz * vz
+        p[0] = vx + b * (wy * vz - wz * vy) + c * (wx * wv - t2 * vx)
+        p[1] = vy + b * (wz * vx - wx * vz) + c * (wy * wv - t2 * vy)
+        p[2] = vz + b * (wx * vy - wy * vx) + c * (wz * wv - t2 * vz)
+        return
+    k = iq if jtype == BALL else iq + 3
+    w, x, y, z = q[k], q[k + 1], q[k + 2], q[k + 3]
+    R[0, 0] = 1.0 - 2.0 * (y * y + z * z)
+    R[0, 1] = 2.0 * (x * y - w * z)
+    R[0, 2] = 2.0 * (x * z + w * y)
+    R[1, 0] = 2.0 * (x * y + w * z)
+    R[1, 1] = 1.0 - 2.0 * (x * x + z * z)
+    R[1, 2] = 2.0 * (y * z - w * x)
+    R[2, 0] = 2.0 * (x * z - w * y)
+    R[2, 1] = 2.0 * (y * z + w * x)
+    R[2, 2] = 1.0 - 2.0 * (x * x + y * y)
+    if jtype == BALL:
+        p[0] = p[1] = p[2] = 0.0
+    else:
+        p[0], p[1], p[2] = q[iq], q[iq + 1], q[iq + 2]
+
+
+@numba.njit(**_JIT)
+def _motion_transform(R0, p0, RJ, pJ, X):
+    r"""X = Ad^{-1} of T = (R0 RJ, R0 pJ + p0): parent to child, [[E, 0], [-E[r], E]], E = R^T."""
+    for r in range(3):
+        for s in range(3):  # E = (R0 RJ)^T: E[r, s] = (R0 RJ)[s, r]
+            X[r, s] = R0[s, 0] * RJ[0, r] + R0[s, 1] * RJ[1, r] + R0[s, 2] * RJ[2, r]
+    rx = p0[0] + R0[0, 0] * pJ[0] + R0[0, 1] * pJ[1] + R0[0, 2] * pJ[2]
+    ry = p0[1] + R0[1, 0] * pJ[0] + R0[1, 1] * pJ[1] + R0[1, 2] * pJ[2]
+    rz = p0[2] + R0[2, 0] * pJ[0] + R0[2, 1] * pJ[1] + R0[2, 2] * pJ[2]
+    for r in range(3):
+        e0, e1, e2 = X[r, 0], X[r, 1], X[r, 2]
+        # (E [r])[r, :] = e x-products: row of E times skew(r)
+        X[r + 3, 0] = -(e1 * rz - e2 * ry)
+        X[r + 3, 1] = -(e2 * rx - e0 * rz)
+        X[r + 3, 2] = -(e0 * ry - e1 * rx)
+        for s in range(3):
+            X[r, s + 3] = 0.0
+            X[r + 3, s + 3] = X[r, s]
+
+
+@numba.njit(**_JIT)
+def _mv(X, x, out):
+    for r in range(6):
+        acc = 0.0
+        for s in range(6):
+            acc += X[r, s] * x[s]
+        out[r] = acc
+
+
+@numba.njit(**_JIT)
+def _mtv_add(X, x, out):
+    """out += X^T x."""
+    for s in range(6):
+        acc = 0.0
+        for r in range(6):
+            acc += X[r, s] * x[r]
+        out[s] += acc
+
+
+@numba.njit(**_JIT)
+def _cross_motion(V, x, out):
+    """out = V x x (motion cross), angular-first."""
+    out[0] = V[1] * x[2] - V[2] * x[1]
+    out[1] = V[2] * x[0] - V[0] * x[2]
+    out[2] = V[0] * x[1] - V[1] * x[0]
+    out[3] = V[1] * x[5] - V[2] * x[4] + V[4] * x[2] - V[5] * x[1]
+    out[4] = V[2] * x[3] - V[0] * x[5] + V[5] * x[0] - V[3] * x[2]
+    out[5] = V[0] * x[4] - V[1] * x[3] + V[3] * x[1] - V[4] * x[0]
+
+
+@numba.njit(**_JIT)
+def _cross_force_add(V, f, out):
+    """out += V x* f (force cross), moment-first."""
+    out[0] += V[1] * f[2] - V[2] * f[1] + V[4] * f[5] - V[5] * f[4]
+    out[1] += V[2] * f[0] - V[0] * f[2] + V[5] * f[3] - V[3] * f[5]
+    out[2] += V[0] * f[1] - V[1] * f[0] + V[3] * f[4] - V[4] * f[3]
+    out[3] += V[1] * f[5] - V[2] * f[4]
+    out[4] += V[2] * f[3] - V[0] * f[5]
+    out[5] += V[0] * f[4] - V[1] * f[3]
+
+
+@numba.njit(**_JIT)
+def _transforms(parent, jtype, screw, R0, p0, iq, q, X):
+    RJ = np.empty((3, 3))
+    pJ = np.empty(3)
+    for i in range(parent.shape[0]):
+        _joint_pose(jtype[i], screw[i], q, iq[i], RJ, pJ)
+        _motion_transform(R0[i], p0[i], RJ, pJ, X[i])
+
+
+@numba.njit(**_JIT)
+def _joint_twist(S, iv, nvj, v, out):
+    for r in range(6):
+        out[r] = 0.0
+    for k in range(nvj):
+        x = v[iv + k]
+        for r in range(6):
+            out[r] += S[iv + k, r] * x
+
+
+@numba.njit(**_JIT)
+def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, out):
+    r"""Batched RNEA; rows of Q, V, A, G, F are configurations (see general.rnea)."""
+    n = parent.shape[0]
+    X = np.empty((n, 6, 6))
+    Vb, Ab, Fb = np.empty((n, 6)), np.empty((n, 6)), np.empty((n, 6))
+    sv, sa, tmp, tmp2 = np.empty(6), np.empty(6), np.empty(6), np.empty(6)
+    a0 = np.zeros(6)
+    for b in range(Q.shape[0]):
+        q, v, a = Q[b], V[b], A[b]
+        _transforms(parent, jtype, screw, R0, p0, iq, q, X)
+        a0[3], a0[4], a0[5] = -G[b, 0], -G[b, 1], -G[b, 2]
+        for i in range(n):
+            _joint_twist(S, iv[i], nvj[i], v, sv)
+            _joint_twist(S, iv[i], nvj[i], a, sa)
+            p = parent[i]
+            if p >= 0:
+                _mv(X[i], Vb[p], tmp)
+                _mv(X[i], Ab[p], tmp2)
+            else:
+                for r in range(6):
+                    tmp[r] = 0.0
+                _mv(X[i], a0, tmp2)
+            for r in range(6):
+                Vb[i, r] = tmp[r] + sv[r]
+            _cross_motion(Vb[i], sv, tmp)
+            for r in range(6):
+                Ab[i, r] = tmp2[r] + sa[r] + tmp[r]
+            _mv(I[i], Ab[i], Fb[i])
+            _mv(I[i], Vb[i], tmp)
+            _cross_force_add(Vb[i], tmp, Fb[i])
+            if use_f:
+                for r in range(6):
+                    Fb[i, r] -= F[b, i, r]
+        for i in range(n - 1, -1, -1):
+            for k in range(nvj[i]):
+                acc = 0.0
+                for r in range(6):
+                    acc += S[iv[i] + k, r] * Fb[i, r]
+                out[b, iv[i] + k] = acc
+            if parent[i] >= 0:
+                _mtv_add(X[i], Fb[i], Fb[parent[i]])
+
+
+@numba.njit(**_JIT)
+def _congruence_add(X, M, out, work):
+    """out += X^T M X (6x6)."""
+    for r in range(6):
+        for s in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += M[r, k] * X[k, s]
+            work[r, s] = acc
+    for r in range(6):
+        for s in range(6):
+            acc = 0.0
+            for k in range(6):
+                acc += X[k, r] * work[k, s]
+            out[r, s] += acc
+
+
+@numba.njit(**_JIT)
+def _cholesky_inverse(D, k, floor, out, L, y):
+    """Inverse of the SPD k x k block D[:k, :k] into out; False if a pivot is <= floor.
+
+    ``L`` (6, 6) and ``y`` (6,) are work arrays.
+    """
+    for j in range(k):
+        s = D[j, j]
+        for m in range(j):
+            s -= L[j, m] * L[j, m]
+        if not s > floor:
+            return False
+        L[j, j] = math.sqrt(s)
+        for i in range(j + 1, k):
+            s = D[i, j]
+            for m in range(j):
+                s -= L[i, m] * L[j, m]
+            L[i, j] = s / L[j, j]
+    for c in range(k):  # solve L L^T x = e_c
+        for i in range(k):
+            s = 1.0 if i == c else 0.0
+            for m in range(i):
+                s -= L[i, m] * y[m]
+            y[i] = s / L[i, i]
+        for i in range(k - 1, -1, -1):
+            s = y[i]
+            for m in range(i + 1, k):
+                s -= L[m, i] * out[m, c]
+            out[i, c] = s / L[i, i]
+    return True
+
+
+@numba.njit(**_JIT)
+def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status):
+    r"""Batched ABA (see general.aba).  On a singular joint pivot, status = (batch, joint) and return."""
+    n = parent.shape[0]
+    X = np.empty((n, 6, 6))
+    Vb, c, pA, Ab = np.empty((n, 6)), np.empty((n, 6)), np.empty((n, 6)), np.empty((n, 6))
+    IA = np.empty((n, 6, 6))
+    U = np.empty((n, 6, 6))  # columns 0..nv_i-1: I^A S
+    Dinv = np.empty((n, 6, 6))
+    Dinv_u = np.empty((n, 6))
+    sv, tmp, pa = np.empty(6), np.empty(6), np.empty(6)
+    D, Ia, work, work2 = np.empty((6, 6)), np.empty((6, 6)), np.empty((6, 6)), np.empty((6, 6))
+    L, y, u = np.empty((6, 6)), np.empty(6), np.empty(6)
+    a0 = np.zeros(6)
+    for b in range(Q.shape[0]):
+        q, v, tau = Q[b], V[b], T[b]
+        _transforms(parent, jtype, screw, R0, p0, iq, q, X)
+        for i in range(n):
+            _joint_twist(S, iv[i], nvj[i], v, sv)
+            p = parent[i]
+            if p >= 0:
+                _mv(X[i], Vb[p], tmp)
+            else:
+                for r in range(6):
+                    tmp[r] = 0.0
+            for r in range(6):
+                Vb[i, r] = tmp[r] + sv[r]
+            _cross_motion(Vb[i], sv, c[i])
+            for r in range(6):
+                for s in range(6):
+                    IA[i, r, s] = I[i, r, s]
+            _mv(I[i], Vb[i], tmp)
+            for r in range(6):
+                pA[i, r] = 0.0
+            _cross_force_add(Vb[i], tmp, pA[i])
+            if use_f:
+                for r in range(6):
+                    pA[i, r] -= F[b, i, r]
+        for i in range(n - 1, -1, -1):
+            k = nvj[i]
+            base = iv[i]
+            trace = 0.0
+            for r in range(6):
+                trace += IA[i, r, r]
+            size = 0.0
+            for j in range(k):
+                col = 0.0
+                for r in range(6):
+                    col += S[base + j, r] * S[base + j, r]
+                size = max(size, col)
+                for r in range(6):
+                    acc = 0.0
+                    for s in range(6):
+                        acc += IA[i, r, s] * S[base + j, s]
+                    U[i, r, j] = acc
+            for j in range(k):
+                for m in range(k):
+                    acc = 0.0
+                    for r in range(6):
+                        acc += S[base + j, r] * U[i, r, m]
+                    D[j, m] = acc
+                acc = 0.0
+                for r in range(6):
+                    acc += S[base + j, r] * pA[i, r]
+                u[j] = tau[base + j] - acc
+            # a Cholesky pivot at most SINGULAR_JOINT_RTOL of the joint's size: singular M
+            floor = SINGULAR_JOINT_RTOL * size * trace
+            if not _cholesky_inverse(D, k, floor, Dinv[i], L, y):
+                status[0], status[1] = b, i
+                return
+            for j in range(k):
+                acc = 0.0
+                for m in range(k):
+                    acc += Dinv[i, j, m] * u[m]
+                Dinv_u[i, j] = acc
+            p = parent[i]
+            if p >= 0:
+                for r in range(6):  # W = U D^-1 (6 x k), in work
+                    for m in range(k):
+                        acc = 0.0
+                        for j in range(k):
+                            acc += U[i, r, j] * Dinv[i, j, m]
+                        work[r, m] = acc
+                for r in range(6):  # I^a = I^A - W U^T
+                    for s in range(6):
+                        acc = 0.0
+                        for m in range(k):
+                            acc += work[r, m] * U[i, s, m]
+                        Ia[r, s] = IA[i, r, s] - acc
+                _mv(Ia, c[i], pa)
+                for r in range(6):
+                    acc = 0.0
+                    for j in range(k):
+                        acc += U[i, r, j] * Dinv_u[i, j]
+                    pa[r] += pA[i, r] + acc
+                _congruence_add(X[i], Ia, IA[p], work2)
+                _mtv_add(X[i], pa, pA[p])
+        a0[3], a0[4], a0[5] = -G[b, 0], -G[b, 1], -G[b, 2]
+        for i in range(n):
+            p = parent[i]
+            _mv(X[i], a0 if p < 0 else Ab[p], tmp)
+            for r in range(6):
+                tmp[r] += c[i, r]
+            k = nvj[i]
+            base = iv[i]
+            for j in range(k):
+                acc = 0.0
+                for r in range(6):
+                    acc += U[i, r, j] * tmp[r]
+                u[j] = acc
+            for j in range(k):
+                acc = Dinv_u[i, j]
+                for m in range(k):
+                    acc -= Dinv[i, j, m] * u[m]
+                out[b, base + j] = acc
+            for r in range(6):
+                acc = tmp[r]
+                for j in range(k):
+                    acc += S[base + j, r] * out[b, base + j]
+                Ab[i, r] = acc
+
+
+@numba.njit(**_JIT)
+def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
+    r"""Batched CRBA (see general.crba): out (B, nv, nv)."""
+    n = parent.shape[0]
+    X = np.empty((n, 6, 6))
+    IC = np.empty((n, 6, 6))
+    work = np.empty((6, 6))
+    Fc = np.empty((6, 6))
+    Fn = np.empty((6, 6))
+    for b in range(Q.shape[0]):
+        _transforms(parent, jtype, screw, R0, p0, iq, Q[b], X)
+        M = out[b]
+        for r in range(M.shape[0]):
+            for s in range(M.shape[1]):
+                M[r, s] = 0.0
+        for i in range(n):
+            for r in range(6):
+                for s in range(6):
+                    IC[i, r, s] = I[i, r, s]
+        for i in range(n - 1, -1, -1):
+            if parent[i] >= 0:
+                _congruence_add(X[i], IC[i], IC[parent[i]], work)
+        for i in range(n):
+            k, base = nvj[i], iv[i]
+            for j in range(k):
+                for r in range(6):
+                    acc = 0.0
+                    for s in range(6):
+                        acc += IC[i, r, s] * S[base + j, s]
+                    Fc[r, j] = acc
+            for j in range(k):
+                for m in range(k):
+                    acc = 0.0
+                    for r in range(6):
+                        acc += S[base + j, r] * Fc[r, m]
+                    M[base + j, base + m] = acc
+            jb = i
+            while parent[jb] >= 0:
+                for m in range(k):  # F <- X_j^T F
+                    for s in range(6):
+                        acc = 0.0
+                        for r in range(6):
+                            acc += X[jb, r, s] * Fc[r, m]
+                        Fn[s, m] = acc
+                for m in range(k):
+                    for s in range(6):
+                        Fc[s, m] = Fn[s, m]
+                jb = parent[jb]
+                kb, bb = nvj[jb], iv[jb]
+                for j in range(kb):
+                    for m in range(k):
+                        acc = 0.0
+                        for r in range(6):
+                            acc += S[bb + j, r] * Fc[r, m]
+                        M[bb + j, base + m] = acc
+                        M[base + m, bb + j] = acc
+
+
+# ---------------------------------------------------------------------------
+# Python entry points: broadcast the inputs to rows, run the kernel, restore the shape
+# ---------------------------------------------------------------------------
+
+_FLAT = weakref.WeakKeyDictionary()
+
+
+def flat_tree(model):
+    """The model's :class:`FlatTree`, built on first use and kept as long as the model lives."""
+    flat = _FLAT.get(model)
+    if flat is None:
+        flat = _FLAT[model] = FlatTree(model)
+    return flat
+
+
+def _rows(x, batch, tail):
+    """``x`` broadcast to ``batch + tail`` as a writable C-contiguous (B, *tail) float array.
+
+    Writable and contiguous always, so that the kernels compile for one array type only.
+    """
+    if x.shape != batch + tail:
+        x = np.broadcast_to(x, batch + tail)
+    rows = x.reshape((-1,) + tail)
+    if rows.dtype == np.float64 and rows.flags.c_contiguous and rows.flags.writeable:
+        return rows
+    return np.array(rows, dtype=np.float64, order="C")
+
+
+def _inputs(model, arrays, g, f_ext, frame):
+    batch = np.broadcast_shapes(*(x.shape[:-1] for x in arrays), np.shape(g)[:-1])
+    if f_ext is not None:
+        f_ext = general.body_wrenches(model, arrays[0], f_ext, frame)
+        batch = np.broadcast_shapes(batch, f_ext.shape[:-2])
+    rows = [_rows(x, batch, x.shape[-1:]) for x in arrays]
+    G = _rows(np.asarray(g, dtype=float), batch, (3,))
+    use_f = f_ext is not None
+    F = _rows(f_ext, batch, f_ext.shape[-2:]) if use_f else np.zeros((1, 1, 6))
+    return batch, rows, G, F, use_f
+
+
+def run_rnea(model, q, v, a, g, f_ext=None, frame="body"):
+    """:func:`geomotion.tree.general.rnea` by the compiled kernel."""
+    batch, (Q, V, A), G, F, use_f = _inputs(model, (q, v, a), g, f_ext, frame)
+    out = np.empty((Q.shape[0], model.nv))
+    rnea(*flat_tree(model).arrays(), Q, V, A, G, F, use_f, out)
+    return out.reshape(batch + (model.nv,))
+
+
+def run_aba(model, q, v, tau, g, f_ext=None, frame="body"):
+    """:func:`geomotion.tree.general.aba` by the compiled kernel; ValueError naming a singular joint."""
+    batch, (Q, V, T), G, F, use_f = _inputs(model, (q, v, tau), g, f_ext, frame)
+    out = np.empty((Q.shape[0], model.nv))
+    status = np.full(2, -1, dtype=np.int64)
+    aba(*flat_tree(model).arrays(), Q, V, T, G, F, use_f, out, status)
+    if status[0] >= 0:
+        b, i = int(status[0]), int(status[1])
+        where = f"configuration {b} of the batch" if batch else "this configuration"
+        raise ValueError(
+            f"q: the mass matrix is singular at {where}: joint {i} ({model.joints[i].kind}) "
+            f"moves no inertia along one of its freedoms there (a pivot of its articulated "
+            f"inertia at most {SINGULAR_JOINT_RTOL:g} of its size); the joint acceleration is "
+            f"undefined"
+        )
+    return out.reshape(batch + (model.nv,))
+
+
+def run_crba(model, q):
+    """:func:`geomotion.tree.general.crba` by the compiled kernel."""
+    batch = q.shape[:-1]
+    Q = _rows(q, batch, q.shape[-1:])
+    out = np.empty((Q.shape[0], model.nv, model.nv))
+    crba(*flat_tree(model).arrays(), Q, out)
+    return out.reshape(batch + (model.nv, model.nv))

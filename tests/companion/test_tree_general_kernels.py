@@ -1,0 +1,122 @@
+"""The compiled joint-general kernels (tree/_jit.py) against the readable numpy recursions.
+
+Trees with a ball or free-flyer joint run RNEA, ABA and the CRBA in compiled kernels; the
+same recursions are written out in numpy in ``geomotion.tree.general`` (independent code:
+explicit 6x6 operators, batched with leading axes).  Both are checked on random branched
+trees mixing every joint type with massless intermediate bodies, single and batched, and
+the ABA of each is checked to invert the other's RNEA.  The cross-checks against Pinocchio
+are in test_tree_joints_cross_engine.py.
+"""
+
+import numpy as np
+import pytest
+
+from geomotion import inertia, spatial, tree
+from geomotion.tree import _jit, general
+
+SCREWS = [tree.REVOLUTE_X, tree.REVOLUTE_Y, tree.REVOLUTE_Z, tree.PRISMATIC_Z]
+
+
+def random_tree(seed, n=8):
+    rng = np.random.default_rng(seed)
+    parents, joints, placements, inertias = [], [], [], []
+    for i in range(n):
+        parents.append(-1 if i == 0 else int(rng.integers(0, i)))
+        if i == 0:
+            joints.append(tree.FREE_FLYER if seed % 2 else tree.SPHERICAL)
+        elif rng.random() < 0.3:
+            joints.append(tree.SPHERICAL)
+        elif rng.random() < 0.2:  # a helical joint about an axis that misses the origin
+            axis = rng.normal(size=3)
+            axis /= np.linalg.norm(axis)
+            joints.append(np.concatenate([axis, np.cross(rng.normal(size=3), axis) + 0.1 * axis]))
+        else:
+            joints.append(SCREWS[int(rng.integers(0, len(SCREWS)))])
+        R = spatial.rot_z(rng.uniform(-3, 3)) @ spatial.rot_x(rng.uniform(-3, 3))
+        placements.append(spatial.pose(R, rng.normal(size=3) * 0.3))
+        inertias.append(
+            inertia.spatial_inertia(
+                rng.uniform(0.5, 2.0), rng.normal(size=3) * 0.1, np.diag(rng.uniform(0.03, 0.05, 3))
+            )
+        )
+    # Massless intermediate frames: bodies with children lose their inertia.
+    for i in range(1, n):
+        if i in parents[i + 1 :] and i % 3 == 1:
+            inertias[i] = np.zeros((6, 6))
+    return tree.Tree(parents, joints, placements, inertias, gravity=(0.3, -1.0, -9.81))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("batch", [(), (5,), (2, 3)])
+def test_compiled_kernels_match_the_numpy_recursions(seed, batch):
+    model = random_tree(seed)
+    rng = np.random.default_rng(100 + seed)
+    q = tree.random_configuration(model, shape=batch, rng=rng)
+    v, a = rng.normal(size=(2, *batch, model.nv))
+    f_ext = rng.normal(size=(*batch, model.num_bodies, 6))
+    g = model.gravity
+    for frame in ("body", "world"):
+        tau = general.rnea(model, q, v, a, g, f_ext, frame)
+        compiled = tree.rnea(model, q, v, a, f_ext=f_ext, f_ext_frame=frame)
+        assert compiled.shape == batch + (model.nv,)
+        np.testing.assert_allclose(compiled, tau, rtol=0, atol=1e-12 * np.abs(tau).max())
+        # each ABA inverts the other's RNEA
+        np.testing.assert_allclose(
+            tree.aba(model, q, v, tau, f_ext=f_ext, f_ext_frame=frame), a, rtol=0, atol=1e-9
+        )
+        np.testing.assert_allclose(
+            general.aba(model, q, v, compiled, g, f_ext, frame), a, rtol=0, atol=1e-9
+        )
+    M = general.crba(model, q)
+    np.testing.assert_allclose(tree.crba(model, q), M, rtol=0, atol=1e-13 * np.abs(M).max())
+
+
+def test_a_batch_is_the_loop_of_its_configurations():
+    model = random_tree(3)
+    rng = np.random.default_rng(7)
+    q = tree.random_configuration(model, shape=(4,), rng=rng)
+    v, tau = rng.normal(size=(2, 4, model.nv))
+    batched = tree.aba(model, q, v, tau)
+    for b in range(4):
+        np.testing.assert_array_equal(batched[b], tree.aba(model, q[b], v[b], tau[b]))
+
+
+def test_a_singular_joint_at_one_configuration_names_the_joint_and_the_batch_element():
+    # A massless ball joint carrying, 0.5 m out, a revolute joint (about x) with a thin rod
+    # along its y axis.  Turned a quarter turn, the rod lies on a line through the ball's
+    # centre: no inertia about that line, so the ball's pivot is singular there only.
+    rod = inertia.spatial_inertia(1.0, np.zeros(3), np.diag([1 / 12, 0.0, 1 / 12]) * 0.16)
+    model = tree.Tree(
+        [-1, 0],
+        [tree.SPHERICAL, tree.REVOLUTE_X],
+        [np.eye(4), spatial.pose(np.eye(3), [0.0, 0.0, 0.5])],
+        [np.zeros((6, 6)), rod],
+        allow_singular_inertias=True,
+    )
+    fine = np.array([1.0, 0.0, 0.0, 0.0, 0.3])
+    lined_up = np.array([1.0, 0.0, 0.0, 0.0, np.pi / 2])
+    v, tau = np.zeros(4), np.zeros(4)
+    assert np.all(np.isfinite(tree.aba(model, fine, v, tau)))
+    with pytest.raises(ValueError, match=r"singular at this configuration: joint 0 \(spherical\)"):
+        tree.aba(model, lined_up, v, tau)
+    with pytest.raises(ValueError, match=r"singular at configuration 2 of the batch: joint 0"):
+        tree.aba(model, np.stack([fine, fine, lined_up]), v, tau)
+    # the numpy recursion agrees that this is where M loses rank
+    assert np.linalg.eigvalsh(general.crba(model, lined_up))[0] < 1e-12
+    assert np.linalg.eigvalsh(general.crba(model, fine))[0] > 1e-3
+
+
+def test_compiled_kernels_see_the_same_arrays_whatever_the_input_layout():
+    model = random_tree(1)
+    rng = np.random.default_rng(2)
+    q = tree.random_configuration(model, shape=(6,), rng=rng)
+    v, tau = rng.normal(size=(2, 6, model.nv))
+    reference = tree.aba(model, q, v, tau)
+    fortran = [np.asfortranarray(x) for x in (q, v, tau)]
+    readonly = [x.copy() for x in (q, v, tau)]
+    for x in readonly:
+        x.flags.writeable = False
+    np.testing.assert_array_equal(tree.aba(model, *fortran), reference)
+    np.testing.assert_array_equal(tree.aba(model, *readonly), reference)
+    np.testing.assert_array_equal(tree.aba(model, q[::2], v[::2], tau[::2]), reference[::2])
+    assert len(_jit.aba.signatures) == 1  # one compiled specialization serves every layout
