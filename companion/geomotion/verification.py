@@ -158,8 +158,9 @@ class EnergyComparison:
 def particle_energy_comparison(model, *, n_states=200, seed=0):
     r"""Kinetic energies at random states by particle sums and by the fast mass matrix.
 
-    States: :math:`q` uniform in [-1, 1] rad (or m) and :math:`\dot q` standard normal,
-    from ``numpy.random.default_rng(seed)``.  The two energies agree to rounding error
+    States: :math:`q` from :func:`geomotion.tree.random_configuration` (angles uniform in
+    [-pi, pi], offsets in [-1, 1] m, rotations uniform) and :math:`v` standard normal, from
+    ``numpy.random.default_rng(seed)``.  The two energies agree to rounding error
     for a correct CRBA (about 1e-15 relative for the book's humanoid tree).
 
     **Batches**: the call draws its own batch of ``n_states`` states for one model.
@@ -403,7 +404,8 @@ def tree_checks(model, rng, *, n_states=100, gravity=None):
         matrix at the sampled states: a singular configuration (an arm of point masses
         held straight, say) is met with probability zero by random states.
     rng : numpy.random.Generator
-        Source of the random states (q uniform in [-pi, pi], v, a and tau normal).
+        Source of the random states (q from :func:`geomotion.tree.random_configuration`;
+        v, a and tau standard normal).
     n_states : int
         Number of states, checked in one batched call per algorithm.
     gravity : None or (3,) array_like
