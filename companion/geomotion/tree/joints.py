@@ -444,6 +444,11 @@ def as_joint(value, name, index):
         if type(value) is Joint:
             raise TypeError(f"{name}[{index}]: expected a joint model subclass, got the base Joint")
         return value
+    if isinstance(value, type) and issubclass(value, Joint):
+        raise TypeError(
+            f"{name}[{index}]: expected a joint model instance (tree.SPHERICAL, "
+            f"tree.FREE_FLYER, tree.ScrewJoint(S)), got the class {value.__name__}"
+        )
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(
             f"{name}[{index}]: expected a joint screw (6,) or a joint model "
@@ -451,6 +456,6 @@ def as_joint(value, name, index):
         )
     try:
         return ScrewJoint(value)
-    except ValueError as error:
+    except (TypeError, ValueError) as error:  # name the tree's argument, not ScrewJoint's
         message = str(error).removeprefix("screw: ")
-        raise ValueError(f"{name}[{index}]: {message}") from None
+        raise type(error)(f"{name}[{index}]: {message}") from None
