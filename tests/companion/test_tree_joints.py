@@ -483,11 +483,13 @@ def test_configuration_of_length_nv_is_refused_naming_nq():
 def test_normalize_refuses_a_zero_quaternion():
     q = tree.neutral(MODEL)
     q[3:7] = 0.0
-    with pytest.raises(ValueError, match=r"^q: expected nonzero quaternions"):
+    with pytest.raises(ValueError, match=r"^q: expected nonzero quaternions.*joint 0 \(free_flyer"):
         tree.normalize(MODEL, q)
-    q = tree.neutral(MODEL)
-    q[7:11] = 0.0
-    with pytest.raises(ValueError, match=r"^q: expected nonzero quaternions"):
+    q = np.array([tree.neutral(MODEL)] * 2)
+    q[1, 7:11] = 0.0
+    with pytest.raises(
+        ValueError, match=r"^q: expected nonzero.*joint 1 \(spherical, q\[\.\.\., 7:11\]"
+    ):
         tree.normalize(MODEL, q)
 
 
@@ -556,3 +558,20 @@ def test_bad_joint_models_are_refused():
         floating_pendulum(joints=[tree.FREE_FLYER, tree.SPHERICAL, [1, 0, 0, 0, 0, object()]])
     with pytest.raises(ValueError, match=r"^joints\[2\]: expected a vector of shape \(6,\)"):
         floating_pendulum(joints=[tree.FREE_FLYER, tree.SPHERICAL, [1.0, 0, 0]])
+
+
+def test_a_quaternion_and_its_negative_are_the_same_configuration(case):
+    spec, model = case
+    q, v, a = state(model, 16)
+    flipped = q.copy()
+    for start, stop in quaternion_slices(model):
+        flipped[start:stop] *= -1
+    assert (
+        relative(tree.forward_kinematics(model, flipped), tree.forward_kinematics(model, q)) < 1e-15
+    )
+    assert relative(tree.crba(model, flipped), tree.crba(model, q)) < 1e-14
+    assert relative(tree.aba(model, flipped, v, a), tree.aba(model, q, v, a)) < 1e-13
+    assert np.abs(tree.difference(model, q, flipped)).max() < 1e-15
+    assert (
+        relative(tree.difference(model, flipped, tree.integrate(model, q, v, 0.5)), 0.5 * v) < 1e-12
+    )

@@ -225,3 +225,54 @@ def test_massless_bodies_match_inertia_zero_and_the_tiny_mass_workaround():
         assert ours[0] > 0
         # 1e-9 kg (and 1e-9 kg m^2) moves each eigenvalue by at most ~1e-9 of the largest
         assert_close(ours, workaround, rtol=1e-8)
+
+
+def quaternion_sign_aligned(q, reference, model):
+    """``q`` with each quaternion's sign flipped to the hemisphere of ``reference``'s."""
+    q = np.array(q)
+    for joint, start in zip(model.joints, model.q_start):
+        if joint.kind in ("spherical", "free_flyer"):
+            s = slice(start + joint.nq - 4, start + joint.nq)
+            if q[s] @ reference[s] < 0:
+                q[s] = -q[s]
+    return q
+
+
+@pytest.mark.parametrize("angle", [1e-300, 1e-9, np.pi - 1e-9, np.pi, np.pi + 1e-7, 4.7, 7.0])
+def test_integrate_and_difference_at_small_and_large_rotations(angle):
+    """Rotations near zero and past a half turn: same rotations as Pinocchio's integrate (whose
+    quaternion may have the other sign past pi: ours stays continuous, q times exp(v/2)), and
+    the same shortest displacement from difference."""
+    spec, model, (pmodel, qperm, vperm) = build(CASES["floating-8"])
+    rng = np.random.default_rng(41)
+    q0 = tree.random_configuration(model, rng=rng)
+    v = rng.normal(size=model.nv)
+    for joint, start in zip(model.joints, model.v_start):
+        if joint.kind in ("spherical", "free_flyer"):
+            axis = rng.normal(size=3)
+            v[start : start + 3] = angle * axis / np.linalg.norm(axis)
+    q1 = tree.integrate(model, q0, v, 1.0)
+    qp0 = to_peer(q0, qperm)
+    qp1 = pin.integrate(pmodel, qp0, to_peer(v, vperm))
+    assert_close(q1, quaternion_sign_aligned(qp1[qperm], q1, model), rtol=1e-12)
+    assert_close(tree.difference(model, q0, q1), pin.difference(pmodel, qp0, qp1)[vperm])
+    back = tree.integrate(model, q0, tree.difference(model, q0, q1), 1.0)
+    assert np.abs(tree.difference(model, q1, back)).max() < 1e-12
+
+
+def test_world_frame_external_wrenches_against_pinocchio(peers):
+    """Our wrenches about the base origin in base axes -> each joint frame by oMi.actInv."""
+    spec, model, (pmodel, qperm, vperm) = peers
+    data = pmodel.createData()
+    q, v, a = (x[0] for x in states(model, 1, seed=14))
+    wrenches = np.random.default_rng(15).normal(size=(spec.n, 6))
+    qp, vp, ap = to_peer(q, qperm), to_peer(v, vperm), to_peer(a, vperm)
+    pin.forwardKinematics(pmodel, data, qp)
+    fext = [pin.Force.Zero() for _ in range(pmodel.njoints)]
+    for i in range(spec.n):
+        jid = pmodel.getJointId(f"joint{i}")
+        fext[jid] = data.oMi[jid].actInv(pin.Force(wrenches[i, 3:], wrenches[i, :3]))
+    expected_tau = pin.rnea(pmodel, data, qp, vp, ap, fext)[vperm]
+    expected_a = pin.aba(pmodel, data, qp, vp, ap, fext)[vperm]
+    assert_close(tree.rnea(model, q, v, a, f_ext=wrenches, f_ext_frame="world"), expected_tau)
+    assert_close(tree.aba(model, q, v, a, f_ext=wrenches, f_ext_frame="world"), expected_a)

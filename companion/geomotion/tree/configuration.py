@@ -210,9 +210,12 @@ def normalize(model, q):
     if q.ndim == 0 or q.shape[-1] != model.nq:
         raise ValueError(f"q: expected shape (..., {model.nq}), got shape {q.shape}")
     parts = []
-    for joint, sq, _ in _joint_slices(model):
+    for i, (joint, sq, _) in enumerate(_joint_slices(model)):
         part = q[..., sq]
         if joint.nq > joint.nv and np.any(np.linalg.norm(part[..., -4:], axis=-1) == 0):
-            raise ValueError(f"q: expected nonzero quaternions for joint {joint.kind}, got zeros")
+            raise ValueError(
+                f"q: expected nonzero quaternions, got a zero quaternion for joint {i} "
+                f"({joint.kind}, q[..., {sq.start + joint.nq - 4}:{sq.stop}])"
+            )
         parts.append(joint.normalize(part))
     return np.concatenate(parts, axis=-1)
