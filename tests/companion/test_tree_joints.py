@@ -575,3 +575,17 @@ def test_a_quaternion_and_its_negative_are_the_same_configuration(case):
     assert (
         relative(tree.difference(model, flipped, tree.integrate(model, q, v, 0.5)), 0.5 * v) < 1e-12
     )
+
+
+@pytest.mark.parametrize("frame", ["body", "world"])
+def test_a_batch_of_external_wrenches_on_one_configuration_equals_a_loop(case, frame):
+    """f_ext with leading axes (3,) on a single q: one answer per load, as on screw trees."""
+    spec, model = case
+    q, v, a = state(model, 17)
+    loads = np.random.default_rng(18).normal(size=(3, model.num_bodies, 6))
+    for name, x in (("rnea", a), ("aba", a)):
+        f = getattr(tree, name)
+        out = f(model, q, v, x, f_ext=loads, f_ext_frame=frame)
+        assert out.shape == (3, model.nv)
+        for b in range(3):
+            assert relative(out[b], f(model, q, v, x, f_ext=loads[b], f_ext_frame=frame)) < 1e-13
