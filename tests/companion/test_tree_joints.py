@@ -589,3 +589,34 @@ def test_a_batch_of_external_wrenches_on_one_configuration_equals_a_loop(case, f
         assert out.shape == (3, model.nv)
         for b in range(3):
             assert relative(out[b], f(model, q, v, x, f_ext=loads[b], f_ext_frame=frame)) < 1e-13
+
+
+def test_configuration_functions_name_their_arguments():
+    q, zero = tree.neutral(MODEL), np.zeros(MODEL.nv)
+    with pytest.raises(ValueError, match=r"^q, v, dt: expected leading \(batch\) shapes"):
+        tree.integrate(MODEL, np.array([q] * 2), zero, np.ones(3))
+    with pytest.raises(ValueError, match=r"^q0, q1: expected leading \(batch\) shapes"):
+        tree.difference(MODEL, np.array([q] * 2), np.array([q] * 3))
+    with pytest.raises(TypeError, match=r"^dt: "):
+        tree.integrate(MODEL, q, zero, None)
+    with pytest.raises(ValueError, match=r"^dt: "):
+        tree.integrate(MODEL, q, zero, np.inf)
+    with pytest.raises(ValueError, match=r"^shape: expected non-negative"):
+        tree.random_configuration(MODEL, shape=(2, -1))
+    assert tree.random_configuration(MODEL, shape=(0,)).shape == (0, MODEL.nq)
+    assert tree.difference(MODEL, q, np.array([q] * 4)).shape == (4, MODEL.nv)
+
+
+def test_the_readable_reference_path_agrees(case):
+    """Second algorithms of geomotion.verification (body Jacobians, dense solve, reference RNEA)."""
+    spec, model = case
+    q, v, a = state(model, 19, (3,))
+    M = tree.crba(model, q)
+    assert relative(verification.mass_matrix_from_body_jacobians(model, q), M) < 1e-13
+    assert relative(verification.mass_matrix_from_inverse_dynamics(model, q), M) < 1e-13
+    assert relative(tree.joint_mass_matrix(tree.prepare(model, q)), M) < 1e-13
+    tau = tree.rnea(model, q, v, a)
+    assert relative(verification.reference_inverse_dynamics(model, q, v, a), tau) < 1e-13
+    assert relative(verification.forward_dynamics_by_dense_solve(model, q, v, tau), a) < 1e-10
+    report = verification.tree_checks(model, np.random.default_rng(20), n_states=5)
+    assert report.max_relative_error() < 1e-10
