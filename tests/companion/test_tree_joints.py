@@ -437,6 +437,7 @@ def test_a_non_unit_quaternion_is_refused_everywhere(name, which):
         with pytest.raises(ValueError, match=rf"^{argument}: expected a unit quaternion") as info:
             call(bad)
         assert "normalize" in str(info.value) and f"{QUATERNION_ATOL:g}" in str(info.value)
+        assert "batch index" not in str(info.value)  # one configuration: no batch to point into
     # inside the stated tolerance: accepted
     near = q.copy()
     near[slot] += 0.5 * QUATERNION_ATOL
@@ -620,3 +621,26 @@ def test_the_readable_reference_path_agrees(case):
     assert relative(verification.forward_dynamics_by_dense_solve(model, q, v, tau), a) < 1e-10
     report = verification.tree_checks(model, np.random.default_rng(20), n_states=5)
     assert report.max_relative_error() < 1e-10
+
+
+def massless_ball_with_one_child(axis_point):
+    """A massless ball-jointed body whose one child turns about x through ``axis_point``."""
+    body = spatial_inertia(1.0, np.array([0.0, 0.1, -0.2]), 0.01 * np.eye(3))
+    u = np.array([1.0, 0.0, 0.0])
+    return tree.Tree(
+        [-1, 0],
+        [tree.SPHERICAL, np.concatenate([u, np.cross(axis_point, u)])],
+        np.array([np.eye(4), spatial.pose(np.eye(3), [0, 0, -0.4])]),
+        np.array([np.zeros((6, 6)), body]),
+        gravity=(0, 0, -9.81),
+    )
+
+
+def test_a_massless_ball_whose_child_turns_about_its_centre_is_refused():
+    """The child's hinge axis through the ball's centre repeats one of the ball's rotations."""
+    # the ball's centre is at (0, 0, 0.4) in the child's coordinates
+    with pytest.raises(ValueError, match=r"^inertias: joint \d moves no inertia"):
+        massless_ball_with_one_child(np.array([0.0, 0.0, 0.4]))
+    model = massless_ball_with_one_child(np.array([0.0, 0.0, 0.1]))  # axis off the centre
+    M = tree.crba(model, tree.random_configuration(model, shape=(10,), rng=2))
+    assert (np.linalg.eigvalsh(M)[:, 0] > 0).all()

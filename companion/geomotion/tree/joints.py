@@ -77,9 +77,10 @@ def _unit_quaternions(q, name, what):
     bad = np.abs(norm - 1.0) > _QUATERNION_ATOL
     if np.any(bad):
         index = tuple(int(i) for i in np.argwhere(bad)[0])
+        where = f" at batch index {index}" if index else ""
         raise ValueError(
             f"{name}: expected a unit quaternion (w, x, y, z) for {what} (| |q| - 1 | <= "
-            f"{_QUATERNION_ATOL:g}), got norm {norm[index]:.12g} at batch index {index}; "
+            f"{_QUATERNION_ATOL:g}), got norm {norm[index]:.12g}{where}; "
             f"normalize it (geomotion.tree.normalize) or advance configurations with "
             f"geomotion.tree.integrate, which keeps quaternions unit"
         )
