@@ -14,7 +14,15 @@ entry of Pinocchio's value).
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from peers import add_point_frames, pin, pin_wrenches, pinocchio_joint_model, to_peer
+from peers import (
+    P_SWAP,
+    add_point_frames,
+    axis_point,
+    pin,
+    pin_wrenches,
+    pinocchio_joint_model,
+    to_peer,
+)
 from trees import joint_tree, joint_tree_specs, random_joint_spec
 
 from geomotion import tree
@@ -149,6 +157,7 @@ def test_coriolis_matrix_against_pinocchio(peers, batch):
 def test_point_kinematics_against_pinocchio_frames(peers, batch):
     """A point of every body as an operational frame: position, Jacobian, J-dot v (LOCAL_WORLD_ALIGNED)."""
     spec, model, (pmodel, qperm, vperm) = peers
+    pmodel = pin.Model(pmodel)  # a copy: the frames stay out of the shared model
     points = np.random.default_rng(30).normal(scale=0.3, size=(spec.n, 3))
     frames = add_point_frames(spec, pmodel, points)
     data = pmodel.createData()
@@ -276,3 +285,46 @@ def test_world_frame_external_wrenches_against_pinocchio(peers):
     expected_a = pin.aba(pmodel, data, qp, vp, ap, fext)[vperm]
     assert_close(tree.rnea(model, q, v, a, f_ext=wrenches, f_ext_frame="world"), expected_tau)
     assert_close(tree.aba(model, q, v, a, f_ext=wrenches, f_ext_frame="world"), expected_a)
+
+
+def test_frames_twists_momentum_and_energy_against_pinocchio(peers):
+    """Body poses and 6-D body Jacobians (LOCAL frames at the body origins), body twists,
+    kinetic energy, and spatial momentum about the base origin (from Pinocchio's centroidal
+    momentum and centre of mass)."""
+    spec, model, (pmodel, qperm, vperm) = peers
+    pmodel = pin.Model(pmodel)  # a copy: the frames stay out of the shared model
+    frames = [
+        pmodel.addFrame(
+            pin.Frame(
+                f"origin{i}",
+                pmodel.getJointId(f"joint{i}"),
+                0,
+                pin.SE3(np.eye(3), -axis_point(spec, i)),
+                pin.FrameType.OP_FRAME,
+            )
+        )
+        for i in range(spec.n)
+    ]
+    data = pmodel.createData()
+    q, v, _ = states(model, 3, seed=60)
+    T, J = tree.forward_kinematics(model, q), tree.body_jacobians(model, q)
+    V, K = tree.body_twists(model, q, v), tree.kinetic_energy(model, q, v)
+    momentum = tree.spatial_momentum(model, q, v)
+    local = pin.ReferenceFrame.LOCAL
+    for b in range(3):
+        qp, vp = to_peer(q[b], qperm), to_peer(v[b], vperm)
+        pin.forwardKinematics(pmodel, data, qp, vp)
+        pin.computeJointJacobians(pmodel, data, qp)
+        pin.updateFramePlacements(pmodel, data)
+        for i in range(spec.n):
+            assert_close(T[b, i], data.oMf[frames[i]].homogeneous)
+            Jp = pin.getFrameJacobian(pmodel, data, frames[i], local)
+            assert_close(J[b, i], (P_SWAP @ Jp)[:, vperm])
+            assert_close(
+                V[b, i], P_SWAP @ pin.getFrameVelocity(pmodel, data, frames[i], local).vector
+            )
+        assert_close(K[b], pin.computeKineticEnergy(pmodel, data, qp, vp))
+        h = pin.computeCentroidalMomentum(pmodel, data, qp, vp)
+        c = pin.centerOfMass(pmodel, data, qp)
+        about_origin = np.concatenate([h.angular + np.cross(c, h.linear), h.linear])
+        assert_close(momentum[b], about_origin)
