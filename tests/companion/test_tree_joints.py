@@ -12,7 +12,8 @@ coordinates back, and ``tree.integrate`` returns unit quaternions.
 
 import numpy as np
 import pytest
-from trees import joint_tree, random_joint_spec, spatial_inertia
+from hypothesis import HealthCheck, given, settings
+from trees import joint_tree, joint_tree_specs, random_joint_spec, spatial_inertia
 
 from geomotion import spatial, tree, verification
 from geomotion.tree.joints import Joint
@@ -644,3 +645,23 @@ def test_a_massless_ball_whose_child_turns_about_its_centre_is_refused():
     model = massless_ball_with_one_child(np.array([0.0, 0.0, 0.1]))  # axis off the centre
     M = tree.crba(model, tree.random_configuration(model, shape=(10,), rng=2))
     assert (np.linalg.eigvalsh(M)[:, 0] > 0).all()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=joint_tree_specs(max_bodies=6))
+def test_generated_trees_identities(spec):
+    """Hypothesis-drawn trees: aba inverts rnea, K from particles, M-dot = C + C^T."""
+    model = joint_tree(spec)
+    q, v, a = state(model, 21, (2,))
+    tau = tree.rnea(model, q, v, a)
+    assert relative(tree.aba(model, q, v, tau), a) < 1e-9
+    M = tree.crba(model, q)
+    K = 0.5 * np.einsum("bi,bij,bj->b", v, M, v)
+    assert relative(K, particle_kinetic_energy(model, q, v)) < 1e-6
+    h = 1e-6
+    Mdot = (
+        tree.crba(model, tree.integrate(model, q, v, h))
+        - tree.crba(model, tree.integrate(model, q, v, -h))
+    ) / (2 * h)
+    C = tree.coriolis_matrix(model, q, v)
+    assert relative(C + np.swapaxes(C, -1, -2), Mdot) < 1e-6

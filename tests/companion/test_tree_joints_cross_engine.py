@@ -79,6 +79,8 @@ def test_cases_cover_the_joint_kinds_and_massless_bodies():
     kinds = "".join(spec.kinds for spec in specs)
     assert set(kinds) == set("rphsf")
     assert sum(np.count_nonzero(spec.masses == 0) for spec in specs) >= 8
+    assert any("f" in spec.kinds[1:] for spec in specs)  # a free flyer below another body
+    assert any(spec.kinds[0] != "f" for spec in specs)  # fixed-base trees
     for spec in specs:
         model = joint_tree(spec)
         assert model._compiled is None  # the joint-general path is the one checked
