@@ -106,3 +106,106 @@ def to_peer(x, index):
     out = np.empty_like(x)
     out[index] = x
     return out
+
+
+# ---------------------------------------------------------------------------
+# Multi-degree-of-freedom joints (trees.random_joint_spec): every conversion here
+# ---------------------------------------------------------------------------
+#
+# * Ball ('s'): Pinocchio's JointModelSpherical, q = quaternion (x, y, z, w) scalar-last,
+#   v = angular velocity in the child's axes (ours: (w, x, y, z), same v).
+# * Free flyer ('f'): Pinocchio's JointModelFreeFlyer, q = (p, x, y, z, w), v = (v, omega)
+#   linear-first in the child's axes; ours q = (p, w, x, y, z), v = (omega, v).  Both put p
+#   in the joint frame's (parent-side) axes: T = placement * (R(quat), p).
+# * Generalized forces follow the velocities (a free flyer's is a wrench, force first in
+#   Pinocchio, moment first here).
+#
+# All of it is two index permutations: ``q_pin[qperm] = q`` and ``v_pin[vperm] = v`` (the
+# same for a, tau); back: ``v = v_pin[vperm]``, ``M = M_pin[ix_(vperm, vperm)]``.
+
+#: Our quaternion (w, x, y, z) -> Pinocchio's slots (x, y, z, w): w goes to slot 3, etc.
+QUATERNION_SLOTS = np.array([3, 0, 1, 2])
+#: Our free-flyer (omega, v) -> Pinocchio's (v, omega) slots.
+FREE_FLYER_V_SLOTS = np.array([3, 4, 5, 0, 1, 2])
+
+
+def _pin_joint(spec, i):
+    kind, u = spec.kinds[i], spec.axes[i]
+    if kind == "r":
+        return pin.JointModelRevoluteUnaligned(u)
+    if kind == "p":
+        return pin.JointModelPrismaticUnaligned(u)
+    if kind == "h":
+        return pin.JointModelHelicalUnaligned(u, float(spec.pitches[i]))
+    if kind == "s":
+        return pin.JointModelSpherical()
+    return pin.JointModelFreeFlyer()
+
+
+def pinocchio_joint_model(spec, model, *, zero_mass=None):
+    """Pinocchio model of a spec with any joint kinds; returns (pmodel, qperm, vperm).
+
+    ``model`` is our Tree of the same spec (for its ``q_start``/``v_start``).  Joints are
+    added depth-first.  A massless body gets ``pin.Inertia.Zero()``, or, if ``zero_mass``
+    is a number, a body of that mass at the joint origin with inertia ``zero_mass`` I (kg m^2).
+    """
+    pmodel = pin.Model()
+    joint_id = {}
+    for i in spec.depth_first_order():
+        p = spec.parents[i]
+        r_i = axis_point(spec, i)
+        r_p = axis_point(spec, p) if p >= 0 else np.zeros(3)
+        R = spec.rotations[i]
+        placement = pin.SE3(R, spec.offsets[i] + R @ r_i - r_p)
+        jid = pmodel.addJoint(
+            joint_id[p] if p >= 0 else 0, _pin_joint(spec, i), placement, f"joint{i}"
+        )
+        if spec.masses[i] > 0:
+            body = pin.Inertia(spec.masses[i], spec.coms[i] - r_i, spec.inertias_com[i])
+        elif zero_mass is None:
+            body = pin.Inertia.Zero()
+        else:
+            body = pin.Inertia(zero_mass, np.zeros(3), zero_mass * np.eye(3))
+        pmodel.appendBodyToJoint(jid, body, pin.SE3.Identity())
+        joint_id[i] = jid
+    qperm = np.empty(model.nq, dtype=int)
+    vperm = np.empty(model.nv, dtype=int)
+    for i, kind in enumerate(spec.kinds):
+        joint = pmodel.joints[pmodel.getJointId(f"joint{i}")]
+        iq, iv, qs, vs = joint.idx_q, joint.idx_v, model.q_start[i], model.v_start[i]
+        if kind == "s":
+            qperm[qs : qs + 4] = iq + QUATERNION_SLOTS
+            vperm[vs : vs + 3] = iv + np.arange(3)
+        elif kind == "f":
+            qperm[qs : qs + 3] = iq + np.arange(3)
+            qperm[qs + 3 : qs + 7] = iq + 3 + QUATERNION_SLOTS
+            vperm[vs : vs + 6] = iv + FREE_FLYER_V_SLOTS
+        else:
+            qperm[qs], vperm[vs] = iq, iv
+    assert sorted(qperm) == list(range(pmodel.nq)) and sorted(vperm) == list(range(pmodel.nv))
+    return pmodel, qperm, vperm
+
+
+def add_point_frames(spec, pmodel, points):
+    """One operational frame per body at ``points[i]`` (body coordinates); returns frame ids."""
+    return [
+        pmodel.addFrame(
+            pin.Frame(
+                f"point{i}",
+                pmodel.getJointId(f"joint{i}"),
+                0,
+                pin.SE3(np.eye(3), points[i] - axis_point(spec, i)),
+                pin.FrameType.OP_FRAME,
+            )
+        )
+        for i in range(spec.n)
+    ]
+
+
+def pin_wrenches(spec, pmodel, wrenches):
+    """Our body wrenches (moment, force) about body origins -> Pinocchio's per-joint forces."""
+    fext = [pin.Force.Zero() for _ in range(pmodel.njoints)]
+    for i in range(spec.n):
+        n, f = wrenches[i, :3], wrenches[i, 3:]
+        fext[pmodel.getJointId(f"joint{i}")] = pin.Force(f, n - np.cross(axis_point(spec, i), f))
+    return fext

@@ -205,3 +205,87 @@ def branch_ends(parents):
     a = leaves[-1]
     others = [i for i in leaves if not set(line(i)) >= set(line(a)) and i != a]
     return a, max(others, key=lambda i: len(line(i)))
+
+
+# ---------------------------------------------------------------------------
+# Trees with multi-degree-of-freedom joints ('s' ball, 'f' free flyer) and massless bodies
+# ---------------------------------------------------------------------------
+
+#: Joint kinds of :func:`random_joint_spec`: screw joints, then the ball and the free flyer.
+JOINT_KINDS = "rphsf"
+
+
+def joint_models(spec):
+    """The joints of a spec with any kinds: 6-vector screws, ``tree.SPHERICAL``, ``tree.FREE_FLYER``."""
+    from geomotion import tree
+
+    S = np.zeros((spec.n, 6))
+    for i, (kind, u, r, h) in enumerate(zip(spec.kinds, spec.axes, spec.points, spec.pitches)):
+        if kind == "p":
+            S[i, 3:] = u
+        elif kind in "rh":
+            S[i, :3] = u
+            S[i, 3:] = np.cross(r, u) + (h * u if kind == "h" else 0.0)
+    special = {"s": tree.SPHERICAL, "f": tree.FREE_FLYER}
+    return [special.get(kind, S[i]) for i, kind in enumerate(spec.kinds)]
+
+
+def joint_tree(spec, **kwargs):
+    """A geomotion Tree of a spec whose kinds may include 's' and 'f' (massless bodies allowed)."""
+    from geomotion import tree
+
+    kwargs.setdefault("gravity", tree.DEFAULT_GRAVITY)
+    return tree.Tree(
+        spec.parents, joint_models(spec), spec.placements(), spec.spatial_inertias(), **kwargs
+    )
+
+
+def _massless_candidates(spec):
+    """Bodies whose inertia can be removed with M staying positive definite (generically).
+
+    A screw joint with at least one child, or a ball with two or more children, none of
+    them on a free flyer (a free flyer after a massless body repeats its freedoms).
+    """
+    children = [[c for c, p in enumerate(spec.parents) if p == i] for i in range(spec.n)]
+    return [
+        i
+        for i in range(spec.n)
+        if children[i]
+        and all(spec.kinds[c] != "f" for c in children[i])
+        and (spec.kinds[i] in "rph" or (spec.kinds[i] == "s" and len(children[i]) >= 2))
+    ]
+
+
+def random_joint_spec(rng, n, kinds="rphs", *, root="f", roots=1, massless=1):
+    """A random branched tree mixing screw, ball and free-flyer joints, some bodies massless.
+
+    ``root`` is the kind of the root joints (``"f"``: a floating base; ``None``: drawn from
+    ``kinds`` like the others).  Ball and free-flyer joints sit at their body's origin
+    (``points`` zero).  Up to ``massless`` intermediate bodies (see
+    :func:`_massless_candidates`) get zero mass and zero inertia.
+    """
+    spec = random_spec(rng, n, "r", branched=True, roots=roots)
+    chosen = [
+        root if (i < roots and root is not None) else kinds[int(rng.integers(len(kinds)))]
+        for i in range(n)
+    ]
+    spec.kinds = "".join(chosen)
+    for i, kind in enumerate(spec.kinds):
+        if kind in "sf":
+            spec.points[i] = 0.0
+    candidates = _massless_candidates(spec)
+    for i in rng.permutation(candidates)[:massless]:
+        spec.masses[i] = 0.0
+        spec.coms[i] = 0.0
+        spec.inertias_com[i] = 0.0
+    return spec
+
+
+@st.composite
+def joint_tree_specs(draw, max_bodies=7, kinds="rphs"):
+    """Hypothesis strategy for :func:`random_joint_spec` trees (floating or fixed base)."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    n = draw(st.integers(2, max_bodies))
+    root = draw(st.sampled_from(["f", "s", None]))
+    massless = draw(st.integers(0, 2))
+    return random_joint_spec(np.random.default_rng(seed), n, kinds, root=root, massless=massless)

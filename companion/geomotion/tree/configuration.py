@@ -22,6 +22,17 @@ def _joint_slices(model):
         yield joint, slice(qs, qs + joint.nq), slice(vs, vs + joint.nv)
 
 
+def _leading_shape(names, *shapes):
+    """The broadcast batch shape, or a ValueError naming the arguments whose batches clash."""
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        got = ", ".join(str(s) for s in shapes)
+        raise ValueError(
+            f"{names}: expected leading (batch) shapes that broadcast, got {got}"
+        ) from None
+
+
 def neutral(model):
     """The reference configuration: zero joint angles, identity rotations, zero offsets.
 
@@ -77,7 +88,10 @@ def integrate(model, q, v, dt):
     Raises
     ------
     ValueError
-        For malformed arrays or a non-unit quaternion in ``q``.
+        For malformed arrays, leading shapes of ``q``, ``v`` and ``dt`` that do not
+        broadcast, or a non-unit quaternion in ``q`` (``| |q| - 1 | > 1e-9``).
+    TypeError
+        If ``model`` is not a Tree, or ``q``, ``v`` or ``dt`` is not numeric.
 
     Examples
     --------
@@ -94,8 +108,8 @@ def integrate(model, q, v, dt):
     q = _check_configuration(model, q, "q")
     v = _check_tangent(model, v, "v")
     dt = _validate.real_array(dt, "dt")
+    shape = _leading_shape("q, v, dt", q.shape[:-1], v.shape[:-1], dt.shape)
     dv = v * dt[..., None]
-    shape = np.broadcast_shapes(q.shape[:-1], dv.shape[:-1])
     q, dv = np.broadcast_to(q, shape + q.shape[-1:]), np.broadcast_to(dv, shape + dv.shape[-1:])
     return np.concatenate(
         [joint.integrate(q[..., sq], dv[..., sv]) for joint, sq, sv in _joint_slices(model)],
@@ -123,7 +137,10 @@ def difference(model, q0, q1):
     Raises
     ------
     ValueError
-        For malformed arrays or non-unit quaternions.
+        For malformed arrays, leading shapes that do not broadcast, or non-unit
+        quaternions (``| |q| - 1 | > 1e-9``).
+    TypeError
+        If ``model`` is not a Tree, or ``q0`` or ``q1`` is not numeric.
 
     Examples
     --------
@@ -136,7 +153,7 @@ def difference(model, q0, q1):
     check_model(model)
     q0 = _check_configuration(model, q0, "q0")
     q1 = _check_configuration(model, q1, "q1")
-    shape = np.broadcast_shapes(q0.shape[:-1], q1.shape[:-1])
+    shape = _leading_shape("q0, q1", q0.shape[:-1], q1.shape[:-1])
     q0, q1 = (np.broadcast_to(x, shape + x.shape[-1:]) for x in (q0, q1))
     return np.concatenate(
         [joint.difference(q0[..., sq], q1[..., sq]) for joint, sq, _ in _joint_slices(model)],
@@ -164,6 +181,8 @@ def random_configuration(model, *, shape=(), rng=None):
     ------
     TypeError
         If ``model`` is not a Tree or ``shape`` is not a tuple of integers.
+    ValueError
+        If ``shape`` holds a negative size.
 
     Examples
     --------
@@ -174,6 +193,8 @@ def random_configuration(model, *, shape=(), rng=None):
     check_model(model)
     if not isinstance(shape, tuple) or not all(isinstance(s, (int, np.integer)) for s in shape):
         raise TypeError(f"shape: expected a tuple of integers, got {shape!r}")
+    if any(s < 0 for s in shape):
+        raise ValueError(f"shape: expected non-negative batch sizes, got {shape!r}")
     generator = np.random.default_rng(rng)
     return np.concatenate([joint.random(generator, shape) for joint in model.joints], axis=-1)
 
@@ -210,9 +231,12 @@ def normalize(model, q):
     if q.ndim == 0 or q.shape[-1] != model.nq:
         raise ValueError(f"q: expected shape (..., {model.nq}), got shape {q.shape}")
     parts = []
-    for joint, sq, _ in _joint_slices(model):
+    for i, (joint, sq, _) in enumerate(_joint_slices(model)):
         part = q[..., sq]
         if joint.nq > joint.nv and np.any(np.linalg.norm(part[..., -4:], axis=-1) == 0):
-            raise ValueError(f"q: expected nonzero quaternions for joint {joint.kind}, got zeros")
+            raise ValueError(
+                f"q: expected nonzero quaternions, got a zero quaternion for joint {i} "
+                f"({joint.kind}, q[..., {sq.start + joint.nq - 4}:{sq.stop}])"
+            )
         parts.append(joint.normalize(part))
     return np.concatenate(parts, axis=-1)

@@ -99,6 +99,11 @@ def body_wrenches(model, q, f_ext, frame):
     return np.einsum("...kji,...kj->...ki", Ad, f_ext)  # F_i = Ad^T F_0
 
 
+def _wrench_batch(f_ext):
+    """Leading (batch) shape of the (..., N, 6) external wrenches: a batch of loads counts too."""
+    return () if f_ext is None else np.shape(f_ext)[:-2]
+
+
 def _base_acceleration(g):
     """Acceleration of the base (0, -g): the fictitious upward acceleration that replaces gravity."""
     g = np.asarray(g, dtype=float)
@@ -116,7 +121,7 @@ def rnea(model, q, v, a, g, f_ext=None, frame="body"):
     X = motion_transforms(model, q)
     Sv, Sa = joint_twists(model, v), joint_twists(model, a)
     V = twists(model, X, Sv)
-    shape = np.broadcast_shapes(V.shape[:-2], Sa.shape[:-2], np.shape(g)[:-1])
+    shape = np.broadcast_shapes(V.shape[:-2], Sa.shape[:-2], np.shape(g)[:-1], _wrench_batch(f_ext))
     A = np.empty(shape + V.shape[-2:])
     A0 = _base_acceleration(g)
     for i, p in enumerate(model.parents):
@@ -195,7 +200,9 @@ def aba(model, q, v, tau, g, f_ext=None, frame="body"):
     Sv = joint_twists(model, v)
     V = twists(model, X, Sv)
     c = motion_cross(V, Sv)
-    shape = np.broadcast_shapes(V.shape[:-2], tau.shape[:-1], np.shape(g)[:-1])
+    shape = np.broadcast_shapes(
+        V.shape[:-2], tau.shape[:-1], np.shape(g)[:-1], _wrench_batch(f_ext)
+    )
     X = np.broadcast_to(X, shape + X.shape[-3:])
     c = np.broadcast_to(c, shape + c.shape[-2:])
     IA = np.array(np.broadcast_to(model.inertias, shape + model.inertias.shape))

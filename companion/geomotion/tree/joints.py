@@ -72,15 +72,24 @@ def _rotation_vector_of_quaternion(quaternion):
     return scale[..., None] * q[..., 1:]
 
 
-def _unit_quaternions(q, name, what="a ball or free-flyer joint"):
-    """ValueError naming ``name`` unless every quaternion (last axis of ``q``) is unit."""
+def _unit_quaternions(q, name, what="a ball or free-flyer joint", *, joints=None):
+    """ValueError naming ``name`` unless every quaternion (last axis of ``q``) is unit.
+
+    With ``joints`` (the joint index of each quaternion along the second-to-last axis of
+    ``q``), the message names the joint; the remaining leading axes are the batch.
+    """
     norm = np.sqrt(np.einsum("...i,...i->...", q, q))
     bad = np.abs(norm - 1.0) > _QUATERNION_ATOL
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
+        value = norm[index]
+        if joints is not None:
+            what = f"joint {joints[index[-1]]}"
+            index = index[:-1]
+        where = f" at batch index {index}" if index else ""
         raise ValueError(
             f"{name}: expected a unit quaternion (w, x, y, z) for {what} (| |q| - 1 | <= "
-            f"{_QUATERNION_ATOL:g}), got norm {norm[index]:.12g} at index {index}; "
+            f"{_QUATERNION_ATOL:g}), got norm {value:.12g}{where}; "
             f"normalize it (geomotion.tree.normalize) or advance configurations with "
             f"geomotion.tree.integrate, which keeps quaternions unit"
         )
@@ -445,6 +454,11 @@ def as_joint(value, name, index):
         if type(value) is Joint:
             raise TypeError(f"{name}[{index}]: expected a joint model subclass, got the base Joint")
         return value
+    if isinstance(value, type) and issubclass(value, Joint):
+        raise TypeError(
+            f"{name}[{index}]: expected a joint model instance (tree.SPHERICAL, "
+            f"tree.FREE_FLYER, tree.ScrewJoint(S)), got the class {value.__name__}"
+        )
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(
             f"{name}[{index}]: expected a joint screw (6,) or a joint model "
@@ -452,6 +466,6 @@ def as_joint(value, name, index):
         )
     try:
         return ScrewJoint(value)
-    except ValueError as error:
+    except (TypeError, ValueError) as error:  # name the tree's argument, not ScrewJoint's
         message = str(error).removeprefix("screw: ")
-        raise ValueError(f"{name}[{index}]: {message}") from None
+        raise type(error)(f"{name}[{index}]: {message}") from None

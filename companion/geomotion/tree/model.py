@@ -284,8 +284,9 @@ def _check_configuration(model, value, name):
             f"{name}: expected shape (..., {n}) (the model's nq configuration coordinates), got "
             f"shape {array.shape}"
         )
-    if model._quaternion_columns.size:  # every unit quaternion checked in one pass
-        _unit_quaternions(array[..., model._quaternion_columns], name)
+    columns, joints = model._quaternion_columns
+    if joints.size:  # every unit quaternion checked in one pass
+        _unit_quaternions(array[..., columns], name, joints=joints)
     return array
 
 
@@ -586,10 +587,10 @@ class Tree:
             ("v_start", np.concatenate([[0], np.cumsum(nvs)[:-1]])),
             ("_masses", masses),
             ("_coms", coms),
-            ("_quaternion_columns", _quaternion_columns(joints, nqs)),
         ):
             object.__setattr__(self, name, _readonly(value))
         object.__setattr__(self, "_sizes", (int(nqs.sum()), int(nvs.sum())))
+        object.__setattr__(self, "_quaternion_columns", _quaternion_columns(joints, nqs))
         screws_only = all(isinstance(j, ScrewJoint) for j in joints)
         compiled = (
             _Compiled(parents, self.screws, P, I, masses, coms, inertias_com)
@@ -662,12 +663,12 @@ def _check_joints(joints, n, name):
 
 
 def _quaternion_columns(joints, nqs):
-    """(K, 4) indices into q of the K quaternions (a ball's q, a free flyer's last four)."""
+    """(K, 4) indices into q of the K quaternions (a ball's q, a free flyer's last four), and
+    the (K,) indices of their joints."""
     ends = np.cumsum(nqs)
-    return np.array(
-        [np.arange(end - 4, end) for joint, end in zip(joints, ends) if joint.nq > joint.nv],
-        dtype=np.int64,
-    ).reshape(-1, 4)
+    owners = [i for i, joint in enumerate(joints) if joint.nq > joint.nv]
+    columns = np.array([np.arange(ends[i] - 4, ends[i]) for i in owners], dtype=np.int64)
+    return columns.reshape(-1, 4), np.array(owners, dtype=np.int64)
 
 
 def random_configurations(model, count, *, seed=0):
