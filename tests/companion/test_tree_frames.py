@@ -282,3 +282,27 @@ def test_bad_input_names_the_argument():
         tree.frame_pose(model, np.stack([q] * 2), 0, np.stack([frame] * 3))
     with pytest.raises(TypeError):
         tree.frame_jacobian(model, q, 0, frame, "world")  # reference is keyword-only
+
+
+@pytest.mark.parametrize("reference", REFERENCES)
+def test_frame_kinematics_is_the_four_functions_in_one_pass(reference):
+    model = mixed_model()
+    rng = np.random.default_rng(14)
+    q = tree.random_configuration(model, shape=(3,), rng=rng)
+    v = rng.normal(size=(3, model.nv))
+    frame = random_frame(rng)
+    for body in (-1, 2, 6):
+        k = tree.frame_kinematics(model, q, v, body, frame, reference=reference)
+        np.testing.assert_array_equal(k.pose, tree.frame_pose(model, q, body, frame))
+        np.testing.assert_array_equal(
+            k.jacobian, tree.frame_jacobian(model, q, body, frame, reference=reference)
+        )
+        np.testing.assert_array_equal(
+            k.velocity, tree.frame_velocity(model, q, v, body, frame, reference=reference)
+        )
+        np.testing.assert_array_equal(
+            k.acceleration_bias,
+            tree.frame_acceleration_bias(model, q, v, body, frame, reference=reference),
+        )
+    with pytest.raises(TypeError):
+        pose, J, twist, bias = k  # a named result, not a tuple

@@ -580,41 +580,34 @@ class FrameClosure:
         r""":math:`E\log(T_{0a}^{-1}T_{0b})`, (..., c): rad for rows 0-2, m for rows 3-5."""
         return log_pose(self.relative_pose(q))[..., list(self.components)]
 
-    def _relative(self, q, v=None):
-        """(X, J_rel) and, with v, (V_a, bias_rel): in frame a's axes about its origin."""
+    def _relative(self, q, v):
+        """(J_rel, gamma_rel): all six rows, in frame a's axes about its origin (see above)."""
         model = self.model
-        T_a = tree.frame_pose(model, q, self.body_a, self.frame_a)
-        T_inv = _inverse_pose(T_a)
-        X = _motion_transform(T_inv[..., :3, :3], T_inv[..., :3, 3])
-        J_a = tree.frame_jacobian(model, q, self.body_a, self.frame_a, reference="world")
-        J_b = tree.frame_jacobian(model, q, self.body_b, self.frame_b, reference="world")
-        J_rel = X @ (J_b - J_a)
-        if v is None:
-            return J_rel, None
-        frame = (self.frame_a, self.frame_b)
-        bias = [
-            tree.frame_acceleration_bias(model, q, v, body, f, reference="world")
-            for body, f in zip((self.body_a, self.body_b), frame)
-        ]
-        V_a = np.einsum("...ij,...jk,...k->...i", X, J_a, v)
-        V_ab = np.einsum("...ij,...j->...i", J_rel, v)
+        v = _validate.real_array(v, "v")
+        of_a, of_b = (
+            tree.frame_kinematics(model, q, v, body, frame, reference="world")
+            for body, frame in ((self.body_a, self.frame_a), (self.body_b, self.frame_b))
+        )
+        T_inv = _inverse_pose(of_a.pose)
+        X = _motion_transform(T_inv[..., :3, :3], T_inv[..., :3, 3])  # base -> frame a
+        J_rel = X @ (of_b.jacobian - of_a.jacobian)
+        V_a = np.einsum("...ij,...j->...i", X, of_a.velocity)
+        V_ab = np.einsum("...ij,...j->...i", X, of_b.velocity - of_a.velocity)
+        w, u = V_a[..., :3], V_a[..., 3:]
         cross = np.concatenate(
-            [
-                np.cross(V_a[..., :3], V_ab[..., :3]),
-                np.cross(V_a[..., :3], V_ab[..., 3:]) + np.cross(V_a[..., 3:], V_ab[..., :3]),
-            ],
+            [np.cross(w, V_ab[..., :3]), np.cross(w, V_ab[..., 3:]) + np.cross(u, V_ab[..., :3])],
             axis=-1,
         )
-        gamma = np.einsum("...ij,...j->...i", X, bias[1] - bias[0]) - cross
-        return J_rel, gamma
+        bias = of_b.acceleration_bias - of_a.acceleration_bias
+        return J_rel, np.einsum("...ij,...j->...i", X, bias) - cross
 
     def jacobian(self, q):
         r""":math:`E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a)`, (..., c, nv): rad/s, m/s per unit of v."""
-        return self._relative(q)[0][..., list(self.components), :]
+        J = self._relative(q, np.zeros(self.model.nv))[0]
+        return J[..., list(self.components), :]
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma = \tfrac{d}{dt}(J_c)\,v`, (..., c): rad/s^2, m/s^2 (see the class notes)."""
-        v = _validate.real_array(v, "v")
         return self._relative(q, v)[1][..., list(self.components)]
 
 

@@ -38,6 +38,8 @@ rotated, :math:`R_{0F}^T\ddot p`, which differs from the ``"local"`` linear part
 :math:`\omega\times v`.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .. import _validate
@@ -46,6 +48,8 @@ from . import general
 from .model import _check_configuration, _check_tangent, check_model
 
 __all__ = [
+    "FrameKinematics",
+    "frame_kinematics",
     "frame_pose",
     "frame_jacobian",
     "frame_velocity",
@@ -71,10 +75,49 @@ def _apply(X, x):
     return np.einsum("...ij,...j->...i", X, x)
 
 
-def _kinematics(model, q, v, body, frame, reference, want):
-    """Validate; return (pose, J, bias) in ``reference`` (bias None unless ``v`` is given).
+def _path(model, body):
+    """Bodies from the root to ``body`` (its ancestors and itself)."""
+    path = []
+    while body >= 0:
+        path.append(body)
+        body = model.parents[body]
+    return path[::-1]
 
-    ``want`` is "pose", "jacobian" or "bias": how far to compute.
+
+def _path_kinematics(model, q, v, body, want):
+    r"""Body pose, world Jacobian :math:`J^0` and (with ``v``) :math:`\dot J^0v`, along one path.
+
+    Only the joints between the base and ``body`` are visited:
+    :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`, the columns
+    :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i`, the twists :math:`\mathcal V^0_i =
+    \mathcal V^0_{\lambda(i)} + S^0_iv_i` and :math:`\dot S^0_i = \mathcal V^0_i\times S^0_i`
+    (each :math:`S_i` is constant in body i's axes).
+    """
+    T = None
+    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+    J0 = np.zeros(batch + (6, model.nv)) if want != "pose" else None
+    dJv = np.zeros(batch + (6,)) if v is not None else None
+    V = np.zeros(batch + (6,)) if v is not None else None
+    for i in _path(model, body):
+        joint, qs, vs = model.joints[i], model.q_start[i], model.v_start[i]
+        local = model.placements[i] @ joint.transform(q[..., qs : qs + joint.nq])
+        T = local if T is None else T @ local
+        if want == "pose":
+            continue
+        S0 = _motion_transform(T[..., :3, :3], T[..., :3, 3]) @ joint.subspace  # (..., 6, nv_i)
+        J0[..., :, vs : vs + joint.nv] = S0
+        if v is not None:
+            v_i = v[..., vs : vs + joint.nv]
+            V = V + _apply(S0, v_i)
+            # (V x S0) v_i = V x (S0 v_i): the column rates times the joint's velocity
+            dJv = dJv + general.motion_cross(V, _apply(S0, v_i))
+    return T, J0, dJv
+
+
+def _kinematics(model, q, v, body, frame, reference, want):
+    """Validate; return (pose, J, velocity, bias) in ``reference`` (None where not asked).
+
+    ``want`` is "pose", "jacobian" or "bias": how far to compute (bias needs ``v``).
     """
     check_model(model)
     arrays = [_check_configuration(model, q, "q")]
@@ -94,39 +137,38 @@ def _kinematics(model, q, v, body, frame, reference, want):
     nv = model.nv
     if b < 0:  # a frame of the ground: it does not move
         T = np.broadcast_to(T_bF, batch + (4, 4)).copy()
+        if want == "pose":
+            return T, None, None, None
         zeros = np.zeros(batch + (6,))
-        return T, np.zeros(batch + (6, nv)), (zeros if v is not None else None)
+        return T, np.zeros(batch + (6, nv)), zeros, (zeros.copy() if v is not None else None)
     q = arrays[0]
+    v = arrays[1] if v is not None else None
+    T_body, J0, bias0 = _path_kinematics(model, q, v if want == "bias" else None, b, want)
+    T = np.broadcast_to(T_body @ T_bF, batch + (4, 4)).copy()
     if want == "pose":
-        T = general.base_poses(model, q)[..., b, :, :] @ T_bF
-        return np.broadcast_to(T, batch + (4, 4)).copy(), None, None
-    T_all, S0, dS0, _ = general.base_jacobian_columns(
-        model, q, arrays[1] if v is not None else None
-    )
-    mask = general.supports(model)[b]
-    T = np.broadcast_to(T_all[..., b, :, :] @ T_bF, batch + (4, 4))
-    J0 = np.broadcast_to(np.where(mask, S0, 0.0), batch + (6, nv))
-    bias0 = None
-    if v is not None:
-        bias0 = _apply(np.where(mask, dS0, 0.0), arrays[1])  # (alpha, a_O) in base coordinates
+        return T, None, None, None
+    J0 = np.broadcast_to(J0, batch + (6, nv))
+    if bias0 is not None:
         bias0 = np.broadcast_to(bias0, batch + (6,))
     if reference == "world":
-        return T.copy(), J0.copy(), (None if bias0 is None else bias0.copy())
-    if reference == "local":
+        J, bias = J0.copy(), (None if bias0 is None else bias0.copy())
+    elif reference == "local":
         T_inv = _inverse_pose(T)
         X = _motion_transform(T_inv[..., :3, :3], T_inv[..., :3, 3])  # base -> frame
-        J = X @ J0
-        return T.copy(), J, (None if bias0 is None else _apply(X, bias0))
-    p = T[..., :3, 3]
-    J = np.concatenate([J0[..., :3, :], J0[..., 3:, :] - _skew(p) @ J0[..., :3, :]], axis=-2)
-    if bias0 is None:
-        return T.copy(), J, None
-    v_arr = arrays[1]
-    omega = _apply(J0[..., :3, :], v_arr)
-    p_dot = _apply(J[..., 3:, :], v_arr)
-    alpha, a_O = bias0[..., :3], bias0[..., 3:]
-    classical = a_O + np.cross(alpha, p) + np.cross(omega, p_dot)
-    return T.copy(), J, np.concatenate([alpha, classical], axis=-1)
+        J, bias = X @ J0, (None if bias0 is None else _apply(X, bias0))
+    else:
+        p = T[..., :3, 3]
+        J = np.concatenate([J0[..., :3, :], J0[..., 3:, :] - _skew(p) @ J0[..., :3, :]], axis=-2)
+        bias = None
+        if bias0 is not None:
+            omega = _apply(J0[..., :3, :], v)
+            p_dot = _apply(J[..., 3:, :], v)
+            alpha, a_O = bias0[..., :3], bias0[..., 3:]
+            bias = np.concatenate(
+                [alpha, a_O + np.cross(alpha, p) + np.cross(omega, p_dot)], axis=-1
+            )
+    velocity = None if v is None else _apply(J, v)
+    return T, J, velocity, bias
 
 
 def frame_pose(model, q, body, frame):
@@ -279,8 +321,7 @@ def frame_velocity(model, q, v, body, frame, *, reference="local"):
     """
     check_model(model)
     v_arr = _check_tangent(model, v, "v")
-    J = _kinematics(model, q, None, body, frame, reference, "jacobian")[1]
-    return _apply(J, v_arr)
+    return _kinematics(model, q, v_arr, body, frame, reference, "jacobian")[2]
 
 
 def frame_acceleration_bias(model, q, v, body, frame, *, reference="local"):
@@ -346,4 +387,76 @@ def frame_acceleration_bias(model, q, v, body, frame, *, reference="local"):
     """
     check_model(model)
     v_arr = _check_tangent(model, v, "v")
-    return _kinematics(model, q, v_arr, body, frame, reference, "bias")[2]
+    return _kinematics(model, q, v_arr, body, frame, reference, "bias")[3]
+
+
+@dataclass(frozen=True, eq=False)
+class FrameKinematics:
+    r"""Pose, Jacobian, twist and acceleration bias of one frame, from :func:`frame_kinematics`.
+
+    Attributes
+    ----------
+    pose : (..., 4, 4) ndarray
+        :math:`T_{0F}`, translation in m.
+    jacobian : (..., 6, nv) ndarray
+        :math:`J` in the reference asked for (as :func:`frame_jacobian`).
+    velocity : (..., 6) ndarray
+        :math:`Jv`, rad/s and m/s (as :func:`frame_velocity`).
+    acceleration_bias : (..., 6) ndarray
+        :math:`\dot Jv`, rad/s^2 and m/s^2 (as :func:`frame_acceleration_bias`).
+    """
+
+    pose: np.ndarray
+    jacobian: np.ndarray
+    velocity: np.ndarray
+    acceleration_bias: np.ndarray
+
+
+def frame_kinematics(model, q, v, body, frame, *, reference="local"):
+    r"""Everything about one frame in one pass: pose, Jacobian, twist and acceleration bias.
+
+    The same numbers as :func:`frame_pose`, :func:`frame_jacobian`, :func:`frame_velocity`
+    and :func:`frame_acceleration_bias`, walking the joints between the base and the body
+    once (what a constraint between two frames needs at every step).
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., nq) array_like
+        Configuration.
+    v : (..., nv) array_like
+        Velocity.
+    body : int
+        Index of the body that carries the frame (``-1``: the ground).
+    frame : (..., 4, 4) array_like
+        The frame's pose in the body's coordinates.
+    reference : {"local", "world", "local_world_aligned"}, optional
+        See :func:`frame_jacobian`; default "local".
+
+    Returns
+    -------
+    FrameKinematics
+        ``pose`` (..., 4, 4), ``jacobian`` (..., 6, nv), ``velocity`` (..., 6),
+        ``acceleration_bias`` (..., 6).
+
+    Raises
+    ------
+    TypeError
+        As :func:`frame_acceleration_bias`.
+    ValueError
+        As :func:`frame_acceleration_bias`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tip = np.eye(4)
+    >>> tip[0, 3] = 0.5
+    >>> tip_motion = tree.frame_kinematics(arm, [0.0, 0.0], [2.0, 0.0], 1, tip)
+    >>> tip_motion.pose[:3, 3], tip_motion.velocity.round(12)
+    (array([1.1, 0. , 0. ]), array([0. , 0. , 2. , 0. , 2.2, 0. ]))
+    """
+    check_model(model)
+    v_arr = _check_tangent(model, v, "v")
+    return FrameKinematics(*_kinematics(model, q, v_arr, body, frame, reference, "bias"))
