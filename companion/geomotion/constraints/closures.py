@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _validate, tree
 from .._kernels import _inverse_pose, _motion_transform
-from ..spatial import log_pose
+from ..spatial import exp_twist, log_pose
 from .dynamics import constraint_rank
 
 #: Rotation entries (0-based row, column) of the two revolute-joint constraint sets:
@@ -475,42 +475,51 @@ class FrameClosure:
     Built by :func:`frame_closure` (which documents the parameters); follows the
     module's constraint protocol.  With :math:`T_{0a}(q)`, :math:`T_{0b}(q)` the frames'
     poses in the base (:func:`geomotion.tree.frame_pose`), the relative pose
-    :math:`T_{ab} = T_{0a}^{-1}T_{0b}` and its exponential coordinates
-    :math:`\xi = \log T_{ab} = (\omega, u)` (:func:`geomotion.spatial.log_pose`):
+    :math:`T_{ab} = T_{0a}^{-1}T_{0b}`, its exponential coordinates
+    :math:`\xi = \log T_{ab}` (:func:`geomotion.spatial.log_pose`), :math:`E` the
+    selection of the rows ``components`` (the set :math:`C`) and :math:`\xi_F` the vector
+    :math:`\xi` with those rows zeroed (its *free* part):
 
-    .. math:: \Phi(q) = E\,\xi,\qquad J_c = E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a),
-              \qquad \gamma = E\big(\mathrm{Ad}_{T_{0a}}^{-1}(\dot J^0_b - \dot J^0_a)v
+    .. math:: \Phi(q) = E\,\log\big(T_{ab}\,\exp(-\hat\xi_F)\big),\qquad
+              J_c = E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a),\qquad
+              \gamma = E\big(\mathrm{Ad}_{T_{0a}}^{-1}(\dot J^0_b - \dot J^0_a)v
               - \mathcal V_a\times\mathcal V_{ab}\big),
 
-    where :math:`E` keeps the rows ``components``, :math:`J^0` are the bodies' world
-    Jacobians (:func:`geomotion.tree.frame_jacobian` with ``reference="world"``),
-    :math:`\mathcal V_a = \mathrm{Ad}_{T_{0a}}^{-1}J^0_av` is frame a's own twist and
-    :math:`\mathcal V_{ab} = \mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a)v =
-    \dot T_{ab}T_{ab}^{-1}` the twist of b relative to a, both in a's axes about a's
-    origin.  So :math:`J_cv = E\,\mathcal V_{ab}` and :math:`\gamma =
-    \tfrac{d}{dt}(J_cv)` at :math:`a = 0` (:math:`J_ca + \gamma = 0` keeps
-    :math:`E\mathcal V_{ab} = 0`).  The multiplier :math:`\lambda` is then the selected
-    components of the wrench (moments in N m, forces in N, a's axes, about a's origin)
-    that frame a exerts on body b; body a receives the opposite.
+    where :math:`J^0` are the bodies' world Jacobians (:func:`geomotion.tree.frame_kinematics`
+    with ``reference="world"``), :math:`\mathcal V_a = \mathrm{Ad}_{T_{0a}}^{-1}J^0_av` is
+    frame a's own twist and :math:`\mathcal V_{ab} = \mathrm{Ad}_{T_{0a}}^{-1}(J^0_b -
+    J^0_a)v = \dot T_{ab}T_{ab}^{-1}` the twist of b relative to a, both in a's axes about
+    a's origin.  So :math:`J_cv = E\,\mathcal V_{ab}` and :math:`\gamma =
+    \tfrac{d}{dt}(J_c)v`, the rate of :math:`J_cv` at :math:`a = 0` (:math:`J_ca + \gamma =
+    0` keeps :math:`E\mathcal V_{ab} = 0`; the sign is the module's: :math:`\gamma` is
+    passed to :func:`geomotion.constraints.constrained_dynamics` as it is).  The multiplier :math:`\lambda` is
+    the selected components of the wrench (moments in N m, forces in N, a's axes, about
+    a's origin) that frame a exerts on body b; body a receives the opposite.
 
-    **Relation of** :math:`J_c` **to** :math:`\partial\Phi/\partial q`.  With the left
-    Jacobian :math:`\mathcal J_l` of SE(3), :math:`\mathcal V_{ab} = \mathcal J_l(\xi)
-    \dot\xi`, so :math:`\dot\Phi = E\mathcal J_l^{-1}(\xi)\mathcal V_{ab}`.  At
-    :math:`T_{ab} = I` the two are equal.  When the *free* coordinate directions (those
-    not in ``components``) span a Lie subalgebra :math:`\mathfrak h` of se(3), as for
-    every name in ``FRAME_CLOSURE_COMPONENTS``, then on the constraint manifold
-    (:math:`\xi \in \mathfrak h`) :math:`\mathcal J_l^{-1}(\xi)` maps :math:`\mathfrak h`
-    into itself and
+    **The residual.**  :math:`\Phi` is the log of the pose error left after undoing the
+    free part of the motion, in rad and m.  For a weld it is :math:`\log T_{ab}` itself;
+    for the spherical set it is the offset of b's origin in a's axes (:math:`\exp(\hat
+    \xi_F)` is the rotation of :math:`T_{ab}`); in general :math:`\Phi = E\xi + O(|E\xi|\,
+    |\xi_F|)`.  The plain :math:`E\xi` has the same zero set, but its rate on the
+    constraint manifold is :math:`[\mathcal J_l^{-1}(\xi)]_{CC}J_cv` (:math:`\mathcal J_l`
+    the left Jacobian of SE(3)), a matrix that strays from the identity as the free
+    rotation grows (a Newton projection of a hinge stalls past about 1.5 rad); this
+    :math:`\Phi` removes that factor.
 
-    .. math:: \dot\Phi = \big[\mathcal J_l^{-1}(\xi)\big]_{CC}\,J_cv,
+    **Relation of** :math:`J_c` **to** :math:`\partial\Phi/\partial q`.  When the free
+    coordinate directions (those not in ``components``) span a Lie subalgebra
+    :math:`\mathfrak h` of se(3), as for every name in ``FRAME_CLOSURE_COMPONENTS`` (21 of
+    the 63 subsets), the zero set of :math:`\Phi` is the subgroup :math:`\exp\mathfrak h`
+    (the joint; rotations of less than pi from the reference), and on it
 
-    with the square block on the selected rows and columns invertible: the two define the
-    same tangent space, the constraint is holonomic (``integrable`` is True), and the
-    zero set of :math:`\Phi` is the subgroup :math:`\exp\mathfrak h` (the joint).
-    Otherwise (e.g. ``(2,)``, which leaves the x and y rotations free but whose bracket
-    is the z rotation) the velocity constraint :math:`E\mathcal V_{ab} = 0` is not
-    integrable (Frobenius): it agrees with :math:`\dot\Phi = 0` only at
-    :math:`T_{ab} = I`, and ``integrable`` is False.
+    .. math:: \dot\Phi = J_cv\quad\text{exactly},
+
+    since :math:`\tfrac{d}{dt}\exp(\hat\xi_F)\exp(-\hat\xi_F) \in \mathfrak h` has no
+    selected rows: the constraint is holonomic and ``integrable`` is True.  Otherwise (e.g.
+    ``(2,)``, which leaves the x and y rotations free although their bracket is the z
+    rotation) the velocity constraint :math:`E\mathcal V_{ab} = 0` is not integrable
+    (Frobenius): it agrees with :math:`\dot\Phi = 0` only at :math:`T_{ab} = I`, and
+    ``integrable`` is False.
 
     Attributes
     ----------
@@ -577,8 +586,27 @@ class FrameClosure:
         return _inverse_pose(T_a) @ T_b
 
     def residual(self, q):
-        r""":math:`E\log(T_{0a}^{-1}T_{0b})`, (..., c): rad for rows 0-2, m for rows 3-5."""
-        return log_pose(self.relative_pose(q))[..., list(self.components)]
+        r""":math:`E\log\big(T_{ab}\exp(-\hat\xi_F)\big)`, (..., c): rad for rows 0-2, m for rows 3-5.
+
+        :math:`\xi_F` is :math:`\xi = \log T_{ab}` with the selected components zeroed
+        (see the class notes); for a weld it is :math:`E\log T_{ab}`.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+            Configuration.
+
+        Returns
+        -------
+        (..., c) ndarray
+        """
+        T = self.relative_pose(q)
+        rows = list(self.components)
+        if len(rows) == 6:
+            return log_pose(T)
+        free = log_pose(T)
+        free[..., rows] = 0.0
+        return log_pose(T @ _inverse_pose(exp_twist(free)))[..., rows]
 
     def _relative(self, q, v):
         """(J_rel, gamma_rel): all six rows, in frame a's axes about its origin (see above)."""
@@ -615,10 +643,13 @@ def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 
     r"""Tie a frame of one body to a frame of another body (or of the ground) in chosen components.
 
     The relative pose of frame b in frame a, :math:`T_{ab} = T_{0a}^{-1}T_{0b}`, is held to
-    the identity in the selected components of its exponential coordinates, angular-first
-    in a's axes:
+    the motions of a joint: the selected components of its exponential coordinates
+    :math:`\xi = \log T_{ab}` (angular-first, a's axes) vanish.  The residual measures the
+    error left after undoing the free part :math:`\xi_F` of the motion (:math:`\xi` with
+    the selected rows zeroed), so that on the joint its rate is exactly :math:`J_cv`:
 
-    .. math:: \Phi(q) = E\,\log\big(T_{0a}(q)^{-1}T_{0b}(q)\big) = 0 .
+    .. math:: \Phi(q) = E\,\log\big(T_{ab}\exp(-\hat\xi_F)\big) = 0
+              \quad(\text{a weld: } \log T_{ab};\ \text{spherical: b's origin in a's axes}).
 
     ==============  ========================  =========================================
     name            components                what stays free (the joint)
@@ -634,9 +665,9 @@ def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 
 
     For these (and every subset whose free directions span a Lie subalgebra of se(3)) the
     zero set of :math:`\Phi` is exactly the joint's motion (for rotations of less than pi
-    from the reference), and the Jacobian, the selected rows of the twist of b relative to
-    a in a's axes, has the same kernel as :math:`\partial\Phi/\partial q` on it; see
-    :class:`FrameClosure` for the exact relation and the other subsets.
+    from the reference), and on it the Jacobian, the selected rows of the twist of b
+    relative to a in a's axes, is the rate of the residual; see :class:`FrameClosure` for
+    the other subsets (whose velocity constraint is not integrable).
 
     Parameters
     ----------
@@ -659,7 +690,8 @@ def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 
     Returns
     -------
     FrameClosure
-        ``residual(q)`` (..., c) in rad and m, ``jacobian(q)`` (..., c, nv),
+        ``residual(q)`` (..., c) in rad and m, ``jacobian(q)`` (..., c, nv) in rad/s and
+        m/s per unit of v,
         ``acceleration_bias(q, v)`` (..., c) in rad/s^2 and m/s^2, with c the number of
         components.
 

@@ -229,8 +229,8 @@ def frame_jacobian(model, q, body, frame, *, reference="local"):
               \end{cases}
 
     with :math:`J^0` the columns :math:`\mathrm{Ad}_{T_{0j}}S_j` of the joints that move
-    the body, zero elsewhere, and :math:`p` the frame's origin in the base (see the module
-    notes of :mod:`geomotion.tree.frames`).
+    the body, zero elsewhere, and :math:`p` the frame's origin in the base.  The matching
+    rates :math:`\dot J v` are :func:`frame_acceleration_bias`.
 
     Parameters
     ----------
