@@ -255,11 +255,14 @@ def test_jacobian_is_the_residual_rate_on_the_manifold_exactly_when_integrable(c
         assert worst > 1e-3  # the velocity constraint is not the residual's derivative
 
 
-def test_spherical_set_is_the_point_closure_in_a_axes():
-    # on the manifold (frame origins together) the rows are R_a^T (J_b - J_a) of the points
-    arm = models.two_link_teaching_arm()
+@pytest.mark.parametrize(
+    "kinds", [["r", "r", "r", "r", "r"], ["free", "ball", "r", "h", "ball"]], ids=["screw", "mixed"]
+)
+def test_spherical_set_is_the_point_closure_in_a_axes(kinds):
+    # on the manifold (frame origins together) the rows are R_a^T (J_b - J_a) of the points;
+    # the point closure works on trees with ball and free-flyer joints too
     rng = np.random.default_rng(7)
-    spec = random_mixed_spec(rng, [-1, 0, 1, 0, 3], ["r", "r", "r", "r", "r"])
+    spec = random_mixed_spec(rng, [-1, 0, 1, 0, 3], kinds)
     model = spec.tree()
     q = tree.random_configuration(model, rng=rng)
     frame_a = random_frame(rng)
@@ -274,7 +277,12 @@ def test_spherical_set_is_the_point_closure_in_a_axes():
     loop = constraints.loop_closure(model, 4, frame_b[:3, 3], 2, frame_a[:3, 3])
     R = T0a[:3, :3]
     np.testing.assert_allclose(closure.jacobian(q), R.T @ loop.jacobian(q), atol=1e-12)
-    del arm
+    np.testing.assert_allclose(closure.residual(q), R.T @ loop.residual(q), atol=1e-12)
+    v = rng.normal(size=model.nv)
+    v = v - np.linalg.pinv(closure.jacobian(q)) @ (closure.jacobian(q) @ v)  # points together
+    np.testing.assert_allclose(
+        closure.acceleration_bias(q, v), R.T @ loop.acceleration_bias(q, v), atol=1e-11
+    )
 
 
 def test_batches_match_single_calls():
