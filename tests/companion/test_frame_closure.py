@@ -16,7 +16,7 @@ from frame_models import random_frame, random_mixed_spec
 from scipy.linalg import expm, logm, null_space
 from scipy.spatial.transform import Rotation
 
-from geomotion import constraints, models, spatial, tree
+from geomotion import constraints, spatial, tree
 
 ALL_SUBSETS = [c for r in range(1, 7) for c in itertools.combinations(range(6), r)]
 
