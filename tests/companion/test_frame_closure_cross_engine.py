@@ -26,6 +26,7 @@ engines see the same constraint manifold to second order.  Accelerations to 1e-8
 import numpy as np
 import pytest
 from frame_models import (
+    columns_from_pin,
     pinocchio_mixed,
     q_to_pin,
     random_frame,
@@ -313,3 +314,56 @@ def test_redundant_weld_on_a_planar_chain_pinocchio_only():
             "are being handled in constraints/dynamics.py by another change"
         )
     assert_close(full.a, a_pin)
+
+
+def test_chapter_two_count_legs_and_pelvis_against_pinocchio_rank():
+    # Chapter 2's count: a free-flyer pelvis with two 7-joint legs (ball hip, knee, two-axis
+    # ankle, toe hinge) has nv = 20; a welded foot leaves 14, two leave 8.  Computed from
+    # the rank of the frame closures' Jacobian, and checked against the rank of
+    # Pinocchio's CONTACT_6D constraint Jacobian at the same state.
+    rng = np.random.default_rng(11)
+    parents = [-1, 0, 1, 2, 3, 4, 0, 6, 7, 8, 9]
+    kinds = ["free", "ball", "r", "r", "r", "r", "ball", "r", "r", "r", "r"]
+    spec = random_mixed_spec(rng, parents, kinds)
+    model, pm = spec.tree(), pinocchio_mixed(pin, spec)
+    assert model.nv == 20
+    q = tree.random_configuration(model, rng=rng)
+    soles = {5: random_frame(rng, 0.1), 10: random_frame(rng, 0.1)}
+    data = pm.createData()
+    pin.forwardKinematics(pm, data, q_to_pin(spec, q))
+    counts = []
+    for feet in ((5,), (5, 10)):
+        welds = [
+            constraints.frame_closure(
+                model, f, soles[f], -1, tree.frame_pose(model, q, f, soles[f])
+            )
+            for f in feet
+        ]
+        J = np.concatenate([w.jacobian(q) for w in welds])
+        models, datas = pin.StdVec_RigidConstraintModel(), pin.StdVec_RigidConstraintData()
+        for f in feet:
+            placement = se3(soles[f])
+            models.append(
+                pin.RigidConstraintModel(
+                    pin.ContactType.CONTACT_6D,
+                    pm,
+                    f + 1,
+                    placement,
+                    0,
+                    data.oMi[f + 1] * placement,
+                    pin.ReferenceFrame.LOCAL,
+                )
+            )
+            datas.append(models[-1].createData())
+        # a constraintDynamics call places the constraint frames (oMc1, oMc2) at q
+        pin.initConstraintDynamics(pm, data, models, datas)
+        zero = np.zeros(pm.nv)
+        settings = pin.ProximalSettings(1e-12, 1e-12, 1)
+        pin.constraintDynamics(pm, data, q_to_pin(spec, q), zero, zero, models, datas, settings)
+        J_pin = pin.getConstraintsJacobian(pm, data, models, datas)
+        swapped = np.concatenate([-P_SWAP @ J_pin[6 * k : 6 * k + 6] for k in range(len(feet))])
+        assert_close(J, columns_from_pin(spec, swapped))
+        rank = constraints.constraint_rank(J)
+        assert rank == np.linalg.matrix_rank(J_pin)
+        counts.append(model.nv - int(rank))
+    assert counts == [14, 8]
