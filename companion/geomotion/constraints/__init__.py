@@ -26,7 +26,9 @@ A *constraint* is any object with three methods, each broadcasting over leading 
 * ``acceleration_bias(q, v)`` -> ``(..., c)``: :math:`\gamma = \dot J_c v`, the second derivative of
   :math:`\Phi` along the motion at :math:`\dot v = 0`, so that :math:`J_c\dot v + \gamma = 0`.
 
-:func:`loop_closure` builds one from a :class:`geomotion.tree.Tree`;
+:func:`loop_closure` (two points) and :func:`frame_closure` (two frames, any subset of
+the six relative-motion components: welds, revolute, spherical, planar joints, planted
+feet) build one from a :class:`geomotion.tree.Tree`;
 :class:`FunctionConstraint` wraps three functions (e.g. an analytic example).
 Velocity-level (Pfaffian) constraints :math:`A(q)v = 0` that need not come from any
 :math:`\Phi` are tested for integrability by :func:`one_form_integrability` and
@@ -45,9 +47,12 @@ of q.
 """
 
 from .closures import (
+    FRAME_CLOSURE_COMPONENTS,
     REVOLUTE_ROTATION_ENTRIES,
+    FrameClosure,
     FunctionConstraint,
     LoopClosure,
+    frame_closure,
     loop_closure,
     revolute_joint_jacobian,
     revolute_joint_residual,
@@ -92,6 +97,9 @@ __all__ = [
     "FunctionConstraint",
     "LoopClosure",
     "loop_closure",
+    "FRAME_CLOSURE_COMPONENTS",
+    "FrameClosure",
+    "frame_closure",
     "revolute_joint_residual",
     "revolute_joint_jacobian",
     "exterior_derivative",

@@ -5,10 +5,13 @@ Each follows the constraint protocol of :mod:`geomotion.constraints`.
 
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
+from types import MappingProxyType
 
 import numpy as np
 
 from .. import _validate, tree
+from .._kernels import _inverse_pose, _motion_transform
+from ..spatial import exp_twist, log_pose
 from .dynamics import constraint_rank
 
 #: Rotation entries (0-based row, column) of the two revolute-joint constraint sets:
@@ -16,7 +19,7 @@ from .dynamics import constraint_rank
 #: wrongly forbids the joint's own rotation.
 REVOLUTE_ROTATION_ENTRIES = {"axis": ((0, 2), (1, 2)), "in_plane": ((0, 1), (1, 0))}
 
-#: Configurations (fixed seed, joint coordinates uniform in [-pi, pi]) on which a loop
+#: Configurations (fixed seed, drawn by tree.random_configuration) on which a loop
 #: closure measures the directions in which :math:`p_a - p_b` can move.
 _MOTION_SAMPLES = 4
 
@@ -168,15 +171,15 @@ class LoopClosure:
         return of_a - point_kinematics(self.model, *state, self.body_b, self.point_b)
 
     def residual(self, q):
-        """:math:`D(p_a - p_b)`, (..., k) in m, for joint positions q (..., N)."""
+        """:math:`D(p_a - p_b)`, (..., k) in m, for configurations q (..., nq)."""
         return np.einsum("kj,...j->...k", self.directions, self._difference(tree.point_position, q))
 
     def jacobian(self, q):
-        """:math:`D(J_a - J_b)`, (..., k, N), m per unit joint rate."""
+        """:math:`D(J_a - J_b)`, (..., k, nv), m/s per unit of v."""
         return self.directions @ self._difference(tree.point_jacobian, q)
 
     def acceleration_bias(self, q, v):
-        r""":math:`D(\dot J_a - \dot J_b)v`, (..., k) in m/s^2, for rates v (..., N)."""
+        r""":math:`D(\dot J_a - \dot J_b)v`, (..., k) in m/s^2, for velocities v (..., nv)."""
         difference = self._difference(tree.point_acceleration_bias, q, v)
         return np.einsum("kj,...j->...k", self.directions, difference)
 
@@ -187,8 +190,7 @@ def _motion_span(closure):
     The columns of :math:`J_a - J_b` at ``_MOTION_SAMPLES`` generic configurations span
     every velocity of :math:`p_a - p_b` (for a chain about parallel z axes, the x-y plane).
     """
-    rng = np.random.default_rng(0)
-    q = rng.uniform(-np.pi, np.pi, (_MOTION_SAMPLES, closure.model.num_bodies))
+    q = tree.random_configuration(closure.model, shape=(_MOTION_SAMPLES,), rng=0)
     columns = np.concatenate(closure._difference(tree.point_jacobian, q), axis=-1)
     U, s, _ = np.linalg.svd(columns)
     return U[:, : int(np.sum(s > _MOTION_RTOL * s[0]))] if s[0] > 0 else U[:, :0]
@@ -202,7 +204,7 @@ def _example_directions(span):
     """
     projected = span @ span.T  # row i: base axis i projected on the span
     rows = []
-    for axis in np.argsort(-np.diag(projected), kind="stable"):
+    for axis in np.argsort(-np.round(np.diag(projected), 9), kind="stable"):  # ties: x, y, z
         row = projected[axis] - sum((projected[axis] @ done) * done for done in rows)
         if len(rows) < span.shape[1] and np.linalg.norm(row) > 1e-3:
             rows.append(row / np.linalg.norm(row))
@@ -384,3 +386,343 @@ def revolute_joint_jacobian(T_rel, *, rows="axis"):
     for row, (i, j) in enumerate(_revolute_entries(rows), start=3):
         J[..., row, :3] = np.cross(np.eye(3)[j], R[..., i, :])
     return J
+
+
+# ---------------------------------------------------------------------------
+# Frame closures: welds, revolute, spherical, planar... between two frames
+# ---------------------------------------------------------------------------
+
+#: Named component sets of :func:`frame_closure` (read-only), rows of the relative motion
+#: of frame b with respect to frame a, in a's axes, angular-first: 0-2 rotations about a's
+#: x, y, z; 3-5 translations along a's x, y, z.  Each name is the joint the closure
+#: leaves: the components it lists are the ones the joint forbids.
+FRAME_CLOSURE_COMPONENTS = MappingProxyType(
+    {
+        "weld": (0, 1, 2, 3, 4, 5),  # rigid: nothing free
+        "revolute": (0, 1, 3, 4, 5),  # free: rotation about a's z
+        "prismatic": (0, 1, 2, 3, 4),  # free: translation along a's z
+        "cylindrical": (0, 1, 3, 4),  # free: rotation about and translation along a's z
+        "spherical": (3, 4, 5),  # free: every rotation about a's origin (a point closure)
+        "planar": (0, 1, 5),  # free: motion in a's x-y plane (rotation about z)
+        "translation": (0, 1, 2),  # free: every translation, no rotation
+    }
+)
+
+
+def _components(value):
+    """A tuple of distinct integers in 0..5, from a name or a sequence (order kept)."""
+    if isinstance(value, str):
+        if value not in FRAME_CLOSURE_COMPONENTS:
+            raise ValueError(
+                f"components: expected a nonempty subset of 0..5 or one of the names "
+                f"{sorted(FRAME_CLOSURE_COMPONENTS)}, got {value!r}"
+            )
+        return FRAME_CLOSURE_COMPONENTS[value]
+    if isinstance(value, np.ndarray):
+        value = value.tolist() if value.ndim == 1 else value
+    if not isinstance(value, (tuple, list, range)):
+        raise TypeError(
+            f"components: expected a sequence of integers in 0..5 (or a name such as "
+            f"'weld'), got {type(value).__name__} {value!r}"
+        )
+    entries = []
+    for entry in value:
+        if isinstance(entry, (bool, np.bool_)) or not isinstance(entry, (int, np.integer)):
+            raise TypeError(
+                f"components: expected integers in 0..5, got {type(entry).__name__} {entry!r} "
+                f"in {value!r}"
+            )
+        if not 0 <= entry <= 5:
+            raise ValueError(
+                f"components: expected integers in 0..5 (0-2 rotations about frame a's x, y, "
+                f"z; 3-5 translations along them), got {int(entry)} in {value!r}"
+            )
+        entries.append(int(entry))
+    if not entries:
+        raise ValueError("components: expected a nonempty subset of 0..5, got an empty sequence")
+    if len(set(entries)) != len(entries):
+        raise ValueError(f"components: expected distinct entries, got duplicates in {value!r}")
+    return tuple(entries)
+
+
+def _free_directions_close(components):
+    """True if the free coordinate directions span a subalgebra of se(3) (see FrameClosure)."""
+    free = set(range(6)) - set(components)
+    rotations = [i for i in range(3) if i in free]
+    if len(rotations) == 2:  # [w_i, w_j] = +-w_k, the third rotation
+        return False
+    for i in rotations:  # [w_i, v_j] = +-v_k for j != i
+        for j in range(3):
+            k = 3 - i - j
+            if j != i and 3 + j in free and 3 + k not in free:
+                return False
+    return True
+
+
+def _frame(value, name):
+    T = _validate.pose(value, name)
+    if T.shape != (4, 4):
+        raise ValueError(f"{name}: expected one pose of shape (4, 4), got shape {T.shape}")
+    T = T.copy()
+    T.flags.writeable = False
+    return T
+
+
+@dataclass(frozen=True, eq=False)
+class FrameClosure:
+    r"""Frame ``a`` (fixed in ``body_a``) tied to frame ``b`` (fixed in ``body_b``) in some components.
+
+    Built by :func:`frame_closure` (which documents the parameters); follows the
+    module's constraint protocol.  With :math:`T_{0a}(q)`, :math:`T_{0b}(q)` the frames'
+    poses in the base (:func:`geomotion.tree.frame_pose`), the relative pose
+    :math:`T_{ab} = T_{0a}^{-1}T_{0b}`, its exponential coordinates
+    :math:`\xi = \log T_{ab}` (:func:`geomotion.spatial.log_pose`), :math:`E` the
+    selection of the rows ``components`` (the set :math:`C`) and :math:`\xi_F` the vector
+    :math:`\xi` with those rows zeroed (its *free* part):
+
+    .. math:: \Phi(q) = E\,\log\big(T_{ab}\,\exp(-\hat\xi_F)\big),\qquad
+              J_c = E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a),\qquad
+              \gamma = E\big(\mathrm{Ad}_{T_{0a}}^{-1}(\dot J^0_b - \dot J^0_a)v
+              - \mathcal V_a\times\mathcal V_{ab}\big),
+
+    where :math:`J^0` are the bodies' world Jacobians (:func:`geomotion.tree.frame_kinematics`
+    with ``reference="world"``), :math:`\mathcal V_a = \mathrm{Ad}_{T_{0a}}^{-1}J^0_av` is
+    frame a's own twist and :math:`\mathcal V_{ab} = \mathrm{Ad}_{T_{0a}}^{-1}(J^0_b -
+    J^0_a)v = \dot T_{ab}T_{ab}^{-1}` the twist of b relative to a, both in a's axes about
+    a's origin.  So :math:`J_cv = E\,\mathcal V_{ab}` and :math:`\gamma =
+    \tfrac{d}{dt}(J_c)v`, the rate of :math:`J_cv` at :math:`a = 0` (:math:`J_ca + \gamma =
+    0` keeps :math:`E\mathcal V_{ab} = 0`; the sign is the module's: :math:`\gamma` is
+    passed to :func:`geomotion.constraints.constrained_dynamics` as it is).  The multiplier :math:`\lambda` is
+    the selected components of the wrench (moments in N m, forces in N, a's axes, about
+    a's origin) that frame a exerts on body b; body a receives the opposite.
+
+    **The residual.**  :math:`\Phi` is the log of the pose error left after undoing the
+    free part of the motion, in rad and m.  For a weld it is :math:`\log T_{ab}` itself;
+    for the spherical set it is the offset of b's origin in a's axes (:math:`\exp(\hat
+    \xi_F)` is the rotation of :math:`T_{ab}`); in general :math:`\Phi = E\xi + O(|E\xi|\,
+    |\xi_F|)`.  The plain :math:`E\xi` has the same zero set, but its rate on the
+    constraint manifold is :math:`[\mathcal J_l^{-1}(\xi)]_{CC}J_cv` (:math:`\mathcal J_l`
+    the left Jacobian of SE(3)), a matrix that strays from the identity as the free
+    rotation grows (a Newton projection of a hinge stalls past about 1.5 rad); this
+    :math:`\Phi` removes that factor.
+
+    **Relation of** :math:`J_c` **to** :math:`\partial\Phi/\partial q`.  When the free
+    coordinate directions (those not in ``components``) span a Lie subalgebra
+    :math:`\mathfrak h` of se(3), as for every name in ``FRAME_CLOSURE_COMPONENTS`` (21 of
+    the 63 subsets), the zero set of :math:`\Phi` is the subgroup :math:`\exp\mathfrak h`
+    (the joint; rotations of less than pi from the reference), and on it
+
+    .. math:: \dot\Phi = J_cv\quad\text{exactly},
+
+    since :math:`\tfrac{d}{dt}\exp(\hat\xi_F)\exp(-\hat\xi_F) \in \mathfrak h` has no
+    selected rows: the constraint is holonomic and ``integrable`` is True.  Otherwise (e.g.
+    ``(2,)``, which leaves the x and y rotations free although their bracket is the z
+    rotation) the velocity constraint :math:`E\mathcal V_{ab} = 0` is not integrable
+    (Frobenius): it agrees with :math:`\dot\Phi = 0` only at :math:`T_{ab} = I`, and
+    ``integrable`` is False.
+
+    Attributes
+    ----------
+    model : geomotion.tree.Tree
+        The tree whose frames are tied.
+    body_a, body_b : int
+        Bodies carrying the frames (``-1``: the ground).
+    frame_a, frame_b : (4, 4) ndarray
+        The frames' poses in their bodies' coordinates (read-only copies).
+    components : tuple of int
+        Keyword-only: the rows kept, in order, from (rotation about a's x, y, z,
+        translation along a's x, y, z).
+    """
+
+    model: tree.Tree
+    body_a: int
+    frame_a: np.ndarray
+    body_b: int
+    frame_b: np.ndarray
+    _: KW_ONLY
+    components: tuple = (0, 1, 2, 3, 4, 5)
+
+    def __post_init__(self):
+        if not isinstance(self.model, tree.Tree):
+            raise TypeError(
+                f"model: expected a geomotion.tree.Tree, got {type(self.model).__name__}"
+            )
+        N = self.model.num_bodies
+        body_a = _body_index(self.body_a, "body_a", N, lowest=-1)
+        body_b = _body_index(self.body_b, "body_b", N, lowest=-1)
+        if body_a == body_b:
+            what = "the ground" if body_a < 0 else f"body {body_a}"
+            raise ValueError(
+                f"body_b: expected a body other than body_a = {body_a}, got {body_b}: two "
+                f"frames of {what} never move relative to each other (a frame welded to "
+                f"itself constrains nothing)"
+            )
+        object.__setattr__(self, "body_a", body_a)
+        object.__setattr__(self, "body_b", body_b)
+        object.__setattr__(self, "frame_a", _frame(self.frame_a, "frame_a"))
+        object.__setattr__(self, "frame_b", _frame(self.frame_b, "frame_b"))
+        object.__setattr__(self, "components", _components(self.components))
+
+    @property
+    def integrable(self):
+        """True if the free directions span a subalgebra: J_c matches the residual (see above)."""
+        return _free_directions_close(self.components)
+
+    def relative_pose(self, q):
+        r""":math:`T_{ab} = T_{0a}^{-1}T_{0b}`, the pose of frame b in frame a.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+            Configuration.
+
+        Returns
+        -------
+        (..., 4, 4) ndarray
+            Translation in m.
+        """
+        T_a = tree.frame_pose(self.model, q, self.body_a, self.frame_a)
+        T_b = tree.frame_pose(self.model, q, self.body_b, self.frame_b)
+        return _inverse_pose(T_a) @ T_b
+
+    def residual(self, q):
+        r""":math:`E\log\big(T_{ab}\exp(-\hat\xi_F)\big)`, (..., c): rad for rows 0-2, m for rows 3-5.
+
+        :math:`\xi_F` is :math:`\xi = \log T_{ab}` with the selected components zeroed
+        (see the class notes); for a weld it is :math:`E\log T_{ab}`.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+            Configuration.
+
+        Returns
+        -------
+        (..., c) ndarray
+        """
+        T = self.relative_pose(q)
+        rows = list(self.components)
+        if len(rows) == 6:
+            return log_pose(T)
+        free = log_pose(T)
+        free[..., rows] = 0.0
+        return log_pose(T @ _inverse_pose(exp_twist(free)))[..., rows]
+
+    def _relative(self, q, v):
+        """(J_rel, gamma_rel): all six rows, in frame a's axes about its origin (see above)."""
+        model = self.model
+        v = _validate.real_array(v, "v")
+        of_a, of_b = (
+            tree.frame_kinematics(model, q, v, body, frame, reference="world")
+            for body, frame in ((self.body_a, self.frame_a), (self.body_b, self.frame_b))
+        )
+        T_inv = _inverse_pose(of_a.pose)
+        X = _motion_transform(T_inv[..., :3, :3], T_inv[..., :3, 3])  # base -> frame a
+        J_rel = X @ (of_b.jacobian - of_a.jacobian)
+        V_a = np.einsum("...ij,...j->...i", X, of_a.velocity)
+        V_ab = np.einsum("...ij,...j->...i", X, of_b.velocity - of_a.velocity)
+        w, u = V_a[..., :3], V_a[..., 3:]
+        cross = np.concatenate(
+            [np.cross(w, V_ab[..., :3]), np.cross(w, V_ab[..., 3:]) + np.cross(u, V_ab[..., :3])],
+            axis=-1,
+        )
+        bias = of_b.acceleration_bias - of_a.acceleration_bias
+        return J_rel, np.einsum("...ij,...j->...i", X, bias) - cross
+
+    def jacobian(self, q):
+        r""":math:`E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a)`, (..., c, nv): rad/s, m/s per unit of v."""
+        J = self._relative(q, np.zeros(self.model.nv))[0]
+        return J[..., list(self.components), :]
+
+    def acceleration_bias(self, q, v):
+        r""":math:`\gamma = \tfrac{d}{dt}(J_c)\,v`, (..., c): rad/s^2, m/s^2 (see the class notes)."""
+        return self._relative(q, v)[1][..., list(self.components)]
+
+
+def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 2, 3, 4, 5)):
+    r"""Tie a frame of one body to a frame of another body (or of the ground) in chosen components.
+
+    The relative pose of frame b in frame a, :math:`T_{ab} = T_{0a}^{-1}T_{0b}`, is held to
+    the motions of a joint: the selected components of its exponential coordinates
+    :math:`\xi = \log T_{ab}` (angular-first, a's axes) vanish.  The residual measures the
+    error left after undoing the free part :math:`\xi_F` of the motion (:math:`\xi` with
+    the selected rows zeroed), so that on the joint its rate is exactly :math:`J_cv`:
+
+    .. math:: \Phi(q) = E\,\log\big(T_{ab}\exp(-\hat\xi_F)\big) = 0
+              \quad(\text{a weld: } \log T_{ab};\ \text{spherical: b's origin in a's axes}).
+
+    ==============  ========================  =========================================
+    name            components                what stays free (the joint)
+    ==============  ========================  =========================================
+    "weld"          (0, 1, 2, 3, 4, 5)        nothing: a rigid grip, a planted foot
+    "revolute"      (0, 1, 3, 4, 5)           rotation about a's z axis
+    "prismatic"     (0, 1, 2, 3, 4)           translation along a's z axis
+    "cylindrical"   (0, 1, 3, 4)              rotation about and translation along a's z
+    "spherical"     (3, 4, 5)                 every rotation about a's origin
+    "planar"        (0, 1, 5)                 motion in a's x-y plane
+    "translation"   (0, 1, 2)                 every translation, no rotation
+    ==============  ========================  =========================================
+
+    For these (and every subset whose free directions span a Lie subalgebra of se(3)) the
+    zero set of :math:`\Phi` is exactly the joint's motion (for rotations of less than pi
+    from the reference), and on it the Jacobian, the selected rows of the twist of b
+    relative to a in a's axes, is the rate of the residual; see :class:`FrameClosure` for
+    the other subsets (whose velocity constraint is not integrable).
+
+    Parameters
+    ----------
+    model : geomotion.tree.Tree
+    body_a : int
+        Body carrying frame a, ``-1 <= body_a < N`` (``-1``: the ground).
+    frame_a : (4, 4) array_like
+        Pose of frame a in ``body_a``'s coordinates (translation in m); its axes define the
+        components.
+    body_b : int
+        Body carrying frame b, ``-1 <= body_b < N``, different from ``body_a``.
+    frame_b : (4, 4) array_like
+        Pose of frame b in ``body_b``'s coordinates (the base's if ``body_b = -1``; to plant
+        a foot where it stands, its current pose ``tree.frame_pose(model, q, foot, sole)``).
+    components : str or sequence of int, optional
+        A name from the table (``FRAME_CLOSURE_COMPONENTS``) or distinct integers in 0..5:
+        0-2 rotations about a's x, y, z (rad), 3-5 translations along a's x, y, z (m).
+        Rows come in the order given.  Default: all six (a weld).
+
+    Returns
+    -------
+    FrameClosure
+        ``residual(q)`` (..., c) in rad and m, ``jacobian(q)`` (..., c, nv) in rad/s and
+        m/s per unit of v,
+        ``acceleration_bias(q, v)`` (..., c) in rad/s^2 and m/s^2, with c the number of
+        components.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not a Tree, a body index is not an integer, or ``components`` is
+        not a name or a sequence of integers.
+    ValueError
+        If a body index is out of range or ``body_b == body_a`` (a frame welded to itself),
+        a frame is not one rigid (4, 4) pose, or ``components`` is empty, has duplicates,
+        an entry outside 0..5 or an unknown name.
+
+    Examples
+    --------
+    The tip of the two-link arm held on the ground's x axis at 1.1 m by a revolute joint
+    about z: at the stretched-out pose the residual is zero, and the rows of :math:`J_c`
+    are the tip's velocity components (the two rotation rows are zero in the plane).
+
+    >>> import numpy as np
+    >>> from geomotion import constraints, models, spatial
+    >>> arm = models.two_link_teaching_arm()
+    >>> tip, anchor = spatial.pose(np.eye(3), [0.5, 0, 0]), spatial.pose(np.eye(3), [1.1, 0, 0])
+    >>> hinge = constraints.frame_closure(arm, 1, tip, -1, anchor, components="revolute")
+    >>> hinge.residual([0.0, 0.0]).round(12) + 0.0
+    array([0., 0., 0., 0., 0.])
+    >>> hinge.jacobian([0.0, 0.0]).round(12) + 0.0
+    array([[ 0. ,  0. ],
+           [ 0. ,  0. ],
+           [ 0. ,  0. ],
+           [-1.1, -0.5],
+           [ 0. ,  0. ]])
+    """
+    return FrameClosure(model, body_a, frame_a, body_b, frame_b, components=components)

@@ -101,6 +101,14 @@ from .batched import _Scratch, _sincos, _soa_aba, _soa_rnea  # noqa: F401  (test
 from .batched_base import _soa_crba
 from .configuration import difference, integrate, neutral, normalize, random_configuration
 from .coriolis import coriolis_matrix
+from .frames import (
+    FrameKinematics,
+    frame_acceleration_bias,
+    frame_jacobian,
+    frame_kinematics,
+    frame_pose,
+    frame_velocity,
+)
 from .joints import (
     FREE_FLYER,
     SPHERICAL,
@@ -187,6 +195,12 @@ __all__ = [
     "point_velocity",
     "point_jacobian",
     "point_acceleration_bias",
+    "frame_pose",
+    "frame_velocity",
+    "frame_jacobian",
+    "frame_acceleration_bias",
+    "FrameKinematics",
+    "frame_kinematics",
 ]
 
 # ---------------------------------------------------------------------------
