@@ -49,7 +49,7 @@ _PROGRESS = 1e-3
 
 #: The stability limit of the classical Runge-Kutta method on the negative real axis:
 #: the root of :math:`|1 + z + z^2/2 + z^3/6 + z^4/24| = 1` there.
-RK4_REAL_LIMIT = 2.785293563405282
+_RK4_REAL_LIMIT = 2.785293563405282
 
 
 def gain(value, name):
@@ -203,9 +203,9 @@ def check_baumgarte_step(alpha, beta, dt):
         f"(|R(z)| <= 1 for z = dt (-alpha +- sqrt(alpha^2 - beta^2))), got alpha dt = "
         f"{alpha * dt:.4g}, beta dt = {beta * dt:.4g} at dt = {dt:.6g} s, where the "
         f"violation is amplified by {float(growth.max()):.4g} per step; the limits are "
-        f"alpha dt <= {RK4_REAL_LIMIT:.4f} for alpha = beta (critical damping), "
+        f"alpha dt <= {_RK4_REAL_LIMIT:.4f} for alpha = beta (critical damping), "
         f"beta dt <= 2 sqrt(2) = 2.8284 for alpha = 0, and about 2 alpha dt <= "
-        f"{RK4_REAL_LIMIT:.4f} for alpha >> beta: lower the gains or the step dt"
+        f"{_RK4_REAL_LIMIT:.4f} for alpha >> beta: lower the gains or the step dt"
     )
 
 
