@@ -246,6 +246,9 @@ class _ConstraintRows:
         if self.p == 0:
             batch = np.broadcast_shapes(self.d.shape[:-1], mu.shape[:-2])
             return np.zeros(batch + self.d.shape[-1:] + mu.shape[-1:])
+        if self.p == self.d.shape[-1] and np.all(self.rank == self.p):
+            # Independent rows: U is square and orthogonal, so D lambda = U S^-1 mu.
+            return self.E[..., None] * (self.U @ (mu / self.s[..., None]))
         G = self.mask(np.swapaxes(self.U, -1, -2) @ ((self.d**2)[..., None] * self.U))
         safe = np.where(self.active, self.s, 1.0)[..., None]
         z = _spd_solve(G, np.where(self.active[..., None], mu / safe, 0.0))
