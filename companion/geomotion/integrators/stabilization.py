@@ -18,7 +18,7 @@ Neither is a symplectic method: that needs a scheme built around the constraint
 import numpy as np
 
 from .. import _validate
-from .._linalg import _constrained_solve, _constraint_rtol
+from .._linalg import _constrained_solve, _constraint_rank, _constraint_rtol
 from ..errors import ConvergenceError
 from ..systems import (
     CheckedConstraint,
@@ -311,7 +311,7 @@ def newton_projection(mass_of, checked, q, tolerance, max_iter, suggestion=None,
         if np.any(stuck):
             index = np.unravel_index(np.argmax(stuck), stuck.shape) if stuck.ndim else ()
             where = f" at batch index {tuple(int(i) for i in index)}" if index else ""
-            rank = np.linalg.matrix_rank(J[index]) if J[index].size else 0
+            rank = int(_constraint_rank(J[index], _constraint_rtol(None)))
             raise ValueError(
                 f"J_c: expected a constraint Jacobian whose range contains Phi(q), got one "
                 f"(rank {rank} of {J.shape[-2]} rows{where}) along which a Newton step removes "
