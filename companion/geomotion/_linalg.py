@@ -132,3 +132,206 @@ def _spd_solve(A, B):
     definite (callers that regularize catch it).
     """
     return _cho_solve(np.linalg.cholesky(A), B)
+
+
+# ---------------------------------------------------------------------------
+# The package's rank rule for constraint Jacobians, and the rank-revealing solve
+# ---------------------------------------------------------------------------
+
+#: Default relative threshold of the rank rule (see :func:`_constraint_rank`).  Well
+#: above the round-off of computed kinematics (about 1e-15 relative) and well below the
+#: smallest singular-value ratio of a mechanism away from its singular configurations.
+_RANK_RTOL = 1e-10
+
+#: Smallest relative tolerance of the range test of :func:`_constrained_solve`: about
+#: the square root of the machine epsilon, so that rounding in a redundant bias never
+#: reads as inconsistency.
+_RANGE_RTOL = float(np.sqrt(np.finfo(float).eps))
+
+
+def _constraint_rtol(rtol):
+    """The rank rule's relative threshold: ``rtol``, or the package default 1e-10 if None."""
+    if rtol is None:
+        return _RANK_RTOL
+    array = _validate.nonnegative(rtol, "rtol")
+    if array.ndim:
+        raise ValueError(f"rtol: expected a scalar, got shape {array.shape}")
+    return float(array)
+
+
+def _row_scales(J, rtol):
+    r"""Row norms ``d`` and their inverses ``E`` (..., c) of the rank rule.
+
+    A row whose norm is at most ``rtol`` times the longest row's counts as zero: its
+    ``d`` and ``E`` are 0, so it neither adds to the rank nor carries a multiplier.
+    """
+    norms = np.sqrt(np.einsum("...ij,...ij->...i", J, J))
+    longest = norms.max(axis=-1, keepdims=True, initial=0.0)
+    kept = norms > rtol * longest
+    d = np.where(kept, norms, 0.0)
+    return d, np.where(kept, 1.0 / np.where(kept, norms, 1.0), 0.0)
+
+
+def _constraint_rank(J, rtol):
+    r"""Numerical rank (...) of constraint Jacobians (..., c, n): the package's one rank rule.
+
+    Each row is divided by its Euclidean norm (so the rank does not depend on the units
+    or the scale of the rows: a row in mm and one in km weigh the same), rows shorter
+    than ``rtol`` times the longest count as zero, and the rank counts the singular values
+    of the scaled matrix above ``rtol`` times the largest.  ``rtol`` is already resolved
+    (:func:`_constraint_rtol`).
+    """
+    _, E = _row_scales(J, rtol)
+    scaled = E[..., None] * J
+    s = _singular_values(scaled)
+    largest = s[..., :1] if s.shape[-1] else np.zeros(s.shape[:-1] + (1,))
+    return np.sum(s > rtol * largest, axis=-1)
+
+
+class _ConstraintRows:
+    r"""The rank rule applied to ``J`` (..., c, n), and the pieces of a rank-revealing solve.
+
+    With row scales :math:`E` (:func:`_row_scales`), :math:`\tilde J = EJ = USV^T` (thin
+    SVD, :math:`p = \min(c, n)` triplets) and the rank :math:`r` of :func:`_constraint_rank`
+    per element: the first :math:`r` rows of :math:`V^T` span the row space of
+    :math:`J` (``active`` marks them), and :math:`J\dot v = -\gamma` reads
+    :math:`V_r^T\dot v = -S_r^{-1}U_r^TE\gamma` on it.  Inactive triplets are masked so
+    that one vectorized solve serves a batch whose ranks differ.
+    """
+
+    def __init__(self, J, rtol, *, full=False):
+        self.rtol = rtol
+        self.J = J
+        self.d, self.E = _row_scales(J, rtol)
+        scaled = self.E[..., None] * J
+        c, n = J.shape[-2:]
+        batch = J.shape[:-2]
+        if min(c, n) == 0:
+            self.U, self.s = np.zeros(batch + (c, 0)), np.zeros(batch + (0,))
+            self.Vt = np.broadcast_to(np.eye(n), batch + (n, n)).copy() if full else None
+            if not full:
+                self.Vt = np.zeros(batch + (0, n))
+        else:
+            self.U, self.s, self.Vt = np.linalg.svd(scaled, full_matrices=full)
+        p = self.s.shape[-1]
+        self.U = self.U[..., :p]
+        largest = self.s[..., :1] if p else np.zeros(batch + (1,))
+        self.rank = np.sum(self.s > rtol * largest, axis=-1)
+        self.p = p
+        self.active = np.arange(p) < self.rank[..., None]
+
+    def mask(self, A):
+        """(..., p, p) ``A`` restricted to the active block, identity on the inactive diagonal."""
+        both = self.active[..., :, None] & self.active[..., None, :]
+        return np.where(both, A, 0.0) + np.where(self.active, 0.0, 1.0)[..., None] * np.eye(self.p)
+
+    def rotate(self, values):
+        r""":math:`U^TE\,x` of row values (..., c, k), zero on inactive triplets (..., p, k)."""
+        rotated = np.swapaxes(self.U, -1, -2) @ (self.E[..., None] * values)
+        return np.where(self.active[..., None], rotated, 0.0)
+
+    def basis(self):
+        r""":math:`V` (..., n, p), columns of inactive triplets zeroed: the row space of J."""
+        V = np.swapaxes(self.Vt[..., : self.p, :], -1, -2)
+        return np.where(self.active[..., None, :], V, 0.0)
+
+    def multiplier(self, mu):
+        r"""Minimum-norm :math:`\lambda` (..., c, k) with :math:`J^T\lambda = V_r\mu`.
+
+        :math:`\lambda` lies in :math:`\operatorname{range}J = E^{-1}\operatorname{range}U_r`:
+        :math:`\lambda = D U_r z`, :math:`D = \operatorname{diag}(d)`, and
+        :math:`S_r(U_r^TD^2U_r)z = \mu`.  Being in the range of :math:`J` (orthogonal to
+        :math:`\ker J^T`), it is the smallest of all multipliers with that reaction.
+        """
+        if self.p == 0:
+            batch = np.broadcast_shapes(self.d.shape[:-1], mu.shape[:-2])
+            return np.zeros(batch + self.d.shape[-1:] + mu.shape[-1:])
+        if self.p == self.d.shape[-1] and np.all(self.rank == self.p):
+            # Independent rows: U is square and orthogonal, so D lambda = U S^-1 mu.
+            return self.E[..., None] * (self.U @ (mu / self.s[..., None]))
+        G = self.mask(np.swapaxes(self.U, -1, -2) @ ((self.d**2)[..., None] * self.U))
+        safe = np.where(self.active, self.s, 1.0)[..., None]
+        z = _spd_solve(G, np.where(self.active[..., None], mu / safe, 0.0))
+        return self.d[..., None] * (self.U @ z)
+
+
+def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
+    r"""Accelerations, minimum-norm multipliers and rank: the package's constrained solve.
+
+    Solves :math:`M\dot v = F + J^T\lambda`, :math:`J\dot v = -\gamma` for each column of
+    ``load`` (..., n, k) and ``gamma`` (..., c, k) whatever the rank of ``J``
+    (..., c, n), with the rank rule of :func:`_constraint_rank` (``rtol`` already
+    resolved).  On the row space :math:`V_r` of :math:`J` (:class:`_ConstraintRows`) the
+    reaction is :math:`V_r\mu` and
+
+    .. math:: (V_r^TM^{-1}V_r)\,\mu = -S_r^{-1}U_r^TE\gamma - V_r^TM^{-1}F,\qquad
+              \dot v = M^{-1}(F + V_r\mu),
+
+    a system whose condition number is at most that of :math:`M` (the columns of
+    :math:`V_r` are orthonormal): the conditioning of :math:`J` enters only through
+    :math:`S_r^{-1}`.  The multiplier is the minimum-norm one
+    (:meth:`_ConstraintRows.multiplier`), equal to :math:`-W^+(JM^{-1}F + \gamma)`,
+    :math:`W = JM^{-1}J^T`, at full and at deficient rank.
+
+    With ``check_range`` the bias must be consistent: the scaled residual
+    :math:`|E(J\dot v + \gamma)|_\infty` may reach :math:`\max(\text{rtol}, \sqrt\epsilon)`
+    times :math:`|E\gamma|_\infty + \sigma_{\max}(EJ)(|\dot v| + |M^{-1}F|)` for the elements
+    of deficient rank (independent rows are always consistent; zero rows are scaled by the
+    longest row's inverse), otherwise a ValueError about ``gamma`` names the residual.
+    Without it the solve is the least-squares (Gauss-Newton) one, as projections need.
+
+    Returns ``(a, multiplier, rank)``, shapes (..., n, k), (..., c, k), (...).
+    """
+    _, L = _validate.positive_definite_factor(M)
+    rows = _ConstraintRows(J, rtol)
+    y = _solve_lower(L, load)
+    Lt = np.swapaxes(L, -1, -2)
+    if rows.p == 0:
+        a = _solve_upper(Lt, y)
+        multiplier = np.zeros(
+            np.broadcast_shapes(J.shape[:-2], gamma.shape[:-2], load.shape[:-2])
+            + (J.shape[-2], load.shape[-1])
+        )
+    else:
+        X = _solve_lower(L, rows.basis())  # M^-1/2 V, (..., n, p)
+        Xt = np.swapaxes(X, -1, -2)
+        K = rows.mask(Xt @ X)
+        safe = np.where(rows.active, rows.s, 1.0)[..., None]
+        rhs = np.where(rows.active[..., None], -rows.rotate(gamma) / safe - Xt @ y, 0.0)
+        mu = _spd_solve(K, rhs)
+        a = _solve_upper(Lt, y + X @ mu)
+        multiplier = rows.multiplier(mu)
+    if check_range and np.any(rows.rank < J.shape[-2]):  # independent rows: always consistent
+        _check_range(rows, J, a, gamma, rtol, _solve_upper(Lt, y))
+    return a, multiplier, rows.rank
+
+
+def _check_range(rows, J, a, gamma, rtol, a_free):
+    r"""ValueError about ``gamma`` when the bias is outside the range of J (see the solve).
+
+    ``a_free`` (..., n, k) is the unconstrained acceleration :math:`M^{-1}F`: the terms of
+    :math:`J\dot v` cancel down to :math:`-\gamma`, so their size enters the scale.
+    """
+    longest = rows.d.max(axis=-1, keepdims=True, initial=0.0)
+    E = np.where(rows.d > 0, rows.E, 1.0 / np.where(longest > 0, longest, 1.0))
+    residual = np.abs(E[..., None] * (J @ a + gamma)).max(axis=-2, initial=0.0)  # (..., k)
+    largest = rows.s[..., :1] if rows.p else np.zeros(rows.s.shape[:-1] + (1,))
+    size = np.sqrt(np.einsum("...ik,...ik->...k", a, a)) + np.sqrt(
+        np.einsum("...ik,...ik->...k", a_free, a_free)
+    )
+    scale = np.abs(E[..., None] * gamma).max(axis=-2, initial=0.0) + largest * size
+    scale = np.where(rows.rank[..., None] < J.shape[-2], scale, np.inf)  # only deficient ones
+    factor = max(rtol, _RANGE_RTOL)
+    excess = residual - factor * scale
+    if not np.any(excess > 0):
+        return
+    worst = np.unravel_index(np.argmax(excess), excess.shape)
+    rank = np.broadcast_to(rows.rank, excess.shape[:-1])[worst[:-1]]
+    where = f" at batch index {tuple(int(i) for i in worst[:-1])}" if len(worst) > 1 else ""
+    raise ValueError(
+        f"gamma: expected a bias in the range of J_c (consistent constraints; J_c has rank "
+        f"{int(rank)} with {J.shape[-2]} rows{where}), got a part outside it: scaled residual "
+        f"|E (J_c a + gamma)| = {residual[worst]:.3g} above the tolerance "
+        f"{factor * scale[worst]:.3g} ({factor:.3g} x (|E gamma| + sigma_max (|a| + |M^-1 F|)), "
+        f"E = inverse row norms); the constraint rows are inconsistent"
+    )

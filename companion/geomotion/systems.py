@@ -16,7 +16,7 @@ instead of propagating a wrong number; an object of the wrong type (not a Tree, 
 constraint without the protocol methods, a field that is not callable) is a TypeError.
 """
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
@@ -45,11 +45,21 @@ class MechanicalSystem:
     potential : callable
         ``potential(q)`` -> (...): the potential energy :math:`V(q)` in J whose
         gradient ``bias`` contains.
+    integrate : callable or None, optional, keyword-only
+        ``integrate(q, v, dt)`` -> q: the configuration reached from ``q`` (..., nq)
+        by holding the velocity ``v`` (..., nv) for the time ``dt`` (s), written
+        :math:`q \oplus v\,dt`.  Default None: the Euclidean :math:`q + v\,dt`, with
+        ``nq == nv``.  Give it when the configuration lives on a manifold whose
+        coordinates are not the integrals of the velocities (a unit quaternion with an
+        angular velocity, a point on a circle stored as (cos, sin) with an angle rate):
+        the integrators then advance, and the projections correct, ``q`` only through
+        it, so a step never leaves the manifold.  ``mass_matrix``, ``bias`` and the
+        constraint Jacobians are then in velocity space (nv).
 
     Raises
     ------
     TypeError
-        If an attribute is not callable.
+        If an attribute is not callable (``integrate`` may be None).
 
     Examples
     --------
@@ -72,6 +82,8 @@ class MechanicalSystem:
     mass_matrix: object
     bias: object
     potential: object
+    _: KW_ONLY
+    integrate: object = None
 
     def __post_init__(self):
         for name in ("mass_matrix", "bias", "potential"):
@@ -79,13 +91,21 @@ class MechanicalSystem:
                 raise TypeError(
                     f"{name}: expected a callable, got {type(getattr(self, name)).__name__}"
                 )
+        if self.integrate is not None and not callable(self.integrate):
+            raise TypeError(
+                f"integrate: expected None or a callable (q, v, dt) -> q, got "
+                f"{type(self.integrate).__name__}"
+            )
 
     @classmethod
     def from_tree(cls, model, *, gravity=None):
         r"""The equations of a tree under uniform gravity.
 
         :math:`M` = ``tree.crba``, :math:`h` = ``tree.bias_forces`` (Coriolis,
-        centrifugal and gravity loads), :math:`V` = ``tree.potential_energy``.
+        centrifugal and gravity loads), :math:`V` = ``tree.potential_energy``.  For a
+        model whose configuration has more coordinates than velocities (``model.nq``
+        differs from ``model.nv``: quaternion joints), ``integrate`` is
+        ``tree.integrate(model, q, v, dt)``; otherwise the Euclidean default.
 
         Parameters
         ----------
@@ -121,11 +141,47 @@ class MechanicalSystem:
         """
         tree.check_model(model)
         g = gravity_vector(model, gravity)
+        nq, nv = dimensions(model)
+        integrate = None
+        if nq != nv:
+            integrate = _numerics.Trusted(lambda q, v, dt: tree.integrate(model, q, v, dt))
         return cls(  # built here, broadcasting by construction: no spot checks
             mass_matrix=_numerics.Trusted(lambda q: tree.crba(model, q)),
             bias=_numerics.Trusted(lambda q, v: tree.bias_forces(model, q, v, gravity=g)),
             potential=_numerics.Trusted(lambda q: tree.potential_energy(model, q, gravity=g)),
+            integrate=integrate,
         )
+
+
+def dimensions(model):
+    """``(nq, nv)`` of a tree: its ``nq``/``nv`` when it has them, else one per body."""
+    nv = getattr(model, "nv", None) or model.num_bodies
+    return getattr(model, "nq", None) or nv, nv
+
+
+def euclidean(q, v, dt):
+    r"""The default ``integrate``: :math:`q + v\,dt`."""
+    return q + dt * v
+
+
+def integrate_function(integrate, nq, name="system.integrate"):
+    """``integrate(q, v, dt)`` -> (..., nq), validated (shape, finiteness); Euclidean if None."""
+    if integrate is None:
+        return euclidean
+    if isinstance(integrate, _numerics.Trusted):
+        return integrate
+
+    def checked(q, v, dt):
+        value = _validate.real_array(integrate(q.copy(), v.copy(), dt), f"{name}(q, v, dt)")
+        shape = np.broadcast_shapes(q.shape[:-1], v.shape[:-1]) + (nq,)
+        if value.shape != shape:
+            raise ValueError(
+                f"{name}(q, v, dt): expected shape {shape} (the configuration), got shape "
+                f"{value.shape}"
+            )
+        return value
+
+    return checked
 
 
 def gravity_vector(model, gravity):
@@ -178,7 +234,7 @@ class CheckedConstraint:
     for one point.
     """
 
-    def __init__(self, constraint, n):
+    def __init__(self, constraint, n=None):
         for method in ("residual", "jacobian", "acceleration_bias"):
             if not callable(getattr(constraint, method, None)):
                 raise TypeError(
@@ -187,6 +243,19 @@ class CheckedConstraint:
                 )
         self._constraint, self._n = constraint, n
         self.c = None
+
+    def columns(self, q):
+        """The number of columns n of J_c (velocity space), learnt at q if not given."""
+        if self._n is None:
+            point = q.reshape(-1, q.shape[-1])[-1]
+            J = _validate.real_array(self._constraint.jacobian(point), "constraint.jacobian(q)")
+            if J.ndim != 2 or J.shape[1] == 0:
+                raise ValueError(
+                    f"constraint.jacobian(q): expected shape (c, nv) at one point, got shape "
+                    f"{J.shape}"
+                )
+            self._n = J.shape[1]
+        return self._n
 
     def _checked(self, function, args, label, columns):
         if self.c is None:  # learn c from one point
@@ -206,7 +275,8 @@ class CheckedConstraint:
 
     def jacobian(self, q):
         """J_c(q) = dPhi/dq, (..., c, n)."""
-        return self._checked(self._constraint.jacobian, (q,), "constraint.jacobian(q)", (self._n,))
+        columns = (self.columns(q),)
+        return self._checked(self._constraint.jacobian, (q,), "constraint.jacobian(q)", columns)
 
     def acceleration_bias(self, q, v):
         """gamma = Jdot_c v, (..., c)."""

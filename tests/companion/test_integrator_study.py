@@ -14,7 +14,9 @@ from circle_pendulum import CIRCLE, PARTICLE, G, R
 
 from geomotion import ConvergenceError, integrators, models
 
-ATOL = 1e-12  # the documented default atol of the Newton solves, m^2 (the units of Phi)
+# The bound on |Phi| (m^2) of the documented default tolerance of the Newton solves: rtol =
+# 1e-12 times |grad Phi| = |q| = R (m) times the length scale max(1, |q0|) = 1 (m).
+ATOL = 1e-12 * R
 
 ANGLE, RATE = 1.2, 0.5  # rad from the bottom, rad/s
 Q0 = R * np.array([np.sin(ANGLE), -np.cos(ANGLE)])
@@ -76,7 +78,7 @@ def test_projection_and_rattle_hold_the_constraint_at_the_solve_tolerance(circle
         # Errors at their floors carry no order: reported as NaN, printed '(-)'.
         assert np.all(np.isnan(result.orders["position"]))
         assert np.all(np.isnan(result.orders["velocity"]))
-        assert result.floors["position"] == 10 * ATOL
+        assert result.floors["position"] == pytest.approx(10 * ATOL, rel=1e-9)
     assert np.all(np.isnan(circle_study["projection"].orders["acceleration"]))
     # RATTLE's acceleration residual is that of its first-order opening half kick.
     orders = circle_study["rattle"].orders["acceleration"]

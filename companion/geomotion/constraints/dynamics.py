@@ -11,25 +11,18 @@ from .. import _validate
 from .._linalg import (
     _check_batches,
     _cho_solve,
+    _constrained_solve,
     _constraint_jacobian,
-    _rank_rtol,
-    _rank_threshold,
-    _singular_values,
-    _solve_lower,
+    _constraint_rank,
+    _constraint_rtol,
+    _ConstraintRows,
     _solve_upper,
-    _svd_with_rank,
     _vector,
 )
 
 #: Default ``rtol`` of :func:`null_space_reduction`: relative tolerance on ``J_c N = 0``
 #: and on the multiplier equation residual.
 _ORTHOGONALITY_RTOL = 1e-9
-
-#: Default ``rtol`` of the dynamics functions: the constraints count as regular when
-#: every singular value of :math:`J_cM^{-1/2}` exceeds this fraction of the largest.  It
-#: cannot be much smaller: :math:`K_c` squares those singular values, so ratios below
-#: about :math:`\sqrt{\epsilon} \approx 1.5\times10^{-8}` drown in rounding.
-_REGULARITY_RTOL = 1e-6
 
 #: How many failing batch elements an error message lists.
 _LISTED = 8
@@ -47,11 +40,18 @@ class ConstrainedDynamics:
         Generalized accelerations :math:`\dot v` (rad/s^2 or m/s^2 by coordinate).
     multiplier : (..., c) ndarray
         Lagrange multipliers :math:`\lambda`; :math:`J_c^T\lambda` is the generalized
-        reaction load (N for a position constraint in m, N m for an angle).
+        reaction load (N for a position constraint in m, N m for an angle).  For
+        redundant rows, the multiplier of smallest Euclidean norm among all those that
+        give the same reaction.
+    rank : int or (...) ndarray of int
+        Rank of ``J_c`` used by the solve, by the rule of :func:`constraint_rank`
+        (and equal to what it reports for the same ``J_c`` and ``rtol``): one per matrix
+        of the batch, a Python int for a single matrix.
     """
 
     a: np.ndarray
     multiplier: np.ndarray
+    rank: object
 
 
 @dataclass(frozen=True)
@@ -107,14 +107,22 @@ def _listed(indices, ranks):
 
 
 def constraint_rank(J_c, *, rtol=None):
-    r"""Numerical rank of a constraint Jacobian, from its singular values.
+    r"""Numerical rank of a constraint Jacobian: the package's one rank rule.
 
-    .. math:: \operatorname{rank}J_c = \#\{i : \sigma_i > \texttt{rtol}\,\sigma_{max}\}
+    Each row is first divided by its Euclidean norm, so that the rank does not depend on
+    the units or the scale of the rows (a closure written in mm and one in km, or a
+    position row next to an angle row, count alike); a row shorter than ``rtol`` times
+    the longest counts as zero.  Then, with :math:`\sigma_i` the singular values of the
+    scaled matrix :math:`\tilde J = EJ_c`, :math:`E = \operatorname{diag}(1/|J_{c,i}|)`,
 
-    A singular value counts as zero when it is at most ``rtol`` times the largest; a zero
-    matrix has rank 0.  Each matrix of a batch has its own rank.
-    The constraints are *regular* at a configuration when the rank equals the number
-    of rows (independent constraints).
+    .. math:: \operatorname{rank}J_c = \#\{i : \sigma_i > \texttt{rtol}\,\sigma_{max}\}.
+
+    A zero matrix has rank 0.  Each matrix of a batch has its own rank.  The same rule,
+    with the same default, decides the rank in :func:`mobility`,
+    :func:`null_space_basis`, :func:`constrained_dynamics` (whose ``rank`` field
+    reports it), :func:`projectors`, :func:`reduced_dynamics` and the constrained
+    integrators.  The constraints are *regular* at a configuration when the rank equals
+    the number of rows (independent constraints).
 
     Parameters
     ----------
@@ -122,8 +130,11 @@ def constraint_rank(J_c, *, rtol=None):
         Constraint Jacobian: row k maps generalized velocities to the rate of
         constraint k.
     rtol : float, optional
-        Relative threshold (dimensionless) on the singular values of ``J_c`` relative to
-        the largest; default None: ``max(m, n) * eps`` (as :func:`numpy.linalg.matrix_rank`).
+        Relative threshold (dimensionless) on the singular values of the row-scaled
+        Jacobian relative to the largest, and on the row norms relative to the longest;
+        default None: 1e-10 (far above the round-off of computed kinematics, about
+        1e-15, and below the singular-value ratios of a mechanism away from its
+        singular configurations).
 
     Returns
     -------
@@ -133,11 +144,18 @@ def constraint_rank(J_c, *, rtol=None):
     Raises
     ------
     ValueError
-        If ``J_c`` is not a finite (..., m, n) array.
+        If ``J_c`` is not a finite (..., m, n) array, or ``rtol`` is negative.
+
+    Examples
+    --------
+    Rows in different units (the second is the first in mm) are one constraint:
+
+    >>> from geomotion import constraints
+    >>> constraints.constraint_rank([[1.0, 2.0], [1000.0, 2000.0]])
+    1
     """
     J = _validate.matrix(J_c, "J_c")
-    s = _singular_values(J)
-    rank = np.sum(s > _rank_threshold(J, s, rtol), axis=-1)
+    rank = _constraint_rank(J, _constraint_rtol(rtol))
     return int(rank) if rank.ndim == 0 else rank
 
 
@@ -154,7 +172,7 @@ def mobility(J_c, *, rtol=None):
     J_c : (..., c, n) array_like
         Constraint Jacobian.
     rtol : float, optional
-        Relative rank threshold, see :func:`constraint_rank` (default ``max(c, n) * eps``).
+        Relative rank threshold, see :func:`constraint_rank` (default 1e-10).
 
     Returns
     -------
@@ -173,8 +191,10 @@ def mobility(J_c, *, rtol=None):
 def null_space_basis(J_c, *, rtol=None, require_regular=True):
     r"""Orthonormal basis :math:`N` of the allowed velocities :math:`\{\dot q : J_c\dot q = 0\}`.
 
-    From the SVD :math:`J_c = U\Sigma V^T`, the columns of :math:`V` belonging to zero
-    singular values span the null space, so :math:`J_cN = 0` and :math:`N^TN = I`.
+    From the SVD :math:`EJ_c = U\Sigma V^T` of the row-scaled Jacobian of
+    :func:`constraint_rank` (scaling rows does not change the null space), the columns of
+    :math:`V` belonging to zero singular values span the null space, so :math:`J_cN = 0`
+    and :math:`N^TN = I`.
     Any other basis :math:`N' = NA` (:math:`A` invertible) describes the same motion
     with different reduced coordinates.
 
@@ -195,7 +215,7 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
     J_c : (..., m, n) array_like
         Constraint Jacobian (units: constraint rate per unit generalized velocity).
     rtol : float, optional
-        Relative rank threshold, see :func:`constraint_rank` (default ``max(m, n) * eps``).
+        Relative rank threshold, see :func:`constraint_rank` (default 1e-10).
     require_regular : bool, optional
         If True (default), raise unless ``J_c`` has full row rank ``m``.
 
@@ -218,7 +238,9 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
         raise ValueError(
             f"J_c: expected at least one generalized coordinate (column), got shape {J.shape}"
         )
-    _, _, Vt, rank = _svd_with_rank(J, rtol)  # full SVD: V has n columns even when m < n
+    rtol = _constraint_rtol(rtol)
+    rows = _ConstraintRows(J, rtol, full=True)  # full SVD: V has n columns even when m < n
+    Vt, rank = rows.Vt, rows.rank
     if require_regular and np.any(rank < m):
         where = (
             f" at batch index {_listed(np.argwhere(rank < m), rank[rank < m])}"
@@ -227,7 +249,7 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
         )
         raise ValueError(
             f"J_c: expected a regular constraint Jacobian (full row rank {m}), got rank"
-            f"{where} (singular values counted above rtol = {_rank_rtol(J, rtol):.3g} "
+            f"{where} (singular values of the row-scaled J_c counted above rtol = {rtol:.3g} "
             "times the largest); remove redundant constraints or pass require_regular=False"
         )
     if rank.size and np.any(rank != rank.flat[0]):
@@ -247,98 +269,44 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
 # ---------------------------------------------------------------------------
 
 
-def _constraint_inertia_factor(W, rtol):
-    r"""Cholesky factor of :math:`K_c = W^TW`, :math:`W = L_M^{-1}J_c^T`, after a regularity screen.
-
-    The singular values of the factor equal those of :math:`W` (of :math:`J_cM^{-1/2}`),
-    and a triangular matrix's smallest and largest diagonal entries bracket its extreme
-    singular values, so a pivot ratio at or below ``rtol`` proves a singular-value ratio
-    at or below ``rtol`` (a cheap first screen).  The decision itself is on the singular
-    values of the (c x c) factor: irregular when the smallest is at most ``rtol`` times the
-    largest, the meaning ``rtol`` has in every function of the package.
-    """
-    rtol = _REGULARITY_RTOL if rtol is None else float(_validate.nonnegative(rtol, "rtol"))
-    if W.shape[-1] == 0:
-        return np.zeros(W.shape[:-2] + (0, 0))
-    try:
-        L_K = np.linalg.cholesky(np.swapaxes(W, -1, -2) @ W)
-    except np.linalg.LinAlgError:
-        _raise_irregular(W, rtol)
-    pivots = np.diagonal(L_K, axis1=-2, axis2=-1)
-    if np.any(pivots.min(axis=-1) <= rtol * pivots.max(axis=-1)):
-        _raise_irregular(W, rtol)
-    # The pivots only bracket the singular values; the test itself is on them (the
-    # singular values of L_K are those of W), so rtol means what it means everywhere.
-    s = np.linalg.svd(L_K, compute_uv=False)
-    if np.any(s[..., -1] <= rtol * s[..., 0]):
-        _raise_irregular(W, rtol)
-    return L_K
-
-
-def _raise_irregular(W, rtol):
-    """ValueError naming every irregular element of the batch (index and rank)."""
-    s = _singular_values(np.swapaxes(W, -1, -2))
-    rank = np.sum(s > rtol * s[..., :1], axis=-1)
-    c = W.shape[-1]
-    ratio = s[..., -1] / np.where(s[..., 0] > 0, s[..., 0], 1.0)
-    if rank.ndim:
-        failing = rank < c
-        if not failing.any():  # Cholesky failed at full numerical rank: name the worst
-            failing = ratio == ratio.min()
-        where = f" at batch index {_listed(np.argwhere(failing), rank[failing])}"
-    else:
-        where = f" {int(rank)}"
-    raise ValueError(
-        f"J_c: expected a regular constraint Jacobian (full row rank, {c} rows), got "
-        f"rank{where}: singular values of J_c M^-1/2 counted above rtol = {rtol:g} "
-        f"times the largest (smallest ratio {float(ratio.min()):.3g})"
-    )
-
-
 def _concat_columns(*blocks):
     """Concatenate (..., r, k_i) blocks along the last axis after broadcasting their batch axes."""
     batch = np.broadcast_shapes(*(b.shape[:-2] for b in blocks))
     return np.concatenate([np.broadcast_to(b, batch + b.shape[-2:]) for b in blocks], axis=-1)
 
 
-def _constrained_solve(M, J_c, load, gamma, rtol):
-    r"""Accelerations and multipliers for several right-hand sides at once.
-
-    Solves :math:`M\dot v = F + J_c^T\lambda`, :math:`J_c\dot v = -\gamma` for each column of
-    ``load`` (..., n, k) and ``gamma`` (..., c, k), with :math:`M = L_ML_M^T`,
-    :math:`W = L_M^{-1}J_c^T`, :math:`K_c = W^TW`:
-    :math:`\lambda = -K_c^{-1}(W^TL_M^{-1}F + \gamma)`,
-    :math:`\dot v = L_M^{-T}(L_M^{-1}F + W\lambda)`.
-    """
-    _, L_M = _validate.positive_definite_factor(M)
-    c = J_c.shape[-2]
-    Y = _solve_lower(L_M, _concat_columns(np.swapaxes(J_c, -1, -2), load))
-    W, y = Y[..., :c], Y[..., c:]
-    L_K = _constraint_inertia_factor(W, rtol)
-    multiplier = -_cho_solve(L_K, np.swapaxes(W, -1, -2) @ y + gamma)
-    a = _solve_upper(np.swapaxes(L_M, -1, -2), y + W @ multiplier)
-    return a, multiplier
-
-
 def constrained_dynamics(M, J_c, h, gamma, tau, *, rtol=None):
-    r"""Accelerations and multipliers of ideal constrained dynamics (reaction elimination).
+    r"""Accelerations and multipliers of ideal constrained dynamics, redundant rows included.
 
     .. math:: M\dot v + h = \tau + J_c^T\lambda,\qquad J_c\dot v + \gamma = 0,
 
-    .. math:: \lambda = -K_c^{-1}\big[J_cM^{-1}(\tau - h) + \gamma\big],\qquad
-              K_c = J_cM^{-1}J_c^T,\qquad \dot v = M^{-1}(\tau - h + J_c^T\lambda).
+    .. math:: \lambda = -W^+\big[J_cM^{-1}(\tau - h) + \gamma\big],\qquad
+              W = J_cM^{-1}J_c^T,\qquad \dot v = M^{-1}(\tau - h + J_c^T\lambda).
+
+    The accelerations are unique whatever the rank of :math:`J_c`; the multipliers are
+    unique only for independent rows, and for redundant rows (a planar loop closed with
+    all three point rows, two feet planted on a leg that cannot twist) the result is the
+    minimum-norm multiplier, the one in :math:`\operatorname{range}J_c` (the
+    pseudo-inverse above).  The rank is decided by the rule of :func:`constraint_rank`
+    (rows scaled to unit length, singular values above ``rtol`` times the largest) and
+    reported in the result.  A redundant set must be consistent: :math:`\gamma` in the
+    range of :math:`J_c` (automatic when the rows are dependent as functions, e.g.
+    duplicated or identically zero); otherwise no acceleration satisfies the constraint
+    and a ValueError says so.
 
     The multiplier depends on the applied load :math:`\tau` at the same state
     :math:`(q, v)`: the reaction is not part of an input-independent drift.  Computed with
-    the Cholesky factor :math:`L_M` of :math:`M` and the factor of
-    :math:`K_c = W^TW`, :math:`W = L_M^{-1}J_c^T`; no inverse is formed.
+    the Cholesky factor of :math:`M` and the SVD of the row-scaled :math:`J_c`: on its
+    row space :math:`V_r` the reduced constraint inertia :math:`V_r^TM^{-1}V_r` has a
+    condition number at most that of :math:`M` (no normal equations in :math:`J_c`); no
+    inverse is formed.
 
     Parameters
     ----------
     M : (..., n, n) array_like
         Symmetric positive definite joint mass matrix (kg m^2 for revolute coordinates).
     J_c : (..., c, n) array_like
-        Constraint Jacobian :math:`\partial\Phi/\partial q` with full row rank :math:`c`.
+        Constraint Jacobian :math:`\partial\Phi/\partial q`, of any rank.
     h : (..., n) array_like or 0
         Velocity and gravity loads :math:`h(q, v)` (e.g. ``tree.rnea(model, q, v, 0)``),
         N m for revolute and N for prismatic coordinates.
@@ -348,23 +316,29 @@ def constrained_dynamics(M, J_c, h, gamma, tau, *, rtol=None):
     tau : (..., n) array_like or 0
         Applied generalized load :math:`\tau = Bu`, same units as ``h``.
     rtol : float, optional
-        Regularity threshold (dimensionless): a singular value of :math:`J_cM^{-1/2}`
-        counts as zero when it is at most ``rtol`` times the largest; default 1e-6.
+        Rank threshold (dimensionless) of :func:`constraint_rank`; default 1e-10.  It
+        also bounds the consistency test: the residual :math:`|E(J_c\dot v + \gamma)|`
+        of the row-scaled equations (:math:`E` the inverse row norms) may reach
+        :math:`\max(\texttt{rtol}, \sqrt\epsilon)` times
+        :math:`|E\gamma| + \sigma_{max}(EJ_c)(|\dot v| + |M^{-1}(\tau - h)|)` (checked
+        only where the rank is below the number of rows).
 
     Returns
     -------
     ConstrainedDynamics
         ``a`` (..., n): accelerations :math:`\dot v` (rad/s^2 or m/s^2);
-        ``multiplier`` (..., c): :math:`\lambda`, whose :math:`J_c^T\lambda` is the
-        generalized reaction load.
+        ``multiplier`` (..., c): the minimum-norm :math:`\lambda`, whose
+        :math:`J_c^T\lambda` is the generalized reaction load; ``rank``: the rank used,
+        per matrix of the batch.
 
     Raises
     ------
     ValueError
         Naming the argument: ``M`` not symmetric positive definite; shapes that disagree
-        or batches that do not broadcast; non-finite values; ``J_c`` rank-deficient (the
-        message gives the rank, the number of rows and the tolerance, and on a batch
-        the index and rank of every irregular element).
+        or batches that do not broadcast; non-finite values; a negative ``rtol``;
+        ``gamma`` not in the range of a rank-deficient ``J_c`` (inconsistent
+        constraints: the message gives the rank, the scaled residual and the tolerance,
+        and on a batch the index of the worst element).
 
     Examples
     --------
@@ -377,14 +351,30 @@ def constrained_dynamics(M, J_c, h, gamma, tau, *, rtol=None):
     ...     2.0 * np.eye(2), [[0.0, -1.0]], h=[0.0, 2.0 * 9.81], gamma=[1.0], tau=[0.0, 0.0])
     >>> result.a.round(6), result.multiplier.round(6)  # centripetal 1 m/s^2; -(m g + m v^2)
     (array([0., 1.]), array([-21.62]))
+
+    The same constraint written twice: same acceleration, the reaction shared equally
+    (the minimum-norm split), rank 1.
+
+    >>> twice = constraints.constrained_dynamics(
+    ...     2.0 * np.eye(2), [[0.0, -1.0], [0.0, -1.0]], h=[0.0, 2.0 * 9.81], gamma=[1.0, 1.0],
+    ...     tau=[0.0, 0.0])
+    >>> twice.a.round(6), twice.multiplier.round(6), twice.rank
+    (array([0., 1.]), array([-10.81, -10.81]), 1)
     """
     M = _validate.square_matrix(M)
     J = _constraint_jacobian(J_c, M.shape[-1])
     h, tau = _vector(h, "h", M.shape[-1]), _vector(tau, "tau", M.shape[-1])
     gamma = _vector(gamma, "gamma", J.shape[-2])
     _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), gamma=(gamma, 1), tau=(tau, 1))
-    a, multiplier = _constrained_solve(M, J, (tau - h)[..., None], gamma[..., None], rtol)
-    return ConstrainedDynamics(a[..., 0], multiplier[..., 0])
+    a, multiplier, rank = _constrained_solve(
+        M, J, (tau - h)[..., None], gamma[..., None], _constraint_rtol(rtol)
+    )
+    return ConstrainedDynamics(a[..., 0], multiplier[..., 0], _rank_result(rank))
+
+
+def _rank_result(rank):
+    """A rank as the API reports it: a Python int for one matrix, an int array for a batch."""
+    return int(rank) if np.ndim(rank) == 0 else rank
 
 
 def projectors(M, J_c, *, rtol=None):
@@ -404,10 +394,10 @@ def projectors(M, J_c, *, rtol=None):
     M : (..., n, n) array_like
         Symmetric positive definite mass matrix.
     J_c : (..., c, n) array_like
-        Constraint Jacobian of full row rank.
+        Constraint Jacobian, of any rank: redundant rows leave :math:`\ker J_c` and so
+        the projectors unchanged (:math:`K_c^{-1}` is then the pseudo-inverse).
     rtol : float, optional
-        Regularity threshold on the singular values of :math:`J_cM^{-1/2}`, see
-        :func:`constrained_dynamics` (default 1e-6).
+        Rank threshold of :func:`constraint_rank` (default 1e-10).
 
     Returns
     -------
@@ -421,13 +411,14 @@ def projectors(M, J_c, *, rtol=None):
         As :func:`constrained_dynamics`.
     """
     M = _validate.square_matrix(M)
-    J = _constraint_jacobian(J_c, M.shape[-1])
+    n = M.shape[-1]
+    J = _constraint_jacobian(J_c, n)
     _check_batches(M=(M, 2), J_c=(J, 2))
-    _, L_M = _validate.positive_definite_factor(M)
-    W = _solve_lower(L_M, np.swapaxes(J, -1, -2))
-    L_K = _constraint_inertia_factor(W, rtol)
-    normal_directions = _solve_upper(np.swapaxes(L_M, -1, -2), W)  # M^-1 J^T = L_M^-T W
-    P_v = np.eye(M.shape[-1]) - normal_directions @ _cho_solve(L_K, J)
+    # P_v v is the constrained motion driven by the load M v with gamma = 0: one solve
+    # with the n columns of M as loads gives every column of P_v.
+    P_v, _, _ = _constrained_solve(
+        M, J, M, np.zeros(J.shape[-2:-1] + (n,)), _constraint_rtol(rtol), check_range=False
+    )
     return Projectors(P_v, np.swapaxes(P_v, -1, -2))
 
 
@@ -447,7 +438,7 @@ def reduced_dynamics(M, J_c, h, gamma, B, *, rtol=None):
     M : (..., n, n) array_like
         Symmetric positive definite mass matrix.
     J_c : (..., c, n) array_like
-        Constraint Jacobian of full row rank.
+        Constraint Jacobian, of any rank (see :func:`constrained_dynamics`).
     h : (..., n) array_like or 0
         Velocity and gravity loads (N m or N per coordinate).
     gamma : (..., c) array_like or 0
@@ -455,8 +446,8 @@ def reduced_dynamics(M, J_c, h, gamma, B, *, rtol=None):
     B : (..., n, m) array_like
         Input matrix: the applied load is :math:`Bu` (N m or N per coordinate, per input unit).
     rtol : float, optional
-        Regularity threshold on the singular values of :math:`J_cM^{-1/2}`, see
-        :func:`constrained_dynamics` (default 1e-6).
+        Rank threshold of :func:`constraint_rank` and consistency tolerance, see
+        :func:`constrained_dynamics` (default 1e-10).
 
     Returns
     -------
@@ -479,7 +470,7 @@ def reduced_dynamics(M, J_c, h, gamma, B, *, rtol=None):
     _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), gamma=(gamma, 1), B=(B, 2))
     load = _concat_columns(-h[..., None], B)
     rates = _concat_columns(gamma[..., None], np.zeros((J.shape[-2], B.shape[-1])))
-    a, _ = _constrained_solve(M, J, load, rates, rtol)
+    a, _, _ = _constrained_solve(M, J, load, rates, _constraint_rtol(rtol))
     return ReducedDynamics(a[..., 0], a[..., 1:])
 
 

@@ -43,10 +43,18 @@ Both simulators report the balance :math:`\dot E = u^Ty + P_{other} - D` (input 
 :math:`u^Ty` with :math:`y = B^Tv`, other declared sources :math:`P_{other}`,
 dissipation :math:`D \ge 0`) as accumulated work terms.
 
-Options are keyword-only.  Tolerances are per call: ``atol`` bounds :math:`|\Phi|` in
-the constraint's own units (m for a loop closure), ``max_iter`` caps each iterative
-solve, and a solve that stops short raises :class:`~geomotion.errors.ConvergenceError` with the
-residual it reached.
+Options are keyword-only.  Tolerances are per call.  By default a Newton solve stops
+when every constraint row's first-order distance to its surface,
+:math:`|\Phi_i|/|\nabla\Phi_i|`, is at most ``rtol`` (1e-12) times a length scale
+(``length_scale``, default :math:`\max(1, \max_j|q_{0,j}|)`): for a loop closure the
+gradient is a lever arm, so the same mechanism converges alike at 0.1 mm and at 10 km;
+``atol`` instead bounds :math:`|\Phi|` absolutely, in the constraint's own units (m for a
+loop closure).  ``max_iter`` caps each iterative solve, and a solve that stops short
+raises :class:`~geomotion.errors.ConvergenceError` with the residual it reached, the
+tolerance, the step and the time.  Redundant constraint rows are accepted everywhere
+(the rank rule of :func:`geomotion.constraints.constraint_rank`).  A system whose
+configuration lives on a manifold gives :class:`MechanicalSystem` an ``integrate``
+function, through which every step and projection moves ``q``.
 """
 
 from ..systems import MechanicalSystem

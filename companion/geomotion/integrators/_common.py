@@ -19,30 +19,32 @@ def step_settings(dt, n_steps):
     return float(dt_array), _validate.count(n_steps, "n_steps")
 
 
-def initial_state(q0, v0, n, names, *batches):
-    """Validate q0, v0 of shape (..., n) and broadcast them with the loads' batch shapes.
+def initial_state(q0, v0, n, names, *batches, nq=None):
+    """Validate q0 (..., nq), v0 (..., n) and broadcast them with the loads' batch shapes.
 
     ``names`` are the two arguments' names for error messages; ``batches`` the
-    leading shapes of constant loads, which the state must broadcast with.
+    leading shapes of constant loads, which the state must broadcast with; ``nq``
+    the number of coordinates when it differs from the number of velocities ``n``.
     """
     q_name, v_name = names
-    q0 = _validate.trailing_shape(q0, q_name, (n,))
+    nq = n if nq is None else nq
+    q0 = _validate.trailing_shape(q0, q_name, (nq,))
     v0 = _validate.trailing_shape(v0, v_name, (n,))
     try:
-        shape = np.broadcast_shapes(q0.shape, v0.shape)
+        batch = np.broadcast_shapes(q0.shape[:-1], v0.shape[:-1])
     except ValueError as error:
         raise ValueError(
             f"{v_name}: expected leading axes broadcastable with {q_name} {q0.shape}, "
             f"got shape {v0.shape}"
         ) from error
     try:
-        shape = np.broadcast_shapes(shape, *(batch + (n,) for batch in batches))
+        batch = np.broadcast_shapes(batch, *batches)
     except ValueError as error:
         raise ValueError(
             f"{q_name}, {v_name}: expected leading axes broadcastable with those of the "
-            f"constant loads {batches}, got shape {shape}"
+            f"constant loads {batches}, got shape {batch + (n,)}"
         ) from error
-    return np.broadcast_to(q0, shape).copy(), np.broadcast_to(v0, shape).copy()
+    return np.broadcast_to(q0, batch + (nq,)).copy(), np.broadcast_to(v0, batch + (n,)).copy()
 
 
 def load_function(load, name, size, call):
@@ -121,13 +123,25 @@ def damping_matrix(damping, n):
     return B
 
 
+def _euclidean(q, v, dt):
+    return q + dt * v
+
+
 def power(loads, v):
     """Power of each load channel: loads (..., k, n) on rates (..., n) -> (..., k), W."""
     return np.einsum("...kn,...n->...k", loads, v)
 
 
-def rk4_step(dynamics, t, q, v, dt):
+def rk4_step(dynamics, t, q, v, dt, integrate=None):
     r"""One classical Runge-Kutta step of :math:`\dot q = v,\ \dot v = a(t, q, v)`.
+
+    ``integrate(q, v, dt)`` (default ``q + dt v``) advances the configuration: every
+    stage and the final update are taken from the step's start :math:`q_k` along a
+    velocity-space increment, :math:`q_k \oplus (c\,\Delta t\,\bar v)`, which is the
+    classical scheme in Euclidean coordinates and stays on the manifold otherwise
+    (fourth order when the increments commute, as on a circle or a torus; the
+    commutator terms of a non-commutative group, such as the rotations, are not
+    corrected).
 
     ``dynamics(t, q, v)`` returns a tuple whose first two entries are the
     acceleration ``a`` (..., n) and the load channels (..., k, n); the work of each
@@ -143,15 +157,17 @@ def rk4_step(dynamics, t, q, v, dt):
     first : tuple
         Everything ``dynamics`` returned at the first stage ``(t, q, v)``.
     """
+    if integrate is None:
+        integrate = _euclidean
     first = dynamics(t, q, v)
     a1, f1 = first[:2]
-    q2, v2 = q + 0.5 * dt * v, v + 0.5 * dt * a1
+    q2, v2 = integrate(q, v, 0.5 * dt), v + 0.5 * dt * a1
     a2, f2 = dynamics(t + 0.5 * dt, q2, v2)[:2]
-    q3, v3 = q + 0.5 * dt * v2, v + 0.5 * dt * a2
+    q3, v3 = integrate(q, v2, 0.5 * dt), v + 0.5 * dt * a2
     a3, f3 = dynamics(t + 0.5 * dt, q3, v3)[:2]
-    q4, v4 = q + dt * v3, v + dt * a3
+    q4, v4 = integrate(q, v3, dt), v + dt * a3
     a4, f4 = dynamics(t + dt, q4, v4)[:2]
-    q_next = q + dt / 6 * (v + 2 * v2 + 2 * v3 + v4)
+    q_next = integrate(q, (v + 2 * v2 + 2 * v3 + v4) / 6, dt)
     v_next = v + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
     work = dt / 6 * (power(f1, v) + 2 * power(f2, v2) + 2 * power(f3, v3) + power(f4, v4))
     return q_next, v_next, work, first

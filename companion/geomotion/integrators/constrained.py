@@ -36,6 +36,8 @@ from ..systems import (
     MechanicalSystem,
     bias_function,
     configuration,
+    dimensions,
+    integrate_function,
     mass_function,
     norm,
     potential_function,
@@ -43,7 +45,8 @@ from ..systems import (
 from . import _common, rattle
 from .stabilization import (
     _MAX_ITER,
-    _POSITION_ATOL,
+    _POSITION_RTOL,
+    check_baumgarte_step,
     gain,
     iteration_settings,
     newton_projection,
@@ -187,7 +190,9 @@ def simulate_constrained(
     gravity=None,
     alpha=None,
     beta=None,
-    atol=_POSITION_ATOL,
+    atol=None,
+    rtol=_POSITION_RTOL,
+    length_scale=None,
     max_iter=_MAX_ITER,
 ):
     r"""Integrate a constrained mechanical system and report residuals and the energy balance.
@@ -239,9 +244,26 @@ def simulate_constrained(
         own ``model.gravity``).
     alpha, beta : float, optional
         Baumgarte gains in 1/s, required by and only allowed with ``"baumgarte"``.
+        They must keep the violation's modes inside the stability region of the RK4
+        step: :math:`|R(z)| \le 1` for :math:`z = \Delta t(-\alpha \pm
+        \sqrt{\alpha^2 - \beta^2})`, :math:`R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24`;
+        that is :math:`\alpha\Delta t \le 2.7853` at critical damping
+        (:math:`\alpha = \beta`), :math:`\beta\Delta t \le 2\sqrt2` without damping,
+        and about :math:`2\alpha\Delta t \le 2.7853` for :math:`\alpha \gg \beta` (see
+        :func:`baumgarte_bias`).
     atol : float, optional
         Absolute tolerance on :math:`|\Phi|` of the Newton solves, in the constraint's
-        units (m for a loop closure); default 1e-12.
+        units (m for a loop closure); default None: the relative rule of ``rtol``.
+    rtol : float, optional
+        Relative tolerance of the Newton solves (see :func:`project_position`): every
+        row's first-order distance to its surface, :math:`|\Phi_i|/|\nabla\Phi_i|`,
+        at most ``rtol`` times the length scale; default 1e-12.  For a loop closure the
+        gradient is a lever arm, so the tolerance scales with the mechanism: the same
+        chain at 0.1 mm and at 10 km converges alike.
+    length_scale : float, optional
+        The length scale :math:`\ell` of the relative rule, in the units of q; default
+        None: :math:`\max(1, \max_j|q_{0,j}|)` of the initial configuration (about 1 rad
+        for joint angles, the size of the positions for Cartesian coordinates).
     max_iter : int, optional
         Iterations allowed per solve; default 20.
 
@@ -253,9 +275,9 @@ def simulate_constrained(
     Raises
     ------
     geomotion.errors.ConvergenceError
-        When a Newton projection or a RATTLE solve does not reach ``atol`` (or settle)
-        in ``max_iter`` iterations; the message gives the time, the residual reached,
-        and suggests a smaller ``dt``.
+        When a Newton projection or a RATTLE solve does not reach its tolerance (or
+        settle) in ``max_iter`` iterations; the message gives the time, the step
+        ``dt``, the residual reached and the tolerance, and suggests a smaller ``dt``.
     TypeError
         If ``system`` is neither a Tree nor a MechanicalSystem, or ``constraint`` lacks
         the protocol methods.
@@ -263,7 +285,11 @@ def simulate_constrained(
         Naming the argument: ``dt`` <= 0, ``n_steps`` not a positive integer, an
         unknown ``method``, negative, missing or unused gains, non-finite values,
         shapes that disagree, ``damping`` not PSD; a mass matrix that is not SPD, or
-        that changes along a RATTLE run; a rank-deficient constraint Jacobian.
+        that changes along a RATTLE run; Baumgarte gains past the RK4 stability limit
+        for ``dt`` (naming alpha dt and beta dt); an inconsistent redundant constraint
+        set (``gamma`` outside the range of ``J_c``); a configuration where the
+        violation lies outside the range of ``J_c`` (no projection step reduces it).
+        Redundant but consistent constraint rows are solved (minimum-norm multipliers).
 
     Examples
     --------
@@ -291,20 +317,24 @@ def simulate_constrained(
     """
     gains = _method_gains(method, alpha, beta)
     dt, n_steps = _common.step_settings(dt, n_steps)
-    atol, max_iter = iteration_settings(atol, max_iter)
+    if gains is not None:
+        check_baumgarte_step(*gains, dt)
+    tolerance, max_iter = iteration_settings(atol, max_iter, rtol=rtol, length_scale=length_scale)
     equations = _mechanical_system(system, gravity)
-    n = (
-        system.num_bodies
-        if isinstance(system, tree.Tree)
-        else configuration(q0, None, "q0").shape[-1]
-    )
+    if isinstance(system, tree.Tree):
+        nq, n = dimensions(system)
+    else:
+        nq = configuration(q0, None, "q0").shape[-1]
+        n = nq if equations.integrate is None else configuration(v0, None, "v0").shape[-1]
+    advance = integrate_function(equations.integrate, nq)
     B = _input_matrix(B, n)
     u_of, u_batch = _common.load_function(u, "u", B.shape[1], "u(t, q, v)")
     other_of, other_batch = _common.load_function(
         other_force, "other_force", n, "other_force(t, q, v)"
     )
     B_d = _common.damping_matrix(damping, n)
-    q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), u_batch, other_batch)
+    q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), u_batch, other_batch, nq=nq)
+    tolerance = tolerance.at(q0)
     checked = CheckedConstraint(constraint, n)
     mass_of = mass_function(equations.mass_matrix, n, "system.mass_matrix")
     bias_of = bias_function(equations.bias, n)
@@ -314,19 +344,26 @@ def simulate_constrained(
         return np.stack([u_of(t, q, v) @ B.T, other_of(t, q, v), -v @ B_d], axis=-2)
 
     def project(q, v, suggestion=None):
-        q = newton_projection(mass_of, checked, q, atol, max_iter, suggestion)
+        q = newton_projection(mass_of, checked, q, tolerance, max_iter, suggestion, advance)
         return q, project_velocity(mass_of(q), checked.jacobian(q), v)
 
     if method != "baumgarte":
         q0, v0 = project(q0, v0)
     if method == "rattle":
         q, v, work, acceleration, multiplier, velocity_multiplier = _integrate_rattle(
-            mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, atol, max_iter
+            mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, tolerance, max_iter, advance
         )
     else:
         dynamics = _index_one_dynamics(mass_of, bias_of, checked, loads_of, gains)
         q, v, work, acceleration, multiplier = _integrate_runge_kutta(
-            dynamics, project if method == "projection" else None, q0, v0, dt, n_steps
+            dynamics,
+            project if method == "projection" else None,
+            q0,
+            v0,
+            dt,
+            n_steps,
+            advance,
+            tolerance,
         )
         velocity_multiplier = None
 
@@ -362,7 +399,7 @@ def simulate_constrained(
 def _trajectory_arrays(q0, v0, n_steps):
     """Empty state histories with the initial state in place, and zero work (3 channels)."""
     q = np.empty((n_steps + 1,) + q0.shape)
-    v = np.empty((n_steps + 1,) + q0.shape)
+    v = np.empty((n_steps + 1,) + v0.shape)
     work = np.zeros((n_steps + 1,) + q0.shape[:-1] + (3,))
     q[0], v[0] = q0, v0
     return q, v, work
@@ -388,18 +425,21 @@ def _index_one_dynamics(mass_of, bias_of, checked, loads_of, gains):
     return dynamics
 
 
-def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps):
+def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps, advance, tolerance):
     """RK4 steps of ``dynamics``, each followed by ``project(q, v)`` unless it is None."""
     q, v, work = _trajectory_arrays(q0, v0, n_steps)
     accelerations, multipliers = [], []
     for k in range(n_steps):
-        q_next, v_next, step_work, (a, _, lam) = _common.rk4_step(dynamics, k * dt, q[k], v[k], dt)
+        q_next, v_next, step_work, (a, _, lam) = _common.rk4_step(
+            dynamics, k * dt, q[k], v[k], dt, advance
+        )
         if project is not None:
             q_next, v_next = project(
                 q_next,
                 v_next,
-                f"a smaller step dt (the projection failed after the step from "
-                f"t = {k * dt:.6g} s), a larger max_iter or a larger atol",
+                f"a smaller step dt (the projection to tolerance {tolerance.tolerance:.3g} "
+                f"failed after the step of dt = {dt:.6g} s from t = {k * dt:.6g} s), "
+                "a larger max_iter or a larger tolerance",
             )
         q[k + 1], v[k + 1] = q_next, v_next
         work[k + 1] = work[k] + step_work
@@ -408,7 +448,9 @@ def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps):
     return q, v, work, np.array(accelerations), np.array(multipliers)
 
 
-def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, atol, max_iter):
+def _integrate_rattle(
+    mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, tolerance, max_iter, advance
+):
     """RATTLE steps with the work of the load channels by the trapezoidal rule.
 
     The system's own loads :math:`-h` join as a fourth channel whose work is not
@@ -426,7 +468,7 @@ def _integrate_rattle(mass_of, checked, loads_of, bias_of, q0, v0, dt, n_steps, 
     accelerations, multipliers, velocity_multipliers = [], [], []
     for k in range(n_steps):
         result_k, loads_next, a = rattle.step(
-            M, checked, forces_of, k * dt, q[k], v[k], loads, dt, atol, max_iter
+            M, checked, forces_of, k * dt, q[k], v[k], loads, dt, tolerance, max_iter, advance
         )
         change = np.abs(mass_of(result_k.q) - M).max()
         if change > _CONSTANT_MASS_RTOL * scale:

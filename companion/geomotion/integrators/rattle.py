@@ -29,11 +29,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from .._linalg import _spd_solve
+from .._linalg import _constraint_rtol, _ConstraintRows, _spd_solve
 from ..errors import ConvergenceError
-from ..systems import CheckedConstraint, configuration, mass_function, norm
+from ..systems import (
+    CheckedConstraint,
+    configuration,
+    euclidean,
+    integrate_function,
+    mass_function,
+)
 from . import _common
-from .stabilization import _MAX_ITER, _POSITION_ATOL, iteration_settings, metric_correction
+from .stabilization import _MAX_ITER, _POSITION_RTOL, iteration_settings, metric_correction
 
 __all__ = ["RattleStep", "rattle_step"]
 
@@ -73,39 +79,59 @@ def _relative_change(new, old):
     return float(np.abs(new - old).max(initial=0.0) / max(np.abs(new).max(initial=0.0), 1e-300))
 
 
-def step(M, checked, loads_of, t, q, v, loads, dt, atol, max_iter):
+def step(M, checked, loads_of, t, q, v, loads, dt, tolerance, max_iter, integrate=None):
     """One RATTLE step on validated functions.
 
     The applied force is the sum of the load channels (..., k, n) of
     ``loads_of(t, q, v)``; ``loads`` are their values at the start.  Returns the
     :class:`RattleStep`, the load channels at its end (the next step's start loads)
     and the acceleration of the opening half kick, :math:`M^{-1}(F_k + J_k^T\\lambda_k)`.
+
+    The position multiplier is sought on the row space of :math:`J_k` (the rank rule of
+    :func:`geomotion.constraints.constraint_rank`): the reaction is :math:`V_r\\mu`, and
+    Newton's method solves the rotated, row-scaled equations :math:`U_r^TE\\Phi = 0`
+    (all of :math:`\\Phi = 0` when redundant rows are consistent), so a redundant set
+    gives a square, regular system; :math:`\\lambda_k` is the minimum-norm multiplier of
+    that reaction.  ``integrate`` advances q (default Euclidean).
     """
-    # Opening half kick and drift: q(lam) = q_free + dt^2/2 M^-1 J_k^T lam, Phi(q(lam)) = 0
-    # solved for the position multiplier by Newton's method.
-    Minv_Jt = _spd_solve(M, np.swapaxes(checked.jacobian(q), -1, -2))
+    integrate = integrate or euclidean
+    # Opening half kick and drift: q(mu) = q + dt (v + dt/2 (a_free + M^-1 V mu)), with
+    # Phi(q(mu)) = 0 solved for the reaction coordinates mu by Newton's method.
+    rows = _ConstraintRows(checked.jacobian(q), _constraint_rtol(None))
+    Minv_V = _spd_solve(M, rows.basis())  # (..., n, p), zero columns where inactive
     a_free = _spd_solve(M, loads.sum(axis=-2)[..., None])[..., 0]
-    q_free = q + dt * v + 0.5 * dt**2 * a_free
-    lam = np.zeros(q.shape[:-1] + Minv_Jt.shape[-1:])
-    q_next = q_free
+    mu = np.zeros(np.broadcast_shapes(q.shape[:-1], rows.s.shape[:-1]) + (rows.p,))
+
+    def drift(mu):
+        a = a_free + np.einsum("...ij,...j->...i", Minv_V, mu)
+        return integrate(q, v + 0.5 * dt * a, dt), a
+
+    q_next, a_open = drift(mu)
     for iteration in range(max_iter + 1):
         Phi = checked.residual(q_next)
-        violation = float(norm(Phi).max(initial=0.0))
-        if violation <= atol:
+        J_next = checked.jacobian(q_next)
+        violation = tolerance.residual(Phi, q_next, J_next)
+        if violation <= tolerance.tolerance:
             break
         if iteration == max_iter:
             raise ConvergenceError(
-                f"RATTLE position multiplier (Newton on Phi(q_k+1) = 0, |Phi| in constraint "
-                f"units) at t = {t:.6g} s",
+                f"RATTLE position multiplier (Newton on Phi(q_k+1) = 0, "
+                f"{tolerance.units}) in the step from t = {t:.6g} s with dt = {dt:.6g} s",
                 residual=violation,
-                tolerance=atol,
+                tolerance=tolerance.tolerance,
                 iterations=max_iter,
-                suggestion="a smaller step dt, a larger max_iter or a larger atol",
+                suggestion="a smaller step dt, a larger max_iter or a larger tolerance",
             )
-        dPhi_dlam = 0.5 * dt**2 * checked.jacobian(q_next) @ Minv_Jt
-        lam = lam - np.linalg.solve(dPhi_dlam, Phi[..., None])[..., 0]
-        q_next = q_free + 0.5 * dt**2 * np.einsum("...ij,...j->...i", Minv_Jt, lam)
-    a_open = a_free + np.einsum("...ij,...j->...i", Minv_Jt, lam)
+        if rows.p == 0:
+            break
+        dPhi_dmu = (
+            0.5
+            * dt**2
+            * rows.mask(np.swapaxes(rows.U, -1, -2) @ (rows.E[..., None] * J_next) @ Minv_V)
+        )
+        mu = mu - np.linalg.solve(dPhi_dmu, rows.rotate(Phi[..., None]))[..., 0]
+        q_next, a_open = drift(mu)
+    lam = rows.multiplier(mu[..., None])[..., 0]
     v_half = v + 0.5 * dt * a_open
 
     # Closing half kick; the velocity multiplier makes the result tangent.  With loads
@@ -126,7 +152,7 @@ def step(M, checked, loads_of, t, q, v, loads, dt, atol, max_iter):
         v_next, used = v_kick + correction, loads_next
     raise ConvergenceError(
         f"RATTLE closing half kick (fixed point of the velocity-dependent loads, relative "
-        f"change between passes) at t = {t:.6g} s",
+        f"change between passes) in the step from t = {t:.6g} s with dt = {dt:.6g} s",
         residual=change,
         tolerance=_LOAD_RTOL,
         iterations=max_iter,
@@ -134,7 +160,21 @@ def step(M, checked, loads_of, t, q, v, loads, dt, atol, max_iter):
     )
 
 
-def rattle_step(M, constraint, q, v, force, dt, *, t=0.0, atol=_POSITION_ATOL, max_iter=_MAX_ITER):
+def rattle_step(
+    M,
+    constraint,
+    q,
+    v,
+    force,
+    dt,
+    *,
+    t=0.0,
+    atol=None,
+    rtol=_POSITION_RTOL,
+    length_scale=None,
+    max_iter=_MAX_ITER,
+    integrate=None,
+):
     r"""One RATTLE step for a constant mass matrix (see the module documentation).
 
     The position multiplier is found by Newton's method on
@@ -160,9 +200,20 @@ def rattle_step(M, constraint, q, v, force, dt, *, t=0.0, atol=_POSITION_ATOL, m
         Time of the state ``(q, v)`` in s; default 0.
     atol : float, optional
         Absolute tolerance on :math:`|\Phi(q_{k+1})|`, in the constraint's units (m for
-        a loop closure); default 1e-12.
+        a loop closure); default None: the relative rule of ``rtol``.
+    rtol : float, optional
+        Relative tolerance of the default rule (see
+        :func:`~geomotion.integrators.project_position`): every row's
+        :math:`|\Phi_i|/(|\nabla\Phi_i|\,\ell)` at most ``rtol``; default 1e-12.
+    length_scale : float, optional
+        :math:`\ell` of that rule, in the units of q; default :math:`\max(1, \max_j|q_j|)`
+        at the start ``q``.
     max_iter : int, optional
         Iterations allowed for each solve; default 20.
+    integrate : callable, optional
+        ``integrate(q, v, dt)`` -> q, the drift :math:`q_{k+1} = q_k \oplus
+        \Delta t\,v_{k+1/2}` (see :class:`~geomotion.integrators.MechanicalSystem`);
+        default ``q + dt v``.
 
     Returns
     -------
@@ -197,18 +248,21 @@ def rattle_step(M, constraint, q, v, force, dt, *, t=0.0, atol=_POSITION_ATOL, m
     -21.62
     """
     dt, _ = _common.step_settings(dt, 1)
-    atol, max_iter = iteration_settings(atol, max_iter)
+    tolerance, max_iter = iteration_settings(atol, max_iter, rtol=rtol, length_scale=length_scale)
     if callable(M):
         raise ValueError(
             "M: expected a constant (..., n, n) mass matrix, got a callable; "
             "RATTLE in this form needs M independent of q"
         )
+    if integrate is not None and not callable(integrate):
+        raise TypeError(f"integrate: expected None or a callable, got {type(integrate).__name__}")
     q = configuration(q)
-    n = q.shape[-1]
-    v = configuration(v, n, "v")
+    nq = q.shape[-1]
+    v = configuration(v, nq if integrate is None else None, "v")
+    n = v.shape[-1]
     M = mass_function(M, n)(q)
     force_of, batch = _common.load_function(force, "force", n, "force(t, q, v)")
-    q, v = _common.initial_state(q, v, n, ("q", "v"), batch)
+    q, v = _common.initial_state(q, v, n, ("q", "v"), batch, nq=nq)
     t = _validate.real_array(t, "t")
     if t.ndim:
         raise ValueError(f"t: expected a scalar time in s, got shape {t.shape}")
@@ -218,4 +272,7 @@ def rattle_step(M, constraint, q, v, force, dt, *, t=0.0, atol=_POSITION_ATOL, m
 
     checked = CheckedConstraint(constraint, n)
     start = loads_of(float(t), q, v)
-    return step(M, checked, loads_of, float(t), q, v, start, dt, atol, max_iter)[0]
+    advance = integrate_function(integrate, nq, "integrate")
+    return step(
+        M, checked, loads_of, float(t), q, v, start, dt, tolerance.at(q), max_iter, advance
+    )[0]

@@ -34,8 +34,9 @@ between successive step sizes.  What to expect on a smooth problem:
   it is recorded as not applicable, with the reason, rather than run.
 
 Floors.  An error at the level of a solve tolerance or of rounding says nothing about
-the step.  Each quantity therefore carries a floor -- ten times the Newton tolerance
-``atol`` for the position residual, and 1000 times machine epsilon
+the step.  Each quantity therefore carries a floor -- ten times the bound on
+:math:`|\Phi|` that the Newton tolerance guarantees for the position residual (``atol``,
+or the relative rule's per-row bounds), and 1000 times machine epsilon
 times the size of the terms that cancel for the others (:math:`|J_c||v|`,
 :math:`|\gamma|`, the largest energy or work term) -- and an order is reported (not NaN)
 only when both errors it compares lie above the floor.
@@ -50,7 +51,7 @@ import numpy as np
 from .. import _validate
 from ..errors import ConvergenceError
 from .constrained import CONSTRAINED_METHODS, simulate_constrained
-from .stabilization import _POSITION_ATOL
+from .stabilization import _POSITION_RTOL, Tolerance
 
 __all__ = ["QUANTITIES", "MethodStudy", "StepSizeStudy", "step_size_study"]
 
@@ -62,7 +63,19 @@ _ROUNDOFF_FACTOR = 1e3
 QUANTITIES = ("position", "velocity", "acceleration", "energy")
 
 #: Options passed through to :func:`~geomotion.integrators.simulate_constrained`.
-_OPTIONS = ("u", "B", "other_force", "damping", "gravity", "alpha", "beta", "atol", "max_iter")
+_OPTIONS = (
+    "u",
+    "B",
+    "other_force",
+    "damping",
+    "gravity",
+    "alpha",
+    "beta",
+    "atol",
+    "rtol",
+    "length_scale",
+    "max_iter",
+)
 
 #: The message with which simulate_constrained refuses RATTLE for a varying mass matrix.
 _VARYING_MASS = "system: method 'rattle' needs a constant mass matrix"
@@ -278,7 +291,7 @@ def _norms(rows):
     return np.sqrt(np.einsum("...i,...i->...", rows, rows))
 
 
-def _floors(trajectory, constraint, atol):
+def _floors(trajectory, constraint, tolerance):
     """Rounding / tolerance floors of the four residuals of one run."""
     eps = np.finfo(float).eps
     J = np.asarray(constraint.jacobian(trajectory.q), dtype=float)
@@ -293,7 +306,7 @@ def _floors(trajectory, constraint, atol):
     ]
     energy_size = sum(np.abs(term).max() for term in terms)
     return {
-        "position": 10.0 * atol,
+        "position": 10.0 * tolerance.at(trajectory.q[0]).floor(trajectory.q, J),
         "velocity": _ROUNDOFF_FACTOR * eps * float((jacobian_size * _norms(trajectory.v)).max()),
         "acceleration": _ROUNDOFF_FACTOR * eps * float(_norms(gamma).max()),
         "energy": _ROUNDOFF_FACTOR * eps * float(energy_size),
@@ -356,7 +369,8 @@ def step_size_study(
         three in that order.
     **options
         Passed to :func:`~geomotion.integrators.simulate_constrained`: ``u``, ``B``, ``other_force``,
-        ``damping``, ``gravity``, ``atol``, ``max_iter``, and the Baumgarte gains
+        ``damping``, ``gravity``, ``atol``, ``rtol``, ``length_scale``, ``max_iter``, and
+        the Baumgarte gains
         ``alpha``, ``beta`` (1/s; required when ``"baumgarte"`` is studied, given to
         that method only).
 
@@ -418,7 +432,9 @@ def step_size_study(
             "alpha, beta: studying method 'baumgarte' needs both gains (1/s); "
             "pass alpha=..., beta=... or leave 'baumgarte' out of methods"
         )
-    atol = options.get("atol", _POSITION_ATOL)
+    tolerance = Tolerance(
+        options.get("atol"), options.get("rtol", _POSITION_RTOL), options.get("length_scale")
+    )
     dt = np.array([duration / n for n in counts])
 
     results = []
@@ -450,7 +466,7 @@ def step_size_study(
             values["velocity"].append(float(np.max(trajectory.velocity_residual)))
             values["acceleration"].append(float(np.max(trajectory.acceleration_residual)))
             values["energy"].append(float(np.max(np.abs(trajectory.energy_residual))))
-            for name, value in _floors(trajectory, constraint, atol).items():
+            for name, value in _floors(trajectory, constraint, tolerance).items():
                 floors[name] = max(floors[name], value)
         if reason:
             results.append(_not_applicable(method, reason, dt))

@@ -194,12 +194,12 @@ def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None
     if method not in METHODS:
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     dt, n_steps = _common.step_settings(dt, n_steps)
-    n = model.num_bodies
+    nq, n = systems.dimensions(model)
+    advance = systems.MechanicalSystem.from_tree(model).integrate or systems.euclidean
     g = systems.gravity_vector(model, gravity)
     tau_of, tau_batch = _common.load_function(tau, "tau", n, "tau(t, q, v)")
     B_d = _common.damping_matrix(damping, n)
-    q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), tau_batch)
-    shape = q0.shape
+    q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), tau_batch, nq=nq)
 
     def dynamics(t, q, v):
         """Acceleration and the load channels (applied torque, damping force)."""
@@ -207,19 +207,22 @@ def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None
         return tree.aba(model, q, v, loads.sum(axis=-2), gravity=g), loads
 
     t = dt * np.arange(n_steps + 1)
-    q = np.empty((n_steps + 1,) + shape)
-    v = np.empty((n_steps + 1,) + shape)
-    work = np.zeros((n_steps + 1,) + shape[:-1] + (2,))
+    q = np.empty((n_steps + 1,) + q0.shape)
+    v = np.empty((n_steps + 1,) + v0.shape)
+    work = np.zeros((n_steps + 1,) + v0.shape[:-1] + (2,))
     q[0], v[0] = q0, v0
 
     for k in range(n_steps):
         if method == "rk4":
-            q[k + 1], v[k + 1], step_work, _ = _common.rk4_step(dynamics, t[k], q[k], v[k], dt)
+            q[k + 1], v[k + 1], step_work, _ = _common.rk4_step(
+                dynamics, t[k], q[k], v[k], dt, advance
+            )
         else:
             a, loads = dynamics(t[k], q[k], v[k])
             v[k + 1] = v[k] + dt * a
-            q[k + 1] = q[k] + dt * v[k + 1]
-            step_work = _common.power(loads, q[k + 1] - q[k])
+            q[k + 1] = advance(q[k], v[k + 1], dt)
+            # The displacement in velocity space (q_k+1 - q_k on Euclidean coordinates).
+            step_work = _common.power(loads, dt * v[k + 1])
         work[k + 1] = work[k] + step_work
 
     kinetic = tree.kinetic_energy(model, q, v)
