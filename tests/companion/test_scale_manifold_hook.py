@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy.special import ellipj, ellipk
 
-from geomotion import constraints, integrators, models, tree
+from geomotion import constraints, inertia, integrators, models, tree
 
 G, L, MASS = 9.81, 0.7, 1.3
 THETA0 = 1.1
@@ -125,21 +125,15 @@ def test_bad_hooks_are_refused_naming_them():
         integrators.MechanicalSystem(SYSTEM.mass_matrix, SYSTEM.bias, SYSTEM.potential, rotate)
 
 
-def test_from_tree_uses_tree_integrate_only_when_nq_differs_from_nv(monkeypatch):
+def test_from_tree_uses_tree_integrate_only_when_nq_differs_from_nv():
     chain = models.planar_closed_chain()
     assert integrators.MechanicalSystem.from_tree(chain.model).integrate is None
-    # A stand-in for a model with quaternion joints (nq = 4 > nv = 3).
-    model = models.planar_closed_chain().model
-    object.__setattr__(model, "nq", 4)
-    object.__setattr__(model, "nv", 3)
-    calls = []
-
-    def fake_integrate(model_, q, v, dt):
-        calls.append((model_, dt))
-        return q
-
-    monkeypatch.setattr(tree, "integrate", fake_integrate, raising=False)
-    hook = integrators.MechanicalSystem.from_tree(model).integrate
+    # A real tree with quaternion joints: a rod on a ball joint (nq = 4 > nv = 3).
+    rod = inertia.spatial_inertia(1.0, [0.0, 0.0, -0.5], np.diag([0.02, 0.02, 0.001]))
+    ball = tree.Tree([-1], [tree.SPHERICAL], [np.eye(4)], [rod])
+    hook = integrators.MechanicalSystem.from_tree(ball).integrate
     assert hook is not None
-    hook(np.zeros(4), np.zeros(3), 0.25)
-    assert calls == [(model, 0.25)]
+    q = tree.random_configuration(ball, rng=3)
+    v = np.array([0.3, -1.2, 0.7])
+    np.testing.assert_array_equal(hook(q, v, 0.25), tree.integrate(ball, q, v, 0.25))
+    assert not np.allclose(hook(q, v, 0.25), q + 0.25 * np.concatenate([[0.0], v]))
