@@ -19,7 +19,7 @@ centres); limb segments hang along their body's -z axis and the foot points alon
 Segment data
 ------------
 Masses, centres of mass and principal central moments come from de Leva's (1996) male
-fractions (:data:`geomotion.models.body_segments.DE_LEVA_MALE`, every row with its
+fractions (``geomotion.models.body_segments.DE_LEVA_MALE``, every row with its
 source) applied to a stated body mass and to the segment lengths of ``GOLFER_LENGTHS``.
 Those lengths are our modelling choice for a 1.80 m man (de Leva's fractions need a
 length; his table's own mean lengths were not transcribed): they add up to the stature
@@ -446,7 +446,7 @@ def legs_and_pelvis(*, leg_joints=7, body_mass=80.0, height=1.80):
     the pelvis about the vertical).
 
     Segments: the pelvis is de Leva's lower trunk, the legs his thigh, shank and foot
-    (:mod:`geomotion.models.body_segments`), with the lengths of ``GOLFER_LENGTHS``
+    (``geomotion.models.body_segments``), with the lengths of ``GOLFER_LENGTHS``
     scaled to ``height``; the rest of the body is left out (the count does not depend
     on the masses), so the model weighs 50.9 % of ``body_mass``.
 
@@ -697,7 +697,7 @@ def golfer(
 
     :math:`n_v = 6 + 3 + 2(3 + 1 + 2) + 2(3 + 1 + 2) = 33`, :math:`n_q = 39` (quaternions).
 
-    Segment parameters (de Leva 1996, male fractions, :mod:`~geomotion.models.body_segments`;
+    Segment parameters (de Leva 1996, male fractions, ``body_segments``;
     lengths ``GOLFER_LENGTHS``, our stated choice for a 1.80 m man, scaled to ``height``):
 
     ====================  ================================  ========  ============
