@@ -473,7 +473,7 @@ def legs_and_pelvis(*, leg_joints=7, body_mass=80.0, height=1.80):
     >>> from geomotion import models
     >>> legs = models.legs_and_pelvis()
     >>> legs.model.nv, legs.model.nq
-    (20, 27)
+    (20, 23)
     """
     if leg_joints not in (7, 5) or isinstance(leg_joints, bool):
         raise ValueError(f"leg_joints: expected 7 or 5 joints per leg, got {leg_joints!r}")
