@@ -753,9 +753,10 @@ def golfer(
     flexed 5 degrees and the trail elbow 20; the trail palm point on the club's trail
     grip point.  The thorax and the arms are solved together from a thorax flexed 25
     degrees and bent 10 degrees towards the trail, with moving the thorax 50 times
-    dearer than the arms: the trunk ends about 40 degrees from the vertical, bent about
-    23 degrees towards the trail side and turned 10 degrees (the arms have no forearm
-    rotation, so the thorax takes part of the hands' placement).  Heights scale with
+    dearer than the arms: the thorax ends about 39 degrees from the vertical, its rotation
+    vector relative to the pelvis about (23, 12, 10) degrees (side bend towards the trail,
+    flexion, turn; the arms have no forearm rotation, so the thorax takes part of the
+    hands' placement); the knees are flexed 38 degrees.  Heights scale with
     ``height``; the club does not.
 
     Closures (:meth:`Golfer.constraints`): each sole welded to the ground where it is
