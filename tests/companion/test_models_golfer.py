@@ -432,6 +432,11 @@ def test_legs_and_pelvis_counts_in_pinocchio(legs, stiff_legs):
         both, shape = _pin_rank(pin, peer, q, ["left", "right"])
         assert shape == (12, system.model.nv)
         assert (one, both) == (6, two_feet)
+    # Away from the sagittal stance, where the legs' axes tilt, two feet are independent
+    # again: the redundancy belongs to the stance, as at any singular configuration.
+    pin, peer = _pinocchio(stiff_legs.model, stiff_legs.soles)
+    q = tree.random_configuration(stiff_legs.model, rng=rng)
+    assert _pin_rank(pin, peer, _pin_q(stiff_legs.model, q), ["left", "right"])[0] == 12
     # Chapter 2's count: 20 -> 14 -> 8 for the 7-joint legs.
     assert legs.model.nv - 6 == 14 and legs.model.nv - 12 == 8
 

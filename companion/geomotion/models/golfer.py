@@ -443,7 +443,8 @@ def legs_and_pelvis(*, leg_joints=7, body_mass=80.0, height=1.80):
     abduction, through a massless body), a knee flexion and the two-axis ankle, so
     :math:`n_v = 16`; in the stance ``q0`` every leg axis is horizontal and two planted
     feet are redundant (the rank of their 12 weld rows is 11, not 12: no leg can turn
-    the pelvis about the vertical).
+    the pelvis about the vertical).  The redundancy belongs to that stance: where the
+    leg axes tilt out of the horizontal, as at random configurations, the rank is 12.
 
     Segments: the pelvis is de Leva's lower trunk, the legs his thigh, shank and foot
     (``geomotion.models.body_segments``), with the lengths of ``GOLFER_LENGTHS``
@@ -754,7 +755,7 @@ def golfer(
     grip point.  The thorax and the arms are solved together from a thorax flexed 25
     degrees and bent 10 degrees towards the trail, with moving the thorax 50 times
     dearer than the arms: the thorax ends about 39 degrees from the vertical, its rotation
-    vector relative to the pelvis about (23, 12, 10) degrees (side bend towards the trail,
+    vector relative to the pelvis about (20, 12, 10) degrees (side bend towards the trail,
     flexion, turn; the arms have no forearm rotation, so the thorax takes part of the
     hands' placement); the knees are flexed 38 degrees.  Heights scale with
     ``height``; the club does not.
