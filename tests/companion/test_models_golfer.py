@@ -310,6 +310,39 @@ def test_golfer_rejects_bad_input(point_golfer):
         models.golfer(height=0.9)  # a child's arms cannot reach an adult's driver
 
 
+def test_body_frame_rejects_bad_input():
+    with pytest.raises(TypeError, match="body"):
+        models.BodyFrame(1.0, np.eye(4))
+    with pytest.raises(ValueError, match="body"):
+        models.BodyFrame(-1, np.eye(4))
+    with pytest.raises(ValueError, match="pose"):
+        models.BodyFrame(0, np.eye(4).T + np.eye(4)[:, [3]] @ np.ones((1, 4)))
+    with pytest.raises(ValueError, match="pose"):
+        models.BodyFrame(0, np.stack([np.eye(4)] * 2))
+    frame = models.BodyFrame(np.int64(2), spatial.pose(np.eye(3), [0.1, 0, 0]))
+    assert not frame.pose.flags.writeable
+
+
+def test_a_shorter_golfer_scales_and_still_stands(point_golfer):
+    short = models.golfer(height=1.70)
+    scale = 1.70 / 1.80
+    assert short.parameters["lengths"]["thigh"] == pytest.approx(0.44 * scale)
+    for role, sign in (("lead", 1.0), ("trail", -1.0)):
+        T = short.frames[f"{role} sole"].world_pose(short.model, short.q0)
+        np.testing.assert_allclose(T[:3, 2], [0.0, 0.0, 1.0], atol=1e-11)
+        np.testing.assert_allclose(T[:3, 3], [0.0, sign * 0.22 * scale, 0.0], atol=1e-11)
+    # The vertex of the head at the neutral configuration stands at the stature.
+    T = tree.forward_kinematics(short.model, tree.neutral(short.model))
+    lengths = short.parameters["lengths"]
+    top = T[short.bodies["thorax"], 2, 3] + sum(
+        lengths[k] for k in ("middle_trunk", "upper_trunk", "neck", "head")
+    )
+    sole = T[short.bodies["lead foot"], 2, 3] - lengths["ankle_height"]
+    assert top - sole == pytest.approx(1.70, abs=1e-12)
+    # Same body mass, lighter limbs nowhere: only the lengths changed.
+    np.testing.assert_allclose(short.model.masses, point_golfer.model.masses, rtol=1e-12)
+
+
 def test_grip_components_follow_the_keyword(point_golfer, weld_golfer):
     assert point_golfer.grip_components() == (3, 4, 5)
     assert weld_golfer.grip_components() == (0, 1, 2, 3, 4, 5)

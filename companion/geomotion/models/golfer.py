@@ -138,13 +138,27 @@ class BodyFrame:
         Index of the body in the model.
     pose : (4, 4) ndarray
         The frame's pose in the body's coordinates (translation in m), read-only.
+
+    Raises
+    ------
+    TypeError
+        If ``body`` is not an integer.
+    ValueError
+        If ``body`` is negative or ``pose`` is not one rigid (4, 4) pose.
     """
 
     body: int
     pose: np.ndarray
 
     def __post_init__(self):
-        pose = np.array(self.pose, dtype=float)
+        if isinstance(self.body, bool) or not isinstance(self.body, (int, np.integer)):
+            raise TypeError(f"body: expected a body index (int), got {self.body!r}")
+        if self.body < 0:
+            raise ValueError(f"body: expected a body index >= 0, got {self.body}")
+        pose = _validate.pose(self.pose, "pose")
+        if pose.shape != (4, 4):
+            raise ValueError(f"pose: expected one (4, 4) pose, got shape {pose.shape}")
+        pose = np.array(pose, dtype=float)
         pose.flags.writeable = False
         object.__setattr__(self, "pose", pose)
 
