@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize
 
-from . import _validate, constraints, inertia, spatial, tree
+from .. import _validate, constraints, inertia, spatial, tree
 
 __all__ = [
     "REVOLUTE_Z",
@@ -621,3 +621,25 @@ def two_grounded_links_jacobian(theta, lengths):
     if lengths.shape != (2,):
         raise ValueError(f"lengths: expected 2 values, got shape {lengths.shape}")
     return _closure_jacobian(theta, lengths * np.array([1.0, -1.0]))
+
+
+from . import body_segments  # noqa: E402, F401  (a public submodule, imported after the names)
+from .golfer import (  # noqa: E402
+    CLUB_HEAD,
+    GOLFER_LENGTHS,
+    BodyFrame,
+    Golfer,
+    LegsAndPelvis,
+    golfer,
+    legs_and_pelvis,
+)
+
+__all__ += [
+    "GOLFER_LENGTHS",
+    "CLUB_HEAD",
+    "BodyFrame",
+    "LegsAndPelvis",
+    "legs_and_pelvis",
+    "Golfer",
+    "golfer",
+]

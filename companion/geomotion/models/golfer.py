@@ -1,0 +1,1049 @@
+r"""A 3-D golfer and chapter 2's legs-and-pelvis counting model, built as trees with closures.
+
+Both models stand on a floating pelvis (a free-flyer joint) and plant their feet with
+weld closures (:func:`geomotion.constraints.frame_closure`, all six components) to the
+ground at the soles' current poses; the golfer also holds one club with two hands.  How
+many degrees of freedom are left is *computed* from the rank of the stacked closure
+Jacobian (:func:`geomotion.constraints.constraint_rank`), not counted by hand.
+
+Axes and names
+--------------
+World: z up, x the direction the golfer faces (towards the ball), y towards the target
+(a right-handed golfer: the *lead* side is the left, +y; the *trail* side the right).
+At the neutral configuration (every joint at zero, pelvis at the world origin) the body
+stands upright in the anatomical position (palms forward), and every body's axes are
+parallel to the world's: x anterior, y to the body's left, z up.  Each body's origin is
+its proximal joint centre (the pelvis's is the mid-hip point MIDH, between the hip joint
+centres); limb segments hang along their body's -z axis and the foot points along +x.
+
+Segment data
+------------
+Masses, centres of mass and principal central moments come from de Leva's (1996) male
+fractions (``geomotion.models.body_segments.DE_LEVA_MALE``, every row with its
+source) applied to a stated body mass and to the segment lengths of ``GOLFER_LENGTHS``.
+Those lengths are our modelling choice for a 1.80 m man (de Leva's fractions need a
+length; his table's own mean lengths were not transcribed): they add up to the stature
+(ankle height + shank + thigh + lower, middle and upper trunk + neck + head = 1.80 m),
+and scale in proportion to ``height``.  Each centre of mass lies on the line between the
+segment's two endpoints, where de Leva's table puts it (for the foot that line runs from
+heel to toe tip on the sole, so the foot's centre of mass sits at sole level, a
+simplification).  Joint signs: knee ``q > 0`` flexes (about +y), elbow, hip-flexion and
+ankle ``q > 0`` flex or dorsiflex (about -y), subtalar ``q > 0`` inverts and wrist
+deviation ``q > 0`` deviates radially (about the foot's or hand's axis, mirrored
+between sides).
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import _validate, constraints, inertia, spatial, tree
+from ..errors import ConvergenceError
+from .body_segments import DE_LEVA_MALE, segment_central_inertia
+
+__all__ = [
+    "GOLFER_LENGTHS",
+    "CLUB_HEAD",
+    "BodyFrame",
+    "LegsAndPelvis",
+    "legs_and_pelvis",
+    "Golfer",
+    "golfer",
+]
+
+#: Segment lengths and joint-centre offsets of the stated 1.80 m golfer, m (our modelling
+#: choice, not a measurement; see the module documentation).  Keys with a de Leva row
+#: are that row's endpoint distance; the others place joint centres.
+GOLFER_LENGTHS = {
+    "head": 0.21,  # VERT-MIDG
+    "neck": 0.08,  # SUPR up to MIDG (placement of the head on the trunk)
+    "upper_trunk": 0.18,  # SUPR-XYPH
+    "middle_trunk": 0.22,  # XYPH-OMPH
+    "lower_trunk": 0.15,  # OMPH-MIDH
+    "upper_arm": 0.30,  # SJC-EJC
+    "forearm": 0.27,  # EJC-WJC
+    "hand": 0.09,  # WJC-MET3
+    "thigh": 0.44,  # HJC-KJC
+    "shank": 0.44,  # KJC-AJC
+    "ankle_height": 0.08,  # AJC above the sole
+    "foot": 0.27,  # HEEL-TTIP
+    "heel_behind_ankle": 0.06,  # HEEL behind AJC, along the foot
+    "hip_width": 0.18,  # between the hip joint centres
+    "shoulder_width": 0.38,  # between the shoulder joint centres
+    "shoulder_below_suprasternale": 0.04,
+    "palm": 0.07,  # grip point on the hand: this far from WJC towards MET3 ...
+    "palm_depth": 0.02,  # ... and this far in front of the palm
+}
+
+#: Stature that ``GOLFER_LENGTHS`` describes, m.
+_REFERENCE_HEIGHT = 1.80
+
+#: The measured driver head (Proceedings 2020, 49(1), 47, Table 1; the book's golf source
+#: notes, section 2): mass kg, centre of mass from the face centre in the face frame (m),
+#: and the inertia about the centre of mass in the head frame (kg m^2, from g cm^2).
+#: Face frame, as we read it: x the outward face normal, z up with the head soled, y = z x x
+#: (from the toe towards the heel for a right-handed club).
+CLUB_HEAD = {
+    "mass": 0.204,
+    "com": np.array([-42.3, 2.9, 1.0]) * 1e-3,
+    "inertia_com": np.array([[2843.0, -733.0, 530.2], [-733.0, 5679.0, 0.5], [530.2, 0.5, 4085.0]])
+    * 1e-7,
+}
+
+#: Club values that are modelling choices or labelled trade values (see :func:`golfer`).
+_CLUB_DEFAULTS = {
+    "length": 45 * 0.0254,  # m; trade-typical 44-46 in, rules: at most 48 in
+    "shaft_mass": 0.065,  # kg; trade value, range 0.055-0.075
+    "grip_mass": 0.050,  # kg; trade value, range 0.040-0.060
+    "grip_length": 0.27,  # m; modelling choice
+    "grip_radius": 0.0125,  # m; modelling choice
+    "shaft_radius": 0.006,  # m; modelling choice (solid cylinder of the tube's size)
+    "lie": np.radians(58.0),  # shaft to the head's horizontal; modelling choice
+    "lead_grip": 0.05,  # m from the butt: the lead hand's grip point
+    "trail_grip": 0.11,  # m from the butt: the trail hand's grip point
+    "shaft_to_hand": np.radians(35.0),  # shaft from the lead hand's axis; modelling choice
+}
+
+#: Largest club length the equipment rules allow (48 in), m.
+MAX_CLUB_LENGTH = 48 * 0.0254
+
+_MASSLESS = np.zeros((6, 6))
+#: Elbow flexion of the address posture, lead and trail, rad (our choice).
+_ADDRESS_ELBOWS = np.radians([5.0, 20.0])
+#: Distance from the lead shoulder to the lead grip point that places the ball, m (x 1.80 m
+#: stature; our choice).
+_LEAD_REACH = 0.55
+#: Relative cost of moving the thorax in the posture solve (the arms' cost is 1).
+_THORAX_WEIGHT = 0.02
+#: Initial guess of the thorax: forward flexion and side bend towards the trail, degrees.
+_THORAX_START = (25.0, 10.0)
+_Y = np.array([0.0, 1.0, 0.0])
+
+
+def _revolute(axis):
+    return np.concatenate([np.asarray(axis, dtype=float), np.zeros(3)])
+
+
+def _translation(p):
+    return spatial.pose(np.eye(3), p)
+
+
+@dataclass(frozen=True, eq=False)
+class BodyFrame:
+    """A frame fixed in a body: its pose in the body's coordinates.
+
+    Attributes
+    ----------
+    body : int
+        Index of the body in the model.
+    pose : (4, 4) ndarray
+        The frame's pose in the body's coordinates (translation in m), read-only.
+
+    Raises
+    ------
+    TypeError
+        If ``body`` is not an integer.
+    ValueError
+        If ``body`` is negative or ``pose`` is not one rigid (4, 4) pose.
+    """
+
+    body: int
+    pose: np.ndarray
+
+    def __post_init__(self):
+        if isinstance(self.body, bool) or not isinstance(self.body, (int, np.integer)):
+            raise TypeError(f"body: expected a body index (int), got {self.body!r}")
+        if self.body < 0:
+            raise ValueError(f"body: expected a body index >= 0, got {self.body}")
+        pose = _validate.pose(self.pose, "pose")
+        if pose.shape != (4, 4):
+            raise ValueError(f"pose: expected one (4, 4) pose, got shape {pose.shape}")
+        pose = np.array(pose, dtype=float)
+        pose.flags.writeable = False
+        object.__setattr__(self, "pose", pose)
+
+    def world_pose(self, model, q):
+        """The frame's pose in the world at configuration ``q``.
+
+        Parameters
+        ----------
+        model : geomotion.tree.Tree
+        q : (..., nq) array_like
+
+        Returns
+        -------
+        (..., 4, 4) ndarray
+            :math:`T_{0,b}(q)\\,T_{b,f}`, translation in m.
+        """
+        return tree.forward_kinematics(model, q)[..., self.body, :, :] @ self.pose
+
+
+# ---------------------------------------------------------------------------
+# Segment inertias
+# ---------------------------------------------------------------------------
+
+
+def _hanging_segment(name, body_mass, length):
+    """A limb segment along -z from its proximal joint (its body origin)."""
+    row = DE_LEVA_MALE[name]
+    m, i_sag, i_trans, i_long = segment_central_inertia(row, body_mass=body_mass, length=length)
+    return inertia.spatial_inertia(
+        m, [0.0, 0.0, -row.com * length], np.diag([i_sag, i_trans, i_long])
+    )
+
+
+def _segment_between(name, body_mass, origin_point, other_point, axes):
+    """A segment whose row's origin and other endpoint sit at the given body points.
+
+    ``axes`` = indices (sagittal, transverse, longitudinal) of the body axes about which
+    the three radii act.
+    """
+    row = DE_LEVA_MALE[name]
+    origin_point, other_point = np.asarray(origin_point), np.asarray(other_point)
+    length = float(np.linalg.norm(other_point - origin_point))
+    m, *moments = segment_central_inertia(row, body_mass=body_mass, length=length)
+    I_C = np.zeros((3, 3))
+    for axis, moment in zip(axes, moments):
+        I_C[axis, axis] = moment
+    com = origin_point + row.com * (other_point - origin_point)
+    return inertia.spatial_inertia(m, com, I_C)
+
+
+_UPRIGHT = (0, 1, 2)  # sagittal about x, transverse about y, longitudinal about z
+_FOOT_AXES = (2, 1, 0)  # sagittal about z (vertical), transverse about y, longitudinal x
+
+
+def _foot(body_mass, L):
+    heel = np.array([-L["heel_behind_ankle"], 0.0, -L["ankle_height"]])
+    toe = heel + np.array([L["foot"], 0.0, 0.0])
+    return _segment_between("foot", body_mass, heel, toe, _FOOT_AXES)
+
+
+def _pelvis(body_mass, L):
+    """Lower trunk, OMPH (above) to MIDH (the body origin)."""
+    return _segment_between("lower_trunk", body_mass, [0, 0, L["lower_trunk"]], [0, 0, 0], _UPRIGHT)
+
+
+def _thorax(body_mass, L):
+    """Middle and upper trunk and the head, one rigid body with its origin at OMPH."""
+    xyph = L["middle_trunk"]
+    supr = xyph + L["upper_trunk"]
+    vert = supr + L["neck"] + L["head"]
+    parts = [
+        _segment_between("middle_trunk", body_mass, [0, 0, xyph], [0, 0, 0], _UPRIGHT),
+        _segment_between("upper_trunk", body_mass, [0, 0, supr], [0, 0, xyph], _UPRIGHT),
+        _segment_between("head", body_mass, [0, 0, vert], [0, 0, vert - L["head"]], _UPRIGHT),
+    ]
+    return sum(parts)
+
+
+def _scaled_lengths(height):
+    scale = height / _REFERENCE_HEIGHT
+    return {key: value * scale for key, value in GOLFER_LENGTHS.items()}
+
+
+# ---------------------------------------------------------------------------
+# Posture solver (used to build the stated postures, not a public IK)
+# ---------------------------------------------------------------------------
+
+_POSTURE_ATOL = 1e-12
+_POSTURE_MAX_ITER = 60
+_POSTURE_STEP = 1e-7
+
+
+def _solve_posture(model, q, columns, residual, what, weights=None):
+    """Gauss-Newton on ``residual(q) = 0`` over the velocity coordinates ``columns``.
+
+    Minimum-norm steps (``lstsq``, in the coordinates scaled by ``weights``: a small
+    weight makes a coordinate expensive to move) from the given ``q``, central-difference
+    Jacobian along :func:`geomotion.tree.integrate`, steps capped at 0.5 (rad or m).
+    """
+    columns = np.asarray(columns)
+    weights = np.ones(columns.size) if weights is None else np.asarray(weights)
+    norm = np.inf
+    for _ in range(_POSTURE_MAX_ITER):
+        r = residual(q)
+        norm = float(np.abs(r).max())
+        if norm <= _POSTURE_ATOL:
+            return q
+        J = np.empty((r.size, columns.size))
+        for k, j in enumerate(columns):
+            dv = np.zeros(model.nv)
+            dv[j] = _POSTURE_STEP
+            J[:, k] = (
+                residual(tree.integrate(model, q, dv, 1.0))
+                - residual(tree.integrate(model, q, -dv, 1.0))
+            ) / (2 * _POSTURE_STEP)
+        step = weights * np.linalg.lstsq(J * weights, -r, rcond=None)[0]
+        step *= min(1.0, 0.5 / max(float(np.abs(step).max()), np.finfo(float).tiny))
+        dv = np.zeros(model.nv)
+        dv[columns] = step
+        q = tree.integrate(model, q, dv, 1.0)
+    raise ConvergenceError(
+        f"{what}: the stated posture was not reached (residual {norm:.3g} after "
+        f"{_POSTURE_MAX_ITER} Gauss-Newton steps)",
+        residual=norm,
+        tolerance=_POSTURE_ATOL,
+        iterations=_POSTURE_MAX_ITER,
+        suggestion="keep the body proportions and club length near the stated golfer's",
+    )
+
+
+def _pose_error(T_target):
+    T_inv = spatial.inverse_pose(T_target)
+    return lambda T: spatial.log_pose(T_inv @ T)
+
+
+def _limb_columns(model, bodies):
+    return np.concatenate(
+        [np.arange(model.v_start[b], model.v_start[b] + model.joint_nv[b]) for b in bodies]
+    )
+
+
+def _set_joint(model, q, body, value):
+    q = np.array(q, dtype=float)
+    q[model.q_start[body] : model.q_start[body] + model.joint_nq[body]] = value
+    return q
+
+
+def _quaternion(R):
+    """Unit quaternion (w, x, y, z) of a rotation matrix (w >= 0)."""
+    rotvec = spatial.log_pose(spatial.pose(R, np.zeros(3)))[:3]
+    angle = np.linalg.norm(rotvec)
+    axis = rotvec / angle if angle > 0 else np.zeros(3)
+    return np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * axis])
+
+
+def _free_flyer(R, p):
+    return np.concatenate([p, _quaternion(R)])
+
+
+def _check_frame_closure():
+    if not hasattr(constraints, "frame_closure"):  # pragma: no cover - until it is merged
+        raise NotImplementedError(
+            "constraints.frame_closure is needed for the foot and grip closures and is not "
+            "available in this version of geomotion"
+        )
+
+
+def _weld_to_ground(model, frame, q):
+    """Weld ``frame`` to the ground at its current world pose."""
+    _check_frame_closure()
+    return constraints.frame_closure(model, frame.body, frame.pose, -1, frame.world_pose(model, q))
+
+
+def _mobility(model, closures, q):
+    J = np.concatenate([c.jacobian(q) for c in closures], axis=-2)
+    return model.nv - constraints.constraint_rank(J)
+
+
+def _check_posture(model, q):
+    """A single configuration of shape (nq,); quaternions are checked (not normalized)
+    where the tree uses it."""
+    q = _validate.trailing_shape(q, "q", (model.nq,))
+    if q.ndim != 1:
+        raise ValueError(f"q: expected one configuration of shape ({model.nq},), got {q.shape}")
+    return q
+
+
+# ---------------------------------------------------------------------------
+# Chapter 2: a floating pelvis on two legs
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class LegsAndPelvis:
+    r"""Chapter 2's counting model: a floating pelvis on two legs, feet to be planted.
+
+    Build with :func:`legs_and_pelvis`, which documents the joints.
+
+    Attributes
+    ----------
+    model : geomotion.tree.Tree
+        The pelvis (body 0, free flyer) and the legs, left leg first.
+    bodies : dict of str to int
+        Body indices by name (``"pelvis"``, ``"left thigh"``, ..., ``"right foot"``;
+        massless intermediate bodies are named after their joint, e.g. ``"left ankle"``).
+    soles : dict of str to BodyFrame
+        ``"left"`` and ``"right"``: a frame on each foot's sole, under the ankle joint
+        centre, axes those of the foot (x towards the toes, z up out of the sole).
+    q0 : (nq,) ndarray
+        A stance: pelvis level with its origin 0.93 m (scaled with the height) above the
+        ground, each sole level on the ground (z = 0) under its hip joint centre, knees
+        flexed.
+    leg_joints : int
+        7 or 5, see :func:`legs_and_pelvis`.
+    """
+
+    model: tree.Tree
+    bodies: dict
+    soles: dict
+    q0: np.ndarray
+    leg_joints: int
+
+    def __post_init__(self):
+        q0 = np.array(self.q0, dtype=float)
+        q0.flags.writeable = False
+        object.__setattr__(self, "q0", q0)
+
+    def foot_welds(self, q, *, feet=("left", "right")):
+        """Weld closures of the given feet to the ground, at the soles' poses at ``q``.
+
+        Parameters
+        ----------
+        q : (nq,) array_like
+            The configuration that fixes where each sole is planted.
+        feet : sequence of {"left", "right"}, optional, keyword only
+            Which feet are planted; default both.
+
+        Returns
+        -------
+        list of constraints.FrameClosure
+            One weld (six components) per foot, ``body_b = -1`` (the ground).
+
+        Raises
+        ------
+        ValueError
+            If ``q`` is not a configuration of the model or a foot name is unknown.
+        """
+        q = _check_posture(self.model, q)
+        names = [_foot_name(f) for f in feet]
+        return [_weld_to_ground(self.model, self.soles[name], q) for name in names]
+
+    def mobility(self, q, *, feet=("left", "right")):
+        r"""Local mobility :math:`n_v - \operatorname{rank}J` with the given feet planted at ``q``.
+
+        Parameters
+        ----------
+        q : (nq,) array_like
+        feet : sequence of {"left", "right"}, optional, keyword only
+            Planted feet; default both.  No feet: the count is ``nv``.
+
+        Returns
+        -------
+        int
+            Degrees of freedom left, from :func:`geomotion.constraints.constraint_rank`
+            of the stacked weld Jacobians.
+        """
+        closures = self.foot_welds(q, feet=feet)
+        if not closures:
+            return self.model.nv
+        return _mobility(self.model, closures, _check_posture(self.model, q))
+
+
+def _foot_name(value):
+    if value not in ("left", "right"):
+        raise ValueError(f"feet: expected 'left' or 'right' for each foot, got {value!r}")
+    return value
+
+
+def legs_and_pelvis(*, leg_joints=7, body_mass=80.0, height=1.80):
+    r"""Chapter 2's floating pelvis with two legs: the model behind its 20 -> 14 -> 8 count.
+
+    The pelvis is a free body (free-flyer joint, 6 velocity coordinates).  With
+    ``leg_joints=7`` (the chapter's seven joints per leg) each leg has
+
+    * a ball hip (3), at the hip joint centre;
+    * a knee of two revolutes (2): flexion about the thigh's medio-lateral axis, then the
+      shank's axial (tibial) rotation about its long axis, through a massless body;
+    * a two-axis ankle (2): dorsiflexion about the medio-lateral axis, then subtalar
+      inversion about the foot's long axis, through a massless body;
+
+    so :math:`n_v = 6 + 2 \times 7 = 20`.  The chapter does not name the seven joints; the
+    knee's axial rotation is our choice for the seventh (OpenSim's gait models reach seven
+    with a toe joint instead, which a rigid planted foot would leave free).
+
+    With ``leg_joints=5`` the legs cannot twist: a hip of two revolutes (flexion, then
+    abduction, through a massless body), a knee flexion and the two-axis ankle, so
+    :math:`n_v = 16`; in the stance ``q0`` every leg axis is horizontal and two planted
+    feet are redundant (the rank of their 12 weld rows is 11, not 12: no leg can turn
+    the pelvis about the vertical).  The redundancy belongs to that stance: where the
+    leg axes tilt out of the horizontal, as at random configurations, the rank is 12.
+
+    Segments: the pelvis is de Leva's lower trunk, the legs his thigh, shank and foot
+    (``geomotion.models.body_segments``), with the lengths of ``GOLFER_LENGTHS``
+    scaled to ``height``; the rest of the body is left out (the count does not depend
+    on the masses), so the model weighs 50.9 % of ``body_mass``.
+
+    Parameters
+    ----------
+    leg_joints : {7, 5}, optional, keyword only
+        Joints per leg; default 7.
+    body_mass : float, optional, keyword only
+        Whole-body mass, kg; default 80.
+    height : float, optional, keyword only
+        Stature, m; default 1.80 (lengths scale in proportion).
+
+    Returns
+    -------
+    LegsAndPelvis
+
+    Raises
+    ------
+    ValueError
+        If ``leg_joints`` is not 7 or 5, or ``body_mass``/``height`` is not positive.
+
+    Examples
+    --------
+    >>> from geomotion import models
+    >>> legs = models.legs_and_pelvis()
+    >>> legs.model.nv, legs.model.nq
+    (20, 23)
+    """
+    if leg_joints not in (7, 5) or isinstance(leg_joints, bool):
+        raise ValueError(f"leg_joints: expected 7 or 5 joints per leg, got {leg_joints!r}")
+    body_mass = float(_validate.positive(body_mass, "body_mass"))
+    height = float(_validate.positive(height, "height"))
+    L = _scaled_lengths(height)
+    names, parents, joints, placements, inertias = (
+        ["pelvis"],
+        [-1],
+        [tree.FREE_FLYER],
+        [np.eye(4)],
+        [_pelvis(body_mass, L)],
+    )
+
+    def add(name, parent, joint, placement, body_inertia):
+        names.append(name)
+        parents.append(parent)
+        joints.append(joint)
+        placements.append(placement)
+        inertias.append(body_inertia)
+        return len(names) - 1
+
+    for side, sign in (("left", 1.0), ("right", -1.0)):
+        hip = _translation([0.0, sign * L["hip_width"] / 2, 0.0])
+        thigh = _hanging_segment("thigh", body_mass, L["thigh"])
+        if leg_joints == 7:
+            b = add(f"{side} thigh", 0, tree.SPHERICAL, hip, thigh)
+            b = add(f"{side} knee", b, _revolute(_Y), _translation([0, 0, -L["thigh"]]), _MASSLESS)
+            b = add(
+                f"{side} shank",
+                b,
+                tree.REVOLUTE_Z,
+                np.eye(4),
+                _hanging_segment("shank", body_mass, L["shank"]),
+            )
+        else:
+            b = add(f"{side} hip", 0, _revolute(-_Y), hip, _MASSLESS)
+            b = add(f"{side} thigh", b, _revolute([sign, 0, 0]), np.eye(4), thigh)
+            b = add(
+                f"{side} shank",
+                b,
+                _revolute(_Y),
+                _translation([0, 0, -L["thigh"]]),
+                _hanging_segment("shank", body_mass, L["shank"]),
+            )
+        b = add(f"{side} ankle", b, _revolute(-_Y), _translation([0, 0, -L["shank"]]), _MASSLESS)
+        add(f"{side} foot", b, _revolute([sign, 0, 0]), np.eye(4), _foot(body_mass, L))
+    model = tree.Tree(
+        parents=tuple(parents),
+        joints=joints,
+        placements=np.array(placements),
+        inertias=np.array(inertias),
+        gravity=tree.DEFAULT_GRAVITY,
+    )
+    bodies = {name: i for i, name in enumerate(names)}
+    sole = _translation([0.0, 0.0, -L["ankle_height"]])
+    soles = {side: BodyFrame(bodies[f"{side} foot"], sole) for side in ("left", "right")}
+    q0 = _legs_stance(model, bodies, soles, L, leg_joints)
+    return LegsAndPelvis(model, bodies, soles, q0, leg_joints)
+
+
+def _legs_stance(model, bodies, soles, L, leg_joints):
+    """Pelvis level at 0.93 m (x 1.80 m stature), soles level under the hips, knees flexed."""
+    scale = L["thigh"] / GOLFER_LENGTHS["thigh"]
+    q = tree.neutral(model)
+    q = _set_joint(model, q, 0, [0.0, 0.0, 0.93 * scale, 1.0, 0.0, 0.0, 0.0])
+    for side, sign in (("left", 1.0), ("right", -1.0)):
+        # A flexed initial guess: hip 0.3 rad, knee 0.6 rad, ankle 0.3 rad.
+        thigh, shank = bodies[f"{side} thigh"], bodies[f"{side} shank"]
+        ankle = bodies[f"{side} ankle"]
+        if leg_joints == 7:
+            q = _set_joint(model, q, thigh, _quaternion(spatial.rot_y(-0.3)))
+            q = _set_joint(model, q, bodies[f"{side} knee"], [0.6])
+        else:
+            q = _set_joint(model, q, bodies[f"{side} hip"], [0.3])
+            q = _set_joint(model, q, shank, [0.6])
+        q = _set_joint(model, q, ankle, [0.3])
+        target = _translation([0.0, sign * L["hip_width"] / 2, 0.0])
+        error = _pose_error(target)
+        frame = soles[side]
+        first = bodies[f"{side} hip"] if leg_joints == 5 else thigh
+        columns = _limb_columns(model, range(first, bodies[f"{side} foot"] + 1))
+        q = _solve_posture(
+            model,
+            q,
+            columns,
+            lambda q, f=frame, e=error: e(f.world_pose(model, q)),
+            "legs_and_pelvis",
+        )
+    return q
+
+
+# ---------------------------------------------------------------------------
+# The golfer
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Golfer:
+    r"""A 3-D golfer holding a driver, both feet planted: build with :func:`golfer`.
+
+    Attributes
+    ----------
+    model : geomotion.tree.Tree
+        18 bodies (see :func:`golfer`), :math:`n_q = 39`, :math:`n_v = 33`.
+    bodies : dict of str to int
+        Body indices by name.
+    frames : dict of str to BodyFrame
+        ``"lead sole"``, ``"trail sole"`` (on the feet, under the ankle joint centres,
+        z out of the sole); ``"trail grip on hand"`` (on the trail hand) and ``"trail
+        grip on club"`` (on the lead hand and club body), which coincide at ``q0``;
+        ``"lead grip"`` (the lead hand's grip point on the club); ``"club butt"`` (the
+        club frame: origin at the butt, z along the shaft from head to butt, x the face
+        normal) and ``"clubhead"`` (the face centre, axes of the club frame).
+    q0 : (39,) ndarray
+        The address posture (see :func:`golfer`).
+    trail_grip : str
+        ``"point"`` or ``"weld"``.
+    parameters : dict
+        The stated golfer and club: ``body_mass``, ``height``, ``lengths`` (m), ``club``
+        (club values) and ``club_mass`` (kg).
+    """
+
+    model: tree.Tree
+    bodies: dict
+    frames: dict
+    q0: np.ndarray
+    trail_grip: str
+    parameters: dict = field(repr=False)
+
+    def __post_init__(self):
+        q0 = np.array(self.q0, dtype=float)
+        q0.flags.writeable = False
+        object.__setattr__(self, "q0", q0)
+
+    def grip_components(self):
+        """Components of the trail grip closure: (3, 4, 5) for a point grip, 0-5 for a weld.
+
+        Returns
+        -------
+        tuple of int
+        """
+        return (3, 4, 5) if self.trail_grip == "point" else (0, 1, 2, 3, 4, 5)
+
+    def constraints(self, q):
+        """The closures of the address: both feet welded where they are at ``q``, and the grip.
+
+        Parameters
+        ----------
+        q : (39,) array_like
+            The configuration that fixes where each sole is planted (usually ``q0``).
+
+        Returns
+        -------
+        list of constraints.FrameClosure
+            Lead-foot weld, trail-foot weld (to the ground, six components each) and the
+            trail grip: ``"trail grip on hand"`` tied to ``"trail grip on club"`` with
+            :meth:`grip_components`.
+
+        Raises
+        ------
+        ValueError
+            If ``q`` is not a configuration of the model.
+        """
+        q = _check_posture(self.model, q)
+        feet = [_weld_to_ground(self.model, self.frames[f"{s} sole"], q) for s in ("lead", "trail")]
+        hand, club = self.frames["trail grip on hand"], self.frames["trail grip on club"]
+        grip = constraints.frame_closure(
+            self.model,
+            club.body,
+            club.pose,
+            hand.body,
+            hand.pose,
+            components=self.grip_components(),
+        )
+        return feet + [grip]
+
+    def mobility(self, q):
+        r"""Local mobility :math:`n_v - \operatorname{rank}J` with the closures of ``q``.
+
+        Parameters
+        ----------
+        q : (39,) array_like
+
+        Returns
+        -------
+        int
+            From :func:`geomotion.constraints.constraint_rank` of the stacked Jacobians of
+            :meth:`constraints` at ``q``.
+        """
+        return _mobility(self.model, self.constraints(q), _check_posture(self.model, q))
+
+
+def golfer(
+    *,
+    trail_grip="point",
+    body_mass=80.0,
+    height=1.80,
+    club_length=45 * 0.0254,
+    shaft_mass=0.065,
+    grip_mass=0.050,
+):
+    r"""A right-handed male golfer at address with a driver: 18 bodies, 33 velocity coordinates.
+
+    Bodies and joints (velocity coordinates in brackets):
+
+    =====  ======================  ===========  ===============================================
+    body   name                    parent       joint
+    =====  ======================  ===========  ===============================================
+    0      pelvis                  ground       free flyer (6), origin at mid-hip
+    1      thorax                  pelvis       ball (3), at the omphalion (top of the pelvis)
+    2-5    lead upper arm,         thorax, ...  ball shoulder (3), revolute elbow (1), wrist
+           forearm, wrist,                      flexion (1) to a massless ``wrist`` body, then
+           hand and club                        radial/ulnar deviation (1)
+    6-9    trail upper arm, ...    thorax, ...  the same
+    10-13  lead thigh, shank,      pelvis, ...  ball hip (3), revolute knee (1), ankle
+           ankle, foot                          dorsiflexion (1) to a massless ``ankle``
+                                                body, then subtalar inversion (1)
+    14-17  trail thigh, ...        pelvis, ...  the same
+    =====  ======================  ===========  ===============================================
+
+    :math:`n_v = 6 + 3 + 2(3 + 1 + 2) + 2(3 + 1 + 2) = 33`, :math:`n_q = 39` (quaternions).
+
+    Segment parameters (de Leva 1996, male fractions, ``body_segments``;
+    lengths ``GOLFER_LENGTHS``, our stated choice for a 1.80 m man, scaled to ``height``):
+
+    ====================  ================================  ========  ============
+    body                  de Leva segments                  fraction  length (m)
+    ====================  ================================  ========  ============
+    pelvis                lower trunk OMPH-MIDH             0.1117    0.15
+    thorax                middle + upper trunk + head,      0.3923    0.22, 0.18,
+                          the head rigid (no neck joint)              0.21
+    upper arm (x2)        SJC-EJC                           0.0271    0.30
+    forearm (x2)          EJC-WJC                           0.0162    0.27
+    hand (x2)             WJC-MET3                          0.0061    0.09
+    thigh (x2)            HJC-KJC                           0.1416    0.44
+    shank (x2)            KJC-AJC                           0.0433    0.44
+    foot (x2)             HEEL-TTIP                         0.0137    0.27
+    ====================  ================================  ========  ============
+
+    The fractions add up to 1, so the bodies weigh ``body_mass`` plus the club.  Joint
+    centres (our choice): hips 0.18 m apart on the pelvis's y axis, shoulders 0.38 m
+    apart 0.04 m below the suprasternale, the head's mid-gonion 0.08 m above the
+    suprasternale, ankles 0.08 m above the sole, heels 0.06 m behind the ankles.
+
+    The club (a rigid part of the lead hand's body: a tree has no fixed joint, so its
+    inertia is folded into the lead hand, which becomes the "lead hand and club" body):
+
+    ===============  =====================================  ==================================
+    part             value                                  source
+    ===============  =====================================  ==================================
+    head             204 g, CoM and inertia ``CLUB_HEAD``   measured (Proceedings 2020,
+                                                            49(1), 47, Table 1)
+    shaft            ``shaft_mass`` = 65 g, uniform over    trade value (range 55-75 g);
+                     the club length, radius 6 mm           the shape is our choice
+    grip             ``grip_mass`` = 50 g, uniform over     trade value (range 40-60 g);
+                     0.27 m from the butt, radius 12.5 mm   the shape is our choice
+    length           ``club_length`` = 45 in (1.143 m),     trade-typical (44-46 in); the
+                     butt to face centre along the shaft    rules allow at most 48 in
+    ===============  =====================================  ==================================
+
+    The head's face frame is turned so that the shaft meets its horizontal at a lie of
+    58 degrees (our choice), with the shaft axis through the face centre (no hosel
+    offset).  The lead hand holds the grip 0.05 m from the butt, at a point 0.07 m from
+    the wrist towards the knuckles and 0.02 m in front of the palm, the shaft 35 degrees
+    from the hand's long axis towards the thumb and the face normal along the back of
+    the hand; the trail hand holds it 0.11 m from the butt at the same point of its
+    own palm (``"trail grip on hand"`` / ``"trail grip on club"``).
+
+    Address posture ``q0`` (our choice, solved once by minimum-norm Gauss-Newton steps on
+    the stated targets): soles level on the ground (z = 0), ankles at y = +/-0.22 m,
+    the lead foot turned 20 degrees towards the target and the trail foot square; the
+    pelvis origin 0.90 m high, 0.06 m behind the ankles, tilted 20 degrees forward; the
+    club's face square to the target (its normal along +y), the shaft 45 degrees above
+    the ground in the x-z plane, the face centre 0.03 m above the ground at y = 0 and as
+    far out as puts the lead grip point 0.55 m from the lead shoulder; the lead elbow
+    flexed 5 degrees and the trail elbow 20; the trail palm point on the club's trail
+    grip point.  The thorax and the arms are solved together from a thorax flexed 25
+    degrees and bent 10 degrees towards the trail, with moving the thorax 50 times
+    dearer than the arms: the thorax ends about 39 degrees from the vertical, its rotation
+    vector relative to the pelvis about (20, 12, 10) degrees (side bend towards the trail,
+    flexion, turn; the arms have no forearm rotation, so the thorax takes part of the
+    hands' placement); the knees are flexed 38 degrees.  Heights scale with
+    ``height``; the club does not.
+
+    Closures (:meth:`Golfer.constraints`): each sole welded to the ground where it is
+    (6 + 6 rows), and the trail grip, ``trail_grip="point"`` (3 rows, the hand may turn
+    on the grip) or ``"weld"`` (6 rows).  Expected mobility at ``q0``, from the rank:
+    the two legs with the pelvis form one loop through the ground whose 12 joint
+    freedoms move the pelvis in all six directions, so the feet remove 12 of the 18
+    lower-body coordinates; the arms and club form a loop of 12 joint freedoms that
+    the grip closes with 3 (point) or 6 (weld) independent rows.  Hence
+    :math:`33 - 12 - 3 = 18` with a point grip and :math:`33 - 12 - 6 = 15` with a weld.
+
+    Parameters
+    ----------
+    trail_grip : {"point", "weld"}, optional, keyword only
+        How the trail hand holds the club; default ``"point"``.
+    body_mass : float, optional, keyword only
+        Body mass without the club, kg; default 80.
+    height : float, optional, keyword only
+        Stature, m; default 1.80 (all lengths scale in proportion).
+    club_length : float, optional, keyword only
+        m, positive, at most 48 in (1.2192 m, the rules' limit); default 45 in.
+    shaft_mass, grip_mass : float, optional, keyword only
+        kg, positive; defaults 0.065 and 0.050 (trade values, see the table).
+
+    Returns
+    -------
+    Golfer
+
+    Raises
+    ------
+    ValueError
+        If ``trail_grip`` is not "point" or "weld", a mass or length is not positive, or
+        ``club_length`` exceeds 48 in.
+    geomotion.errors.ConvergenceError
+        If the address posture cannot be reached (far from the stated proportions).
+
+    Examples
+    --------
+    >>> from geomotion import models
+    >>> g = models.golfer()
+    >>> g.model.nq, g.model.nv, len(g.bodies)
+    (39, 33, 18)
+    """
+    if trail_grip not in ("point", "weld"):
+        raise ValueError(f"trail_grip: expected 'point' or 'weld', got {trail_grip!r}")
+    body_mass = float(_validate.positive(body_mass, "body_mass"))
+    height = float(_validate.positive(height, "height"))
+    club_length = float(_validate.positive(club_length, "club_length"))
+    if club_length > MAX_CLUB_LENGTH:
+        raise ValueError(
+            f"club_length: expected at most 48 in = {MAX_CLUB_LENGTH} m (the equipment "
+            f"rules' limit), got {club_length} m"
+        )
+    club = dict(
+        _CLUB_DEFAULTS,
+        length=club_length,
+        shaft_mass=float(_validate.positive(shaft_mass, "shaft_mass")),
+        grip_mass=float(_validate.positive(grip_mass, "grip_mass")),
+    )
+    L = _scaled_lengths(height)
+    T_hand_club = _lead_hand_club_pose(L, club)
+    club_inertia = _club_inertia(club)
+    names, parents, joints, placements, inertias = [], [], [], [], []
+
+    def add(name, parent, joint, placement, body_inertia):
+        names.append(name)
+        parents.append(parent)
+        joints.append(joint)
+        placements.append(placement)
+        inertias.append(body_inertia)
+        return len(names) - 1
+
+    add("pelvis", -1, tree.FREE_FLYER, np.eye(4), _pelvis(body_mass, L))
+    add("thorax", 0, tree.SPHERICAL, _translation([0, 0, L["lower_trunk"]]), _thorax(body_mass, L))
+    shoulder_z = L["middle_trunk"] + L["upper_trunk"] - L["shoulder_below_suprasternale"]
+    for role, sign in (("lead", 1.0), ("trail", -1.0)):
+        b = add(
+            f"{role} upper arm",
+            1,
+            tree.SPHERICAL,
+            _translation([0, sign * L["shoulder_width"] / 2, shoulder_z]),
+            _hanging_segment("upper_arm", body_mass, L["upper_arm"]),
+        )
+        b = add(
+            f"{role} forearm",
+            b,
+            _revolute(-_Y),
+            _translation([0, 0, -L["upper_arm"]]),
+            _hanging_segment("forearm", body_mass, L["forearm"]),
+        )
+        b = add(f"{role} wrist", b, _revolute(-_Y), _translation([0, 0, -L["forearm"]]), _MASSLESS)
+        hand = _hanging_segment("hand", body_mass, L["hand"])
+        if role == "lead":
+            hand = hand + inertia.transform_inertia(club_inertia, T_hand_club)
+        add(
+            f"{role} hand" + (" and club" if role == "lead" else ""),
+            b,
+            _revolute([sign, 0, 0]),
+            np.eye(4),
+            hand,
+        )
+    for role, sign in (("lead", 1.0), ("trail", -1.0)):
+        b = add(
+            f"{role} thigh",
+            0,
+            tree.SPHERICAL,
+            _translation([0, sign * L["hip_width"] / 2, 0]),
+            _hanging_segment("thigh", body_mass, L["thigh"]),
+        )
+        b = add(
+            f"{role} shank",
+            b,
+            _revolute(_Y),
+            _translation([0, 0, -L["thigh"]]),
+            _hanging_segment("shank", body_mass, L["shank"]),
+        )
+        b = add(f"{role} ankle", b, _revolute(-_Y), _translation([0, 0, -L["shank"]]), _MASSLESS)
+        add(f"{role} foot", b, _revolute([sign, 0, 0]), np.eye(4), _foot(body_mass, L))
+    model = tree.Tree(
+        parents=tuple(parents),
+        joints=joints,
+        placements=np.array(placements),
+        inertias=np.array(inertias),
+        gravity=tree.DEFAULT_GRAVITY,
+    )
+    bodies = {name: i for i, name in enumerate(names)}
+    lead_hand = bodies["lead hand and club"]
+    sole = _translation([0.0, 0.0, -L["ankle_height"]])
+    along = lambda s: T_hand_club @ _translation([0.0, 0.0, -s])  # noqa: E731
+    frames = {
+        "lead sole": BodyFrame(bodies["lead foot"], sole),
+        "trail sole": BodyFrame(bodies["trail foot"], sole),
+        "club butt": BodyFrame(lead_hand, T_hand_club),
+        "clubhead": BodyFrame(lead_hand, along(club["length"])),
+        "lead grip": BodyFrame(lead_hand, along(club["lead_grip"])),
+        "trail grip on club": BodyFrame(lead_hand, along(club["trail_grip"])),
+    }
+    q0 = _address(model, bodies, frames, L)
+    # The trail hand's grip frame: where the club's grip frame is, seen from the trail
+    # hand at the address (so the two coincide there, up to rounding).
+    T_hand = tree.forward_kinematics(model, q0)[bodies["trail hand"]]
+    frames["trail grip on hand"] = BodyFrame(
+        bodies["trail hand"],
+        spatial.inverse_pose(T_hand) @ frames["trail grip on club"].world_pose(model, q0),
+    )
+    club_mass = CLUB_HEAD["mass"] + club["shaft_mass"] + club["grip_mass"]
+    parameters = {
+        "body_mass": body_mass,
+        "height": height,
+        "lengths": L,
+        "club": club,
+        "club_mass": club_mass,
+    }
+    return Golfer(model, bodies, frames, q0, trail_grip, parameters)
+
+
+def _lead_hand_club_pose(L, club):
+    """Club frame (origin at the butt, z from head to butt, x face normal) in the lead hand."""
+    beta = club["shaft_to_hand"]
+    towards_head = np.array([0.0, np.sin(beta), -np.cos(beta)])  # thumb side is +y (left)
+    z = -towards_head
+    x = np.array([-1.0, 0.0, 0.0])  # face normal along the back of the lead hand
+    R = np.column_stack([x, np.cross(z, x), z])
+    grip_point = np.array([L["palm_depth"], 0.0, -L["palm"]])
+    butt = grip_point + club["lead_grip"] * z
+    return spatial.pose(R, butt)
+
+
+def _club_inertia(club):
+    """Spatial inertia of head, shaft and grip about the club frame (at the butt)."""
+    length = club["length"]
+    # Head frame in the club frame: x_h = x_c; the shaft (z_c) meets the head's horizontal
+    # y_h at the lie angle, rising towards the heel (+y_h).
+    lie = club["lie"]
+    z_c_in_head = np.array([0.0, np.cos(lie), np.sin(lie)])
+    x_c_in_head = np.array([1.0, 0.0, 0.0])
+    R_head_club = np.column_stack([x_c_in_head, np.cross(z_c_in_head, x_c_in_head), z_c_in_head])
+    R_club_head = R_head_club.T
+    face = np.array([0.0, 0.0, -length])
+    head = inertia.spatial_inertia(
+        CLUB_HEAD["mass"],
+        face + R_club_head @ CLUB_HEAD["com"],
+        R_club_head @ CLUB_HEAD["inertia_com"] @ R_club_head.T,
+    )
+    shaft = inertia.spatial_inertia(
+        club["shaft_mass"],
+        [0.0, 0.0, -length / 2],
+        inertia.solid_cylinder_central_inertia(club["shaft_mass"], club["shaft_radius"], length),
+    )
+    grip = inertia.spatial_inertia(
+        club["grip_mass"],
+        [0.0, 0.0, -club["grip_length"] / 2],
+        inertia.solid_cylinder_central_inertia(
+            club["grip_mass"], club["grip_radius"], club["grip_length"]
+        ),
+    )
+    return head + shaft + grip
+
+
+def _address(model, bodies, frames, L):
+    """The stated address posture (see :func:`golfer`)."""
+    scale = L["thigh"] / GOLFER_LENGTHS["thigh"]
+    q = tree.neutral(model)
+    pelvis_R = spatial.rot_y(np.radians(20.0))
+    q = _set_joint(model, q, 0, _free_flyer(pelvis_R, np.array([-0.06, 0.0, 0.90]) * scale))
+    thorax_R = spatial.rot_y(np.radians(_THORAX_START[0])) @ spatial.rot_x(
+        np.radians(_THORAX_START[1])
+    )
+    q = _set_joint(model, q, bodies["thorax"], _quaternion(thorax_R))
+    # Legs: each sole onto its target (6 equations, 6 joint coordinates).
+    for role, sign, yaw in (("lead", 1.0, 20.0), ("trail", -1.0, 0.0)):
+        q = _set_joint(model, q, bodies[f"{role} thigh"], _quaternion(spatial.rot_y(-0.6)))
+        q = _set_joint(model, q, bodies[f"{role} shank"], [0.7])
+        q = _set_joint(model, q, bodies[f"{role} ankle"], [0.1])
+        target = spatial.pose(
+            spatial.rot_z(np.radians(yaw)), np.array([0.0, sign * 0.22, 0.0]) * scale
+        )
+        error, frame = _pose_error(target), frames[f"{role} sole"]
+        columns = _limb_columns(model, range(bodies[f"{role} thigh"], bodies[f"{role} foot"] + 1))
+        q = _solve_posture(
+            model,
+            q,
+            columns,
+            lambda q, f=frame, e=error: e(f.world_pose(model, q)),
+            "golfer (legs)",
+        )
+    # Lead arm: the club frame onto the address pose of the club.
+    alpha = np.radians(45.0)
+    z_club = np.array([-np.cos(alpha), 0.0, np.sin(alpha)])
+    x_club = np.array([0.0, 1.0, 0.0])
+    face = np.array([0.0, 0.0, 0.03]) * scale
+    length = np.linalg.norm(frames["clubhead"].pose[:3, 3] - frames["club butt"].pose[:3, 3])
+    to_grip = np.linalg.norm(frames["clubhead"].pose[:3, 3] - frames["lead grip"].pose[:3, 3])
+    face[0] = _ball_distance(model, q, bodies, face, z_club, to_grip, scale)
+    R_club = np.column_stack([x_club, np.cross(z_club, x_club), z_club])
+    butt = face + length * z_club
+    club_error = _pose_error(spatial.pose(R_club, butt))
+    # Arms and thorax together: the club frame onto its address pose (6 equations), the
+    # trail palm point onto the club's trail grip point (3) and the elbows at
+    # _ADDRESS_ELBOWS (2), over the thorax's and both arms' 15 coordinates (moving the
+    # thorax weighted 1/_THORAX_WEIGHT times dearer).
+    palm = np.array([L["palm_depth"], 0.0, -L["palm"]])
+    club, grip_frame = frames["club butt"], frames["trail grip on club"]
+    hand = bodies["trail hand"]
+    for role in ("lead", "trail"):  # initial guess: arms flexed forward
+        q = _set_joint(model, q, bodies[f"{role} upper arm"], _quaternion(spatial.rot_y(-0.5)))
+    q = _set_joint(model, q, bodies["lead forearm"], [0.2])
+    q = _set_joint(model, q, bodies["trail forearm"], [0.8])
+
+    elbows = model.q_start[[bodies["lead forearm"], bodies["trail forearm"]]]
+
+    def arms_error(q):
+        T = tree.forward_kinematics(model, q)
+        grip = T[club.body] @ grip_frame.pose
+        return np.concatenate(
+            [
+                club_error(T[club.body] @ club.pose),
+                T[hand, :3, :3] @ palm + T[hand, :3, 3] - grip[:3, 3],
+                q[elbows] - _ADDRESS_ELBOWS,
+            ]
+        )
+
+    columns = _limb_columns(model, range(bodies["thorax"], hand + 1))
+    weights = np.where(columns < model.v_start[bodies["thorax"]] + 3, _THORAX_WEIGHT, 1.0)
+    return _solve_posture(model, q, columns, arms_error, "golfer (arms)", weights)
+
+
+def _ball_distance(model, q, bodies, face, z_club, to_grip, scale):
+    """x of the face centre that puts the lead grip point ``_LEAD_REACH`` from the lead shoulder."""
+    shoulder = tree.forward_kinematics(model, q)[bodies["lead upper arm"], :3, 3]
+    grip = face + to_grip * z_club  # with face x = 0
+    reach = _LEAD_REACH * scale
+    dz, dy = shoulder[2] - grip[2], shoulder[1] - grip[1]
+    dx = np.sqrt(max(reach**2 - dz**2 - dy**2, 0.0))
+    return shoulder[0] + dx - grip[0]
