@@ -18,10 +18,6 @@ from geomotion import constraints, inertia, models, spatial, tree
 from geomotion.errors import ConvergenceError
 from geomotion.models import body_segments
 
-needs_frame_closure = pytest.mark.skipif(
-    not hasattr(constraints, "frame_closure"),
-    reason="needs frame_closure (merged by the coordinator)",
-)
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -158,7 +154,6 @@ def test_foot_welds_reject_bad_input(legs):
         legs.foot_welds(legs.q0, feet=("left", "middle"))
 
 
-@needs_frame_closure
 def test_legs_and_pelvis_mobility_from_the_rank(legs):
     welds = legs.foot_welds(legs.q0)
     for weld in welds:
@@ -169,7 +164,6 @@ def test_legs_and_pelvis_mobility_from_the_rank(legs):
     assert legs.mobility(q, feet=("right",)) == 14
 
 
-@needs_frame_closure
 def test_legs_that_cannot_twist_make_two_feet_redundant(stiff_legs):
     J = np.concatenate([w.jacobian(stiff_legs.q0) for w in stiff_legs.foot_welds(stiff_legs.q0)])
     assert J.shape == (12, 16)
@@ -348,7 +342,6 @@ def test_grip_components_follow_the_keyword(point_golfer, weld_golfer):
     assert weld_golfer.grip_components() == (0, 1, 2, 3, 4, 5)
 
 
-@needs_frame_closure
 @pytest.mark.parametrize("which, expected", [("point_golfer", 18), ("weld_golfer", 15)])
 def test_golfer_closures_vanish_at_address_and_leave_the_stated_mobility(which, expected, request):
     g = request.getfixturevalue(which)
