@@ -563,6 +563,48 @@ class FrameClosure:
         object.__setattr__(self, "frame_b", _frame(self.frame_b, "frame_b"))
         object.__setattr__(self, "components", _components(self.components))
 
+    def wrench(self, multiplier, *, on="a"):
+        r"""The constraint's wrench on one of its bodies, from its multiplier.
+
+        .. math:: \mathcal F_b = E^T\lambda,\qquad \mathcal F_a = -E^T\lambda
+
+        moment-first, in frame a's axes about frame a's origin (N m, N); the components the
+        closure leaves free carry no load.  For a foot welded to the ground (``body_a`` the
+        foot, ``body_b = -1``), ``on="a"`` is the ground's wrench on the foot about its
+        sole frame, as :func:`geomotion.contact.foot_contacts` takes it with ``frame="sole"``.
+
+        Parameters
+        ----------
+        multiplier : (..., m) array_like
+            The closure's multiplier :math:`\lambda` (for example a slice of
+            :attr:`geomotion.constraints.ConstrainedDynamics.multiplier`), m = the number
+            of components.
+        on : {"a", "b"}, optional, keyword only
+            Which body receives the wrench; default ``"a"``.
+
+        Returns
+        -------
+        (..., 6) ndarray
+
+        Raises
+        ------
+        ValueError
+            If ``multiplier`` does not have m entries on its last axis, or ``on`` is not
+            "a" or "b".
+        """
+        if on not in ("a", "b"):
+            raise ValueError(f"on: expected 'a' or 'b', got {on!r}")
+        lam = _validate.real_array(multiplier, "multiplier")
+        m = len(self.components)
+        if lam.ndim == 0 or lam.shape[-1] != m:
+            raise ValueError(
+                f"multiplier: expected shape (..., {m}) (one entry per component), got shape "
+                f"{lam.shape}"
+            )
+        wrench = np.zeros(lam.shape[:-1] + (6,))
+        wrench[..., list(self.components)] = lam if on == "b" else -lam
+        return wrench
+
     @property
     def integrable(self):
         """True if the free directions span a subalgebra: J_c matches the residual (see above)."""
