@@ -403,6 +403,13 @@ def _q_functions():
         "integrate": lambda q: tree.integrate(MODEL, q, zero, 0.1),
         "difference(q0)": lambda q: tree.difference(MODEL, q, tree.neutral(MODEL)),
         "difference(q1)": lambda q: tree.difference(MODEL, tree.neutral(MODEL), q),
+        "frame_pose": lambda q: tree.frame_pose(MODEL, q, 1, np.eye(4)),
+        "frame_jacobian": lambda q: tree.frame_jacobian(MODEL, q, 1, np.eye(4)),
+        "frame_velocity": lambda q: tree.frame_velocity(MODEL, q, zero, 1, np.eye(4)),
+        "frame_acceleration_bias": lambda q: tree.frame_acceleration_bias(
+            MODEL, q, zero, 1, np.eye(4)
+        ),
+        "frame_kinematics": lambda q: tree.frame_kinematics(MODEL, q, zero, 1, np.eye(4)),
     }
 
 
