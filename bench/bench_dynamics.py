@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from geomotion import constraints, inertia, spatial, tree
+from geomotion import constraints, inertia, models, spatial, tree
 from geomotion.models import random_rotation
 
 try:
@@ -165,6 +165,117 @@ def floating_pair(seed=5):
             q_order.append(qs)
             v_order.append(vs)
     return (model, pmodel), np.array(q_order), np.array(v_order)
+
+
+def pinocchio_twin(model, frames=()):
+    """Any geomotion Tree (screw joints about axes through body origins, balls, free
+    flyers) as a Pinocchio Model, joints added depth-first; frames (body, pose) as OP frames.
+
+    Returns the Pinocchio model, the joint id of each of our bodies, and the maps that
+    take our q and v to Pinocchio's (``q_pin = q[q_map]``, ``v_pin = v[v_map]``).
+    """
+    children = [[] for _ in range(model.num_bodies)]
+    roots = []
+    for i, p in enumerate(model.parents):
+        (roots if p < 0 else children[p]).append(i)
+    order, stack = [], roots[::-1]
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        stack.extend(children[i][::-1])
+    pmodel, joint_id = pin.Model(), {-1: 0}
+    q_map, v_map = [], []
+    for i in order:
+        joint, qs, vs = model.joints[i], model.q_start[i], model.v_start[i]
+        if joint.kind == "free_flyer":
+            pj = pin.JointModelFreeFlyer()
+            q_map += [qs, qs + 1, qs + 2, qs + 4, qs + 5, qs + 6, qs + 3]
+            v_map += [vs + 3, vs + 4, vs + 5, vs, vs + 1, vs + 2]
+        elif joint.kind == "spherical":
+            pj = pin.JointModelSpherical()
+            q_map += [qs + 1, qs + 2, qs + 3, qs]
+            v_map += [vs, vs + 1, vs + 2]
+        else:
+            assert joint.kind == "revolute" and not np.any(joint.screw[3:])
+            pj = pin.JointModelRevoluteUnaligned(np.array(joint.screw[:3]))
+            q_map.append(qs)
+            v_map.append(vs)
+        T = model.placements[i]
+        parent = joint_id[int(model.parents[i])]
+        joint_id[i] = pmodel.addJoint(parent, pj, pin.SE3(T[:3, :3], T[:3, 3]), f"j{i}")
+        if np.any(model.inertias[i]):
+            props = inertia.mass_properties(model.inertias[i])
+            body = pin.Inertia(float(props.mass), props.com, props.inertia_com)
+        else:
+            body = pin.Inertia.Zero()
+        pmodel.appendBodyToJoint(joint_id[i], body, pin.SE3.Identity())
+    return pmodel, joint_id, np.array(q_map), np.array(v_map)
+
+
+def golfer_constrained_case(batch, repeat, seed=7):
+    """Forward dynamics of the golfer at address: two welded feet and a point grip.
+
+    Ours: crba, bias forces, the three frame closures' Jacobians and biases, then
+    ``constraints.constrained_dynamics``, each one batched call.  Pinocchio:
+    ``constraintDynamics`` with two CONTACT_6D feet and a CONTACT_3D grip, once per state.
+    States: the address configuration, velocities in the closures' null space, random
+    torques.  Returns the two times, the largest relative difference of the
+    accelerations, and nv.
+    """
+    golfer = models.golfer()
+    model, q0 = golfer.model, golfer.q0
+    closures = golfer.constraints(q0)
+    pmodel, joint_id, q_map, v_map = pinocchio_twin(model)
+    contacts = pin.StdVec_RigidConstraintModel()
+    datas = pin.StdVec_RigidConstraintData()
+    for closure in closures:
+        kind = (
+            pin.ContactType.CONTACT_6D
+            if len(closure.components) == 6
+            else (pin.ContactType.CONTACT_3D)
+        )
+        Ta, Tb = closure.frame_a, closure.frame_b
+        contact = pin.RigidConstraintModel(
+            kind,
+            pmodel,
+            joint_id[closure.body_a],
+            pin.SE3(Ta[:3, :3], Ta[:3, 3]),
+            joint_id[closure.body_b],
+            pin.SE3(Tb[:3, :3], Tb[:3, 3]),
+            pin.ReferenceFrame.LOCAL,
+        )
+        contacts.append(contact)
+        datas.append(contact.createData())
+    data = pmodel.createData()
+    pin.initConstraintDynamics(pmodel, data, contacts, datas)
+    settings = pin.ProximalSettings(1e-12, 1e-12, 1)
+    rng = np.random.default_rng(seed)
+    J0 = np.concatenate([c.jacobian(q0) for c in closures])
+    _, sv, Vt = np.linalg.svd(J0)
+    null = Vt[np.sum(sv > 1e-10 * sv[0]) :].T
+    q = np.broadcast_to(q0, (batch, model.nq)).copy()
+    v = rng.normal(size=(batch, null.shape[1])) @ null.T
+    tau = rng.normal(size=(batch, model.nv)) * 10.0
+    Q, V, TAU = (np.asfortranarray(x.T) for x in (q[:, q_map], v[:, v_map], tau[:, v_map]))
+
+    def ours():
+        M, h = tree.crba(model, q), tree.bias_forces(model, q, v)
+        J = np.concatenate([c.jacobian(q) for c in closures], axis=-2)
+        gamma = np.concatenate([c.acceleration_bias(q, v) for c in closures], axis=-1)
+        return constraints.constrained_dynamics(M, J, h, gamma, tau).a
+
+    def theirs():
+        return np.array(
+            [
+                pin.constraintDynamics(
+                    pmodel, data, Q[:, b], V[:, b], TAU[:, b], contacts, datas, settings
+                )
+                for b in range(batch)
+            ]
+        )
+
+    difference = np.abs(ours()[:, v_map] - theirs()).max() / np.abs(theirs()).max()
+    return (*paired(ours, theirs, 1, repeat), difference, model.nv)
 
 
 def floating_cases(batch, number, repeat, seed=6):
