@@ -165,7 +165,7 @@ def _kinematics(model, q, v, body, frame, reference, want):
             p_dot = _apply(J[..., 3:, :], v)
             alpha, a_O = bias0[..., :3], bias0[..., 3:]
             bias = np.concatenate(
-                [alpha, a_O + np.cross(alpha, p) + np.cross(omega, p_dot)], axis=-1
+                [alpha, a_O + general.cross(alpha, p) + general.cross(omega, p_dot)], axis=-1
             )
     velocity = None if v is None else _apply(J, v)
     return T, J, velocity, bias

@@ -63,11 +63,18 @@ def _apply_transpose(X, x):
     return np.einsum("...ji,...j->...i", X, x)
 
 
+def cross(a, b):
+    """a x b over the last axis, broadcasting (explicit components: no numpy.cross overhead)."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
 def motion_cross(V, x):
     r""":math:`\mathcal V\times x` for angular-first twists, broadcasting: (..., 6)."""
     w, v = V[..., :3], V[..., 3:]
     return np.concatenate(
-        [np.cross(w, x[..., :3]), np.cross(w, x[..., 3:]) + np.cross(v, x[..., :3])], axis=-1
+        [cross(w, x[..., :3]), cross(w, x[..., 3:]) + cross(v, x[..., :3])], axis=-1
     )
 
 
@@ -75,7 +82,7 @@ def force_cross(V, f):
     r""":math:`\mathcal V\times^* f = -(\mathcal V\times)^T f` for moment-first wrenches: (..., 6)."""
     w, v = V[..., :3], V[..., 3:]
     return np.concatenate(
-        [np.cross(w, f[..., :3]) + np.cross(v, f[..., 3:]), np.cross(w, f[..., 3:])], axis=-1
+        [cross(w, f[..., :3]) + cross(v, f[..., 3:]), cross(w, f[..., 3:])], axis=-1
     )
 
 
@@ -360,5 +367,5 @@ def point_kinematics(model, q, v, body, point):
     w = np.einsum("...ij,...j->...i", J[..., :3, :], v)
     rdot = np.einsum("...ij,...j->...i", Jr, v)
     dJv = np.einsum("...ij,...j->...i", dJ, v)
-    bias = dJv[..., 3:] + np.cross(dJv[..., :3], r) + np.cross(w, rdot)
+    bias = dJv[..., 3:] + cross(dJv[..., :3], r) + cross(w, rdot)
     return r, Jr, rdot, bias
