@@ -55,6 +55,13 @@ class MechanicalSystem:
         the integrators then advance, and the projections correct, ``q`` only through
         it, so a step never leaves the manifold.  ``mass_matrix``, ``bias`` and the
         constraint Jacobians are then in velocity space (nv).
+    bracket : callable or None, optional, keyword-only
+        ``bracket(u, w)`` -> (..., nv): the Lie bracket of two velocity increments when
+        ``integrate`` is a group's exponential map (``tree.lie_bracket`` for trees with
+        ball or free-flyer joints).  The Runge–Kutta integrator then corrects its stage
+        velocities, :math:`\dot u = w + \tfrac12[u, w] + \tfrac1{12}[u, [u, w]]`
+        (Munthe-Kaas), which keeps it fourth order on rotations (second order without).
+        Default None: the increments commute (Euclidean coordinates, circles, tori).
 
     Raises
     ------
@@ -84,6 +91,7 @@ class MechanicalSystem:
     potential: object
     _: KW_ONLY
     integrate: object = None
+    bracket: object = None
 
     def __post_init__(self):
         for name in ("mass_matrix", "bias", "potential"):
@@ -96,6 +104,11 @@ class MechanicalSystem:
                 f"integrate: expected None or a callable (q, v, dt) -> q, got "
                 f"{type(self.integrate).__name__}"
             )
+        if self.bracket is not None and not callable(self.bracket):
+            raise TypeError(
+                f"bracket: expected None or a callable (u, w) -> [u, w], got "
+                f"{type(self.bracket).__name__}"
+            )
 
     @classmethod
     def from_tree(cls, model, *, gravity=None):
@@ -105,7 +118,8 @@ class MechanicalSystem:
         centrifugal and gravity loads), :math:`V` = ``tree.potential_energy``.  For a
         model whose configuration has more coordinates than velocities (``model.nq``
         differs from ``model.nv``: quaternion joints), ``integrate`` is
-        ``tree.integrate(model, q, v, dt)``; otherwise the Euclidean default.
+        ``tree.integrate(model, q, v, dt)`` and ``bracket`` is ``tree.lie_bracket``;
+        otherwise the Euclidean defaults.
 
         Parameters
         ----------
@@ -142,14 +156,16 @@ class MechanicalSystem:
         tree.check_model(model)
         g = gravity_vector(model, gravity)
         nq, nv = dimensions(model)
-        integrate = None
+        integrate = bracket = None
         if nq != nv:
             integrate = _numerics.Trusted(lambda q, v, dt: tree.integrate(model, q, v, dt))
+            bracket = _numerics.Trusted(lambda u, w: tree.lie_bracket(model, u, w))
         return cls(  # built here, broadcasting by construction: no spot checks
             mass_matrix=_numerics.Trusted(lambda q: tree.crba(model, q)),
             bias=_numerics.Trusted(lambda q, v: tree.bias_forces(model, q, v, gravity=g)),
             potential=_numerics.Trusted(lambda q: tree.potential_energy(model, q, gravity=g)),
             integrate=integrate,
+            bracket=bracket,
         )
 
 

@@ -132,16 +132,20 @@ def power(loads, v):
     return np.einsum("...kn,...n->...k", loads, v)
 
 
-def rk4_step(dynamics, t, q, v, dt, integrate=None):
+def rk4_step(dynamics, t, q, v, dt, integrate=None, bracket=None):
     r"""One classical Runge-Kutta step of :math:`\dot q = v,\ \dot v = a(t, q, v)`.
 
     ``integrate(q, v, dt)`` (default ``q + dt v``) advances the configuration: every
     stage and the final update are taken from the step's start :math:`q_k` along a
-    velocity-space increment, :math:`q_k \oplus (c\,\Delta t\,\bar v)`, which is the
-    classical scheme in Euclidean coordinates and stays on the manifold otherwise
-    (fourth order when the increments commute, as on a circle or a torus; the
-    commutator terms of a non-commutative group, such as the rotations, are not
-    corrected).
+    velocity-space increment :math:`u`, :math:`q = q_k \oplus u`.  On a group whose
+    increments do not commute (rotations), ``bracket(u, w)`` gives the Lie bracket and
+    each stage's rate of :math:`u` is corrected (Runge–Kutta–Munthe-Kaas),
+
+    .. math:: \dot u = w + \tfrac12[u, w] + \tfrac1{12}[u, [u, w]],
+
+    which keeps the step fourth order (without it: second order on rotations).  With
+    ``bracket=None`` the increments are taken to commute (Euclidean coordinates,
+    circles, tori) and the scheme is the classical one.
 
     ``dynamics(t, q, v)`` returns a tuple whose first two entries are the
     acceleration ``a`` (..., n) and the load channels (..., k, n); the work of each
@@ -159,15 +163,26 @@ def rk4_step(dynamics, t, q, v, dt, integrate=None):
     """
     if integrate is None:
         integrate = _euclidean
+
+    def rate(u, w):  # dexp^-1 of the right-trivialized velocity w at the increment u
+        if bracket is None:
+            return w
+        uw = bracket(u, w)
+        return w + 0.5 * uw + bracket(u, uw) / 12.0
+
     first = dynamics(t, q, v)
     a1, f1 = first[:2]
-    q2, v2 = integrate(q, v, 0.5 * dt), v + 0.5 * dt * a1
-    a2, f2 = dynamics(t + 0.5 * dt, q2, v2)[:2]
-    q3, v3 = integrate(q, v2, 0.5 * dt), v + 0.5 * dt * a2
-    a3, f3 = dynamics(t + 0.5 * dt, q3, v3)[:2]
-    q4, v4 = integrate(q, v3, dt), v + dt * a3
-    a4, f4 = dynamics(t + dt, q4, v4)[:2]
-    q_next = integrate(q, (v + 2 * v2 + 2 * v3 + v4) / 6, dt)
+    k1 = v
+    v2 = v + 0.5 * dt * a1
+    k2 = rate(0.5 * dt * k1, v2)
+    a2, f2 = dynamics(t + 0.5 * dt, integrate(q, k1, 0.5 * dt), v2)[:2]
+    v3 = v + 0.5 * dt * a2
+    k3 = rate(0.5 * dt * k2, v3)
+    a3, f3 = dynamics(t + 0.5 * dt, integrate(q, k2, 0.5 * dt), v3)[:2]
+    v4 = v + dt * a3
+    k4 = rate(dt * k3, v4)
+    a4, f4 = dynamics(t + dt, integrate(q, k3, dt), v4)[:2]
+    q_next = integrate(q, (k1 + 2 * k2 + 2 * k3 + k4) / 6, dt)
     v_next = v + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4)
     work = dt / 6 * (power(f1, v) + 2 * power(f2, v2) + 2 * power(f3, v3) + power(f4, v4))
     return q_next, v_next, work, first

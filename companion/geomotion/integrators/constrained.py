@@ -364,6 +364,7 @@ def simulate_constrained(
             n_steps,
             advance,
             tolerance,
+            equations.bracket,
         )
         velocity_multiplier = None
 
@@ -425,13 +426,13 @@ def _index_one_dynamics(mass_of, bias_of, checked, loads_of, gains):
     return dynamics
 
 
-def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps, advance, tolerance):
+def _integrate_runge_kutta(dynamics, project, q0, v0, dt, n_steps, advance, tolerance, bracket):
     """RK4 steps of ``dynamics``, each followed by ``project(q, v)`` unless it is None."""
     q, v, work = _trajectory_arrays(q0, v0, n_steps)
     accelerations, multipliers = [], []
     for k in range(n_steps):
         q_next, v_next, step_work, (a, _, lam) = _common.rk4_step(
-            dynamics, k * dt, q[k], v[k], dt, advance
+            dynamics, k * dt, q[k], v[k], dt, advance, bracket
         )
         if project is not None:
             q_next, v_next = project(

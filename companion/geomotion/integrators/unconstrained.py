@@ -195,7 +195,8 @@ def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None
         raise ValueError(f"method: expected one of {METHODS}, got {method!r}")
     dt, n_steps = _common.step_settings(dt, n_steps)
     nq, n = systems.dimensions(model)
-    advance = systems.MechanicalSystem.from_tree(model).integrate or systems.euclidean
+    equations = systems.MechanicalSystem.from_tree(model)
+    advance = equations.integrate or systems.euclidean
     g = systems.gravity_vector(model, gravity)
     tau_of, tau_batch = _common.load_function(tau, "tau", n, "tau(t, q, v)")
     B_d = _common.damping_matrix(damping, n)
@@ -215,7 +216,7 @@ def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None
     for k in range(n_steps):
         if method == "rk4":
             q[k + 1], v[k + 1], step_work, _ = _common.rk4_step(
-                dynamics, t[k], q[k], v[k], dt, advance
+                dynamics, t[k], q[k], v[k], dt, advance, equations.bracket
             )
         else:
             a, loads = dynamics(t[k], q[k], v[k])

@@ -99,7 +99,14 @@ from .. import _validate
 from . import _jit
 from .batched import _Scratch, _sincos, _soa_aba, _soa_rnea  # noqa: F401  (tests reach these through the package)
 from .batched_base import _soa_crba
-from .configuration import difference, integrate, neutral, normalize, random_configuration
+from .configuration import (
+    difference,
+    integrate,
+    lie_bracket,
+    neutral,
+    normalize,
+    random_configuration,
+)
 from .coriolis import coriolis_matrix
 from .frames import (
     FrameKinematics,
@@ -167,6 +174,7 @@ __all__ = [
     "difference",
     "random_configuration",
     "normalize",
+    "lie_bracket",
     "GravityWarning",
     "DEFAULT_GRAVITY",
     "REVOLUTE_X",

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _validate
 from .model import _check_configuration, _check_tangent, check_model
 
-__all__ = ["neutral", "integrate", "difference", "random_configuration", "normalize"]
+__all__ = ["neutral", "integrate", "difference", "random_configuration", "normalize", "lie_bracket"]
 
 
 def _joint_slices(model):
@@ -240,3 +240,47 @@ def normalize(model, q):
             )
         parts.append(joint.normalize(part))
     return np.concatenate(parts, axis=-1)
+
+
+def lie_bracket(model, u, w):
+    r"""Lie bracket :math:`[u, w]` of two velocity increments, joint by joint.
+
+    The configuration space is a product of the joints' groups, so the bracket acts on
+    each joint's block: zero for screw joints, :math:`u_i\times w_i` for a ball joint,
+    :math:`\mathrm{ad}_{u_i}w_i` for a free flyer (angular-first).  Runge–Kutta methods
+    on the configuration manifold use it to correct their stage velocities
+    (``integrators.MechanicalSystem.from_tree`` passes it to the integrators).
+
+    Parameters
+    ----------
+    model : Tree
+    u, w : (..., nv) array_like
+        Velocity increments (rad, m); leading axes broadcast.
+
+    Returns
+    -------
+    (..., nv) ndarray
+
+    Raises
+    ------
+    ValueError
+        For malformed arrays.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from geomotion import inertia, tree
+    >>> body = inertia.spatial_inertia(1.0, [0, 0, -0.5], 0.01 * np.eye(3))
+    >>> pendulum = tree.Tree([-1], [tree.SPHERICAL], [np.eye(4)], [body])
+    >>> tree.lie_bracket(pendulum, [1.0, 0, 0], [0, 1.0, 0])  # x cross y
+    array([0., 0., 1.])
+    """
+    check_model(model)
+    u = _check_tangent(model, u, "u")
+    w = _check_tangent(model, w, "w")
+    shape = np.broadcast_shapes(u.shape, w.shape)
+    u, w = np.broadcast_to(u, shape), np.broadcast_to(w, shape)
+    return np.concatenate(
+        [joint.bracket(u[..., sv], w[..., sv]) for joint, _, sv in _joint_slices(model)],
+        axis=-1,
+    )

@@ -95,6 +95,18 @@ def _unit_quaternions(q, name, what="a ball or free-flyer joint", *, joints=None
         )
 
 
+def _cross(a, b):
+    """a x b over the last axis (explicit components)."""
+    return np.stack(
+        [
+            a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
+            a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
+            a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0],
+        ],
+        axis=-1,
+    )
+
+
 def _random_quaternions(rng, shape):
     """Rotations uniform on SO(3): normalized Gaussian 4-vectors, with w >= 0."""
     g = rng.standard_normal(tuple(shape) + (4,))
@@ -172,6 +184,23 @@ class Joint:
             The shortest displacement (rotation angle at most pi).
         """
         raise NotImplementedError  # pragma: no cover
+
+    def bracket(self, u, w):
+        r"""Lie bracket :math:`[u, w]` of two velocity increments in the joint's algebra.
+
+        Zero for a screw joint (one freedom), :math:`u\times w` for a ball joint,
+        :math:`\mathrm{ad}_u w` (the motion cross product) for a free flyer.  Runge–Kutta
+        steps on the configuration manifold need it (Munthe-Kaas correction).
+
+        Parameters
+        ----------
+        u, w : (..., nv) ndarray
+
+        Returns
+        -------
+        (..., nv) ndarray
+        """
+        return np.zeros(np.broadcast_shapes(np.shape(u), np.shape(w)))
 
     def random(self, rng, shape):
         """Random configurations of this joint.
@@ -361,6 +390,9 @@ class SphericalJoint(Joint):
     def random(self, rng, shape):  # noqa: D102
         return _random_quaternions(rng, shape)
 
+    def bracket(self, u, w):  # noqa: D102
+        return _cross(u, w)
+
     def check(self, q, name):  # noqa: D102
         _unit_quaternions(q, name, "a spherical joint")
 
@@ -432,6 +464,12 @@ class FreeFlyerJoint(Joint):
     def random(self, rng, shape):  # noqa: D102
         p = rng.uniform(-1.0, 1.0, tuple(shape) + (3,))
         return np.concatenate([p, _random_quaternions(rng, shape)], axis=-1)
+
+    def bracket(self, u, w):  # noqa: D102
+        a, b = u[..., :3], w[..., :3]
+        return np.concatenate(
+            [_cross(a, b), _cross(a, w[..., 3:]) + _cross(u[..., 3:], b)], axis=-1
+        )
 
     def check(self, q, name):  # noqa: D102
         _unit_quaternions(q[..., 3:], name, "a free-flyer joint's orientation")
