@@ -1,8 +1,9 @@
 r"""Rigid-body trees: kinematics, mass matrix, Coriolis matrix, inverse and forward dynamics.
 
-Build a model once with :class:`Tree` (bodies, joint screws, placements, inertias and
-the model's gravity), then ask for any quantity at one configuration or at a whole
-batch of them in one call (leading axes of ``q`` are batch axes):
+Build a model once with :class:`Tree` (bodies, joints -- screws, ``SPHERICAL`` ball joints,
+a ``FREE_FLYER`` floating base --, placements, inertias and the model's gravity), then
+ask for any quantity at one configuration or at a whole batch of them in one call
+(leading axes of ``q`` are batch axes):
 
 * :func:`crba` -- the joint-space mass matrix :math:`M(q)`;
 * :func:`rnea` -- joint forces for a given motion (inverse dynamics), and
@@ -11,8 +12,13 @@ batch of them in one call (leading axes of ``q`` are batch axes):
 * :func:`coriolis_matrix` -- the Christoffel-consistent :math:`C(q,\dot q)`;
 * :func:`point_position`, :func:`point_velocity`, :func:`point_jacobian`,
   :func:`point_acceleration_bias` -- a point fixed in a body, in base coordinates;
+* :func:`frame_pose`, :func:`frame_jacobian`, :func:`frame_velocity`,
+  :func:`frame_acceleration_bias`, :func:`frame_kinematics` -- a frame fixed in a body,
+  in its own, the world's or world-aligned axes;
 * :func:`forward_kinematics`, :func:`body_twists`, :func:`body_jacobians`,
-  :func:`kinetic_energy`, :func:`potential_energy`, :func:`spatial_momentum`.
+  :func:`kinetic_energy`, :func:`potential_energy`, :func:`spatial_momentum`;
+* :func:`neutral`, :func:`integrate`, :func:`difference`, :func:`random_configuration`,
+  :func:`normalize`, :func:`lie_bracket` -- configurations on the manifold (quaternions).
 
 Example: a pendulum of one 0.5 m uniform rod (2 kg) about the z axis, swinging in the
 x-y plane under gravity along -y.
