@@ -23,6 +23,13 @@ def _skew(a):
     return S
 
 
+def _cross(a, b):
+    """a x b over the last axis, broadcasting; explicit components (no numpy.cross overhead)."""
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
 def _vee(S):
     """Inverse of ``_skew`` applied to the antisymmetric part: (..., 3, 3) -> (..., 3)."""
     return 0.5 * np.stack(

@@ -120,3 +120,27 @@ def test_compiled_kernels_see_the_same_arrays_whatever_the_input_layout():
     np.testing.assert_array_equal(tree.aba(model, *readonly), reference)
     np.testing.assert_array_equal(tree.aba(model, q[::2], v[::2], tau[::2]), reference[::2])
     assert len(_jit.aba.signatures) == 1  # one compiled specialization serves every layout
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compiled_path_kinematics_match_the_numpy_columns(seed):
+    model = random_tree(seed)
+    rng = np.random.default_rng(50 + seed)
+    q = tree.random_configuration(model, shape=(3,), rng=rng)
+    v = rng.normal(size=(3, model.nv))
+    T_all, S0, dS0, _ = general.base_jacobian_columns(model, q, v)
+    moves = general.supports(model)
+    for body in range(model.num_bodies):
+        path = []
+        b = body
+        while b >= 0:
+            path.append(b)
+            b = model.parents[b]
+        T, J, bias = _jit.run_path_kinematics(model, q, v, body, path[::-1])
+        np.testing.assert_allclose(T, T_all[:, body], atol=1e-13)
+        np.testing.assert_allclose(J, np.where(moves[body], S0, 0.0), atol=1e-13)
+        expected = np.einsum("bij,bj->bi", np.where(moves[body], dS0, 0.0), v)
+        np.testing.assert_allclose(bias, expected, atol=1e-12 * (1 + np.abs(expected).max()))
+        T1, J1, none = _jit.run_path_kinematics(model, q[0], None, body, path[::-1])
+        assert none is None
+        np.testing.assert_array_equal(J1, J[0])

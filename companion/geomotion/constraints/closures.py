@@ -10,7 +10,7 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import _validate, tree
-from .._kernels import _inverse_pose, _motion_transform
+from .._kernels import _cross, _inverse_pose, _motion_transform
 from ..spatial import exp_twist, log_pose
 from .dynamics import constraint_rank
 
@@ -665,7 +665,7 @@ class FrameClosure:
         V_ab = np.einsum("...ij,...j->...i", X, of_b.velocity - of_a.velocity)
         w, u = V_a[..., :3], V_a[..., 3:]
         cross = np.concatenate(
-            [np.cross(w, V_ab[..., :3]), np.cross(w, V_ab[..., 3:]) + np.cross(u, V_ab[..., :3])],
+            [_cross(w, V_ab[..., :3]), _cross(w, V_ab[..., 3:]) + _cross(u, V_ab[..., :3])],
             axis=-1,
         )
         bias = of_b.acceleration_bias - of_a.acceleration_bias

@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import _validate
 from .._kernels import _inverse_pose, _motion_transform, _skew
-from . import general
+from . import _jit, general
 from .model import _check_configuration, _check_tangent, check_model
 
 __all__ = [
@@ -87,31 +87,18 @@ def _path(model, body):
 def _path_kinematics(model, q, v, body, want):
     r"""Body pose, world Jacobian :math:`J^0` and (with ``v``) :math:`\dot J^0v`, along one path.
 
-    Only the joints between the base and ``body`` are visited:
+    Only the joints between the base and ``body`` are visited (compiled kernel
+    ``geomotion.tree._jit.path_kinematics``):
     :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`, the columns
     :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i`, the twists :math:`\mathcal V^0_i =
     \mathcal V^0_{\lambda(i)} + S^0_iv_i` and :math:`\dot S^0_i = \mathcal V^0_i\times S^0_i`
-    (each :math:`S_i` is constant in body i's axes).
+    (each :math:`S_i` is constant in body i's axes), so that
+    :math:`\dot J^0v = \sum_i\mathcal V^0_i\times S^0_iv_i`.  The numpy recursions of
+    :func:`geomotion.tree.general.base_jacobian_columns` compute the same quantities for
+    every body and are the reference the kernel is tested against.
     """
-    T = None
-    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
-    J0 = np.zeros(batch + (6, model.nv)) if want != "pose" else None
-    dJv = np.zeros(batch + (6,)) if v is not None else None
-    V = np.zeros(batch + (6,)) if v is not None else None
-    for i in _path(model, body):
-        joint, qs, vs = model.joints[i], model.q_start[i], model.v_start[i]
-        local = model.placements[i] @ joint.transform(q[..., qs : qs + joint.nq])
-        T = local if T is None else T @ local
-        if want == "pose":
-            continue
-        S0 = _motion_transform(T[..., :3, :3], T[..., :3, 3]) @ joint.subspace  # (..., 6, nv_i)
-        J0[..., :, vs : vs + joint.nv] = S0
-        if v is not None:
-            v_i = v[..., vs : vs + joint.nv]
-            V = V + _apply(S0, v_i)
-            # (V x S0) v_i = V x (S0 v_i): the column rates times the joint's velocity
-            dJv = dJv + general.motion_cross(V, _apply(S0, v_i))
-    return T, J0, dJv
+    T, J0, dJv = _jit.run_path_kinematics(model, q, v, body, _path(model, body))
+    return T, (None if want == "pose" else J0), dJv
 
 
 def _kinematics(model, q, v, body, frame, reference, want):

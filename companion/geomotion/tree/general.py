@@ -15,7 +15,7 @@ its origin, base quantities in base coordinates about the base origin.
 
 import numpy as np
 
-from .._kernels import _force_transform, _inverse_pose, _motion_transform, _skew
+from .._kernels import _cross, _force_transform, _inverse_pose, _motion_transform, _skew
 from .compiled import SINGULAR_JOINT_RTOL
 
 
@@ -64,10 +64,8 @@ def _apply_transpose(X, x):
 
 
 def cross(a, b):
-    """a x b over the last axis, broadcasting (explicit components: no numpy.cross overhead)."""
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    """a x b over the last axis, broadcasting (the shared kernel: no numpy.cross overhead)."""
+    return _cross(a, b)
 
 
 def motion_cross(V, x):

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from .._kernels import _inverse_pose, _pose, _qconj, _qmul, _quaternion_to_rotation
+from .._kernels import _cross, _inverse_pose, _pose, _qconj, _qmul, _quaternion_to_rotation
 from ..spatial import exp_twist, log_pose
 
 #: Largest | |quaternion| - 1 | accepted in a configuration.
@@ -93,18 +93,6 @@ def _unit_quaternions(q, name, what="a ball or free-flyer joint", *, joints=None
             f"normalize it (geomotion.tree.normalize) or advance configurations with "
             f"geomotion.tree.integrate, which keeps quaternions unit"
         )
-
-
-def _cross(a, b):
-    """a x b over the last axis (explicit components)."""
-    return np.stack(
-        [
-            a[..., 1] * b[..., 2] - a[..., 2] * b[..., 1],
-            a[..., 2] * b[..., 0] - a[..., 0] * b[..., 2],
-            a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0],
-        ],
-        axis=-1,
-    )
 
 
 def _random_quaternions(rng, shape):
