@@ -255,6 +255,62 @@ class _ConstraintRows:
         return self.d[..., None] * (self.U @ z)
 
 
+#: Smallest ratio sigma_min / sigma_max of the row-scaled constraint Jacobian certified by
+#: the fast path of the constrained solve: far above the rank rule's rtol (so the rank is
+#: surely full), and small enough that W = EJ M^-1 J^T E squares a condition number of at
+#: most 1e3.
+_CERTIFIED_SIGMA_RATIO = 1e-3
+
+
+def _certified_independent(J, rtol):
+    r"""Row scales and a Cholesky factor of :math:`G = EJJ^TE` if every element's rows are surely
+    independent, else None.
+
+    :math:`\sigma_{\min}^2 = \lambda_{\min}(G) \ge 1/\|L^{-1}\|_F^2` (:math:`G = LL^T`) and
+    :math:`\sigma_{\max}^2 \le \operatorname{tr}G`; the rows are certified when the first is
+    at least ``_CERTIFIED_SIGMA_RATIO``:sup:`2` times the second (and that ratio is far
+    above ``rtol``).  A failed certificate only means the SVD is used.
+    """
+    c = J.shape[-2]
+    if c == 0 or c > J.shape[-1] or rtol * 1e3 > _CERTIFIED_SIGMA_RATIO:
+        return None
+    d, E = _row_scales(J, rtol)
+    if np.any(d == 0):
+        return None
+    Js = E[..., None] * J
+    G = Js @ np.swapaxes(Js, -1, -2)
+    try:
+        L = np.linalg.cholesky(G)
+    except np.linalg.LinAlgError:
+        return None
+    Linv = _solve_lower(L, np.broadcast_to(np.eye(c), L.shape))
+    lower_bound = 1.0 / np.einsum("...ij,...ij->...", Linv, Linv)
+    upper_bound = np.trace(G, axis1=-2, axis2=-1)
+    if np.all(lower_bound >= _CERTIFIED_SIGMA_RATIO**2 * upper_bound):
+        return E, Js
+    return None
+
+
+def _independent_rows_solve(L, J, load, gamma, rtol):
+    r"""The constrained solve for certified independent rows, or None (see the caller).
+
+    With :math:`M = L_ML_M^T`, :math:`X = L_M^{-1}(EJ)^T`, :math:`y = L_M^{-1}F`:
+    :math:`(X^TX)\lambda_E = -E\gamma - X^Ty`, :math:`\dot v = L_M^{-T}(y + X\lambda_E)`,
+    :math:`\lambda = E\lambda_E`.
+    """
+    certified = _certified_independent(J, rtol)
+    if certified is None:
+        return None
+    E, Js = certified
+    X = _solve_lower(L, np.swapaxes(Js, -1, -2))
+    Xt = np.swapaxes(X, -1, -2)
+    y = _solve_lower(L, load)
+    lam_E = _spd_solve(Xt @ X, -E[..., None] * gamma - Xt @ y)
+    a = _solve_upper(np.swapaxes(L, -1, -2), y + X @ lam_E)
+    rank = np.full(np.broadcast_shapes(J.shape[:-2]), J.shape[-2])
+    return a, E[..., None] * lam_E, (int(rank) if rank.ndim == 0 else rank)
+
+
 def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
     r"""Accelerations, minimum-norm multipliers and rank: the package's constrained solve.
 
@@ -281,8 +337,16 @@ def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
     Without it the solve is the least-squares (Gauss-Newton) one, as projections need.
 
     Returns ``(a, multiplier, rank)``, shapes (..., n, k), (..., c, k), (...).
+
+    Fast path: when every element's row-scaled :math:`EJ` is certified well conditioned
+    (:func:`_certified_independent`), its rank is :math:`c` under the rule above, and the
+    classical solve with :math:`W = EJM^{-1}J^TE` (Cholesky) gives the same, unique,
+    multipliers without the SVD.
     """
     _, L = _validate.positive_definite_factor(M)
+    fast = _independent_rows_solve(L, J, load, gamma, rtol)
+    if fast is not None:
+        return fast
     rows = _ConstraintRows(J, rtol)
     y = _solve_lower(L, load)
     Lt = np.swapaxes(L, -1, -2)

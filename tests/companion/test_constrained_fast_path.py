@@ -1,0 +1,62 @@
+"""The constrained solve's fast path for certified independent rows.
+
+``constraints.constrained_dynamics`` first tries to certify that the row-scaled Jacobian
+is well conditioned (sigma_min / sigma_max >= 1e-3, from a Cholesky factor of its Gram
+matrix) and then solves with that factor; otherwise it takes the SVD (rank-revealing)
+path.  Both must give the KKT solution, checked here against a dense solve of
+[[M, -J^T], [J, 0]] (a different algorithm), and the certificate must accept and refuse
+exactly around its threshold.
+"""
+
+import numpy as np
+import pytest
+
+from geomotion import _linalg, constraints
+
+
+def random_problem(rng, n=9, c=4, batch=(5,), ratio=None):
+    A = rng.normal(size=batch + (n, n))
+    M = A @ np.swapaxes(A, -1, -2) + n * np.eye(n)
+    U = np.linalg.qr(rng.normal(size=batch + (c, c)))[0]
+    V = np.linalg.qr(rng.normal(size=batch + (n, c)))[0]
+    s = np.linspace(1.0, ratio if ratio is not None else 0.3, c)
+    J = (U * s[..., None, :]) @ np.swapaxes(V, -1, -2)
+    J = J * rng.uniform(0.5, 50.0, size=batch + (c, 1))  # rows in different units
+    h, tau = rng.normal(size=(2,) + batch + (n,))
+    gamma = rng.normal(size=batch + (c,))
+    return M, J, h, gamma, tau
+
+
+def kkt(M, J, h, gamma, tau):
+    n, c = M.shape[-1], J.shape[-2]
+    K = np.zeros(M.shape[:-2] + (n + c, n + c))
+    K[..., :n, :n], K[..., :n, n:], K[..., n:, :n] = M, -np.swapaxes(J, -1, -2), J
+    rhs = np.concatenate([tau - h, -gamma], axis=-1)
+    x = np.linalg.solve(K, rhs[..., None])[..., 0]
+    return x[..., :n], x[..., n:]
+
+
+@pytest.mark.parametrize("ratio", [0.3, 2e-3, 1e-5])  # certified, certified, SVD path
+def test_both_paths_give_the_kkt_solution(ratio):
+    M, J, h, gamma, tau = random_problem(np.random.default_rng(1), ratio=ratio)
+    a_ref, lam_ref = kkt(M, J, h, gamma, tau)
+    result = constraints.constrained_dynamics(M, J, h, gamma, tau)
+    scale = np.abs(a_ref).max()
+    np.testing.assert_allclose(result.a, a_ref, atol=1e-9 * scale / min(ratio, 1e-2))
+    np.testing.assert_allclose(
+        result.multiplier, lam_ref, atol=1e-9 * np.abs(lam_ref).max() / min(ratio, 1e-2)
+    )
+    np.testing.assert_array_equal(result.rank, 4)
+
+
+def test_the_certificate_accepts_and_refuses_around_its_threshold():
+    rng = np.random.default_rng(2)
+    rtol = _linalg._constraint_rtol(None)
+    well = random_problem(rng, ratio=0.1, batch=())[1]
+    poor = random_problem(rng, ratio=1e-5, batch=())[1]
+    assert _linalg._certified_independent(well, rtol) is not None
+    assert _linalg._certified_independent(poor, rtol) is None  # the SVD decides
+    assert _linalg._certified_independent(np.stack([well, poor]), rtol) is None
+    assert _linalg._certified_independent(np.vstack([well, well[:1]]), rtol) is None  # repeated row
+    # a certified set is one the package's rank rule calls independent
+    assert constraints.constraint_rank(well) == well.shape[0]
