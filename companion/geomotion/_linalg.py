@@ -8,6 +8,7 @@ small ones.
 
 import math
 
+import numba
 import numpy as np
 from scipy.linalg import lapack
 
@@ -262,53 +263,167 @@ class _ConstraintRows:
 _CERTIFIED_SIGMA_RATIO = 1e-3
 
 
-def _certified_independent(J, rtol):
-    r"""Row scales and a Cholesky factor of :math:`G = EJJ^TE` if every element's rows are surely
-    independent, else None.
-
-    :math:`\sigma_{\min}^2 = \lambda_{\min}(G) \ge 1/\|L^{-1}\|_F^2` (:math:`G = LL^T`) and
-    :math:`\sigma_{\max}^2 \le \operatorname{tr}G`; the rows are certified when the first is
-    at least ``_CERTIFIED_SIGMA_RATIO``:sup:`2` times the second (and that ratio is far
-    above ``rtol``).  A failed certificate only means the SVD is used.
-    """
-    c = J.shape[-2]
-    if c == 0 or c > J.shape[-1] or rtol * 1e3 > _CERTIFIED_SIGMA_RATIO:
-        return None
-    d, E = _row_scales(J, rtol)
-    if np.any(d == 0):
-        return None
-    Js = E[..., None] * J
-    G = Js @ np.swapaxes(Js, -1, -2)
-    try:
-        L = np.linalg.cholesky(G)
-    except np.linalg.LinAlgError:
-        return None
-    Linv = _solve_lower(L, np.broadcast_to(np.eye(c), L.shape))
-    lower_bound = 1.0 / np.einsum("...ij,...ij->...", Linv, Linv)
-    upper_bound = np.trace(G, axis1=-2, axis2=-1)
-    if np.all(lower_bound >= _CERTIFIED_SIGMA_RATIO**2 * upper_bound):
-        return E, Js
-    return None
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _cholesky_in_place(A, n):
+    """Lower Cholesky factor of A[:n, :n] in place (upper part left); False if not SPD."""
+    for j in range(n):
+        s = A[j, j]
+        for k in range(j):
+            s -= A[j, k] * A[j, k]
+        if not s > 0.0:
+            return False
+        A[j, j] = math.sqrt(s)
+        for i in range(j + 1, n):
+            s = A[i, j]
+            for k in range(j):
+                s -= A[i, k] * A[j, k]
+            A[i, j] = s / A[j, j]
+    return True
 
 
-def _independent_rows_solve(L, J, load, gamma, rtol):
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _forward(L, b, n):
+    """b <- L^-1 b (L lower, b (n, k)) in place."""
+    for i in range(n):
+        for col in range(b.shape[1]):
+            s = b[i, col]
+            for k in range(i):
+                s -= L[i, k] * b[k, col]
+            b[i, col] = s / L[i, i]
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _backward(L, b, n):
+    """b <- L^-T b in place."""
+    for i in range(n - 1, -1, -1):
+        for col in range(b.shape[1]):
+            s = b[i, col]
+            for k in range(i + 1, n):
+                s -= L[k, i] * b[k, col]
+            b[i, col] = s / L[i, i]
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _independent_rows_kernel(M, J, load, gamma, ratio, a, lam):
+    r"""The certified fast path for each row of a batch; returns -1, or the first element
+    whose certificate (or whose M) fails (the caller then takes the SVD path)."""
+    B, n, c, k = M.shape[0], M.shape[1], J.shape[1], load.shape[2]
+    L = np.empty((n, n))
+    G = np.empty((c, c))
+    X = np.empty((n, c))
+    Js = np.empty((c, n))
+    y = np.empty((n, k))
+    W = np.empty((c, c))
+    rhs = np.empty((c, k))
+    inv = np.empty((c, c))
+    d = np.empty(c)
+    for b in range(B):
+        for i in range(n):
+            for j in range(n):
+                L[i, j] = M[b, i, j]
+        if not _cholesky_in_place(L, n):
+            return b
+        for i in range(c):
+            s = 0.0
+            for j in range(n):
+                s += J[b, i, j] * J[b, i, j]
+            d[i] = math.sqrt(s)
+            if not d[i] > 0.0:
+                return b
+            for j in range(n):
+                Js[i, j] = J[b, i, j] / d[i]
+        for i in range(c):
+            for j in range(i + 1):
+                s = 0.0
+                for m in range(n):
+                    s += Js[i, m] * Js[j, m]
+                G[i, j] = s
+        if not _cholesky_in_place(G, c):
+            return b
+        # certificate: 1 / |L_G^-1|_F^2 >= ratio^2 tr G  (tr G = c: unit rows)
+        for i in range(c):
+            for j in range(c):
+                inv[i, j] = 1.0 if i == j else 0.0
+        _forward(G, inv, c)
+        frob = 0.0
+        for i in range(c):
+            for j in range(c):
+                frob += inv[i, j] * inv[i, j]
+        if 1.0 / frob < ratio * ratio * c:
+            return b
+        for i in range(n):
+            for j in range(c):
+                X[i, j] = Js[j, i]
+        _forward(L, X, n)
+        for i in range(n):
+            for col in range(k):
+                y[i, col] = load[b, i, col]
+        _forward(L, y, n)
+        for i in range(c):
+            for j in range(i + 1):
+                s = 0.0
+                for m in range(n):
+                    s += X[m, i] * X[m, j]
+                W[i, j] = s
+            for col in range(k):
+                s = 0.0
+                for m in range(n):
+                    s += X[m, i] * y[m, col]
+                rhs[i, col] = -gamma[b, i, col] / d[i] - s
+        if not _cholesky_in_place(W, c):
+            return b
+        _forward(W, rhs, c)
+        _backward(W, rhs, c)  # lambda_E
+        for i in range(n):
+            for col in range(k):
+                s = y[i, col]
+                for j in range(c):
+                    s += X[i, j] * rhs[j, col]
+                y[i, col] = s
+        _backward(L, y, n)
+        for i in range(n):
+            for col in range(k):
+                a[b, i, col] = y[i, col]
+        for i in range(c):
+            for col in range(k):
+                lam[b, i, col] = rhs[i, col] / d[i]
+    return -1
+
+
+def _independent_rows_solve(M, J, load, gamma, rtol):
     r"""The constrained solve for certified independent rows, or None (see the caller).
 
-    With :math:`M = L_ML_M^T`, :math:`X = L_M^{-1}(EJ)^T`, :math:`y = L_M^{-1}F`:
-    :math:`(X^TX)\lambda_E = -E\gamma - X^Ty`, :math:`\dot v = L_M^{-T}(y + X\lambda_E)`,
-    :math:`\lambda = E\lambda_E`.
+    With :math:`M = L_ML_M^T`, row scales :math:`E`, :math:`X = L_M^{-1}(EJ)^T`,
+    :math:`y = L_M^{-1}F`: :math:`(X^TX)\lambda_E = -E\gamma - X^Ty`,
+    :math:`\dot v = L_M^{-T}(y + X\lambda_E)`, :math:`\lambda = E\lambda_E`, one compiled
+    pass per element.  The rows are certified when
+    :math:`1/\|L_G^{-1}\|_F^2 \ge` ``_CERTIFIED_SIGMA_RATIO``:sup:`2` :math:`\operatorname{tr}G`
+    for :math:`G = EJJ^TE = L_GL_G^T` (:math:`\sigma_{\min}^2 = \lambda_{\min}(G) \ge
+    1/\|L_G^{-1}\|_F^2`, :math:`\sigma_{\max}^2 \le \operatorname{tr}G`); any element that
+    fails (or whose M is not positive definite: the SVD path then raises the error)
+    sends the whole call to the SVD path.
     """
-    certified = _certified_independent(J, rtol)
-    if certified is None:
+    c, n = J.shape[-2:]
+    if c == 0 or c > n or rtol * 1e3 > _CERTIFIED_SIGMA_RATIO:
         return None
-    E, Js = certified
-    X = _solve_lower(L, np.swapaxes(Js, -1, -2))
-    Xt = np.swapaxes(X, -1, -2)
-    y = _solve_lower(L, load)
-    lam_E = _spd_solve(Xt @ X, -E[..., None] * gamma - Xt @ y)
-    a = _solve_upper(np.swapaxes(L, -1, -2), y + X @ lam_E)
-    rank = np.full(np.broadcast_shapes(J.shape[:-2]), J.shape[-2])
-    return a, E[..., None] * lam_E, (int(rank) if rank.ndim == 0 else rank)
+    batch = np.broadcast_shapes(M.shape[:-2], J.shape[:-2], load.shape[:-2], gamma.shape[:-2])
+    k = load.shape[-1]
+
+    def rows(x, tail):
+        x = np.broadcast_to(x, batch + tail).reshape((-1,) + tail)
+        return np.require(x, dtype=np.float64, requirements=["C"])
+
+    Mb, Jb = rows(M, (n, n)), rows(J, (c, n))
+    Fb, gb = rows(load, (n, k)), rows(gamma, (c, k))
+    a, lam = np.empty(Fb.shape), np.empty(gb.shape)
+    if _independent_rows_kernel(Mb, Jb, Fb, gb, _CERTIFIED_SIGMA_RATIO, a, lam) >= 0:
+        return None
+    rank = np.full(batch, c)
+    return (
+        a.reshape(batch + (n, k)),
+        lam.reshape(batch + (c, k)),
+        int(rank) if rank.ndim == 0 else rank,
+    )
 
 
 def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
@@ -339,14 +454,15 @@ def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
     Returns ``(a, multiplier, rank)``, shapes (..., n, k), (..., c, k), (...).
 
     Fast path: when every element's row-scaled :math:`EJ` is certified well conditioned
-    (:func:`_certified_independent`), its rank is :math:`c` under the rule above, and the
+    (:func:`_independent_rows_solve`), its rank is :math:`c` under the rule above, and the
     classical solve with :math:`W = EJM^{-1}J^TE` (Cholesky) gives the same, unique,
     multipliers without the SVD.
     """
-    _, L = _validate.positive_definite_factor(M)
-    fast = _independent_rows_solve(L, J, load, gamma, rtol)
+    M = _validate.symmetric_matrix(M)  # the fast path reads M's lower triangle only
+    fast = _independent_rows_solve(M, J, load, gamma, rtol)
     if fast is not None:
         return fast
+    _, L = _validate.positive_definite_factor(M)
     rows = _ConstraintRows(J, rtol)
     y = _solve_lower(L, load)
     Lt = np.swapaxes(L, -1, -2)

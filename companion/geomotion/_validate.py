@@ -182,14 +182,20 @@ def square_matrix(value, name="M"):
     return M
 
 
-def positive_definite_factor(value, name="M"):
-    """Validate a (..., n, n) symmetric positive definite matrix (a mass matrix, a weight
-    matrix...); return it and its Cholesky factor L."""
+def symmetric_matrix(value, name="M"):
+    """Return ``value`` as a finite symmetric (..., n, n) float array (to rounding)."""
     M = square_matrix(value, name)
     # M - M^T is antisymmetric, so its largest entry is its largest magnitude.
     asym = (M - np.swapaxes(M, -1, -2)).max(initial=0.0)
     if asym > 1e-12 and asym > 1e-12 * (1 + np.abs(M).max(initial=0.0)):
         raise ValueError(f"{name}: expected a symmetric matrix, got asymmetry {asym:.3g}")
+    return M
+
+
+def positive_definite_factor(value, name="M"):
+    """Validate a (..., n, n) symmetric positive definite matrix (a mass matrix, a weight
+    matrix...); return it and its Cholesky factor L."""
+    M = symmetric_matrix(value, name)
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError as error:

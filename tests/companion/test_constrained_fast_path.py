@@ -52,11 +52,17 @@ def test_both_paths_give_the_kkt_solution(ratio):
 def test_the_certificate_accepts_and_refuses_around_its_threshold():
     rng = np.random.default_rng(2)
     rtol = _linalg._constraint_rtol(None)
-    well = random_problem(rng, ratio=0.1, batch=())[1]
+    M, well, h, gamma, tau = random_problem(rng, ratio=0.1, batch=())
     poor = random_problem(rng, ratio=1e-5, batch=())[1]
-    assert _linalg._certified_independent(well, rtol) is not None
-    assert _linalg._certified_independent(poor, rtol) is None  # the SVD decides
-    assert _linalg._certified_independent(np.stack([well, poor]), rtol) is None
-    assert _linalg._certified_independent(np.vstack([well, well[:1]]), rtol) is None  # repeated row
+
+    def fast(J, g=gamma):
+        load = (tau - h)[..., None]
+        return _linalg._independent_rows_solve(M, J, load, g[..., None], rtol)
+
+    assert fast(well) is not None
+    assert fast(poor) is None  # the SVD decides
+    assert fast(np.stack([well, poor]), np.stack([gamma, gamma])) is None  # one poor element
+    assert fast(np.vstack([well, well[:1]]), np.append(gamma, gamma[0])) is None  # repeated row
+    assert fast(np.vstack([well[:3], np.zeros(9)])) is None  # a zero row
     # a certified set is one the package's rank rule calls independent
     assert constraints.constraint_rank(well) == well.shape[0]
