@@ -394,7 +394,7 @@ def checks_nodes(env, from_doc, notebooks):
     intro = _paragraph(
         nodes.strong(text="Folded checks. "),
         *_rich(
-            f"the chapters show {total} code cells folded: each asserts what "
+            f"The chapters show {total} code cells folded: each asserts what "
             "the text has just said and nothing later in its notebook uses what it defines "
             "(the rule is in `book/_tools/checks.py`). The page shows a check's printed result; "
             "to read its code, click “Show the check” above the result, or follow a link below."
