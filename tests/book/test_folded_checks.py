@@ -141,6 +141,7 @@ def test_reader_opens_a_check_with_its_toggle(browser):
             check.locator("summary").click()
             code.wait_for(state="visible", timeout=5_000)
             assert "Hide the check" in check.locator("summary").inner_text()
+            tab.wait_for_timeout(1_000)  # the theme fades the opened code in
             tab.screenshot(path=os.fspath(SCREENSHOTS / "folded-check-open.png"))
         finally:
             tab.close()
