@@ -27,6 +27,12 @@ a loop or a helper function counts once however often it runs.
 
 A notebook that myst-nb did not execute, or whose execution failed, is reported as a
 warning, which fails the strict build.
+
+Below the table the page lists the **folded checks**: the code cells tagged ``check``
+(``book/_tools/checks.py`` states the rule and applies the tags), which the chapters show
+folded behind a toggle.  Each check cell gets an anchor, ``check-<notebook>-<n>``
+(numbered from 1 in the order of the notebook), and the list links every one of them,
+grouped by the section that contains it.
 """
 
 import ast
@@ -41,6 +47,7 @@ from docutils import nodes
 from IPython.core.inputtransformer2 import TransformerManager
 from myst_nb.sphinx_ import NbMetadataCollector
 from sphinx import addnodes
+from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -166,6 +173,45 @@ class VerificationTable(SphinxDirective):
     def run(self):
         setattr(self.env, PAGES, getattr(self.env, PAGES, set()) | {self.env.docname})
         return [VerificationTableNode(docname=self.env.docname)]
+
+
+CHECK_CLASS = "tag_check"
+
+
+def _is_check(node):
+    return (
+        isinstance(node, nodes.container)
+        and node.get("nb_element") == "cell_code"
+        and CHECK_CLASS in node["classes"]
+    )
+
+
+def check_anchor(docname, number):
+    """The anchor of the ``number``-th check cell (from 1) of notebook ``docname``."""
+    return "check-" + nodes.make_id(posixpath.basename(docname)) + f"-{number}"
+
+
+class CheckAnchors(SphinxTransform):
+    """Give every check cell of a notebook its anchor (see the module docstring)."""
+
+    default_priority = 900
+
+    def apply(self, **kwargs):
+        checks = [node for node in self.document.findall(_is_check)]
+        for number, node in enumerate(checks, start=1):
+            node["ids"].append(check_anchor(self.env.docname, number))
+
+
+def notebook_checks(env, docname):
+    """(anchor, title of the enclosing section) of each check cell of ``docname``, in order."""
+    found = []
+    for node in env.get_doctree(docname).findall(_is_check):
+        section = node.parent
+        while section is not None and not isinstance(section, nodes.section):
+            section = section.parent
+        title = section[0].astext() if section is not None else ""
+        found.append(([i for i in node["ids"] if i.startswith("check-")][0], title))
+    return found
 
 
 def _paragraph(*children):
@@ -327,7 +373,55 @@ def verification_nodes(env, from_doc):
         "assertion in a loop or in a helper function counts once, however often it runs."
     )
     intro["classes"].append("verification-build")
-    return [intro, _definitions(), _table(rows)]
+    return [intro, _definitions(), _table(rows), *checks_nodes(env, from_doc, notebooks)]
+
+
+def _check_link(builder, from_doc, docname, anchor, text):
+    """A link to an anchor in another document, for the HTML and the single-page builds."""
+    if builder.name == "singlehtml":
+        uri = "#" + anchor
+    else:
+        uri = builder.get_relative_uri(from_doc, docname) + "#" + anchor
+    return nodes.reference("", text, internal=True, refuri=uri, classes=["check-link"])
+
+
+def checks_nodes(env, from_doc, notebooks):
+    """The list of folded checks: per notebook, per section, a link to each check."""
+    builder = env.app.builder
+    found = [(docname, notebook_checks(env, docname)) for docname in notebooks]
+    found = [(docname, checks) for docname, checks in found if checks]
+    total = sum(len(checks) for _, checks in found)
+    intro = _paragraph(
+        nodes.strong(text="Folded checks. "),
+        *_rich(
+            f"The chapters show {total} code cells folded: each asserts what "
+            "the text has just said and nothing later in its notebook uses what it defines "
+            "(the rule is in `book/_tools/checks.py`). The page shows a check's printed result; "
+            "to read its code, click “Show the check” above the result, or follow a link below."
+        ),
+    )
+    intro["classes"].append("verification-checks")
+    items = nodes.bullet_list(classes=["verification-checks"])
+    for docname, checks in found:
+        title = env.titles[docname].astext() if docname in env.titles else docname
+        item = nodes.list_item()
+        item += _doc_link(from_doc, docname, title)
+        sections = nodes.bullet_list()
+        by_section = {}
+        for number, (anchor, section) in enumerate(checks, start=1):
+            by_section.setdefault(section, []).append((number, anchor))
+        for section, numbered in by_section.items():
+            entry = nodes.list_item()
+            line = _paragraph(section + ": ")
+            for position, (number, anchor) in enumerate(numbered):
+                if position:
+                    line += nodes.Text(", ")
+                line += _check_link(builder, from_doc, docname, anchor, f"check {number}")
+            entry += line
+            sections += entry
+        item += sections
+        items += item
+    return [intro, items]
 
 
 class VerificationTableTransform(SphinxPostTransform):
@@ -357,6 +451,7 @@ def setup(app):
     app.add_node(VerificationTableNode)
     app.add_directive("verification-table", VerificationTable)
     app.add_post_transform(VerificationTableTransform)
+    app.add_transform(CheckAnchors)
     app.connect("env-updated", pages_to_rewrite)
     app.connect("env-purge-doc", purge_page)
     app.connect("env-merge-info", merge_pages)

@@ -127,6 +127,16 @@ def print_pdf(site, page, output):
             tab.on("request", lambda request: requested.append(request.url))
             tab.on("requestfailed", lambda request: failed.append(request.url))
             tab.goto(f"{base}/{at_top.name}", wait_until="networkidle", timeout=120_000)
+            # "networkidle" can come before the load event on this 3.5 MB page, while
+            # MathJax (a deferred script) has not replaced its configuration object yet;
+            # PREPARE_JS would then find no startup promise to wait for and report every
+            # formula untypeset.  Wait for the load event and for MathJax itself.
+            tab.wait_for_load_state("load", timeout=120_000)
+            tab.wait_for_function(
+                "() => !document.querySelector('.math') || "
+                "(window.MathJax && MathJax.startup && MathJax.startup.promise)",
+                timeout=120_000,
+            )
             report = tab.evaluate(PREPARE_JS)
             report["scaled"] = _lay_out_for_paper(tab)
             problems = _problems(report, requested, failed)

@@ -13,12 +13,27 @@ output would make a batch executor (nbclient, hence ``jupyter nbconvert
 to the kernel on the shell channel while it waits there for the cell's reply;
 that wait could then miss the reply, which sat unread until the cell's timeout
 (or forever, without one): issue 23, seen under nbconvert and nbclient alike.
+
+Three explorers (Baumgarte, phase loop, allocation) also carry a static form
+(``StaticExplorer``, below): frames drawn over a small grid of slider positions, with
+HTML sliders that swap them.  Their display bundle holds both the
+live widget view and that HTML block: JupyterLab (``make lab``) shows the live widget,
+while the book, which renders no widget views (``nb_mime_priority_overrides`` in
+``_config.yml``), shows the HTML block, which moves without a kernel.
 """
 
+import base64
+import html
+import io
+import itertools
+import json
+
 import ipywidgets
+import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
 from IPython.utils.capture import capture_output
+from PIL import Image
 
 from . import figures
 
@@ -30,6 +45,162 @@ __all__ = [
     "phase_loop_explorer",
     "allocation_explorer",
 ]
+
+
+# --- The static form of an explorer: precomputed frames behind HTML sliders ------------
+#
+# A static page has no kernel to redraw a figure when a slider moves.  So the figure is
+# drawn beforehand at every point of a small grid of slider positions, each drawing is
+# stored as a PNG (a 64-colour palette, to keep the page and the notebook small) inside
+# one HTML block, and a few lines of JavaScript in the same block swap the image when a
+# slider moves, the way matplotlib's ``Animation.to_jshtml`` embeds its frames.  Nothing
+# is fetched: the frames are ``data:`` URIs and the script is inline.
+#
+# The block is deterministic (same grid, same library versions: same bytes), so nbval can
+# compare it like any other output.  On paper the block shows its default frame, with a
+# sentence that says where the sliders move (``book/_tools/print.css`` hides the sliders).
+
+# HTML blocks already built in this process, by explorer name, grid and default: a
+# notebook that shows one explorer twice (or a test that repeats it) draws its frames once.
+_BUILT = {}
+
+# Drawing resolution of a frame (dots per inch) and its palette size.
+_DPI = 90
+_COLORS = 64
+
+# Swaps the frame when a slider moves.  ``document.currentScript`` is this script, so
+# several explorers on one page each drive their own image.
+_SCRIPT = """
+(function () {
+  var box = document.currentScript.parentElement;
+  var frames = JSON.parse(box.querySelector(".geomotion-explorer-frames").textContent);
+  var image = box.querySelector("img.geomotion-explorer-frame");
+  var sliders = Array.prototype.slice.call(box.querySelectorAll("input[type=range]"));
+  function show() {
+    var key = sliders.map(function (slider) { return slider.value; }).join(",");
+    sliders.forEach(function (slider) {
+      var labels = JSON.parse(slider.getAttribute("data-labels"));
+      slider.nextElementSibling.textContent = labels[Number(slider.value)];
+    });
+    image.src = "data:image/png;base64," + frames[key];
+    image.setAttribute("data-key", key);
+  }
+  sliders.forEach(function (slider) { slider.addEventListener("input", show); });
+})();
+"""
+
+
+def _label(value):
+    """A slider position as text: 0.5, 2, 'clockwise'."""
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:g}"
+    return str(value)
+
+
+def png_frame(fig):
+    """Base64 text of ``fig`` as a palette PNG (the figure is closed afterwards)."""
+    raw = io.BytesIO()
+    fig.savefig(raw, format="png", dpi=_DPI, metadata={"Software": None})
+    plt.close(fig)
+    image = Image.open(io.BytesIO(raw.getvalue())).convert("RGB")
+    # method 0 is median cut, dither 0 none (integers: the enums are Pillow >= 9.1; Pillow
+    # itself comes with matplotlib, which writes its PNGs with it).
+    palette = image.quantize(colors=_COLORS, method=0, dither=0)
+    small = io.BytesIO()
+    palette.save(small, format="png", optimize=True)
+    return base64.b64encode(small.getvalue()).decode("ascii")
+
+
+class StaticExplorer:
+    """Frames of ``draw`` over a grid of parameter values, shown with one HTML slider per parameter.
+
+    Parameters
+    ----------
+    name : str
+        What the explorer shows, for the image's alternative text and the plain-text form.
+    draw : callable
+        ``draw(**values)`` returns a matplotlib figure.
+    grid : dict of str to (str, sequence)
+        For each keyword of ``draw``: the slider's label and its positions (in order).
+    default : dict of str to object
+        The starting position of each slider; each value must be one of its positions.
+    """
+
+    def __init__(self, name, draw, grid, default):
+        self.name = name
+        self.draw = draw
+        self.grid = dict(grid)
+        self.default = dict(default)
+        for key, (_, values) in self.grid.items():
+            if self.default[key] not in list(values):
+                raise ValueError(f"default {key}={self.default[key]!r} is not one of {values}")
+
+    @property
+    def start(self):
+        """Index of each slider's default position."""
+        return tuple(
+            list(values).index(self.default[key]) for key, (_, values) in self.grid.items()
+        )
+
+    def frames(self):
+        """Dict of frame key ("i,j,...": slider indices) to base64 PNG, drawn in grid order."""
+        keys = list(self.grid)
+        positions = [range(len(values)) for _, values in self.grid.values()]
+        frames = {}
+        for index in itertools.product(*positions):
+            values = {key: self.grid[key][1][i] for key, i in zip(keys, index)}
+            frames[",".join(map(str, index))] = png_frame(self.draw(**values))
+        return frames
+
+    def text(self):
+        """Plain-text description (what a front end without HTML shows)."""
+        sliders = ", ".join(
+            f"{label} in ({', '.join(_label(v) for v in values)})"
+            for label, values in self.grid.values()
+        )
+        return f"<{self.name}: precomputed frames over {sliders}>"
+
+    def html(self):
+        """The HTML block: sliders, the default frame, the frames and the script (computed once)."""
+        key = (self.name, repr(self.grid), repr(self.default))
+        if key not in _BUILT:
+            _BUILT[key] = self._build()
+        return _BUILT[key]
+
+    def _build(self):
+        frames = self.frames()
+        start = self.start
+        controls = []
+        for (key, (label, values)), position in zip(self.grid.items(), start):
+            labels = [_label(value) for value in values]
+            controls.append(
+                '<label class="geomotion-explorer-slider">'
+                f'<span class="geomotion-explorer-name">{html.escape(label)}</span> '
+                f'<input type="range" min="0" max="{len(values) - 1}" step="1" '
+                f'value="{position}" name="{html.escape(key)}" aria-label="{html.escape(label)}" '
+                f"data-labels='{html.escape(json.dumps(labels), quote=True)}'>"
+                f'<output class="geomotion-explorer-value">{html.escape(labels[position])}</output>'
+                "</label>"
+            )
+        key = ",".join(map(str, start))
+        alt = f"{self.name}, default view"
+        return (
+            '<div class="geomotion-explorer">\n'
+            '<div class="geomotion-explorer-controls">' + " ".join(controls) + "</div>\n"
+            f'<img class="geomotion-explorer-frame" data-key="{key}" alt="{html.escape(alt)}" '
+            f'src="data:image/png;base64,{frames[key]}">\n'
+            '<p class="geomotion-explorer-note">Drag the sliders to redraw the figure: its '
+            f"{len(frames)} frames were drawn when the book was built. On paper this is the "
+            "default view; in the HTML book the sliders move, and in a live notebook "
+            "(<code>make lab</code>) every slider value can be chosen.</p>\n"
+            '<script type="application/json" class="geomotion-explorer-frames">'
+            + json.dumps(frames, separators=(",", ":"))
+            + "</script>\n"
+            "<script>" + _SCRIPT + "</script>\n"
+            "</div>"
+        )
 
 
 def _show(fig):
@@ -46,7 +217,22 @@ class _Explorer(ipywidgets.interactive):
     the area's ``outputs`` in one state update: the same figure on the page and in the
     widget state saved with the notebook, and no captured output for a batch executor
     to echo back to the kernel.  Exceptions of the callback propagate.
+
+    ``static``, when given, is a ``StaticExplorer``
+    whose HTML block is added to the display bundle (and whose text replaces the
+    widget's plain-text form, which names random model ids).
     """
+
+    def __init__(self, *args, static=None, **kwargs):
+        self.static = static
+        super().__init__(*args, **kwargs)
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if self.static is not None and bundle is not None:
+            bundle["text/plain"] = self.static.text()
+            bundle["text/html"] = self.static.html()
+        return bundle
 
     def update(self, *args):
         """Call the callback with the widgets' values; show its displays in the output area.
@@ -160,6 +346,12 @@ def baumgarte_explorer():
         alpha=alpha,
         beta=beta,
         dt=step,
+        static=StaticExplorer(
+            "Baumgarte explorer",
+            figures.baumgarte_figure,
+            {"alpha": ("alpha (1/s)", (2.0, 10.0)), "dt": ("dt (s)", (0.02, 0.05))},
+            {"alpha": 2.0, "dt": 0.02},
+        ),
     )
 
 
@@ -191,6 +383,12 @@ def phase_loop_explorer():
         b0=b0,
         k=k,
         clockwise=clockwise,
+        static=StaticExplorer(
+            "Phase-loop explorer",
+            figures.phase_loop_figure,
+            {"a0": ("a0", (0.5, 1.0, 1.5, 2.0)), "clockwise": ("clockwise", (False, True))},
+            {"a0": 1.0, "clockwise": False},
+        ),
     )
 
 
@@ -210,4 +408,14 @@ def allocation_explorer():
     w2 = ipywidgets.FloatSlider(
         value=4.0, min=0.25, max=8.0, step=0.25, description="w2", continuous_update=False
     )
-    return _Explorer(lambda w1, w2: _show(figures.allocation_figure(W=(w1, w2))), w1=w1, w2=w2)
+    return _Explorer(
+        lambda w1, w2: _show(figures.allocation_figure(W=(w1, w2))),
+        w1=w1,
+        w2=w2,
+        static=StaticExplorer(
+            "Allocation explorer",
+            lambda w1, w2: figures.allocation_figure(W=(w1, w2)),
+            {"w1": ("w1", (1.0, 4.0, 8.0)), "w2": ("w2", (1.0, 4.0, 8.0))},
+            {"w1": 1.0, "w2": 4.0},
+        ),
+    )

@@ -171,3 +171,29 @@ def test_the_html_preface_links_the_pdf_beside_it(pdf):
     preface = (HTML / "book" / "preface.html").read_text()
     assert 'href="../geometry-of-motion.pdf"' in preface
     assert (HTML / "geometry-of-motion.pdf").read_bytes() == pdf.read_bytes()
+
+
+def test_checks_print_as_a_label_and_their_result_explorers_as_their_default_view(text):
+    """Folded checks (tag ``check``): a label and the result, not the code; explorers: a frame."""
+    checks, explorers, sources = 0, 0, []
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in notebook_cells(path.stem):
+            if cell["cell_type"] != "code":
+                continue
+            source = "".join(cell["source"])
+            if "check" in cell["metadata"].get("tags", []):
+                checks += 1
+                # The check's three longest code lines (one alone may recur in open cells).
+                lines = [line.strip() for line in source.splitlines()]
+                code = sorted((line for line in lines if not line.startswith("#")), key=len)
+                sources.append(code[-3:])
+            outputs = cell.get("outputs", [])
+            explorers += sum(
+                'class="geomotion-explorer"' in "".join(out.get("data", {}).get("text/html", ""))
+                for out in outputs
+            )
+    flat = " ".join(text.split())
+    assert flat.count("Check (code in the HTML book and the notebook):") == checks > 0
+    printed = [lines for lines in sources if all(" ".join(line.split()) in flat for line in lines)]
+    assert not printed, f"code of folded checks is printed: {printed[:3]}"
+    assert flat.count("Drag the sliders to redraw the figure") == explorers > 0

@@ -1,0 +1,166 @@
+"""The static form of the explorers: frames over a grid, HTML sliders, nothing fetched.
+
+The rendered book shows this form (it renders no widget views); JupyterLab shows the live
+widget from the same display bundle.  tests/book/test_static_explorers.py moves a slider
+on the built page.
+"""
+
+import base64
+import io
+import itertools
+import json
+import re
+
+import numpy as np
+import pytest
+from bs4 import BeautifulSoup
+from PIL import Image
+
+from geomotion import figures, widgets
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# Each explorer's HTML block stays under this size (characters = bytes; base64 PNGs).
+MAX_HTML = 300_000
+
+# name: (figure function that the frames redraw, grid of slider values, default position)
+STATIC = {
+    "allocation_explorer": (
+        "allocation_figure",
+        {"w1": (1.0, 4.0, 8.0), "w2": (1.0, 4.0, 8.0)},
+        {"w1": 1.0, "w2": 4.0},
+    ),
+    "phase_loop_explorer": (
+        "phase_loop_figure",
+        {"a0": (0.5, 1.0, 1.5, 2.0), "clockwise": (False, True)},
+        {"a0": 1.0, "clockwise": False},
+    ),
+    "baumgarte_explorer": (
+        "baumgarte_figure",
+        {"alpha": (2.0, 10.0), "dt": (0.02, 0.05)},
+        {"alpha": 2.0, "dt": 0.02},
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(monkeypatch):
+    """Every test draws its frames (the module keeps built blocks per process)."""
+    monkeypatch.setattr(widgets, "_BUILT", {})
+
+
+def bundle_of(name):
+    return getattr(widgets, name)()._repr_mimebundle_()
+
+
+def frames_of(soup):
+    return json.loads(soup.select_one("script.geomotion-explorer-frames").string)
+
+
+@pytest.fixture(scope="module")
+def bundles():
+    """The display bundle of each explorer with a static form (drawn once for the module)."""
+    return {name: bundle_of(name) for name in STATIC}
+
+
+@pytest.mark.parametrize("name", list(STATIC))
+def test_bundle_holds_the_live_widget_and_the_static_block(bundles, name):
+    bundle = bundles[name]
+    assert set(bundle) == {WIDGET_VIEW, "text/html", "text/plain"}
+    # The plain text names the grid, not a widget's random model id (nbval compares it).
+    assert "model_id" not in bundle["text/plain"] and "precomputed frames" in bundle["text/plain"]
+    assert len(bundle["text/html"]) < MAX_HTML, f"{name}: {len(bundle['text/html'])} characters"
+
+
+@pytest.mark.parametrize("name", list(STATIC))
+def test_one_slider_per_parameter_one_frame_per_grid_point(bundles, name):
+    _, grid, default = STATIC[name]
+    soup = BeautifulSoup(bundles[name]["text/html"], "html.parser")
+    sliders = soup.select("input[type=range]")
+    assert [slider["name"] for slider in sliders] == list(grid)
+    for slider, (key, values) in zip(sliders, grid.items()):
+        assert (int(slider["min"]), int(slider["max"])) == (0, len(values) - 1)
+        assert int(slider["value"]) == values.index(default[key])  # starts at the default
+        assert len(json.loads(slider["data-labels"])) == len(values)
+    frames = frames_of(soup)
+    expected = {
+        ",".join(map(str, index))
+        for index in itertools.product(*(range(len(v)) for v in grid.values()))
+    }
+    assert set(frames) == expected
+    assert len(set(frames.values())) == len(frames), "two grid points gave the same frame"
+    image = soup.select_one("img.geomotion-explorer-frame")
+    start = ",".join(str(values.index(default[key])) for key, values in grid.items())
+    assert image["data-key"] == start
+    assert image["src"] == "data:image/png;base64," + frames[start]
+    for text in frames.values():
+        picture = Image.open(io.BytesIO(base64.b64decode(text)))
+        assert picture.format == "PNG" and picture.width >= 500
+
+
+@pytest.mark.parametrize("name", list(STATIC))
+def test_block_fetches_nothing(bundles, name):
+    soup = BeautifulSoup(bundles[name]["text/html"], "html.parser")
+    assert all(not script.get("src") for script in soup.select("script"))
+    addresses = [
+        tag.get(key) for tag in soup.find_all(True) for key in ("src", "href") if tag.get(key)
+    ]
+    assert addresses and all(address.startswith("data:image/png;base64,") for address in addresses)
+    frames = soup.select_one("script.geomotion-explorer-frames")
+    frames.decompose()  # base64 text, like the image's address: what remains is markup and code
+    del soup.select_one("img.geomotion-explorer-frame")["src"]
+    assert not re.search(r"https?:|//[a-z]", str(soup).replace("</", "")), "an outside address"
+    assert soup.select_one(".geomotion-explorer-note").get_text().startswith("Drag the sliders")
+
+
+@pytest.mark.parametrize("name", list(STATIC))
+def test_frames_redraw_the_figure_at_every_grid_point(name, monkeypatch):
+    function, grid, _ = STATIC[name]
+    calls = []
+    original = getattr(figures, function)
+
+    def recording(**values):
+        calls.append(values)
+        return original(**values)
+
+    monkeypatch.setattr(figures, function, recording)
+    getattr(widgets, name)()._repr_mimebundle_()
+    # The first call is the live widget's default view; then one call per grid point.
+    drawn = calls[1:]
+    if function == "allocation_figure":
+        drawn = [{"w1": call["W"][0], "w2": call["W"][1]} for call in drawn]
+    else:
+        drawn = [{key: call[key] for key in grid} for call in drawn]
+    expected = [dict(zip(grid, point)) for point in itertools.product(*grid.values())]
+    assert drawn == expected
+
+
+def test_allocation_frame_shows_its_weights(monkeypatch):
+    """The frame at (w1, w2) = (8, 1) marks the weighted input (w2, w1) / (w1 + w2)."""
+    shown = {}
+    real_png = widgets.png_frame
+
+    def keep(fig):
+        weighted = [
+            line.get_xydata()[0]
+            for line in fig.axes[0].get_lines()
+            if line.get_marker() == "s" and line.get_linestyle() == "None"
+        ][0]
+        shown[len(shown)] = weighted
+        return real_png(fig)
+
+    monkeypatch.setattr(widgets, "png_frame", keep)
+    widgets.allocation_explorer()._repr_mimebundle_()
+    # grid order: w1 over (1, 4, 8) outer, w2 inner; (8, 1) is the seventh frame.
+    np.testing.assert_allclose(shown[6], np.array([1.0, 8.0]) / 9.0, rtol=1e-13)
+
+
+def test_default_must_be_a_grid_value():
+    with pytest.raises(ValueError, match="default a=3"):
+        widgets.StaticExplorer("x", figures.allocation_figure, {"a": ("a", (1, 2))}, {"a": 3})
+
+
+def test_same_grid_gives_the_same_bytes():
+    """nbval compares the stored block: drawing it twice must give the same text."""
+    first = bundle_of("phase_loop_explorer")["text/html"]
+    widgets._BUILT.clear()
+    assert bundle_of("phase_loop_explorer")["text/html"] == first
