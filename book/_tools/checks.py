@@ -35,10 +35,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CHECK_TAGS = ("check", "hide-input")
 FOLDING_TAGS = {"hide-input", "hide-cell", "hide-output"}
 
-# Cells whose tags are left as they are for now (another change to them is under way,
-# issue 23): the code cells of these notebooks that contain one of these texts.  The
-# book test lists them as not yet decided instead of checking them.
-PENDING = {"parallel_mechanisms": ("contact.floating_base_mobility", "d_one_foot")}
+# Cells whose tags are left as they are (none at present): the code cells of these
+# notebooks that contain one of these texts.  The book test lists them as not yet decided
+# instead of checking them.
+PENDING = {}
 
 
 def pending(path, cell):

@@ -30,11 +30,11 @@ every recursive algorithm only needs :math:`S_i`, :math:`T_J(q_i)` and, for the 
 product, :math:`\mathcal V_i\times S_i v_i` (Featherstone, *Rigid Body Dynamics Algorithms*,
 2008, sections 4.4 and 4.5).  With a ball or free-flyer joint :math:`v_i \ne \dot q_i`: a
 quaternion has four coordinates but three rotational freedoms, so configurations advance
-with :meth:`Joint.integrate`, never with :math:`q + v\,dt`.
+with :meth:`~geomotion.tree.Joint.integrate`, never with :math:`q + v\,dt`.
 
 Quaternions are stored scalar-first, as in :mod:`geomotion.dualquat` (Pinocchio and
 scipy store them scalar-last); they must be unit to within ``_QUATERNION_ATOL`` wherever a
-configuration enters an algorithm, and :meth:`Joint.integrate` returns them normalized,
+configuration enters an algorithm, and :meth:`~geomotion.tree.Joint.integrate` returns them normalized,
 so a trajectory built from it does not drift off the unit sphere.
 """
 
@@ -106,8 +106,8 @@ def _random_quaternions(rng, shape):
 class Joint:
     r"""Base class of the joint models: sizes, motion subspace, joint motion and integration.
 
-    Use a subclass: :class:`ScrewJoint` (a 6-vector screw given to :class:`Tree` is
-    wrapped in one), :class:`SphericalJoint` or :class:`FreeFlyerJoint`.
+    Use a subclass: :class:`~geomotion.tree.ScrewJoint` (a 6-vector screw given to :class:`~geomotion.tree.Tree` is
+    wrapped in one), :class:`~geomotion.tree.SphericalJoint` or :class:`~geomotion.tree.FreeFlyerJoint`.
 
     Attributes
     ----------

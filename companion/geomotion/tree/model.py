@@ -454,10 +454,10 @@ class Tree:
         ``parents[i]`` is the parent body of body ``i``; ``-1`` for the fixed base (the
         ground).  Parents come before children: ``-1 <= parents[i] < i``.
     joints : sequence of N joint models or (6,) screws
-        The joint of body ``i``: a :class:`~geomotion.tree.joints.Joint`
+        The joint of body ``i``: a :class:`~geomotion.tree.Joint`
         (``tree.SPHERICAL``, ``tree.FREE_FLYER``, ``tree.ScrewJoint(S)``) or a constant
         joint screw ``S_i = (omega, v)`` in body ``i`` coordinates (angular-first,
-        nonzero), wrapped in a :class:`~geomotion.tree.joints.ScrewJoint`: ``omega != 0,
+        nonzero), wrapped in a :class:`~geomotion.tree.ScrewJoint`: ``omega != 0,
         omega.v = 0`` revolute (q in rad), ``omega.v != 0`` helical, ``omega = 0``
         prismatic (q in m).  An (N, 6) array of screws works too.
     placements : (N, 4, 4) array_like
