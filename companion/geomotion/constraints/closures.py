@@ -577,7 +577,7 @@ class FrameClosure:
         ----------
         multiplier : (..., m) array_like
             The closure's multiplier :math:`\lambda` (for example a slice of
-            :attr:`geomotion.constraints.ConstrainedDynamics.multiplier`), m = the number
+            the ``multiplier`` of :class:`~geomotion.constraints.ConstrainedDynamics`), m = the number
             of components.
         on : {"a", "b"}, optional, keyword only
             Which body receives the wrench; default ``"a"``.
@@ -607,7 +607,7 @@ class FrameClosure:
 
     @property
     def integrable(self):
-        """True if the free directions span a subalgebra: J_c matches the residual (see above)."""
+        """Whether the free directions span a subalgebra (then J_c is the residual's rate, see above)."""
         return _free_directions_close(self.components)
 
     def relative_pose(self, q):

@@ -607,7 +607,7 @@ def load_share_range(
     polygon condition :math:`n_e\cdot((-M_y, M_x) - f_z p_e) \ge 0` is linear and exact.
     The set is then a convex polyhedron, and the least and largest upward force of foot
     :math:`k`, :math:`u\cdot R_kf_k`, are two linear programs (HiGHS, through
-    :func:`scipy.optimize.linprog`, on variables scaled by the load and by the feet's
+    ``scipy.optimize.linprog``, on variables scaled by the load and by the feet's
     length scale of :func:`foot_wrench_family`).  The free moment (torsional friction) is
     not limited.
 

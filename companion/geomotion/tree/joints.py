@@ -294,7 +294,7 @@ class ScrewJoint(Joint):
 
     @property
     def subspace(self):
-        """(6, 1) motion subspace: the screw as a column."""
+        """The (6, 1) motion subspace, the screw as a column."""
         return self.screw[:, None]
 
     def transform(self, q):  # noqa: D102 - documented on Joint
@@ -359,7 +359,7 @@ class SphericalJoint(Joint):
 
     @property
     def subspace(self):
-        """(6, 3) motion subspace: the three rotations about the child's axes."""
+        """The (6, 3) motion subspace, the three rotations about the child's axes."""
         return _BALL_SUBSPACE
 
     def transform(self, q):  # noqa: D102
@@ -428,7 +428,7 @@ class FreeFlyerJoint(Joint):
 
     @property
     def subspace(self):
-        """(6, 6) motion subspace: every twist."""
+        """The (6, 6) motion subspace, every twist."""
         return _FREE_SUBSPACE
 
     def transform(self, q):  # noqa: D102
