@@ -264,13 +264,14 @@ _CERTIFIED_SIGMA_RATIO = 1e-3
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def _cholesky_in_place(A, n):
-    """Lower Cholesky factor of A[:n, :n] in place (upper part left); False if not SPD."""
+def _cholesky_in_place(A, n, floor=0.0):
+    """Lower Cholesky factor of A[:n, :n] in place (upper part left); False if a pivot is
+    at most ``floor`` (not positive definite, or singular to that tolerance)."""
     for j in range(n):
         s = A[j, j]
         for k in range(j):
             s -= A[j, k] * A[j, k]
-        if not s > 0.0:
+        if not s > floor:
             return False
         A[j, j] = math.sqrt(s)
         for i in range(j + 1, n):
@@ -282,10 +283,10 @@ def _cholesky_in_place(A, n):
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def _forward(L, b, n):
-    """b <- L^-1 b (L lower, b (n, k)) in place."""
+def _forward(L, b, n, m=-1):
+    """b[:n, :m] <- L^-1 b (L lower; all columns of b when m < 0) in place."""
     for i in range(n):
-        for col in range(b.shape[1]):
+        for col in range(b.shape[1] if m < 0 else m):
             s = b[i, col]
             for k in range(i):
                 s -= L[i, k] * b[k, col]
@@ -293,10 +294,10 @@ def _forward(L, b, n):
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def _backward(L, b, n):
-    """b <- L^-T b in place."""
+def _backward(L, b, n, m=-1):
+    """b[:n, :m] <- L^-T b in place (all columns when m < 0)."""
     for i in range(n - 1, -1, -1):
-        for col in range(b.shape[1]):
+        for col in range(b.shape[1] if m < 0 else m):
             s = b[i, col]
             for k in range(i + 1, n):
                 s -= L[k, i] * b[k, col]

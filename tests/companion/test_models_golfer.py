@@ -18,7 +18,6 @@ from geomotion import constraints, inertia, models, spatial, tree
 from geomotion.errors import ConvergenceError
 from geomotion.models import body_segments
 
-
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 

@@ -20,6 +20,7 @@ import weakref
 import numba
 import numpy as np
 
+from .._linalg import _backward, _cholesky_in_place, _forward
 from . import general
 from .compiled import SINGULAR_JOINT_RTOL
 
@@ -263,34 +264,17 @@ def _congruence_add(X, M, out, work):
 
 
 @numba.njit(**_JIT)
-def _cholesky_inverse(D, k, floor, out, L, y):
-    """Inverse of the SPD k x k block D[:k, :k] into out; False if a pivot is <= floor.
-
-    ``L`` (6, 6) and ``y`` (6,) are work arrays.
-    """
-    for j in range(k):
-        s = D[j, j]
-        for m in range(j):
-            s -= L[j, m] * L[j, m]
-        if not s > floor:
-            return False
-        L[j, j] = math.sqrt(s)
-        for i in range(j + 1, k):
-            s = D[i, j]
-            for m in range(j):
-                s -= L[i, m] * L[j, m]
-            L[i, j] = s / L[j, j]
-    for c in range(k):  # solve L L^T x = e_c
-        for i in range(k):
-            s = 1.0 if i == c else 0.0
-            for m in range(i):
-                s -= L[i, m] * y[m]
-            y[i] = s / L[i, i]
-        for i in range(k - 1, -1, -1):
-            s = y[i]
-            for m in range(i + 1, k):
-                s -= L[m, i] * out[m, c]
-            out[i, c] = s / L[i, i]
+def _spd_inverse(D, k, floor, out, L):
+    """Inverse of the SPD k x k block D[:k, :k] into out[:k, :k] (work array L); False if a
+    Cholesky pivot is at most ``floor``."""
+    for i in range(k):
+        for j in range(k):
+            L[i, j] = D[i, j]
+            out[i, j] = 1.0 if i == j else 0.0
+    if not _cholesky_in_place(L, k, floor):
+        return False
+    _forward(L, out, k, k)
+    _backward(L, out, k, k)
     return True
 
 
@@ -306,7 +290,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
     Dinv_u = np.empty((n, 6))
     sv, tmp, pa = np.empty(6), np.empty(6), np.empty(6)
     D, Ia, work, work2 = np.empty((6, 6)), np.empty((6, 6)), np.empty((6, 6)), np.empty((6, 6))
-    L, y, u = np.empty((6, 6)), np.empty(6), np.empty(6)
+    L, u = np.empty((6, 6)), np.empty(6)
     a0 = np.zeros(6)
     for b in range(Q.shape[0]):
         q, v, tau = Q[b], V[b], T[b]
@@ -361,7 +345,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
                 u[j] = tau[base + j] - acc
             # a Cholesky pivot at most SINGULAR_JOINT_RTOL of the joint's size: singular M
             floor = SINGULAR_JOINT_RTOL * size * trace
-            if not _cholesky_inverse(D, k, floor, Dinv[i], L, y):
+            if not _spd_inverse(D, k, floor, Dinv[i], L):
                 status[0], status[1] = b, i
                 return
             for j in range(k):
