@@ -140,35 +140,8 @@ def floating_pair(seed=5):
         ankle = add(knee, tree.REVOLUTE_Y, [0, 0, -0.43], 0.0)
         add(ankle, tree.REVOLUTE_X, [0, 0, 0], 1.0)
     model = tree.Tree(parents, joints, poses, bodies)
-    pmodel = pin.Model()
-    ids = {-1: 0}
-    for i, (parent, joint) in enumerate(zip(parents, model.joints)):
-        if joint is tree.FREE_FLYER:
-            pj = pin.JointModelFreeFlyer()
-        elif joint is tree.SPHERICAL:
-            pj = pin.JointModelSpherical()
-        else:
-            pj = pin.JointModelRevoluteUnaligned(np.array(joint.screw[:3]))
-        T = poses[i]
-        ids[i] = pmodel.addJoint(ids[parent], pj, pin.SE3(T[:3, :3], T[:3, 3]), f"j{i}")
-        if np.any(bodies[i]):
-            props = inertia.mass_properties(bodies[i])
-            body = pin.Inertia(float(props.mass), props.com, props.inertia_com)
-        else:
-            body = pin.Inertia.Zero()
-        pmodel.appendBodyToJoint(ids[i], body, pin.SE3.Identity())
-    q_order, v_order = [], []
-    for joint, qs, vs in zip(model.joints, model.q_start, model.v_start):
-        if joint.kind == "free_flyer":
-            q_order += [qs, qs + 1, qs + 2, qs + 4, qs + 5, qs + 6, qs + 3]
-            v_order += [vs + 3, vs + 4, vs + 5, vs, vs + 1, vs + 2]
-        elif joint.kind == "spherical":
-            q_order += [qs + 1, qs + 2, qs + 3, qs]
-            v_order += [vs, vs + 1, vs + 2]
-        else:
-            q_order.append(qs)
-            v_order.append(vs)
-    return (model, pmodel), np.array(q_order), np.array(v_order)
+    pmodel, _, q_order, v_order = pinocchio_twin(model)
+    return (model, pmodel), q_order, v_order
 
 
 def pinocchio_twin(model, frames=()):

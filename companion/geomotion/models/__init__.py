@@ -629,10 +629,9 @@ from .golfer import (  # noqa: E402
     GOLFER_LENGTHS,
     BodyFrame,
     Golfer,
-    LegsAndPelvis,
     golfer,
-    legs_and_pelvis,
 )
+from .legs import LegsAndPelvis, legs_and_pelvis  # noqa: E402
 
 __all__ += [
     "GOLFER_LENGTHS",
