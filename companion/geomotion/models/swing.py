@@ -869,7 +869,8 @@ class SwingTorques:
         if self.wrist_onset_angle is not None:
             below = q[..., 0] + q[..., 1] + np.pi / 2
             wrist = activation_ramp(below, self.wrist_onset_angle, self.wrist_rise_angle)
-            a = np.concatenate(np.broadcast_arrays(a[..., :2], wrist[..., None]), axis=-1)
+            a = np.array(np.broadcast_to(a, np.broadcast_shapes(a.shape[:-1], wrist.shape) + (3,)))
+            a[..., 2] = wrist
         return a
 
     def __call__(self, t, q, v):
