@@ -214,7 +214,9 @@ def test_body_energies_add_up_and_momentum_balance_gives_the_stand_impulse(golfe
 
 
 def test_batched_run_rows_equal_single_runs(batch):
-    torques = swing.SwingTorques(peak=[[100.0, 60.0, 20.0], [90.0, 60.0, 25.0], [100, 50, 20], [110, 70, 15]])
+    torques = swing.SwingTorques(
+        peak=[[100.0, 60.0, 20.0], [90.0, 60.0, 25.0], [100, 50, 20], [110, 70, 15]]
+    )
     together = swing.simulate_downswing(batch, torques, t_max=0.35)
     for i in (1, 3):
         alone = swing.simulate_downswing(
@@ -281,5 +283,10 @@ def test_bad_inputs_name_the_argument(golfer):
         swing.swing_plane_golfer(body_mass=[70.0, 80.0]).model  # noqa: B018
     with pytest.raises(ValueError, match="t_max: the clubhead never reached the ball"):
         swing.simulate_downswing(golfer, swing.SwingTorques(), t_max=0.05)
+    with pytest.raises(ValueError, match="golfer, q0, torques"):
+        swing.simulate_downswing(golfer, swing.SwingTorques(peak=[[100, 60, 20]] * 3))
+    two = swing.swing_plane_golfer(body_mass=[70.0, 80.0])
+    with pytest.raises(ValueError, match="golfer, q0, torques"):
+        swing.simulate_downswing(two, swing.SwingTorques(), q0=np.zeros((3, 5)))
     with pytest.raises(TypeError, match="torques"):
         swing.simulate_downswing(golfer, (100.0, 60.0, 20.0))

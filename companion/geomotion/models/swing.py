@@ -802,7 +802,7 @@ def activation_ramp(t, onset, rise_time):
     return x * x * (3.0 - 2.0 * x)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class SwingTorques:
     r"""Joint torques of the hub, the lead shoulder and the lead wrist, :math:`u = a(t, q)\,
     u_{peak}` (N m), the trail joints passive (:math:`B` = ``INPUT_MATRIX``, 5 x 3).
@@ -977,6 +977,18 @@ def simulate_downswing(golfer, torques, *, q0=None, dt=1e-3, t_max=0.45, method=
     dt = float(_validate.positive(dt, "dt"))
     t_max = float(_validate.positive(t_max, "t_max"))
     q0 = golfer.top_of_backswing() if q0 is None else _validate.trailing_shape(q0, "q0", (5,))
+    shapes = {
+        "golfer": golfer.batch_shape,
+        "q0": q0.shape[:-1],
+        "torques.peak": torques.peak.shape[:-1],
+    }
+    shape = _validate.batch_shape(shapes)
+    if shape != golfer.batch_shape or q0.shape[:-1] != shape:
+        listing = ", ".join(f"{name} {value}" for name, value in shapes.items())
+        raise ValueError(
+            f"golfer, q0, torques: expected the golfer's batch shape {golfer.batch_shape} "
+            f"(one row per parameter set), got {listing}"
+        )
     n_steps = max(1, int(round(t_max / dt)))
     run = simulate_constrained(
         golfer.system(),
