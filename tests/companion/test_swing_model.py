@@ -10,8 +10,8 @@ balance about the hub axis; the batched run against single runs.
 import numpy as np
 import pytest
 
-from geomotion import integrators, tree
-from geomotion.models import golf_data, swing
+from geomotion import inertia, integrators, models, spatial, tree
+from geomotion.models import body_segments, golf_data, swing
 
 DEFAULT_DT = 1e-3
 
@@ -82,6 +82,26 @@ def test_club_from_its_parts_by_hand():
     assert club.com_offset == pytest.approx(across, rel=1e-12)
     assert club.inertia_butt == pytest.approx(I_butt, rel=1e-12)
     assert club.inertia_com == pytest.approx(I_butt - mass * (along**2 + across**2), rel=1e-12)
+
+
+def test_the_3d_golfers_club_agrees_with_the_planar_club():
+    # The 3-D golfer folds its club into the lead hand; take the hand out again (de Leva
+    # by hand), bring the rest to the butt, and compare with driver().
+    three_d = models.golfer()
+    body = three_d.bodies["lead hand and club"]
+    L = three_d.parameters["lengths"]
+    hand = body_segments.DE_LEVA_MALE["hand"]
+    m = hand.mass * three_d.parameters["body_mass"]
+    radii = np.array([hand.r_sagittal, hand.r_transverse, hand.r_longitudinal]) * L["hand"]
+    hand_inertia = inertia.spatial_inertia(
+        m, [0.0, 0.0, -hand.com * L["hand"]], np.diag(m * radii**2)
+    )
+    club_in_hand = three_d.model.inertias[body] - hand_inertia
+    butt = three_d.frames["club butt"].pose
+    club_at_butt = inertia.transform_inertia(club_in_hand, spatial.inverse_pose(butt))
+    planar = swing.driver()
+    assert np.abs(club_at_butt - planar.spatial_inertia).max() < 1e-12
+    assert club_at_butt[1, 1] == pytest.approx(float(planar.inertia_butt), rel=1e-12)
 
 
 def test_batched_club_rows_equal_single_clubs():
