@@ -274,15 +274,24 @@ class CheckedConstraint:
         return self._n
 
     def _checked(self, function, args, label, columns):
-        if self.c is None:  # learn c from one point
-            point = [a.reshape(-1, a.shape[-1])[-1] for a in args]
+        if self.c is None:  # learn c from one point, or from the stack (see below)
+            # A package-built (Trusted) function broadcasts by construction and may carry
+            # a batch of its own (one parameter set per row): c is its last axis but
+            # ``columns`` on the whole stack.
+            trusted = isinstance(function, _numerics.Trusted)
+            point = args if trusted else [a.reshape(-1, a.shape[-1])[-1] for a in args]
             array = _validate.real_array(function(*point), label)
-            if array.ndim != 1 + len(columns) or array.shape[1:] != columns:
+            lead = array.ndim - 1 - len(columns) if trusted else 0
+            if (
+                lead < 0
+                or array.ndim != lead + 1 + len(columns)
+                or array.shape[lead + 1 :] != columns
+            ):
                 expected = "(c" + "".join(f", {m}" for m in columns) + ")"
                 raise ValueError(
                     f"{label}: expected shape {expected} at one point, got shape {array.shape}"
                 )
-            self.c = array.shape[0]
+            self.c = array.shape[lead]
         return _numerics.evaluate(function, args, (self.c,) + columns, label)
 
     def residual(self, q):

@@ -623,7 +623,7 @@ def two_grounded_links_jacobian(theta, lengths):
     return _closure_jacobian(theta, lengths * np.array([1.0, -1.0]))
 
 
-from . import body_segments  # noqa: E402, F401  (a public submodule, imported after the names)
+from . import body_segments, golf_data  # noqa: E402, F401  (public submodules, after the names)
 from .golfer import (  # noqa: E402
     CLUB_HEAD,
     GOLFER_LENGTHS,
@@ -632,6 +632,16 @@ from .golfer import (  # noqa: E402
     golfer,
 )
 from .legs import LegsAndPelvis, legs_and_pelvis  # noqa: E402
+from .swing import (  # noqa: E402
+    Club,
+    Downswing,
+    SwingPlaneGolfer,
+    SwingTorques,
+    activation_ramp,
+    driver,
+    simulate_downswing,
+    swing_plane_golfer,
+)
 
 __all__ += [
     "GOLFER_LENGTHS",
@@ -641,4 +651,12 @@ __all__ += [
     "legs_and_pelvis",
     "Golfer",
     "golfer",
+    "Club",
+    "driver",
+    "SwingPlaneGolfer",
+    "swing_plane_golfer",
+    "SwingTorques",
+    "activation_ramp",
+    "Downswing",
+    "simulate_downswing",
 ]

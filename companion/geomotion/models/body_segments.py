@@ -1,4 +1,4 @@
-r"""Body-segment inertia parameters with their sources: de Leva (1996), adult males.
+r"""Body-segment inertia parameters with their sources: de Leva (1996), adults.
 
 Each row of ``DE_LEVA_MALE`` gives, for one segment between two stated endpoints, the
 fractions that de Leva's adjustment of Zatsiorsky and Seluyanov's data attaches to it
@@ -42,7 +42,14 @@ torso's mass is the sum of the upper and middle trunk's): they are not used.  Th
 trunk parts add up to the whole trunk's mass, 0.1596 + 0.1633 + 0.1117 = 0.4346, and the
 male fractions of all segments (each limb counted twice) add up to 1.0000.
 
-Only the male rows are transcribed: the golfer of :func:`geomotion.models.golfer` is a
+``DE_LEVA_FEMALE`` has the female columns of the four rows of the golf source notes
+(``upper_arm``, ``forearm``, ``hand``, ``trunk``), the ones the swing-plane golfer
+(:mod:`geomotion.models.swing`) needs; :func:`de_leva` picks the table by sex.  The
+female hand's sagittal radius is a known transcription discrepancy: the BMClab file has
+0.531, the Visual3D page 0.631, and one of the two is wrong.  We keep the BMClab value
+(0.531, the file that agrees with the Visual3D page on every other row used here); a
+result that uses it should be shown not to depend on the choice.  The other segments
+are transcribed for males only: the 3-D golfer of :func:`geomotion.models.golfer` is a
 stated male.
 """
 
@@ -52,7 +59,14 @@ import numpy as np
 
 from .. import _validate
 
-__all__ = ["SegmentFractions", "DE_LEVA_MALE", "segment_central_inertia"]
+__all__ = [
+    "SegmentFractions",
+    "DE_LEVA_MALE",
+    "DE_LEVA_FEMALE",
+    "FEMALE_HAND_SAGITTAL_ALTERNATIVE",
+    "de_leva",
+    "segment_central_inertia",
+]
 
 #: Citation key (book/references.bib) of every row below.
 DE_LEVA_1996 = "deLeva1996"
@@ -124,6 +138,44 @@ DE_LEVA_MALE = {
     "foot": _row("HEEL", "TTIP", 0.0137, 0.4415, 0.257, 0.245, 0.124, _BMC_FILE.format(row="Foot")),
 }
 
+_FEMALE_NOTES = "book source notes, golf case study, section 1 (de Leva 1996, Table 4, female)"
+
+#: de Leva (1996) female fractions of the four rows of the golf source notes (see the
+#: module documentation, also for the female hand's sagittal radius).
+DE_LEVA_FEMALE = {
+    "upper_arm": _row("SJC", "EJC", 0.0255, 0.5754, 0.278, 0.260, 0.148, _FEMALE_NOTES),
+    "forearm": _row("EJC", "WJC", 0.0138, 0.4559, 0.261, 0.257, 0.094, _FEMALE_NOTES),
+    "hand": _row("WJC", "MET3", 0.0056, 0.7474, 0.531, 0.454, 0.335, _FEMALE_NOTES),
+    "trunk": _row("SUPR", "MIDH", 0.4257, 0.4151, 0.357, 0.339, 0.171, _FEMALE_NOTES),
+}
+
+#: The Visual3D page's female-hand sagittal radius (0.631), against the BMClab file's
+#: 0.531 kept in ``DE_LEVA_FEMALE``: one of the two transcriptions is wrong.
+FEMALE_HAND_SAGITTAL_ALTERNATIVE = 0.631
+
+_TABLES = {"male": DE_LEVA_MALE, "female": DE_LEVA_FEMALE}
+
+
+def de_leva(sex):
+    """The de Leva (1996) table of one sex: ``DE_LEVA_MALE`` or ``DE_LEVA_FEMALE``.
+
+    Parameters
+    ----------
+    sex : {"male", "female"}
+
+    Returns
+    -------
+    dict of str to SegmentFractions
+
+    Raises
+    ------
+    ValueError
+        If ``sex`` is neither "male" nor "female".
+    """
+    if not isinstance(sex, str) or sex not in _TABLES:
+        raise ValueError(f"sex: expected 'male' or 'female', got {sex!r}")
+    return _TABLES[sex]
+
 
 def segment_central_inertia(segment, *, body_mass, length):
     r"""Mass and principal central moments of one segment of a stated body.
@@ -134,16 +186,17 @@ def segment_central_inertia(segment, *, body_mass, length):
     Parameters
     ----------
     segment : SegmentFractions
-        A row of ``DE_LEVA_MALE``.
-    body_mass : float, keyword only
+        A row of ``DE_LEVA_MALE`` or ``DE_LEVA_FEMALE``.
+    body_mass : float or array_like, keyword only
         Whole-body mass, kg, positive.
-    length : float, keyword only
-        Segment length (distance between the row's endpoints), m, positive.
+    length : float or array_like, keyword only
+        Segment length (distance between the row's endpoints), m, positive; broadcasts
+        with ``body_mass`` (a batch of bodies).
 
     Returns
     -------
-    (4,) ndarray
-        ``(m, I_sag, I_trans, I_long)`` in kg and kg m^2.
+    (..., 4) ndarray
+        ``(m, I_sag, I_trans, I_long)`` in kg and kg m^2, one row per body of the batch.
 
     Raises
     ------
@@ -156,8 +209,8 @@ def segment_central_inertia(segment, *, body_mass, length):
         raise TypeError(
             f"segment: expected a SegmentFractions (a row of DE_LEVA_MALE), got {segment!r}"
         )
-    body_mass = float(_validate.positive(body_mass, "body_mass"))
-    length = float(_validate.positive(length, "length"))
+    body_mass = _validate.positive(body_mass, "body_mass")
+    length = _validate.positive(length, "length")
     m = segment.mass * body_mass
-    radii = np.array([segment.r_sagittal, segment.r_transverse, segment.r_longitudinal])
-    return np.concatenate([[m], m * (radii * length) ** 2])
+    radii = (segment.r_sagittal, segment.r_transverse, segment.r_longitudinal)
+    return np.stack(np.broadcast_arrays(m, *(m * (r * length) ** 2 for r in radii)), axis=-1)

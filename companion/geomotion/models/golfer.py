@@ -40,6 +40,9 @@ import numpy as np
 from .. import _validate, constraints, inertia, spatial, tree
 from ..errors import ConvergenceError
 from .body_segments import DE_LEVA_MALE, segment_central_inertia
+from .golf_data import CLUB_DEFAULTS as _CLUB_DEFAULTS
+from .golf_data import CLUB_HEAD, MAX_CLUB_LENGTH
+from .golf_data import club_spatial_inertia as _club_inertia
 
 __all__ = [
     "GOLFER_LENGTHS",
@@ -75,35 +78,6 @@ GOLFER_LENGTHS = {
 
 #: Stature that ``GOLFER_LENGTHS`` describes, m.
 _REFERENCE_HEIGHT = 1.80
-
-#: The measured driver head (Proceedings 2020, 49(1), 47, Table 1; the book's golf source
-#: notes, section 2): mass kg, centre of mass from the face centre in the face frame (m),
-#: and the inertia about the centre of mass in the head frame (kg m^2, from g cm^2).
-#: Face frame, as we read it: x the outward face normal, z up with the head soled, y = z x x
-#: (from the toe towards the heel for a right-handed club).
-CLUB_HEAD = {
-    "mass": 0.204,
-    "com": np.array([-42.3, 2.9, 1.0]) * 1e-3,
-    "inertia_com": np.array([[2843.0, -733.0, 530.2], [-733.0, 5679.0, 0.5], [530.2, 0.5, 4085.0]])
-    * 1e-7,
-}
-
-#: Club values that are modelling choices or labelled trade values (see :func:`golfer`).
-_CLUB_DEFAULTS = {
-    "length": 45 * 0.0254,  # m; trade-typical 44-46 in, rules: at most 48 in
-    "shaft_mass": 0.065,  # kg; trade value, range 0.055-0.075
-    "grip_mass": 0.050,  # kg; trade value, range 0.040-0.060
-    "grip_length": 0.27,  # m; modelling choice
-    "grip_radius": 0.0125,  # m; modelling choice
-    "shaft_radius": 0.006,  # m; modelling choice (solid cylinder of the tube's size)
-    "lie": np.radians(58.0),  # shaft to the head's horizontal; modelling choice
-    "lead_grip": 0.05,  # m from the butt: the lead hand's grip point
-    "trail_grip": 0.11,  # m from the butt: the trail hand's grip point
-    "shaft_to_hand": np.radians(35.0),  # shaft from the lead hand's axis; modelling choice
-}
-
-#: Largest club length the equipment rules allow (48 in), m.
-MAX_CLUB_LENGTH = 48 * 0.0254
 
 _MASSLESS = np.zeros((6, 6))
 #: Elbow flexion of the address posture, lead and trail, rad (our choice).
@@ -732,37 +706,6 @@ def _lead_hand_club_pose(L, club):
     grip_point = np.array([L["palm_depth"], 0.0, -L["palm"]])
     butt = grip_point + club["lead_grip"] * z
     return spatial.pose(R, butt)
-
-
-def _club_inertia(club):
-    """Spatial inertia of head, shaft and grip about the club frame (at the butt)."""
-    length = club["length"]
-    # Head frame in the club frame: x_h = x_c; the shaft (z_c) meets the head's horizontal
-    # y_h at the lie angle, rising towards the heel (+y_h).
-    lie = club["lie"]
-    z_c_in_head = np.array([0.0, np.cos(lie), np.sin(lie)])
-    x_c_in_head = np.array([1.0, 0.0, 0.0])
-    R_head_club = np.column_stack([x_c_in_head, np.cross(z_c_in_head, x_c_in_head), z_c_in_head])
-    R_club_head = R_head_club.T
-    face = np.array([0.0, 0.0, -length])
-    head = inertia.spatial_inertia(
-        CLUB_HEAD["mass"],
-        face + R_club_head @ CLUB_HEAD["com"],
-        R_club_head @ CLUB_HEAD["inertia_com"] @ R_club_head.T,
-    )
-    shaft = inertia.spatial_inertia(
-        club["shaft_mass"],
-        [0.0, 0.0, -length / 2],
-        inertia.solid_cylinder_central_inertia(club["shaft_mass"], club["shaft_radius"], length),
-    )
-    grip = inertia.spatial_inertia(
-        club["grip_mass"],
-        [0.0, 0.0, -club["grip_length"] / 2],
-        inertia.solid_cylinder_central_inertia(
-            club["grip_mass"], club["grip_radius"], club["grip_length"]
-        ),
-    )
-    return head + shaft + grip
 
 
 def _address(model, bodies, frames, L):

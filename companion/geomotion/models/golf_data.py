@@ -1,0 +1,332 @@
+r"""The golf case study's numbers, each with its source and the strength of that source.
+
+Every value below was read from the source named by its bibliography key (the keys of
+``book/references.bib``), as transcribed in the book's golf source notes.  ``strength``
+says how the book may use it:
+
+* ``"measured"``: a peer-reviewed measurement; a model input or a comparison target;
+* ``"rule"``: the equipment rules (USGA/R&A); a bound, not a typical value;
+* ``"trade"``: a manufacturer's or fitter's typical value; only as a labelled typical
+  value inside its sensitivity range (``low``, ``high``), which every trade datum has;
+* ``"model"``: a published *simulation* result; a trend to reproduce, not data to fit.
+
+The measured driver head (``CLUB_HEAD``), the rules' length limit (``MAX_CLUB_LENGTH``)
+and the club's stated shape (``CLUB_DEFAULTS``) live here too, with the one function that
+turns head, shaft and grip into a club inertia (:func:`club_spatial_inertia`), used by
+both the 3-D golfer (:func:`geomotion.models.golfer`) and the swing-plane golfer
+(:func:`geomotion.models.swing.driver`).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _validate, inertia
+
+__all__ = [
+    "STRENGTHS",
+    "SOURCES",
+    "Datum",
+    "DATA",
+    "CLUB_HEAD",
+    "CLUB_DEFAULTS",
+    "MAX_CLUB_LENGTH",
+    "INCH",
+    "club_spatial_inertia",
+]
+
+#: How a number may be used (see the module documentation).
+STRENGTHS = ("measured", "rule", "trade", "model")
+
+#: Bibliography keys (``book/references.bib``) of the golf case study's sources.
+SOURCES = (
+    "deLeva1996",
+    "ISEA2020Head",
+    "ISEA2020ClubMOI",
+    "USGARules",
+    "USGADistance2015",
+    "MacKenzie2015",
+    "Fradkin2004",
+    "SprigingsNeal2000",
+    "White2006",
+    "NesbitSerrano2005",
+    "ClubComponentTrade",
+)
+
+#: One inch, m (exact, by definition).
+INCH = 0.0254
+
+
+@dataclass(frozen=True)
+class Datum:
+    """One sourced number (or tuple of numbers).
+
+    Attributes
+    ----------
+    value : float or tuple of float
+        The value, in ``unit``.
+    unit : str
+        SI unit of ``value``, ``low`` and ``high`` ("" for a dimensionless number).
+    source : str
+        Bibliography key, one of ``SOURCES``.
+    strength : str
+        One of ``STRENGTHS``.
+    note : str
+        What the number is and how it may be used.
+    low, high : float or None
+        The range the source gives; required for a ``"trade"`` value.
+
+    Raises
+    ------
+    TypeError
+        If ``source``, ``strength``, ``unit`` or ``note`` is not a string.
+    ValueError
+        If ``source`` or ``strength`` is unknown, a trade value has no range, or the
+        range does not hold ``value`` (``low <= value <= high`` entry by entry).
+    """
+
+    value: object
+    unit: str
+    source: str
+    strength: str
+    note: str
+    low: float | None = None
+    high: float | None = None
+
+    def __post_init__(self):
+        for name in ("unit", "source", "strength", "note"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name}: expected a string, got {getattr(self, name)!r}")
+        if self.source not in SOURCES:
+            raise ValueError(f"source: expected one of {SOURCES}, got {self.source!r}")
+        if self.strength not in STRENGTHS:
+            raise ValueError(f"strength: expected one of {STRENGTHS}, got {self.strength!r}")
+        value = _validate.real_array(self.value, "value")
+        if self.strength == "trade" and (self.low is None or self.high is None):
+            raise ValueError(
+                f"low, high: a trade value needs its range, got {self.low}, {self.high}"
+            )
+        low = -np.inf if self.low is None else float(_validate.real_array(self.low, "low"))
+        high = np.inf if self.high is None else float(_validate.real_array(self.high, "high"))
+        if self.low is not None and self.high is not None and not low < high:
+            raise ValueError(f"low, high: expected low < high, got {low}, {high}")
+        if value.size and (np.any(value < low) or np.any(value > high)):
+            raise ValueError(f"value: expected within [{low}, {high}], got {self.value}")
+
+
+#: The measured driver head (ISEA2020Head: Proceedings 2020, 49(1), 47, Table 1): mass kg,
+#: centre of mass from the face centre in the face frame (m), and the inertia about the
+#: centre of mass in the head frame (kg m^2, from g cm^2).  Face frame, as we read it: x the
+#: outward face normal, z up with the head soled, y = z x x (toe towards heel for a
+#: right-handed club).
+CLUB_HEAD = {
+    "mass": 0.204,
+    "com": np.array([-42.3, 2.9, 1.0]) * 1e-3,
+    "inertia_com": np.array([[2843.0, -733.0, 530.2], [-733.0, 5679.0, 0.5], [530.2, 0.5, 4085.0]])
+    * 1e-7,
+}
+
+#: Largest club length the equipment rules allow (USGARules: 48 in), m.
+MAX_CLUB_LENGTH = 48 * INCH
+
+#: The club's shape and parts: trade values (with the ranges of ``DATA``) or modelling
+#: choices (not measurements), as marked.
+CLUB_DEFAULTS = {
+    "length": 45 * INCH,  # m; trade-typical 44-46 in (DATA["club_length"]); rules <= 48 in
+    "shaft_mass": 0.065,  # kg; trade value, range 0.055-0.075 (DATA["shaft_mass"])
+    "grip_mass": 0.050,  # kg; trade value, range 0.040-0.060 (DATA["grip_mass"])
+    "grip_length": 0.27,  # m; modelling choice
+    "grip_radius": 0.0125,  # m; modelling choice
+    "shaft_radius": 0.006,  # m; modelling choice (solid cylinder of the tube's size)
+    "lie": np.radians(58.0),  # shaft to the head's horizontal; modelling choice
+    "lead_grip": 0.05,  # m from the butt: the lead hand's grip point; modelling choice
+    "trail_grip": 0.11,  # m from the butt: the trail hand's grip point; modelling choice
+    "shaft_to_hand": np.radians(35.0),  # shaft from the lead hand's axis; modelling choice
+}
+
+_G_CM2 = 1e-7  # kg m^2 per g cm^2
+
+#: Every sourced number of the case study (see the module documentation).
+DATA = {
+    "head_mass": Datum(
+        CLUB_HEAD["mass"], "kg", "ISEA2020Head", "measured", "driver head, Table 1 (204 g)"
+    ),
+    "head_com": Datum(
+        tuple(CLUB_HEAD["com"]),
+        "m",
+        "ISEA2020Head",
+        "measured",
+        "head centre of mass from the face centre, face frame (-42.3, 2.9, 1) mm",
+    ),
+    "head_inertia": Datum(
+        tuple(CLUB_HEAD["inertia_com"].ravel()),
+        "kg m^2",
+        "ISEA2020Head",
+        "measured",
+        "head inertia about its centre of mass, head frame, row by row (from g cm^2)",
+    ),
+    "ball_mass": Datum(0.0459, "kg", "ISEA2020Head", "measured", "ball mass (45.9 g)"),
+    "max_club_length": Datum(
+        MAX_CLUB_LENGTH, "m", "USGARules", "rule", "club length at most 48.0 in"
+    ),
+    "max_head_moi": Datum(
+        5900 * _G_CM2,
+        "kg m^2",
+        "USGARules",
+        "rule",
+        "head moment of inertia about the vertical axis through its CoM at most 5900 g cm^2 "
+        "(test tolerance 100 g cm^2)",
+    ),
+    "typical_head_mass": Datum(
+        0.200, "kg", "ClubComponentTrade", "trade", "driver heads mostly 200 +/- 4 g", 0.196, 0.204
+    ),
+    "shaft_mass": Datum(
+        CLUB_DEFAULTS["shaft_mass"],
+        "kg",
+        "ClubComponentTrade",
+        "trade",
+        "graphite driver shaft, '60-something' grams",
+        0.055,
+        0.075,
+    ),
+    "grip_mass": Datum(
+        CLUB_DEFAULTS["grip_mass"],
+        "kg",
+        "ClubComponentTrade",
+        "trade",
+        "grip about 50 g",
+        0.040,
+        0.060,
+    ),
+    "club_length": Datum(
+        CLUB_DEFAULTS["length"],
+        "m",
+        "ClubComponentTrade",
+        "trade",
+        "driver assembled at about 45 in",
+        44 * INCH,
+        46 * INCH,
+    ),
+    "tour_mean_clubhead_speed": Datum(
+        50.6,
+        "m/s",
+        "USGADistance2015",
+        "measured",
+        "average PGA Tour driver clubhead speed, 2015 (113.2 mph); a population mean",
+    ),
+    "low_handicap_speed_range": Datum(
+        (40.0, 58.0),
+        "m/s",
+        "MacKenzie2015",
+        "measured",
+        "clubhead speeds of 18 low-handicap golfers (handicap 1.7 +/- 2.2)",
+        40.0,
+        58.0,
+    ),
+    "mackenzie_head_masses": Datum(
+        (0.174, 0.190, 0.200),
+        "kg",
+        "MacKenzie2015",
+        "measured",
+        "three head masses of one driver; a heavier head decreased clubhead speed "
+        "(p < .001), with no meaningful effect on ball speed",
+    ),
+    "wrist_timing_gain": Datum(
+        0.09,
+        "",
+        "SprigingsNeal2000",
+        "model",
+        "fractional clubhead-speed gain of a correctly timed active wrist torque (a 44 m/s "
+        "swing of a planar torso-arm-club model with muscle-like torque generators)",
+    ),
+    "wrist_best_onset_arm_angle": Datum(
+        np.radians(30.0),
+        "rad",
+        "SprigingsNeal2000",
+        "model",
+        "best wrist-torque onset: lead arm about 30 degrees below the horizontal through "
+        "the shoulder (44 m/s swing)",
+    ),
+    "handicap_speed_correlation": Datum(
+        0.950,
+        "",
+        "Fradkin2004",
+        "measured",
+        "correlation of clubhead speed with handicap, 45 male golfers (only the "
+        "correlation may be used, not the regression)",
+    ),
+    "club_moi_difference": Datum(
+        0.04,
+        "kg m^2",
+        "ISEA2020ClubMOI",
+        "measured",
+        "difference of whole-club moments of inertia of two drivers; the higher one "
+        "reduced clubhead velocity (p = 0.001), seven skilled golfers",
+    ),
+    "back_and_hip_work_share": Datum(
+        (0.718, 0.722, 0.700, 0.687),
+        "",
+        "NesbitSerrano2005",
+        "measured",
+        "share of total body work generated by the back and hip joints, four golfers "
+        "(scratch, 5, 13, 18 handicap)",
+    ),
+}
+
+
+def club_spatial_inertia(club):
+    r"""Spatial inertia of head, shaft and grip about the club frame at the butt.
+
+    Club frame: origin at the butt, :math:`z_c` along the shaft from the head to the butt,
+    :math:`x_c` the face normal.  The face centre sits at :math:`-L z_c` (no hosel offset).
+    The head's frame is turned so that the shaft meets the head's horizontal at the lie:
+    :math:`z_c = (0, \cos\text{lie}, \sin\text{lie})` and :math:`x_c = (1, 0, 0)` in head
+    axes.  Shaft and grip are uniform solid cylinders from the butt (lengths :math:`L` and
+    the grip length; modelling choices).  The measured head inertia (``CLUB_HEAD``, 204 g)
+    is scaled in proportion to ``head_mass`` when another mass is asked for (a modelling
+    choice: the same shape, denser or lighter).
+
+    .. math:: I = I_{head} + I_{shaft} + I_{grip},\quad
+              I_{part} = \begin{pmatrix} \bar I + m[c]^T[c] & m[c] \\ -m[c] & m\,1
+              \end{pmatrix}
+
+    Parameters
+    ----------
+    club : mapping
+        ``length``, ``shaft_mass``, ``grip_mass``, ``grip_length``, ``grip_radius``,
+        ``shaft_radius``, ``lie`` (as ``CLUB_DEFAULTS``; m, kg, rad) and optionally
+        ``head_mass`` (kg; default ``CLUB_HEAD["mass"]``).  Masses and ``length`` may be
+        arrays of one shape (P,): the result is then (P, 6, 6).
+
+    Returns
+    -------
+    (..., 6, 6) ndarray
+        About the butt, club axes; kg, kg m, kg m^2.
+    """
+    length = np.asarray(club["length"], dtype=float)
+    head_mass = np.asarray(club.get("head_mass", CLUB_HEAD["mass"]), dtype=float)
+    lie = club["lie"]
+    z_c_in_head = np.array([0.0, np.cos(lie), np.sin(lie)])
+    x_c_in_head = np.array([1.0, 0.0, 0.0])
+    R_head_club = np.column_stack([x_c_in_head, np.cross(z_c_in_head, x_c_in_head), z_c_in_head])
+    R_club_head = R_head_club.T
+    axis = np.array([0.0, 0.0, -1.0])
+    face = length[..., None] * axis
+    head_ratio = head_mass / CLUB_HEAD["mass"]
+    head = inertia.spatial_inertia(
+        head_mass,
+        face + R_club_head @ CLUB_HEAD["com"],
+        head_ratio[..., None, None] * (R_club_head @ CLUB_HEAD["inertia_com"] @ R_club_head.T),
+    )
+    shaft = _cylinder(club["shaft_mass"], club["shaft_radius"], length)
+    grip = _cylinder(club["grip_mass"], club["grip_radius"], club["grip_length"])
+    return head + shaft + grip
+
+
+def _cylinder(mass, radius, length):
+    """A uniform solid cylinder from the butt along -z_c."""
+    mass, length = np.asarray(mass, dtype=float), np.asarray(length, dtype=float)
+    com = (-length / 2)[..., None] * np.array([0.0, 0.0, 1.0])
+    return inertia.spatial_inertia(
+        mass, com, inertia.solid_cylinder_central_inertia(mass, radius, length)
+    )

@@ -1,0 +1,312 @@
+"""The swing-plane golfer (geomotion.models.swing).
+
+Independent checks: the club's planar properties from a hand computation written here
+(point head, rod formulas); the batched particle-sum equations against the Tree built for
+each parameter set (CRBA, RNEA, potential energy, ``constraints.loop_closure``); the
+integrator's order from step halving; the located impact from two step sizes; momentum
+balance about the hub axis; the batched run against single runs.
+"""
+
+import numpy as np
+import pytest
+
+from geomotion import inertia, integrators, models, spatial, tree
+from geomotion.models import body_segments, golf_data, swing
+
+DEFAULT_DT = 1e-3
+
+
+@pytest.fixture(scope="module")
+def golfer():
+    return swing.swing_plane_golfer()
+
+
+@pytest.fixture(scope="module")
+def runs(golfer):
+    """The default downswing at two steps, and at a 4x smaller one (the reference)."""
+    torques = swing.SwingTorques()
+    return {
+        dt: swing.simulate_downswing(golfer, torques, dt=dt, t_max=0.3)
+        for dt in (DEFAULT_DT, DEFAULT_DT / 2, DEFAULT_DT / 4)
+    }
+
+
+@pytest.fixture(scope="module")
+def batch():
+    rng = np.random.default_rng(7)
+    P = 4
+    return swing.swing_plane_golfer(
+        body_mass=rng.uniform(55, 100, P),
+        height=rng.uniform(1.60, 1.95, P),
+        sex=["male", "female", "female", "male"],
+        club=swing.driver(
+            head_mass=rng.uniform(0.17, 0.21, P),
+            shaft_mass=rng.uniform(0.055, 0.075, P),
+            grip_mass=rng.uniform(0.04, 0.06, P),
+            length=rng.uniform(43, 47, P) * 0.0254,
+        ),
+        plane_inclination=rng.uniform(0.9, 1.2, P),
+        segment_scales={"forearm": rng.uniform(0.9, 1.1, P), "trunk": rng.uniform(0.9, 1.1, P)},
+    )
+
+
+# ---------------------------------------------------------------------------
+# The club
+# ---------------------------------------------------------------------------
+
+
+def test_club_from_its_parts_by_hand():
+    head, shaft, grip, length = 0.19, 0.07, 0.045, 44.5 * 0.0254
+    club = swing.driver(head_mass=head, shaft_mass=shaft, grip_mass=grip, length=length)
+    lie = np.radians(58.0)
+    c = np.array([-42.3, 2.9, 1.0]) * 1e-3  # head CoM from the face centre, face frame
+    # Club axes in the head frame: x the face normal, z (head to butt) at the lie.
+    z = np.array([0.0, np.cos(lie), np.sin(lie)])
+    y = np.cross(z, [1.0, 0.0, 0.0])
+    head_along = length - z @ c  # from the butt towards the head
+    head_across = c[0]
+    I_head = (head / 0.204) * (y @ golf_data.CLUB_HEAD["inertia_com"] @ y)
+    r_s, r_g, l_g = 0.006, 0.0125, 0.27
+    rod = lambda m, r, l: m * (3 * r**2 + l**2) / 12  # noqa: E731  solid cylinder, transverse
+    parts = [
+        (head, head_along, head_across, I_head),
+        (shaft, length / 2, 0.0, rod(shaft, r_s, length)),
+        (grip, l_g / 2, 0.0, rod(grip, r_g, l_g)),
+    ]
+    mass = sum(p[0] for p in parts)
+    along = sum(p[0] * p[1] for p in parts) / mass
+    across = sum(p[0] * p[2] for p in parts) / mass
+    I_butt = sum(p[3] + p[0] * (p[1] ** 2 + p[2] ** 2) for p in parts)
+    assert club.mass == pytest.approx(mass, rel=1e-14)
+    assert club.balance_point == pytest.approx(along, rel=1e-12)
+    assert club.com_offset == pytest.approx(across, rel=1e-12)
+    assert club.inertia_butt == pytest.approx(I_butt, rel=1e-12)
+    assert club.inertia_com == pytest.approx(I_butt - mass * (along**2 + across**2), rel=1e-12)
+
+
+def test_the_3d_golfers_club_agrees_with_the_planar_club():
+    # The 3-D golfer folds its club into the lead hand; take the hand out again (de Leva
+    # by hand), bring the rest to the butt, and compare with driver().
+    three_d = models.golfer()
+    body = three_d.bodies["lead hand and club"]
+    L = three_d.parameters["lengths"]
+    hand = body_segments.DE_LEVA_MALE["hand"]
+    m = hand.mass * three_d.parameters["body_mass"]
+    radii = np.array([hand.r_sagittal, hand.r_transverse, hand.r_longitudinal]) * L["hand"]
+    hand_inertia = inertia.spatial_inertia(
+        m, [0.0, 0.0, -hand.com * L["hand"]], np.diag(m * radii**2)
+    )
+    club_in_hand = three_d.model.inertias[body] - hand_inertia
+    butt = three_d.frames["club butt"].pose
+    club_at_butt = inertia.transform_inertia(club_in_hand, spatial.inverse_pose(butt))
+    planar = swing.driver()
+    assert np.abs(club_at_butt - planar.spatial_inertia).max() < 1e-12
+    assert club_at_butt[1, 1] == pytest.approx(float(planar.inertia_butt), rel=1e-12)
+
+
+def test_batched_club_rows_equal_single_clubs():
+    heads = np.array([0.174, 0.190, 0.200])
+    clubs = swing.driver(head_mass=heads)
+    for i, head in enumerate(heads):
+        one = swing.driver(head_mass=head)
+        assert clubs.inertia_butt[i] == pytest.approx(float(one.inertia_butt), rel=1e-14)
+        assert clubs.row(i).balance_point == pytest.approx(float(one.balance_point), rel=1e-14)
+
+
+# ---------------------------------------------------------------------------
+# Two algorithms, one answer
+# ---------------------------------------------------------------------------
+
+
+def test_batched_equations_agree_with_the_tree_per_parameter_set(batch):
+    rng = np.random.default_rng(3)
+    q = rng.uniform(-np.pi, np.pi, (4, 5))
+    v = rng.normal(0.0, 5.0, (4, 5))
+    M, h, V = batch.mass_matrix(q), batch.bias(q, v), batch.potential(q)
+    closure = batch.trail_grip
+    Phi, J, gamma = closure.residual(q), closure.jacobian(q), closure.acceleration_bias(q, v)
+    for i in range(4):
+        one = batch.parameter_set(i)
+        model, loop = one.model, one.tree_closure()
+        assert np.abs(M[i] - tree.crba(model, q[i])).max() < 1e-12
+        assert np.abs(h[i] - tree.bias_forces(model, q[i], v[i])).max() < 1e-10
+        assert V[i] == pytest.approx(tree.potential_energy(model, q[i]), abs=1e-12)
+        assert np.abs(Phi[i] - loop.residual(q[i])).max() < 1e-14
+        assert np.abs(J[i] - loop.jacobian(q[i])).max() < 1e-14
+        assert np.abs(gamma[i] - loop.acceleration_bias(q[i], v[i])).max() < 1e-11
+
+
+def test_points_against_tree_forward_kinematics(golfer):
+    q = np.array([0.3, -0.7, 1.1, 0.4, -1.2])
+    L = golfer.parameters["lengths"]
+    butt = L["palm"] - golf_data.CLUB_DEFAULTS["lead_grip"]
+    head = tree.point_position(golfer.model, q, 2, [0.0, -(butt + 45 * 0.0254), 0.0])
+    assert golfer.clubhead(q) == pytest.approx(head[:2], abs=1e-14)
+    v = np.array([1.0, 2.0, -3.0, 0.5, 0.2])
+    velocity = tree.point_velocity(golfer.model, q, v, 2, [0.0, -(butt + 45 * 0.0254), 0.0])
+    assert golfer.clubhead_velocity(q, v) == pytest.approx(velocity[:2], abs=1e-13)
+
+
+def test_ball_is_below_the_lead_shoulder():
+    golfer = swing.swing_plane_golfer(height=1.70)
+    k = 1.70 / 1.80
+    # Arm and palm scale with the golfer; the club and its grip points do not.
+    reach = (0.30 + 0.27 + 0.07) * k - 0.05 + 45 * 0.0254
+    assert golfer.ball == pytest.approx([0.19 * k, -reach], abs=1e-14)
+
+
+# ---------------------------------------------------------------------------
+# Posture and simulation
+# ---------------------------------------------------------------------------
+
+
+def test_top_of_backswing_closes_the_loop_with_the_elbow_bent(golfer, batch):
+    for g in (golfer, batch):
+        q = g.top_of_backswing()
+        assert np.abs(g.trail_grip.residual(q)).max() < 1e-13
+        assert np.all(q[..., 4] < 0)
+        assert g.lead_arm_below_horizontal(q) == pytest.approx(np.radians(-30.0))
+
+
+def test_mass_matrix_definite_and_closure_held_along_the_downswing(golfer, runs):
+    run = runs[DEFAULT_DT].trajectory
+    assert np.linalg.eigvalsh(golfer.mass_matrix(run.q)).min() > 0
+    assert run.position_residual.max() <= 1e-10
+
+
+def test_energy_residual_is_fourth_order_without_torques(golfer):
+    errors = []
+    for dt in (2e-3, 1e-3):
+        run = integrators.simulate_constrained(
+            golfer.system(),
+            golfer.trail_grip,
+            golfer.top_of_backswing(),
+            np.zeros(5),
+            dt,
+            int(round(0.2 / dt)),
+        )
+        errors.append(np.abs(run.energy_residual).max())
+    assert 10 <= errors[0] / errors[1] <= 22
+
+
+def test_impact_time_agrees_between_step_sizes_and_lies_on_the_ball_line(golfer, runs):
+    coarse, fine = runs[DEFAULT_DT], runs[DEFAULT_DT / 2]
+    assert abs(coarse.impact_time - fine.impact_time) < 1e-6
+    ball = np.arctan2(golfer.ball[1], golfer.ball[0])
+    head = golfer.clubhead(coarse.q_impact)
+    assert np.arctan2(head[1], head[0]) == pytest.approx(ball, abs=1e-12)
+    step = int(coarse.impact_step)
+    assert coarse.trajectory.t[step] <= coarse.impact_time <= coarse.trajectory.t[step + 1]
+
+
+def test_impact_speed_regression(runs):
+    # Reference: the same swing at dt = 0.25 ms (an independent run, 4x smaller step),
+    # 40.6096920261 m/s; the tolerance is 10x the difference of the default step's run.
+    reference = 40.6096920261
+    difference = abs(runs[DEFAULT_DT].clubhead_speed - runs[DEFAULT_DT / 4].clubhead_speed)
+    assert runs[DEFAULT_DT / 4].clubhead_speed == pytest.approx(reference, abs=1e-9)
+    assert runs[DEFAULT_DT].clubhead_speed == pytest.approx(reference, abs=10 * difference)
+
+
+def test_joint_work_sums_to_the_input_work_to_second_order(runs):
+    gaps = []
+    for dt in (DEFAULT_DT, DEFAULT_DT / 2):
+        swing_run = runs[dt]
+        k = int(round(0.25 / dt))
+        total = swing_run.joint_work[k].sum()
+        gaps.append(abs(total - swing_run.trajectory.input_work[k]))
+    assert gaps[1] < 1e-3 * abs(runs[DEFAULT_DT].trajectory.input_work[250])
+    assert 3.0 <= gaps[0] / gaps[1] <= 5.0  # trapezoid rule: error ~ dt^2
+
+
+def test_body_energies_add_up_and_momentum_balance_gives_the_stand_impulse(golfer, runs):
+    run = runs[DEFAULT_DT / 2]
+    traj = run.trajectory
+    assert run.body_kinetic.sum(-1) == pytest.approx(traj.kinetic, rel=1e-12, abs=1e-12)
+    # dH/dt = hub torque + gravity moment; the stand takes minus the hub torque.
+    gravity = golfer.gravity_moment(traj.q)
+    dt = traj.dt
+    gravity_impulse = np.concatenate([[0.0], np.cumsum(0.5 * dt * (gravity[1:] + gravity[:-1]))])
+    momentum_change = run.angular_momentum - run.angular_momentum[0] - gravity_impulse
+    scale = np.abs(run.stand_angular_impulse).max()
+    assert np.abs(momentum_change + run.stand_angular_impulse).max() < 1e-4 * scale
+    assert scale > 1.0  # the impulse is not zero ... while the stand, at rest, takes no work
+
+
+def test_batched_run_rows_equal_single_runs(batch):
+    torques = swing.SwingTorques(
+        peak=[[100.0, 60.0, 20.0], [90.0, 60.0, 25.0], [100, 50, 20], [110, 70, 15]]
+    )
+    together = swing.simulate_downswing(batch, torques, t_max=0.35)
+    for i in (1, 3):
+        alone = swing.simulate_downswing(
+            batch.parameter_set(i), swing.SwingTorques(peak=torques.peak[i]), t_max=0.35
+        )
+        assert together.clubhead_speed[i] == pytest.approx(alone.clubhead_speed, rel=1e-9)
+        assert together.impact_time[i] == pytest.approx(alone.impact_time, abs=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# Torques
+# ---------------------------------------------------------------------------
+
+
+def test_activation_ramp_is_c1_from_zero_to_one():
+    onset, rise = 0.1, 0.05
+    assert swing.activation_ramp([0.0, 0.1, 0.125, 0.15, 1.0], onset, rise) == pytest.approx(
+        [0.0, 0.0, 0.5, 1.0, 1.0]
+    )
+    eps = 1e-7
+    for t in (onset, onset + rise):  # slope zero at both joins, from both sides
+        for side in (-1, 1):
+            a = swing.activation_ramp(t + side * np.array([eps, 2 * eps]), onset, rise)
+            assert abs(a[1] - a[0]) / eps < 1e-3 * 1.5 / rise  # vs the mid-ramp slope
+    middle = swing.activation_ramp(np.array([0.125 - eps, 0.125 + eps]), onset, rise)
+    assert (middle[1] - middle[0]) / (2 * eps) == pytest.approx(1.5 / rise, rel=1e-6)
+
+
+def test_wrist_switches_on_when_the_lead_arm_passes_its_onset_angle(golfer):
+    onset = np.radians(30.0)
+    torques = swing.SwingTorques(wrist_onset_angle=onset)
+    run = swing.simulate_downswing(golfer, torques, t_max=0.3).trajectory
+    below = golfer.lead_arm_below_horizontal(run.q)
+    wrist = np.array([torques(t, q, v)[2] for t, q, v in zip(run.t, run.q, run.v)])
+    assert np.all(wrist[below <= onset] == 0.0)
+    assert np.all(wrist[below > onset] > 0.0)
+    assert (below > onset).any() and (below <= onset).any()
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+def test_bad_inputs_name_the_argument(golfer):
+    with pytest.raises(ValueError, match="length: expected at most 48 in"):
+        swing.driver(length=48.5 * 0.0254)
+    swing.driver(length=48 * 0.0254)  # the limit itself is legal
+    with pytest.raises(ValueError, match="head_mass"):
+        swing.driver(head_mass=-0.2)
+    with pytest.raises(ValueError, match="shaft_mass"):
+        swing.driver(shaft_mass=[0.06, 0.0])
+    with pytest.raises(ValueError, match="sex"):
+        swing.swing_plane_golfer(sex="other")
+    with pytest.raises(ValueError, match="body_mass, height"):
+        swing.swing_plane_golfer(body_mass=[70.0, 80.0, 90.0], height=[1.7, 1.8])
+    with pytest.raises(ValueError, match="body_mass"):
+        swing.swing_plane_golfer(body_mass=-80.0)
+    with pytest.raises(TypeError, match="club"):
+        swing.swing_plane_golfer(club={"mass": 0.3})
+    with pytest.raises(ValueError, match="segment_scales"):
+        swing.swing_plane_golfer(segment_scales={"thumb": 1.1})
+    with pytest.raises(ValueError, match="model: a Tree holds one parameter set"):
+        swing.swing_plane_golfer(body_mass=[70.0, 80.0]).model  # noqa: B018
+    with pytest.raises(ValueError, match="t_max: the clubhead never reached the ball"):
+        swing.simulate_downswing(golfer, swing.SwingTorques(), t_max=0.05)
+    with pytest.raises(ValueError, match="golfer, q0, torques"):
+        swing.simulate_downswing(golfer, swing.SwingTorques(peak=[[100, 60, 20]] * 3))
+    two = swing.swing_plane_golfer(body_mass=[70.0, 80.0])
+    with pytest.raises(ValueError, match="golfer, q0, torques"):
+        swing.simulate_downswing(two, swing.SwingTorques(), q0=np.zeros((3, 5)))
+    with pytest.raises(TypeError, match="torques"):
+        swing.simulate_downswing(golfer, (100.0, 60.0, 20.0))
