@@ -78,7 +78,7 @@ test: $(TEST_STAMP)
 	rm -rf _build
 	@$(MAKE) --no-print-directory -j2 --output-sync=target --keep-going $(TEST_LAYERS)
 
-TEST_LAYERS = test-companion test-book-build test-notebooks test-book-built test-book-live
+TEST_LAYERS = test-companion test-book-build test-notebooks test-book-live test-book-built
 
 # The slow book tests that read nothing under _build (a JupyterLab run writes its
 # screenshot there, which the build leaves alone): they may run while the book builds.
@@ -90,7 +90,7 @@ LIVE_BOOK_TESTS = tests/book/test_lab.py tests/book/test_lab_explorers.py \
 
 test-companion: $(TEST_STAMP)
 	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion --doctest-modules companion/geomotion ==="
-	MPLBACKEND=Agg $(PYTEST) -n 2 --dist loadfile tests/companion --doctest-modules companion/geomotion
+	MPLBACKEND=Agg $(PYTEST) tests/companion --doctest-modules companion/geomotion
 
 test-notebooks: $(TEST_STAMP)
 	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
