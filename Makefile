@@ -66,9 +66,8 @@ book: $(BOOK_STAMP)
 # stops here).  Then the four layers run as two streams on the machine's two cores
 # (make -j2): the companion tests and the book build start together, and each stream
 # takes the next layer of TEST_LAYERS, in that order, as soon as its core is free; the
-# book tests that read _build wait for the build.  Measured in a fresh clone on the
-# 2-core machine, this halves the time of the serial run (CHANGELOG 2.0.0).  Each
-# layer's output is printed whole when it ends (--output-sync), so the logs do not
+# book tests that read _build wait for the build (CHANGELOG 2.0.0 gives the times
+# measured in a fresh clone, serial and in two streams).  Each layer's output is printed whole when it ends (--output-sync), so the logs do not
 # interleave; --keep-going still runs every layer whose prerequisites passed, so one run
 # reports every failing layer, and make test fails if any layer fails.
 test: $(TEST_STAMP)
@@ -78,13 +77,17 @@ test: $(TEST_STAMP)
 	rm -rf _build
 	@$(MAKE) --no-print-directory -j2 --output-sync=target --keep-going $(TEST_LAYERS)
 
-TEST_LAYERS = test-companion test-book-build test-notebooks test-book-live test-book-built
+TEST_LAYERS = test-companion test-book-build test-notebooks test-book-built \
+	test-book-runs test-book-lab
 
-# The slow book tests that read nothing under _build (a JupyterLab run writes its
-# screenshot there, which the build leaves alone): they may run while the book builds.
+# The slow book tests that read nothing under _build may run while the book builds, as
+# two jobs, so that each core's last job is short: the notebook runs of the kernel and
+# stall checks with the page checker's own pages, and the two JupyterLab runs (which
+# write their screenshot under _build/screenshots, a directory the build leaves alone).
 # Every other file of tests/book waits for the build, so a new test file is safe by default.
-LIVE_BOOK_TESTS = tests/book/test_lab.py tests/book/test_lab_explorers.py \
-	tests/book/test_execution_stall.py tests/book/test_kernel.py tests/book/test_pagecheck.py
+RUN_BOOK_TESTS = tests/book/test_execution_stall.py tests/book/test_kernel.py \
+	tests/book/test_pagecheck.py
+LAB_BOOK_TESTS = tests/book/test_lab.py tests/book/test_lab_explorers.py
 
 .PHONY: $(TEST_LAYERS)
 
@@ -100,13 +103,17 @@ test-book-build: $(BOOK_STAMP)
 	@echo "=== [3/4] strict book build: jupyter-book build --warningiserror --nitpick ==="
 	$(build_the_book)
 
-test-book-live: $(TEST_STAMP)
-	@echo "=== [4/4] book tests, first part: kernel, no stalled cell, the page checker, JupyterLab in headless Chromium ==="
-	$(PYTEST) $(LIVE_BOOK_TESTS) -m "not pdf"
+test-book-runs: $(TEST_STAMP)
+	@echo "=== [4/4] book tests, first part: the kernel, no stalled explorer cell, the page checker ==="
+	$(PYTEST) $(RUN_BOOK_TESTS) -m "not pdf"
+
+test-book-lab: $(TEST_STAMP)
+	@echo "=== [4/4] book tests, second part: JupyterLab in headless Chromium ==="
+	$(PYTEST) $(LAB_BOOK_TESTS) -m "not pdf"
 
 test-book-built: $(TEST_STAMP) test-book-build
-	@echo "=== [4/4] book tests, second part: toc, environment sync, rendered pages in headless Chromium ==="
-	$(PYTEST) tests/book -m "not pdf" $(addprefix --ignore=,$(LIVE_BOOK_TESTS))
+	@echo "=== [4/4] book tests, third part: toc, environment sync, rendered pages in headless Chromium ==="
+	$(PYTEST) tests/book -m "not pdf" $(addprefix --ignore=,$(RUN_BOOK_TESTS) $(LAB_BOOK_TESTS))
 
 # Print the PDF from the current build, offline: the single-page build reuses the HTML
 # build's environment (no notebook runs again); Chromium prints it once MathJax has
