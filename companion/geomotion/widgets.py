@@ -44,6 +44,7 @@ __all__ = [
     "baumgarte_explorer",
     "phase_loop_explorer",
     "allocation_explorer",
+    "wrist_timing_explorer",
 ]
 
 
@@ -417,5 +418,51 @@ def allocation_explorer():
             lambda w1, w2: figures.allocation_figure(W=(w1, w2)),
             {"w1": ("w1", (1.0, 4.0, 8.0)), "w2": ("w2", (1.0, 4.0, 8.0))},
             {"w1": 1.0, "w2": 4.0},
+        ),
+    )
+
+
+def wrist_timing_explorer():
+    """Change when the wrist torque switches on and the head mass; watch the clubhead speed.
+
+    Redraws :func:`geomotion.figures.wrist_timing_figure` for the stated swing-plane
+    golfer: the wrist onset as the lead arm's angle below the horizontal (degrees; -30
+    is the top of the backswing) and the head mass (kg), on the grid
+    :data:`geomotion.figures.TIMING_GRID` (one batched simulation serves every frame).
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    grid = figures.TIMING_GRID
+    onsets = grid["wrist_onset"]
+    onset = ipywidgets.FloatSlider(  # steps of 30 degrees: the grid's points
+        value=-30.0,
+        min=onsets[0],
+        max=onsets[-1],
+        step=onsets[1] - onsets[0],
+        description="wrist on (deg)",
+        continuous_update=False,
+    )
+    head = ipywidgets.SelectionSlider(
+        options=list(grid["head_mass"]),
+        value=0.204,
+        description="head (kg)",
+        continuous_update=False,
+    )
+    return _Explorer(
+        lambda wrist_onset, head_mass: _show(
+            figures.wrist_timing_figure(wrist_onset=wrist_onset, head_mass=head_mass)
+        ),
+        wrist_onset=onset,
+        head_mass=head,
+        static=StaticExplorer(
+            "Wrist-timing explorer",
+            figures.wrist_timing_figure,
+            {
+                "wrist_onset": ("wrist on (deg below horizontal)", grid["wrist_onset"]),
+                "head_mass": ("head mass (kg)", grid["head_mass"]),
+            },
+            {"wrist_onset": -30.0, "head_mass": 0.204},
         ),
     )

@@ -39,6 +39,11 @@ STATIC = {
         {"alpha": (2.0, 10.0), "dt": (0.02, 0.05)},
         {"alpha": 2.0, "dt": 0.02},
     ),
+    "wrist_timing_explorer": (
+        "wrist_timing_figure",
+        {"wrist_onset": (-30.0, 0.0, 30.0, 60.0), "head_mass": (0.174, 0.190, 0.204)},
+        {"wrist_onset": -30.0, "head_mass": 0.204},
+    ),
 }
 
 

@@ -303,10 +303,10 @@ def test_bad_inputs_name_the_argument(golfer):
         swing.swing_plane_golfer(body_mass=[70.0, 80.0]).model  # noqa: B018
     with pytest.raises(ValueError, match="t_max: the clubhead never reached the ball"):
         swing.simulate_downswing(golfer, swing.SwingTorques(), t_max=0.05)
-    with pytest.raises(ValueError, match="golfer, q0, torques"):
+    with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
         swing.simulate_downswing(golfer, swing.SwingTorques(peak=[[100, 60, 20]] * 3))
     two = swing.swing_plane_golfer(body_mass=[70.0, 80.0])
-    with pytest.raises(ValueError, match="golfer, q0, torques"):
+    with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
         swing.simulate_downswing(two, swing.SwingTorques(), q0=np.zeros((3, 5)))
     with pytest.raises(TypeError, match="torques"):
         swing.simulate_downswing(golfer, (100.0, 60.0, 20.0))

@@ -25,6 +25,9 @@ works for all of them):
 * ``geometric_control.py``: the car's bracket manoeuvre (:func:`car_bracket_figure`,
   computed by :func:`car_manoeuvre`) and the geometric phase of a shape loop
   (:func:`phase_loop_figure`);
+* ``golf.py``: chapter 3 -- the swing-plane golfer's downswing: strobe figure, clubhead
+  speed, joint powers and energies, grip forces, the population histogram, the wrist
+  timing explorer's frames and the animation;
 * ``numerics.py``: Baumgarte's decay (:func:`baumgarte_figure`) and the step-size
   study (:func:`integrator_study_figure`).
 """
@@ -33,6 +36,17 @@ from . import _style, ground, spatial_algebra
 from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, SECOND
 from .constrained import circle_acceleration_figure, closed_chain_figure
 from .geometric_control import CarManoeuvre, car_bracket_figure, car_manoeuvre, phase_loop_figure
+from .golf import (
+    TIMING_GRID,
+    clubhead_speed_figure,
+    grip_force_figure,
+    impact_speed_histogram_figure,
+    offline_animation_html,
+    swing_animation,
+    swing_energy_figure,
+    swing_strobe_figure,
+    wrist_timing_figure,
+)
 from .ground import center_of_pressure_figure
 from .numerics import (
     baumgarte_figure,
@@ -99,4 +113,14 @@ __all__ = [
     "baumgarte_figure",
     "default_study",
     "integrator_study_figure",
+    # chapter 3
+    "TIMING_GRID",
+    "swing_strobe_figure",
+    "clubhead_speed_figure",
+    "swing_energy_figure",
+    "grip_force_figure",
+    "impact_speed_histogram_figure",
+    "wrist_timing_figure",
+    "swing_animation",
+    "offline_animation_html",
 ]

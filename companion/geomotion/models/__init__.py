@@ -635,12 +635,15 @@ from .legs import LegsAndPelvis, legs_and_pelvis  # noqa: E402
 from .swing import (  # noqa: E402
     Club,
     Downswing,
+    GripLoads,
     SwingPlaneGolfer,
     SwingTorques,
     activation_ramp,
     driver,
+    grip_loads,
     simulate_downswing,
     swing_plane_golfer,
+    swing_population,
 )
 
 __all__ += [
@@ -659,4 +662,7 @@ __all__ += [
     "activation_ramp",
     "Downswing",
     "simulate_downswing",
+    "GripLoads",
+    "grip_loads",
+    "swing_population",
 ]

@@ -87,6 +87,7 @@ from .body_segments import de_leva
 from .golf_data import (
     CLUB_DEFAULTS,
     CLUB_HEAD,
+    DATA,
     INCH,
     MAX_CLUB_LENGTH,
     club_spatial_inertia,
@@ -103,6 +104,10 @@ __all__ = [
     "SwingTorques",
     "Downswing",
     "simulate_downswing",
+    "GripLoads",
+    "grip_loads",
+    "POPULATION_RANGES",
+    "swing_population",
 ]
 
 #: Gravitational acceleration, m/s^2 (the package's planar models' value).
@@ -373,6 +378,14 @@ class SwingPlaneGolfer:
         J = _point_jacobians(self.point_terms["clubhead"][..., None, :], q)[..., 0, :, :]
         return np.einsum("...xi,...i->...x", J, v)
 
+    def body_centres(self, q):
+        """Centres of mass of the bodies of ``BODY_NAMES`` at ``q``, m, (..., 5, 2)."""
+        return _points(self.body_terms, q)
+
+    def body_centre_velocities(self, q, v):
+        """Velocities of the bodies' centres of mass at ``(q, v)``, m/s, (..., 5, 2)."""
+        return np.einsum("...kxi,...i->...kx", _point_jacobians(self.body_terms, q), v)
+
     def body_kinetic_energies(self, q, v):
         r"""Kinetic energy of each body, J, (..., 5): :math:`\tfrac12m_k|J_{vk}v|^2 +
         \tfrac12I_k(w_k^Tv)^2`."""
@@ -635,6 +648,68 @@ def swing_plane_golfer(
     parameters["lengths"] = _lengths(parameters["height"], scales, b)
     parameters["fractions"] = _fractions(sexes, b)
     return _assemble(parameters, shape)
+
+
+#: The ranges of the uncertainty study (:func:`swing_population`), each uniform: segment
+#: length factors (every ``segment_scales`` key, independently; +/- 5 %, a modelling
+#: choice), shaft and grip mass and club length (the trade ranges of ``DATA``), head mass
+#: (kg; from MacKenzie et al.'s lightest head, 174 g, to the measured 204 g head).
+POPULATION_RANGES = {
+    "segment_scale": (0.95, 1.05),
+    "shaft_mass": (DATA["shaft_mass"].low, DATA["shaft_mass"].high),
+    "grip_mass": (DATA["grip_mass"].low, DATA["grip_mass"].high),
+    "head_mass": (min(DATA["mackenzie_head_masses"].value), DATA["head_mass"].value),
+    "length": (DATA["club_length"].low, DATA["club_length"].high),
+}
+
+
+def swing_population(count, *, seed=2026, head_mass=None, body_mass=80.0, height=_REFERENCE_HEIGHT):
+    r"""``count`` parameter sets of the swing-plane golfer, drawn for the uncertainty study.
+
+    Each set draws independently and uniformly from :data:`POPULATION_RANGES`: six
+    segment-length factors, the club's shaft, grip and head masses and its length; and de
+    Leva's male or female fractions with equal probability.  Body mass and height stay
+    at the stated golfer's.
+
+    Parameters
+    ----------
+    count : int
+        Number of parameter sets, >= 1.
+    seed : int, keyword only
+        Seed of :func:`numpy.random.default_rng` (the same seed, the same population).
+    head_mass : None or float, keyword only
+        kg: replaces the drawn head masses (every other parameter is drawn as before,
+        so two calls with the same seed differ in the head only); default None.
+    body_mass, height : float, keyword only
+        kg and m, as :func:`swing_plane_golfer`.
+
+    Returns
+    -------
+    SwingPlaneGolfer
+        With ``batch_shape == (count,)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``count`` is not a positive integer (or as :func:`swing_plane_golfer`).
+    """
+    count = _validate.count(count, "count", minimum=1, whole_floats=False)
+    rng = np.random.default_rng(seed)
+    draw = lambda name: rng.uniform(*POPULATION_RANGES[name], size=count)  # noqa: E731
+    scales = {name: draw("segment_scale") for name in _SCALABLE}
+    heads = draw("head_mass")
+    if head_mass is not None:
+        heads = np.broadcast_to(_validate.positive(head_mass, "head_mass"), heads.shape)
+    club = driver(
+        head_mass=heads,
+        shaft_mass=draw("shaft_mass"),
+        grip_mass=draw("grip_mass"),
+        length=draw("length"),
+    )
+    sex = np.where(rng.random(count) < 0.5, "male", "female").tolist()
+    return swing_plane_golfer(
+        body_mass=body_mass, height=height, sex=sex, club=club, segment_scales=scales
+    )
 
 
 def _sexes(sex):
@@ -931,13 +1006,16 @@ def _cumulative_trapezoid(values, dt):
     return np.concatenate([np.zeros_like(values[:1]), np.cumsum(steps, axis=0)])
 
 
-def simulate_downswing(golfer, torques, *, q0=None, dt=1e-3, t_max=0.45, method="projection"):
+def simulate_downswing(
+    golfer, torques, *, q0=None, v0=None, dt=1e-3, t_max=0.45, method="projection"
+):
     r"""Simulate the downswing of every parameter set in one constrained run; locate impact.
 
     :func:`geomotion.integrators.simulate_constrained` with ``golfer.system()``,
-    ``golfer.trail_grip``, ``u = torques`` and ``B = INPUT_MATRIX``, from rest at ``q0``
-    for ``round(t_max / dt)`` steps.  IMPACT is the clubhead's polar angle about the
-    hub axis, :math:`\varphi(q) = \operatorname{atan2}(Y, X)` of the face centre,
+    ``golfer.trail_grip``, ``u = torques`` and ``B = INPUT_MATRIX``, from ``(q0, v0)``
+    (default: rest at the top of the backswing) for ``round(t_max / dt)`` steps.  IMPACT
+    is the clubhead's polar angle about the hub axis,
+    :math:`\varphi(q) = \operatorname{atan2}(Y, X)` of the face centre,
     reaching the ball's, turning the downswing's way (counter-clockwise) from its start:
     the first sign change of :math:`\varphi - \varphi_{ball}` (unwrapped in time).  Within
     that step the state is the quintic Hermite interpolant of :math:`q, v, \dot v` at its
@@ -950,7 +1028,11 @@ def simulate_downswing(golfer, torques, *, q0=None, dt=1e-3, t_max=0.45, method=
     golfer : SwingPlaneGolfer
     torques : SwingTorques
     q0 : None or (..., 5) array_like, keyword only
-        Start; default ``golfer.top_of_backswing()``.
+        Start, rad; default ``golfer.top_of_backswing()``.
+    v0 : None or (..., 5) array_like, keyword only
+        Starting rates, rad/s, admissible (:math:`J_cv_0 = 0`); default rest.  With
+        ``q0`` and torques whose onsets are shifted by the branch time, a run branched
+        from a state of another run (time restarts at 0).
     dt : float, keyword only
         Step, s; default 1 ms.
     t_max : float, keyword only
@@ -977,16 +1059,18 @@ def simulate_downswing(golfer, torques, *, q0=None, dt=1e-3, t_max=0.45, method=
     dt = float(_validate.positive(dt, "dt"))
     t_max = float(_validate.positive(t_max, "t_max"))
     q0 = golfer.top_of_backswing() if q0 is None else _validate.trailing_shape(q0, "q0", (5,))
+    v0 = np.zeros_like(q0) if v0 is None else _validate.trailing_shape(v0, "v0", (5,))
     shapes = {
         "golfer": golfer.batch_shape,
         "q0": q0.shape[:-1],
+        "v0": v0.shape[:-1],
         "torques.peak": torques.peak.shape[:-1],
     }
     shape = _validate.batch_shape(shapes)
-    if shape != golfer.batch_shape or q0.shape[:-1] != shape:
+    if shape != golfer.batch_shape or q0.shape[:-1] != shape or v0.shape[:-1] != shape:
         listing = ", ".join(f"{name} {value}" for name, value in shapes.items())
         raise ValueError(
-            f"golfer, q0, torques: expected the golfer's batch shape {golfer.batch_shape} "
+            f"golfer, q0, v0, torques: expected the golfer's batch shape {golfer.batch_shape} "
             f"(one row per parameter set), got {listing}"
         )
     n_steps = max(1, int(round(t_max / dt)))
@@ -994,7 +1078,7 @@ def simulate_downswing(golfer, torques, *, q0=None, dt=1e-3, t_max=0.45, method=
         golfer.system(),
         golfer.trail_grip,
         q0,
-        np.zeros_like(q0),
+        v0,
         dt,
         n_steps,
         method=method,
@@ -1018,6 +1102,109 @@ def simulate_downswing(golfer, torques, *, q0=None, dt=1e-3, t_max=0.45, method=
         stand_moment=-hub,
         stand_angular_impulse=_cumulative_trapezoid(-hub, dt),
         angular_momentum=golfer.angular_momentum(q, v),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class GripLoads:
+    r"""Loads of the two hands on the club body at one state (:func:`grip_loads`).
+
+    Plane coordinates, N and N m; batch axes as ``q``.
+
+    Attributes
+    ----------
+    acceleration : (..., 5) ndarray
+        :math:`\dot v` of the constrained dynamics, rad/s^2.
+    multiplier : (..., 2) ndarray
+        :math:`\lambda` of ``trail_grip``, N: the club pulls the trail hand with
+        :math:`\lambda` and the hand pulls the club with :math:`-\lambda`.
+    trail_force : (..., 2) ndarray
+        Trail hand on the club, at the trail grip point: :math:`f_T = -\lambda`.
+    lead_force : (..., 2) ndarray
+        Lead arm on the club body (club and lead hand), at the lead wrist centre, from
+        the club body's Newton equation :math:`f_L = m_c(a_c - g_p) - f_T`.
+    lead_moment : (...) ndarray
+        The wrist torque on the club body, N m (the joint's moment about the plane normal).
+    resultant_force : (..., 2) ndarray
+        :math:`f_L + f_T = m_c(a_c - g_p)`: fixed by the club body's motion.
+    squeeze : (...) ndarray
+        Internal force along the line from the lead wrist to the trail grip point,
+        :math:`s = \tfrac12(f_L - f_T)\cdot e`: positive when the hands push towards each
+        other, negative when they pull apart.  Equal and opposite forces along that line
+        change :math:`s` and leave the resultant wrench unchanged
+        (eq. ``eq-ch2-grip-resultant``).
+    """
+
+    acceleration: np.ndarray
+    multiplier: np.ndarray
+    trail_force: np.ndarray
+    lead_force: np.ndarray
+    lead_moment: np.ndarray
+    resultant_force: np.ndarray
+    squeeze: np.ndarray
+
+
+def grip_loads(golfer, q, v, tau):
+    r"""The two hands' loads on the club at ``(q, v)`` under joint torques ``tau``.
+
+    Solves :math:`M\dot v + h = \tau + J_c^T\lambda`, :math:`J_c\dot v + \gamma = 0`
+    (:func:`geomotion.constraints.constrained_dynamics`), then splits the load on the club
+    body (club and lead hand, body 2) by its Newton equation (see :class:`GripLoads`).
+
+    Parameters
+    ----------
+    golfer : SwingPlaneGolfer
+    q, v : (..., 5) array_like
+        rad, rad/s, on the closure (the result is that of the constrained equations).
+    tau : (..., 5) array_like
+        Joint torques, N m, one per coordinate (``INPUT_MATRIX @ u`` for the three inputs;
+        the trail joints may carry torques too).
+
+    Returns
+    -------
+    GripLoads
+
+    Raises
+    ------
+    TypeError
+        If ``golfer`` is not a SwingPlaneGolfer.
+    ValueError
+        If ``q``, ``v`` or ``tau`` do not end in 5 entries, or as
+        :func:`geomotion.constraints.constrained_dynamics`.
+    """
+    if not isinstance(golfer, SwingPlaneGolfer):
+        raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
+    q = _validate.trailing_shape(q, "q", (5,))
+    v = _validate.trailing_shape(v, "v", (5,))
+    tau = _validate.trailing_shape(tau, "tau", (5,))
+    closure = golfer.trail_grip
+    solved = constraints.constrained_dynamics(
+        golfer.mass_matrix(q),
+        closure.jacobian(q),
+        golfer.bias(q, v),
+        closure.acceleration_bias(q, v),
+        tau,
+    )
+    a, lam = solved.a, solved.multiplier
+    club = golfer.body_terms[..., 2:3, :]
+    a_club = (
+        np.einsum("...xi,...i->...x", _point_jacobians(club, q)[..., 0, :, :], a)
+        + _point_bias(club, q, v)[..., 0, :]
+    )
+    m_club = golfer.masses[..., 2, None]
+    trail = -lam
+    resultant = m_club * (a_club - golfer.gravity)
+    lead = resultant - trail
+    line = golfer.point(q, "trail grip on club") - golfer.point(q, "lead wrist")
+    e = line / np.linalg.norm(line, axis=-1, keepdims=True)
+    return GripLoads(
+        acceleration=a,
+        multiplier=lam,
+        trail_force=trail,
+        lead_force=lead,
+        lead_moment=np.broadcast_to(tau[..., 2], a.shape[:-1]).copy(),
+        resultant_force=resultant,
+        squeeze=0.5 * np.einsum("...x,...x->...", lead - trail, e),
     )
 
 

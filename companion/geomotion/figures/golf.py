@@ -1,0 +1,487 @@
+r"""Chapter 3 figures: the swing-plane golfer's downswing (:mod:`geomotion.models.swing`).
+
+Every figure simulates the stated golfer (:func:`geomotion.models.swing_plane_golfer`
+with its defaults) under the declared torques (:class:`geomotion.models.SwingTorques`)
+by :func:`geomotion.models.simulate_downswing`; the runs are cached for the process, so
+the chapter's figures share one simulation of each swing.  Published values drawn for
+comparison come from :data:`geomotion.models.golf_data.DATA`, never typed in here.
+"""
+
+import functools
+import re
+
+import numpy as np
+from matplotlib.animation import Animation, FuncAnimation
+
+from .. import models
+from ..models.golf_data import DATA
+from ..models.swing import INPUT_MATRIX
+from ._style import (
+    ACCENT,
+    BOOK_WIDTH,
+    ENERGY,
+    FORCE,
+    MOTION,
+    SECOND,
+    fmt,
+    new_figure,
+    style_context,
+)
+
+__all__ = [
+    "TIMING_GRID",
+    "swing_strobe_figure",
+    "clubhead_speed_figure",
+    "swing_energy_figure",
+    "grip_force_figure",
+    "impact_speed_histogram_figure",
+    "wrist_timing_figure",
+    "swing_animation",
+    "offline_animation_html",
+]
+
+#: Slider positions of the wrist-timing explorer: the lead arm's angle below the
+#: horizontal at which the wrist torque switches on (degrees; -30 is the top of the
+#: backswing) and the head mass (kg: MacKenzie et al.'s 174 and 190 g, the measured 204 g).
+TIMING_GRID = {
+    "wrist_onset": (-30.0, 0.0, 30.0, 60.0),
+    "head_mass": (0.174, 0.190, 0.204),
+}
+
+_BODY_COLOURS = (ACCENT, MOTION, FORCE, SECOND, SECOND)
+
+
+@functools.lru_cache(maxsize=4)
+def _downswing(wrist_peak=20.0):
+    """The stated golfer's downswing (default torques, the wrist peak given), cached."""
+    golfer = models.swing_plane_golfer()
+    torques = models.SwingTorques(peak=(100.0, 60.0, wrist_peak))
+    return golfer, torques, models.simulate_downswing(golfer, torques)
+
+
+@functools.lru_cache(maxsize=1)
+def _timing_runs():
+    """Impact speed and trajectories over ``TIMING_GRID`` (one batched run), cached."""
+    onsets, heads = np.meshgrid(TIMING_GRID["wrist_onset"], TIMING_GRID["head_mass"], indexing="ij")
+    golfer = models.swing_plane_golfer(club=models.driver(head_mass=heads.ravel()))
+    torques = models.SwingTorques(
+        peak=np.tile([100.0, 60.0, 20.0], (onsets.size, 1)),
+        wrist_onset_angle=np.radians(onsets.ravel()),
+    )
+    return golfer, models.simulate_downswing(golfer, torques)
+
+
+@functools.lru_cache(maxsize=1)
+def _population_speeds(count=1000):
+    """Impact speeds of ``swing_population(count)`` under the declared torques, 2 ms step."""
+    population = models.swing_population(count)
+    torques = models.SwingTorques(peak=np.tile([100.0, 60.0, 20.0], (count, 1)))
+    return models.simulate_downswing(population, torques, dt=2e-3).clubhead_speed
+
+
+def _stick(golfer, q):
+    """Polylines (trunk bar, lead arm and club, trail arm) of one posture, plane coordinates."""
+    point = lambda name: golfer.point(q, name)  # noqa: E731
+    return [
+        np.array([point("trail shoulder"), [0.0, 0.0], point("lead shoulder")]),
+        np.array([point("lead shoulder"), point("lead wrist")]),
+        np.array([point("lead wrist"), point("clubhead")]),
+        np.array([point("trail shoulder"), point("trail elbow"), point("trail hand tip")]),
+    ]
+
+
+_PART_COLOURS = (ACCENT, MOTION, FORCE, SECOND)
+
+
+def _draw_posture(ax, golfer, q, alpha=1.0, linewidth=1.2):
+    for line, colour in zip(_stick(golfer, q), _PART_COLOURS):
+        ax.plot(*line.T, color=colour, alpha=alpha, linewidth=linewidth, solid_capstyle="round")
+
+
+def _plane_axes(ax, golfer):
+    ax.plot(*golfer.ball, "o", color="black", markersize=4, label="ball")
+    ax.plot(0.0, 0.0, "+", color="black", markersize=8, label="hub axis")
+    ax.set_aspect("equal")
+    ax.set_xlabel("X, towards the target (m)")
+    ax.set_ylabel("Y, up the swing plane (m)")
+
+
+def swing_strobe_figure(*, interval=0.03):
+    r"""Figure: a stroboscopic stick figure of the stated golfer's downswing.
+
+    Postures of :func:`geomotion.models.simulate_downswing` every ``interval`` seconds
+    from the top of the backswing, fading in with time, and the impact posture in full
+    (interpolated at the located impact time).  Trunk bar grey, lead arm blue, club red,
+    trail arm purple; the plane coordinates of :mod:`geomotion.models.swing`.
+
+    **Batches**: none; one call draws one figure.
+
+    Parameters
+    ----------
+    interval : float
+        Time between drawn postures, s, positive.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``interval`` is not positive.
+    """
+    if not interval > 0:
+        raise ValueError(f"interval: expected a positive time in s, got {interval!r}")
+    golfer, _, run = _downswing()
+    trajectory = run.trajectory
+    steps = np.arange(0, int(run.impact_step) + 1, max(1, int(round(interval / trajectory.dt))))
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 4.6))
+        ax = fig.subplots()
+        for i, k in enumerate(steps):
+            _draw_posture(ax, golfer, trajectory.q[k], alpha=0.25 + 0.5 * i / len(steps))
+        _draw_posture(ax, golfer, run.q_impact, linewidth=2.2)
+        _plane_axes(ax, golfer)
+        ax.plot([], [], color=FORCE, label="club")
+        ax.plot([], [], color=MOTION, label="lead arm")
+        ax.plot([], [], color=SECOND, label="trail arm")
+        ax.set_title(
+            f"Downswing every {fmt(1000 * interval, '.0f')} ms; impact at "
+            f"{fmt(float(run.impact_time), '.3f')} s (bold)"
+        )
+        ax.legend(loc="upper left", fontsize=8)
+    return fig
+
+
+def _speed_band(ax):
+    low, high = DATA["low_handicap_speed_range"].value
+    ax.axhspan(
+        low, high, color=ENERGY, alpha=0.12, label=f"low-handicap range {low:g}-{high:g} m/s"
+    )
+    tour = DATA["tour_mean_clubhead_speed"].value
+    ax.axhline(tour, color=ENERGY, linestyle="--", linewidth=1.0, label=f"tour mean {tour:g} m/s")
+
+
+def clubhead_speed_figure():
+    r"""Figure: clubhead speed against time, with and without the wrist torque, beside the
+    published range.
+
+    The face-centre speed :math:`|\dot p_{head}|` of the stated golfer's downswing under
+    the declared torques and with the wrist torque off (peak 0), up to each run's impact;
+    the impact speeds marked; the band is the low-handicap range of MacKenzie et al.
+    (2015) and the dashed line the 2015 tour mean (``DATA``).
+
+    **Batches**: none; one call draws one figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 3.4))
+        ax = fig.subplots()
+        _speed_band(ax)
+        for wrist, colour, label in (
+            (20.0, FORCE, "declared torques"),
+            (0.0, ACCENT, "wrist torque off"),
+        ):
+            golfer, _, run = _downswing(wrist)
+            k = int(run.impact_step) + 1
+            t = run.trajectory.t[:k]
+            speed = np.linalg.norm(
+                golfer.clubhead_velocity(run.trajectory.q[:k], run.trajectory.v[:k]), axis=-1
+            )
+            impact = float(run.clubhead_speed)
+            ax.plot(t, speed, color=colour, label=f"{label}: {fmt(impact, '.1f')} m/s at impact")
+            ax.plot(float(run.impact_time), impact, "o", color=colour)
+        ax.set_xlabel("time from the top of the backswing (s)")
+        ax.set_ylabel("clubhead speed (m/s)")
+        ax.set_ylim(0.0, 62.0)
+        ax.legend(loc="upper left", fontsize=8)
+    return fig
+
+
+def swing_energy_figure():
+    r"""Figure: joint powers and stored energies over the stated golfer's downswing.
+
+    Top: the power of each declared torque, :math:`P_j = u_j v_j` (W).  Bottom: each
+    body's kinetic energy (J, ``BODY_NAMES``), and the work of the three torques less the
+    potential energy gained, :math:`W - \Delta V`, which the total kinetic energy follows
+    (the energy balance of the chapter-2 integrator).
+
+    **Batches**: none; one call draws one figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    golfer, torques, run = _downswing()
+    trajectory = run.trajectory
+    k = int(run.impact_step) + 1
+    t, q, v = trajectory.t[:k], trajectory.q[:k], trajectory.v[:k]
+    u = torques(t[:, None], q, v)
+    power = u * v[:, :3]
+    work = run.joint_work[:k].sum(-1) - (trajectory.potential[:k] - trajectory.potential[0])
+    names = ("hub", "lead shoulder", "lead wrist")
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 5.6))
+        top, bottom = fig.subplots(2, 1, sharex=True)
+        for j, (name, colour) in enumerate(zip(names, (ACCENT, MOTION, FORCE))):
+            top.plot(t, power[:, j], color=colour, label=f"{name} torque")
+        top.set_ylabel("power $u_jv_j$ (W)")
+        top.legend(fontsize=8)
+        for j, (name, colour) in enumerate(zip(models.swing.BODY_NAMES, _BODY_COLOURS)):
+            style = ":" if j == 4 else "-"
+            bottom.plot(t, run.body_kinetic[:k, j], style, color=colour, label=name)
+        bottom.plot(t, run.body_kinetic[:k].sum(-1), color="black", label="total kinetic")
+        bottom.plot(t, work, "--", color=ENERGY, label=r"work $-\ \Delta V$")
+        bottom.set_xlabel("time from the top of the backswing (s)")
+        bottom.set_ylabel("energy (J)")
+        bottom.legend(fontsize=8, ncols=2)
+    return fig
+
+
+def _grip_history(wrist=20.0):
+    golfer, torques, run = _downswing(wrist)
+    trajectory = run.trajectory
+    k = int(run.impact_step) + 1
+    t, q, v = trajectory.t[:k], trajectory.q[:k], trajectory.v[:k]
+    tau = torques(t[:, None], q, v) @ INPUT_MATRIX.T
+    return t, models.grip_loads(golfer, q, v, tau)
+
+
+def grip_force_figure():
+    r"""Figure: the two hands' forces on the club over the downswing, and the squeeze.
+
+    From :func:`geomotion.models.grip_loads` along the stated golfer's downswing: the
+    magnitudes of the lead arm's force at the wrist, of the trail hand's force at its grip
+    point and of their resultant :math:`m_c(a_c - g_p)` (fixed by the club's motion), and
+    the internal squeeze along the line between the hands, which the resultant cannot
+    see (positive: the hands push towards each other).
+
+    **Batches**: none; one call draws one figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    t, loads = _grip_history()
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 3.6))
+        ax = fig.subplots()
+        ax.plot(
+            t, np.linalg.norm(loads.lead_force, axis=-1), color=MOTION, label="lead hand $|f_L|$"
+        )
+        ax.plot(
+            t, np.linalg.norm(loads.trail_force, axis=-1), color=SECOND, label="trail hand $|f_T|$"
+        )
+        ax.plot(
+            t,
+            np.linalg.norm(loads.resultant_force, axis=-1),
+            color="black",
+            label="resultant $|f_L+f_T|$",
+        )
+        ax.plot(t, loads.squeeze, "--", color=FORCE, label="squeeze $s$ (internal)")
+        ax.axhline(0.0, color=ACCENT, linewidth=0.8)
+        ax.set_xlabel("time from the top of the backswing (s)")
+        ax.set_ylabel("force (N)")
+        ax.legend(fontsize=8)
+    return fig
+
+
+def impact_speed_histogram_figure(*, speeds=None, reference=None):
+    r"""Figure: the population's impact speeds, beside the published range.
+
+    Parameters
+    ----------
+    speeds : None or (P,) array_like
+        Impact speeds, m/s (e.g. ``simulate_downswing(swing_population(1000), ...)
+        .clubhead_speed``); default None: that population of 1000 sets at a 2 ms step.
+    reference : None or float
+        The stated golfer's impact speed, m/s, drawn as a line; default None: computed.
+
+    **Batches**: none; one call draws one figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``speeds`` is empty or holds a value that is not finite and positive.
+    """
+    if speeds is None:
+        speeds = _population_speeds()
+    speeds = np.asarray(speeds, dtype=float).ravel()
+    if speeds.size == 0 or not np.all(np.isfinite(speeds) & (speeds > 0)):
+        raise ValueError(f"speeds: expected finite positive speeds in m/s, got {speeds!r}")
+    if reference is None:
+        reference = float(_downswing()[2].clubhead_speed)
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 3.4))
+        ax = fig.subplots()
+        low, high = DATA["low_handicap_speed_range"].value
+        ax.axvspan(
+            low, high, color=ENERGY, alpha=0.12, label=f"low-handicap range {low:g}-{high:g} m/s"
+        )
+        ax.hist(speeds, bins=30, color=MOTION, alpha=0.8, label=f"{speeds.size} parameter sets")
+        ax.axvline(reference, color=FORCE, label=f"stated golfer {fmt(reference, '.1f')} m/s")
+        ax.set_xlabel("clubhead speed at impact (m/s)")
+        ax.set_ylabel("parameter sets")
+        ax.legend(fontsize=8)
+    return fig
+
+
+def wrist_timing_figure(*, wrist_onset=-30.0, head_mass=0.204):
+    r"""Figure: clubhead speed against time for one wrist onset and head mass.
+
+    The stated golfer and torques, the wrist torque switching on when the lead arm passes
+    ``wrist_onset`` degrees below the horizontal through the shoulder (-30: at the top,
+    where the arm is 30 degrees above it), with a driver of head mass ``head_mass``; the
+    published range as a band.  Points of :data:`TIMING_GRID` come from one batched run
+    (cached); other values are simulated alone.
+
+    **Batches**: none; one call draws one figure.
+
+    Parameters
+    ----------
+    wrist_onset : float
+        Degrees below the horizontal.
+    head_mass : float
+        kg, positive.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    onsets, heads = TIMING_GRID["wrist_onset"], TIMING_GRID["head_mass"]
+    if wrist_onset in onsets and head_mass in heads:
+        golfer, run = _timing_runs()
+        i = onsets.index(wrist_onset) * len(heads) + heads.index(head_mass)
+        golfer, k = golfer.parameter_set(i), int(run.impact_step[i]) + 1
+        q, v = run.trajectory.q[:k, i], run.trajectory.v[:k, i]
+        impact, time = float(run.clubhead_speed[i]), float(run.impact_time[i])
+    else:
+        golfer = models.swing_plane_golfer(club=models.driver(head_mass=head_mass))
+        torques = models.SwingTorques(wrist_onset_angle=np.radians(wrist_onset))
+        run = models.simulate_downswing(golfer, torques)
+        k = int(run.impact_step) + 1
+        q, v = run.trajectory.q[:k], run.trajectory.v[:k]
+        impact, time = float(run.clubhead_speed), float(run.impact_time)
+    t = run.trajectory.t[:k]
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 3.4))
+        ax = fig.subplots()
+        _speed_band(ax)
+        ax.plot(t, np.linalg.norm(golfer.clubhead_velocity(q, v), axis=-1), color=FORCE)
+        ax.plot(time, impact, "o", color=FORCE)
+        ax.set_title(
+            f"wrist on at {fmt(wrist_onset, 'g')} deg below horizontal, head "
+            f"{fmt(1000 * head_mass, '.0f')} g: {fmt(impact, '.1f')} m/s at impact"
+        )
+        ax.set_xlabel("time from the top of the backswing (s)")
+        ax.set_ylabel("clubhead speed (m/s)")
+        ax.set_ylim(0.0, 62.0)
+        ax.legend(loc="upper left", fontsize=8)
+    return fig
+
+
+def swing_animation(*, interval=0.01):
+    r"""An animation of the stated golfer's downswing, one frame every ``interval`` s.
+
+    Returns a :class:`matplotlib.animation.FuncAnimation` over the stored states up to
+    impact (the last frame the interpolated impact posture); ``.to_jshtml()`` embeds its
+    frames in one HTML block that plays without a kernel or any outside request.
+
+    Parameters
+    ----------
+    interval : float
+        Simulated time between frames, s, positive; frames play at 20 per second.
+
+    Returns
+    -------
+    matplotlib.animation.FuncAnimation
+
+    Raises
+    ------
+    ValueError
+        If ``interval`` is not positive.
+    """
+    if not interval > 0:
+        raise ValueError(f"interval: expected a positive time in s, got {interval!r}")
+    golfer, _, run = _downswing()
+    trajectory = run.trajectory
+    steps = np.arange(0, int(run.impact_step) + 1, max(1, int(round(interval / trajectory.dt))))
+    postures = [trajectory.q[k] for k in steps] + [run.q_impact]
+    times = [trajectory.t[k] for k in steps] + [float(run.impact_time)]
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 4.2), dpi=72)
+        ax = fig.subplots()
+        _plane_axes(ax, golfer)
+        everything = np.concatenate([np.concatenate(_stick(golfer, q)) for q in postures])
+        ax.set_xlim(everything[:, 0].min() - 0.1, everything[:, 0].max() + 0.1)
+        ax.set_ylim(everything[:, 1].min() - 0.1, everything[:, 1].max() + 0.1)
+        lines = [ax.plot([], [], color=c, linewidth=2.2)[0] for c in _PART_COLOURS]
+        title = ax.set_title("")
+
+    def frame(i):
+        for line, points in zip(lines, _stick(golfer, postures[i])):
+            line.set_data(*points.T)
+        title.set_text(
+            f"t = {fmt(times[i], '.3f')} s" + (" (impact)" if i == len(postures) - 1 else "")
+        )
+        return lines + [title]
+
+    return FuncAnimation(fig, frame, frames=len(postures), interval=50, blit=False)
+
+
+# matplotlib's player draws its buttons with Font Awesome icons fetched from a CDN; the
+# book must not fetch anything, so the link goes and each icon becomes a character.
+_ICON_TEXT = {
+    "fa-minus": "\u2212",
+    "fa-fast-backward": "\u23ee",
+    "fa-step-backward": "\u25c0|",
+    "fa-play fa-flip-horizontal": "\u25c0",
+    "fa-pause": "\u275a\u275a",
+    "fa-play": "\u25b6",
+    "fa-step-forward": "|\u25b6",
+    "fa-fast-forward": "\u23ed",
+    "fa-plus": "+",
+}
+_ICON = re.compile(r'<i class="fa ([a-z -]+)"></i>')
+_STYLESHEET = re.compile(r"<link[^>]*font-awesome[^>]*>")
+
+
+def offline_animation_html(animation):
+    """The animation as one HTML block that plays with no request outside the page.
+
+    :meth:`matplotlib.animation.Animation.to_jshtml` (frames as ``data:`` URIs, played
+    once by default) without its link to the Font Awesome stylesheet on a CDN; the
+    player's button icons become characters.
+
+    Parameters
+    ----------
+    animation : matplotlib.animation.Animation
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        If ``animation`` is not a matplotlib Animation.
+    ValueError
+        If matplotlib's player uses an icon this function does not know (a newer
+        template), rather than leave a blank button.
+    """
+    if not isinstance(animation, Animation):
+        raise TypeError(
+            f"animation: expected a matplotlib Animation, got {type(animation).__name__}"
+        )
+    html = _STYLESHEET.sub("", animation.to_jshtml(default_mode="once"))
+    unknown = sorted(set(_ICON.findall(html)) - set(_ICON_TEXT))
+    if unknown:
+        raise ValueError(f"animation: matplotlib's player uses icons {unknown} with no text")
+    return _ICON.sub(lambda match: _ICON_TEXT[match.group(1)], html)
