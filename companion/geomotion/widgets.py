@@ -428,7 +428,7 @@ def wrist_timing_explorer():
     Redraws :func:`geomotion.figures.wrist_timing_figure` for the stated swing-plane
     golfer: the wrist onset as the lead arm's angle below the horizontal (degrees; -30
     is the top of the backswing) and the head mass (kg), on the grid
-    :data:`geomotion.figures.TIMING_GRID` (one batched simulation serves every frame).
+    ``geomotion.figures.TIMING_GRID`` (one batched simulation serves every frame).
 
     Returns
     -------

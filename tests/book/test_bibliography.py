@@ -40,11 +40,17 @@ def labels():
     }
 
 
+def plain(text):
+    """BibTeX text as printed: group braces dropped, ``\\&`` an ampersand (a corporate
+    author such as ``{{USGA and The R\\&A}}`` is one surname)."""
+    return text.replace("{", "").replace("}", "").replace("\\&", "&")
+
+
 def expected_bases():
     """'Surname, year' (two surnames joined by 'and', three or more as 'First et al.')."""
     bases = []
     for entry in parse_file(ROOT / "book" / "references.bib").entries.values():
-        surnames = [" ".join(person.last_names) for person in entry.persons["author"]]
+        surnames = [plain(" ".join(person.last_names)) for person in entry.persons["author"]]
         who = (
             surnames[0]
             if len(surnames) == 1

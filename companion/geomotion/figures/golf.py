@@ -339,7 +339,7 @@ def wrist_timing_figure(*, wrist_onset=-30.0, head_mass=0.204):
     The stated golfer and torques, the wrist torque switching on when the lead arm passes
     ``wrist_onset`` degrees below the horizontal through the shoulder (-30: at the top,
     where the arm is 30 degrees above it), with a driver of head mass ``head_mass``; the
-    published range as a band.  Points of :data:`TIMING_GRID` come from one batched run
+    published range as a band.  Points of ``TIMING_GRID`` come from one batched run
     (cached); other values are simulated alone.
 
     **Batches**: none; one call draws one figure.
@@ -390,9 +390,10 @@ def wrist_timing_figure(*, wrist_onset=-30.0, head_mass=0.204):
 def swing_animation(*, interval=0.01):
     r"""An animation of the stated golfer's downswing, one frame every ``interval`` s.
 
-    Returns a :class:`matplotlib.animation.FuncAnimation` over the stored states up to
-    impact (the last frame the interpolated impact posture); ``.to_jshtml()`` embeds its
-    frames in one HTML block that plays without a kernel or any outside request.
+    Returns a matplotlib ``FuncAnimation`` over the stored states up to
+    impact (the last frame the interpolated impact posture);
+    :func:`offline_animation_html` embeds its frames in one HTML block that plays without
+    a kernel or any outside request.
 
     Parameters
     ----------
@@ -456,7 +457,7 @@ _STYLESHEET = re.compile(r"<link[^>]*font-awesome[^>]*>")
 def offline_animation_html(animation):
     """The animation as one HTML block that plays with no request outside the page.
 
-    :meth:`matplotlib.animation.Animation.to_jshtml` (frames as ``data:`` URIs, played
+    matplotlib's ``Animation.to_jshtml`` (frames as ``data:`` URIs, played
     once by default) without its link to the Font Awesome stylesheet on a CDN; the
     player's button icons become characters.
 

@@ -114,7 +114,7 @@ class Datum:
             raise ValueError(f"value: expected within [{low}, {high}], got {self.value}")
 
 
-#: The measured driver head (ISEA2020Head: Proceedings 2020, 49(1), 47, Table 1): mass kg,
+#: The measured driver head, from ISEA2020Head (Proceedings 2020, 49(1), 47, Table 1); mass kg,
 #: centre of mass from the face centre in the face frame (m), and the inertia about the
 #: centre of mass in the head frame (kg m^2, from g cm^2).  Face frame, as we read it: x the
 #: outward face normal, z up with the head soled, y = z x x (toe towards heel for a
@@ -126,10 +126,10 @@ CLUB_HEAD = {
     * 1e-7,
 }
 
-#: Largest club length the equipment rules allow (USGARules: 48 in), m.
+#: Largest club length the equipment rules allow, 48 in (USGARules), in m.
 MAX_CLUB_LENGTH = 48 * INCH
 
-#: The club's shape and parts: trade values (with the ranges of ``DATA``) or modelling
+#: The club's shape and parts, trade values (with the ranges of ``DATA``) or modelling
 #: choices (not measurements), as marked.
 CLUB_DEFAULTS = {
     "length": 45 * INCH,  # m; trade-typical 44-46 in (DATA["club_length"]); rules <= 48 in

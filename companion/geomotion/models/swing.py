@@ -181,7 +181,7 @@ class Club:
     parts : dict of str to ndarray
         ``head_mass``, ``shaft_mass``, ``grip_mass`` (kg) and ``length`` (m).
     spatial_inertia : (..., 6, 6) ndarray
-        The 3-D club about the butt, club axes (:func:`golf_data.club_spatial_inertia`).
+        The 3-D club about the butt, club axes (:func:`geomotion.models.golf_data.club_spatial_inertia`).
     """
 
     mass: np.ndarray
@@ -438,7 +438,7 @@ class SwingPlaneGolfer:
 
     @property
     def trail_grip(self):
-        r"""The closure (2 rows, m): trail hand tip minus the club's trail grip point,
+        r"""The trail-grip closure, two rows in m, the trail hand tip minus the club's trail grip point,
         :math:`\Phi = p_{tip} - p_{grip}` with :math:`J_c` and :math:`\gamma = \dot J_cv`
         from the term representation, per parameter set."""
         terms = (self.point_terms["trail hand tip"] - self.point_terms["trail grip on club"])[
@@ -666,7 +666,7 @@ POPULATION_RANGES = {
 def swing_population(count, *, seed=2026, head_mass=None, body_mass=80.0, height=_REFERENCE_HEIGHT):
     r"""``count`` parameter sets of the swing-plane golfer, drawn for the uncertainty study.
 
-    Each set draws independently and uniformly from :data:`POPULATION_RANGES`: six
+    Each set draws independently and uniformly from ``POPULATION_RANGES``: six
     segment-length factors, the club's shaft, grip and head masses and its length; and de
     Leva's male or female fractions with equal probability.  Body mass and height stay
     at the stated golfer's.
