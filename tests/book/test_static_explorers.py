@@ -87,3 +87,28 @@ def test_no_explorer_is_left_as_code_without_output():
             pytest.fail(f"{HTML / page} not found: build the book first (make book)")
         soup = (HTML / page).read_text(encoding="utf-8")
         assert soup.count('class="geomotion-explorer"') == len(PAGES[page]), page
+
+
+ANIMATION_PAGE = "notebooks/golf_downswing.html"
+
+
+@pytest.mark.browser
+def test_the_swing_animation_plays_on_the_page(browser):
+    """matplotlib's player (frames embedded, no CDN): a frame step changes the image."""
+    if not (HTML / ANIMATION_PAGE).is_file():
+        pytest.fail(f"{HTML / ANIMATION_PAGE} not found: build the book first (make book)")
+    problems = []
+    with serve(HTML) as url:
+        tab = _open(browser, url, ANIMATION_PAGE, problems)
+        try:
+            image = tab.locator("img[id^=_anim_img]")
+            assert image.count() == 1
+            image.scroll_into_view_if_needed()
+            first = image.get_attribute("src")
+            assert first.startswith("data:image/png;base64,")
+            tab.locator("button[title='Next frame']").click()
+            assert image.get_attribute("src") != first, "the frame did not change"
+            assert tab.locator("button[title='Play']").inner_text().strip() == "\u25b6"
+        finally:
+            tab.close()
+    assert not problems, "\n".join(problems)
