@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from geomotion import inertia, integrators, models, spatial, tree
-from geomotion.models import body_segments, golf_data, swing
+from geomotion.models import body_segments, downswing, golf_data, swing
 
 DEFAULT_DT = 1e-3
 
@@ -24,9 +24,9 @@ def golfer():
 @pytest.fixture(scope="module")
 def runs(golfer):
     """The default downswing at two steps, and at a 4x smaller one (the reference)."""
-    torques = swing.SwingTorques()
+    torques = downswing.SwingTorques()
     return {
-        dt: swing.simulate_downswing(golfer, torques, dt=dt, t_max=0.3)
+        dt: downswing.simulate_downswing(golfer, torques, dt=dt, t_max=0.3)
         for dt in (DEFAULT_DT, DEFAULT_DT / 2, DEFAULT_DT / 4)
     }
 
@@ -234,13 +234,13 @@ def test_body_energies_add_up_and_momentum_balance_gives_the_stand_impulse(golfe
 
 
 def test_batched_run_rows_equal_single_runs(batch):
-    torques = swing.SwingTorques(
+    torques = downswing.SwingTorques(
         peak=[[100.0, 60.0, 20.0], [90.0, 60.0, 25.0], [100, 50, 20], [110, 70, 15]]
     )
-    together = swing.simulate_downswing(batch, torques, t_max=0.35)
+    together = downswing.simulate_downswing(batch, torques, t_max=0.35)
     for i in (1, 3):
-        alone = swing.simulate_downswing(
-            batch.parameter_set(i), swing.SwingTorques(peak=torques.peak[i]), t_max=0.35
+        alone = downswing.simulate_downswing(
+            batch.parameter_set(i), downswing.SwingTorques(peak=torques.peak[i]), t_max=0.35
         )
         assert together.clubhead_speed[i] == pytest.approx(alone.clubhead_speed, rel=1e-9)
         assert together.impact_time[i] == pytest.approx(alone.impact_time, abs=1e-9)
@@ -253,22 +253,22 @@ def test_batched_run_rows_equal_single_runs(batch):
 
 def test_activation_ramp_is_c1_from_zero_to_one():
     onset, rise = 0.1, 0.05
-    assert swing.activation_ramp([0.0, 0.1, 0.125, 0.15, 1.0], onset, rise) == pytest.approx(
+    assert downswing.activation_ramp([0.0, 0.1, 0.125, 0.15, 1.0], onset, rise) == pytest.approx(
         [0.0, 0.0, 0.5, 1.0, 1.0]
     )
     eps = 1e-7
     for t in (onset, onset + rise):  # slope zero at both joins, from both sides
         for side in (-1, 1):
-            a = swing.activation_ramp(t + side * np.array([eps, 2 * eps]), onset, rise)
+            a = downswing.activation_ramp(t + side * np.array([eps, 2 * eps]), onset, rise)
             assert abs(a[1] - a[0]) / eps < 1e-3 * 1.5 / rise  # vs the mid-ramp slope
-    middle = swing.activation_ramp(np.array([0.125 - eps, 0.125 + eps]), onset, rise)
+    middle = downswing.activation_ramp(np.array([0.125 - eps, 0.125 + eps]), onset, rise)
     assert (middle[1] - middle[0]) / (2 * eps) == pytest.approx(1.5 / rise, rel=1e-6)
 
 
 def test_wrist_switches_on_when_the_lead_arm_passes_its_onset_angle(golfer):
     onset = np.radians(30.0)
-    torques = swing.SwingTorques(wrist_onset_angle=onset)
-    run = swing.simulate_downswing(golfer, torques, t_max=0.3).trajectory
+    torques = downswing.SwingTorques(wrist_onset_angle=onset)
+    run = downswing.simulate_downswing(golfer, torques, t_max=0.3).trajectory
     below = golfer.lead_arm_below_horizontal(run.q)
     wrist = np.array([torques(t, q, v)[2] for t, q, v in zip(run.t, run.q, run.v)])
     assert np.all(wrist[below <= onset] == 0.0)
@@ -302,11 +302,11 @@ def test_bad_inputs_name_the_argument(golfer):
     with pytest.raises(ValueError, match="model: a Tree holds one parameter set"):
         swing.swing_plane_golfer(body_mass=[70.0, 80.0]).model  # noqa: B018
     with pytest.raises(ValueError, match="t_max: the clubhead never reached the ball"):
-        swing.simulate_downswing(golfer, swing.SwingTorques(), t_max=0.05)
+        downswing.simulate_downswing(golfer, downswing.SwingTorques(), t_max=0.05)
     with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
-        swing.simulate_downswing(golfer, swing.SwingTorques(peak=[[100, 60, 20]] * 3))
+        downswing.simulate_downswing(golfer, downswing.SwingTorques(peak=[[100, 60, 20]] * 3))
     two = swing.swing_plane_golfer(body_mass=[70.0, 80.0])
     with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
-        swing.simulate_downswing(two, swing.SwingTorques(), q0=np.zeros((3, 5)))
+        downswing.simulate_downswing(two, downswing.SwingTorques(), q0=np.zeros((3, 5)))
     with pytest.raises(TypeError, match="torques"):
-        swing.simulate_downswing(golfer, (100.0, 60.0, 20.0))
+        downswing.simulate_downswing(golfer, (100.0, 60.0, 20.0))

@@ -79,6 +79,22 @@ def _population_speeds(count=1000):
     return models.simulate_downswing(population, torques, dt=2e-3).clubhead_speed
 
 
+def _sampled_downswing(interval):
+    """The stated golfer's downswing every ``interval`` s from the top, then at impact.
+
+    Returns the golfer, the run, the times (s) and the postures (rad), the last of each
+    the interpolated impact.
+    """
+    if not interval > 0:
+        raise ValueError(f"interval: expected a positive time in s, got {interval!r}")
+    golfer, _, run = _downswing()
+    trajectory = run.trajectory
+    steps = np.arange(0, int(run.impact_step) + 1, max(1, int(round(interval / trajectory.dt))))
+    times = [trajectory.t[k] for k in steps] + [float(run.impact_time)]
+    postures = [trajectory.q[k] for k in steps] + [run.q_impact]
+    return golfer, run, times, postures
+
+
 def _stick(golfer, q):
     """Polylines (trunk bar, lead arm and club, trail arm) of one posture, plane coordinates."""
     point = lambda name: golfer.point(q, name)  # noqa: E731
@@ -130,17 +146,14 @@ def swing_strobe_figure(*, interval=0.03):
     ValueError
         If ``interval`` is not positive.
     """
-    if not interval > 0:
-        raise ValueError(f"interval: expected a positive time in s, got {interval!r}")
-    golfer, _, run = _downswing()
-    trajectory = run.trajectory
-    steps = np.arange(0, int(run.impact_step) + 1, max(1, int(round(interval / trajectory.dt))))
+    golfer, run, times, postures = _sampled_downswing(interval)
+    before = postures[:-1]
     with style_context():
         fig = new_figure((BOOK_WIDTH, 4.6))
         ax = fig.subplots()
-        for i, k in enumerate(steps):
-            _draw_posture(ax, golfer, trajectory.q[k], alpha=0.25 + 0.5 * i / len(steps))
-        _draw_posture(ax, golfer, run.q_impact, linewidth=2.2)
+        for i, q in enumerate(before):
+            _draw_posture(ax, golfer, q, alpha=0.25 + 0.5 * i / len(before))
+        _draw_posture(ax, golfer, postures[-1], linewidth=2.2)
         _plane_axes(ax, golfer)
         ax.plot([], [], color=FORCE, label="club")
         ax.plot([], [], color=MOTION, label="lead arm")
@@ -409,13 +422,7 @@ def swing_animation(*, interval=0.01):
     ValueError
         If ``interval`` is not positive.
     """
-    if not interval > 0:
-        raise ValueError(f"interval: expected a positive time in s, got {interval!r}")
-    golfer, _, run = _downswing()
-    trajectory = run.trajectory
-    steps = np.arange(0, int(run.impact_step) + 1, max(1, int(round(interval / trajectory.dt))))
-    postures = [trajectory.q[k] for k in steps] + [run.q_impact]
-    times = [trajectory.t[k] for k in steps] + [float(run.impact_time)]
+    golfer, _, times, postures = _sampled_downswing(interval)
     with style_context():
         fig = new_figure((BOOK_WIDTH, 4.2), dpi=72)
         ax = fig.subplots()

@@ -623,7 +623,15 @@ def two_grounded_links_jacobian(theta, lengths):
     return _closure_jacobian(theta, lengths * np.array([1.0, -1.0]))
 
 
-from . import body_segments, golf_data  # noqa: E402, F401  (public submodules, after the names)
+from . import body_segments, downswing, golf_data  # noqa: E402, F401  (public submodules, after the names)
+from .downswing import (  # noqa: E402
+    Downswing,
+    GripLoads,
+    SwingTorques,
+    activation_ramp,
+    grip_loads,
+    simulate_downswing,
+)
 from .golfer import (  # noqa: E402
     CLUB_HEAD,
     GOLFER_LENGTHS,
@@ -634,14 +642,8 @@ from .golfer import (  # noqa: E402
 from .legs import LegsAndPelvis, legs_and_pelvis  # noqa: E402
 from .swing import (  # noqa: E402
     Club,
-    Downswing,
-    GripLoads,
     SwingPlaneGolfer,
-    SwingTorques,
-    activation_ramp,
     driver,
-    grip_loads,
-    simulate_downswing,
     swing_plane_golfer,
     swing_population,
 )
