@@ -129,7 +129,7 @@ _ANGLES = np.array(
 _TERM_ROWS = _ANGLES[[0, 1, 2, 2, 3, 4]]
 _TERM_PHASES = np.array([np.pi / 2, 0.0, 0.0, np.pi / 2, 0.0, 0.0])
 _HUB_X, _LEAD_ARM, _SHAFT, _FACE, _TRAIL_UPPER, _TRAIL_FORE = range(6)
-#: Input matrix: hub, lead shoulder and lead wrist are driven; the trail arm is passive.
+#: Input matrix, 5 x 3, the hub, lead shoulder and lead wrist driven, the trail arm passive.
 INPUT_MATRIX = np.eye(5)[:, :3]
 #: Default plane inclination to the ground, rad (a modelling choice).
 _PLANE_INCLINATION = np.radians(60.0)
