@@ -22,7 +22,8 @@ feet on the ground.  This module collects the small computations they need.
   :func:`foot_wrench_family` (every distribution of foot wrenches with that resultant:
   a particular one plus a basis of the :math:`6K - 6` indeterminate directions) and
   :func:`load_share_range` (the range of one foot's vertical load over the admissible
-  distributions, a linear program).
+  distributions, a linear program) and :func:`least_friction` (the least friction
+  coefficient with which any distribution is admissible).
 
 Conventions (the book's coordinate contract): twists are angular-first
 :math:`(\omega, v)` in rad/s and m/s, wrenches moment-first :math:`(n, f)` in N m and N.
@@ -49,6 +50,7 @@ from .feet import (
     foot_contacts,
     foot_resultant,
     foot_wrench_family,
+    least_friction,
     load_share_range,
 )
 from .grip import (
@@ -100,4 +102,5 @@ __all__ = [
     "foot_wrench_family",
     "LoadShareRange",
     "load_share_range",
+    "least_friction",
 ]

@@ -27,7 +27,7 @@ works for all of them):
   (:func:`phase_loop_figure`);
 * ``golf.py``: chapter 3 -- the swing-plane golfer's downswing: strobe figure, clubhead
   speed, joint powers and energies, grip forces, the population histogram, the wrist
-  timing explorer's frames and the animation;
+  timing explorer's frames, the animation, and the 3-D golfer's ground reaction;
 * ``numerics.py``: Baumgarte's decay (:func:`baumgarte_figure`) and the step-size
   study (:func:`integrator_study_figure`).
 """
@@ -40,6 +40,7 @@ from .golf import (
     TIMING_GRID,
     clubhead_speed_figure,
     grip_force_figure,
+    ground_reaction_figure,
     impact_speed_histogram_figure,
     offline_animation_html,
     swing_animation,
@@ -119,6 +120,7 @@ __all__ = [
     "clubhead_speed_figure",
     "swing_energy_figure",
     "grip_force_figure",
+    "ground_reaction_figure",
     "impact_speed_histogram_figure",
     "wrist_timing_figure",
     "swing_animation",

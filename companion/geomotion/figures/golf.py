@@ -13,7 +13,7 @@ import re
 import numpy as np
 from matplotlib.animation import Animation, FuncAnimation
 
-from .. import models
+from .. import contact, models
 from ..models.golf_data import DATA
 from ..models.swing import INPUT_MATRIX
 from ._style import (
@@ -38,6 +38,7 @@ __all__ = [
     "wrist_timing_figure",
     "swing_animation",
     "offline_animation_html",
+    "ground_reaction_figure",
 ]
 
 #: Slider positions of the wrist-timing explorer: the lead arm's angle below the
@@ -299,6 +300,113 @@ def grip_force_figure():
         ax.set_xlabel("time from the top of the backswing (s)")
         ax.set_ylabel("force (N)")
         ax.legend(fontsize=8)
+    return fig
+
+
+@functools.lru_cache(maxsize=1)
+def _driven_ground():
+    """The 3-D golfer (weld grip) driven through the stated downswing, its ground wrench
+    and least friction, cached."""
+    planar, _, run = _downswing()
+    golfer = models.golfer(trail_grip="weld")
+    driven = models.drive_golfer(golfer, planar, run)
+    resultant = models.ground_wrench(golfer, driven.q, driven.v, driven.a)
+    friction = contact.least_friction(golfer.sole_poses(), resultant, golfer.sole_outline())
+    return golfer, driven, resultant, friction
+
+
+def ground_reaction_figure(*, golfer=None, driven=None, resultant=None, friction=None):
+    r"""Figure: what the ground must supply to the 3-D golfer's prescribed downswing.
+
+    Three panels over the samples of ``driven``: (a) the ground's resultant force, its
+    vertical component and the magnitude of its horizontal part, against the golfer's
+    weight; (b) a top view of the two planted soles (``golfer.sole_outline()`` at
+    ``golfer.sole_poses()``) and the resultant's centre of pressure on the ground,
+    :math:`(-n_y, n_x)/f_z` about the world origin; (c) the least friction coefficient
+    with which the feet can share the resultant (``friction``, from
+    :func:`geomotion.contact.least_friction`).  Samples where no sharing exists
+    (``friction`` infinite) are shaded in (a) and (c) and drawn hollow in (b).
+
+    Parameters
+    ----------
+    golfer : geomotion.models.Golfer, optional, keyword only
+    driven : geomotion.models.DrivenSwing, optional, keyword only
+    resultant : (n, 6) array_like, optional, keyword only
+        Ground wrench about the world origin, world axes [N m, N]
+        (:func:`geomotion.models.ground_wrench`).
+    friction : (n,) array_like, optional, keyword only
+        Least friction coefficient per sample (``inf`` where none suffices).
+
+    All four or none: by default the stated golfer (``models.golfer(trail_grip="weld")``)
+    driven through the stated downswing (:func:`geomotion.models.drive_golfer`).
+
+    **Batches**: none; one call draws one figure.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    given = [x is not None for x in (golfer, driven, resultant, friction)]
+    if any(given) and not all(given):
+        raise ValueError(
+            "golfer, driven, resultant, friction: expected all four or none, got "
+            f"{sum(given)} of them"
+        )
+    if not any(given):
+        golfer, driven, resultant, friction = _driven_ground()
+    t = np.asarray(driven.t)
+    F = np.asarray(resultant, dtype=float)
+    mu = np.asarray(friction, dtype=float)
+    if F.shape != t.shape + (6,) or mu.shape != t.shape:
+        raise ValueError(
+            f"resultant, friction: expected shapes {t.shape + (6,)} and {t.shape} (one per "
+            f"sample of driven), got {F.shape} and {mu.shape}"
+        )
+    mass, _ = models.centre_of_mass(golfer.model, golfer.q0)
+    weight = mass * 9.81
+    held = np.isfinite(mu)
+    cop = np.stack([-F[:, 1] / F[:, 5], F[:, 0] / F[:, 5]], axis=-1)
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 5.6))
+        top, bottom = fig.subfigures(2, 1, height_ratios=(1.0, 1.0))
+        ax_force, ax_cop = top.subplots(1, 2, width_ratios=(1.4, 1.0))
+        ax_mu = bottom.subplots()
+        ax_force.plot(t, F[:, 5], color=FORCE, label="vertical $f_z$")
+        ax_force.plot(t, np.hypot(F[:, 3], F[:, 4]), color=MOTION, label="horizontal $|f_{xy}|$")
+        ax_force.axhline(weight, color=ACCENT, linestyle="--", linewidth=0.8, label="weight")
+        ax_force.set_xlabel("time (s)")
+        ax_force.set_ylabel("ground force (N)")
+        ax_force.set_title("(a) resultant force", fontsize=9)
+        ax_force.legend(fontsize=7)
+        for pose in golfer.sole_poses():
+            corners = np.c_[golfer.sole_outline(), np.zeros(4), np.ones(4)] @ pose.T
+            outline = np.vstack([corners, corners[:1]])
+            ax_cop.plot(outline[:, 1], outline[:, 0], color="black", linewidth=1.0)
+        ax_cop.plot(cop[held, 1], cop[held, 0], ".", color=FORCE, markersize=3, label="held")
+        ax_cop.plot(
+            cop[~held, 1],
+            cop[~held, 0],
+            "o",
+            mfc="none",
+            color=SECOND,
+            markersize=3,
+            label="no sharing",
+        )
+        ax_cop.set_xlim(0.5, -0.5)
+        ax_cop.set_ylim(-0.3, 1.2)
+        ax_cop.set_aspect("equal")
+        ax_cop.set_xlabel("y (m), target on the left")
+        ax_cop.set_ylabel("x, towards the ball (m)")
+        ax_cop.set_title("(b) centre of pressure", fontsize=9)
+        ax_cop.legend(fontsize=7, loc="lower left")
+        ax_mu.plot(t[held], mu[held], color=MOTION)
+        ax_mu.set_xlim(t[0], t[-1])
+        ax_mu.set_xlabel("time from the top of the backswing (s)")
+        ax_mu.set_ylabel("least friction coefficient")
+        ax_mu.set_title("(c) friction the planted stance needs", fontsize=9)
+        for ax in (ax_force, ax_mu):
+            if np.any(~held):
+                ax.axvspan(t[~held][0], t[-1], color=SECOND, alpha=0.15, linewidth=0)
     return fig
 
 

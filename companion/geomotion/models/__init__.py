@@ -632,6 +632,12 @@ from .downswing import (  # noqa: E402
     grip_loads,
     simulate_downswing,
 )
+from .driven_swing import (  # noqa: E402
+    DrivenSwing,
+    centre_of_mass,
+    drive_golfer,
+    ground_wrench,
+)
 from .golfer import (  # noqa: E402
     CLUB_HEAD,
     GOLFER_LENGTHS,
@@ -667,4 +673,8 @@ __all__ += [
     "GripLoads",
     "grip_loads",
     "swing_population",
+    "DrivenSwing",
+    "drive_golfer",
+    "ground_wrench",
+    "centre_of_mass",
 ]

@@ -69,6 +69,7 @@ GOLFER_LENGTHS = {
     "ankle_height": 0.08,  # AJC above the sole
     "foot": 0.27,  # HEEL-TTIP
     "heel_behind_ankle": 0.06,  # HEEL behind AJC, along the foot
+    "foot_width": 0.10,  # the sole's width (its support rectangle)
     "hip_width": 0.18,  # between the hip joint centres
     "shoulder_width": 0.38,  # between the shoulder joint centres
     "shoulder_below_suprasternale": 0.04,
@@ -413,6 +414,29 @@ class Golfer:
         q0 = np.array(self.q0, dtype=float)
         q0.flags.writeable = False
         object.__setattr__(self, "q0", q0)
+
+    def sole_outline(self):
+        """The support polygon of each sole in its own frame: the rectangle from heel to toe
+        tip, ``foot_width`` wide (``GOLFER_LENGTHS``, scaled), counter-clockwise, m.
+
+        Returns
+        -------
+        (4, 2) ndarray
+            Sole x (along the foot, from the ankle's foot-print), y; for
+            :func:`geomotion.contact.foot_contacts` and
+            :func:`geomotion.contact.load_share_range`.
+        """
+        L = self.parameters["lengths"]
+        heel, toe = -L["heel_behind_ankle"], L["foot"] - L["heel_behind_ankle"]
+        w = 0.5 * L["foot_width"]
+        return np.array([[heel, -w], [toe, -w], [toe, w], [heel, w]])
+
+    def sole_poses(self):
+        """World poses of the two soles where they are planted (at ``q0``): (2, 4, 4), m,
+        lead foot first."""
+        return np.stack(
+            [self.frames[f"{s} sole"].world_pose(self.model, self.q0) for s in ("lead", "trail")]
+        )
 
     def grip_components(self):
         """Components of the trail grip closure: (3, 4, 5) for a point grip, 0-5 for a weld.
