@@ -144,7 +144,7 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
     r"""Drive the 3-D golfer through a planar downswing (a prescribed motion).
 
     **The clubhead**: the face centre follows the planar face centre :math:`c(t)`, carried
-    into the world by the plane's frame :math:`F` (:attr:`DrivenSwing.plane`): x along the
+    into the world by the plane's frame :math:`F` (``DrivenSwing.plane``): x along the
     target line, y from the ball towards the 3-D golfer's mid-shoulder point at address,
     z = x cross y the hub axis; origin placed so that the planar face centre at impact is
     the 3-D face centre at address.  So the path and the speed of the clubhead are the
