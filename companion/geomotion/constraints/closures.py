@@ -10,7 +10,7 @@ from types import MappingProxyType
 import numpy as np
 
 from .. import _validate, tree
-from .._kernels import _cross, _inverse_pose, _motion_transform
+from .._kernels import _inverse_pose
 from ..spatial import exp_twist, log_pose
 from .dynamics import constraint_rank
 
@@ -468,6 +468,10 @@ def _frame(value, name):
     return T
 
 
+#: The components of a weld: every row, in order.
+_ALL_SIX = (0, 1, 2, 3, 4, 5)
+
+
 @dataclass(frozen=True, eq=False)
 class FrameClosure:
     r"""Frame ``a`` (fixed in ``body_a``) tied to frame ``b`` (fixed in ``body_b``) in some components.
@@ -562,6 +566,9 @@ class FrameClosure:
         object.__setattr__(self, "frame_a", _frame(self.frame_a, "frame_a"))
         object.__setattr__(self, "frame_b", _frame(self.frame_b, "frame_b"))
         object.__setattr__(self, "components", _components(self.components))
+        # The two frames, checked once; every evaluation walks both paths in one pass.
+        pair = tree.FramePair(self.model, body_a, self.frame_a, body_b, self.frame_b)
+        object.__setattr__(self, "_pair", pair)
 
     def wrench(self, multiplier, *, on="a"):
         r"""The constraint's wrench on one of its bodies, from its multiplier.
@@ -623,9 +630,7 @@ class FrameClosure:
         (..., 4, 4) ndarray
             Translation in m.
         """
-        T_a = tree.frame_pose(self.model, q, self.body_a, self.frame_a)
-        T_b = tree.frame_pose(self.model, q, self.body_b, self.frame_b)
-        return _inverse_pose(T_a) @ T_b
+        return self._pair.pose(q)
 
     def residual(self, q):
         r""":math:`E\log\big(T_{ab}\exp(-\hat\xi_F)\big)`, (..., c): rad for rows 0-2, m for rows 3-5.
@@ -650,35 +655,15 @@ class FrameClosure:
         free[..., rows] = 0.0
         return log_pose(T @ _inverse_pose(exp_twist(free)))[..., rows]
 
-    def _relative(self, q, v):
-        """(J_rel, gamma_rel): all six rows, in frame a's axes about its origin (see above)."""
-        model = self.model
-        v = _validate.real_array(v, "v")
-        of_a, of_b = (
-            tree.frame_kinematics(model, q, v, body, frame, reference="world")
-            for body, frame in ((self.body_a, self.frame_a), (self.body_b, self.frame_b))
-        )
-        T_inv = _inverse_pose(of_a.pose)
-        X = _motion_transform(T_inv[..., :3, :3], T_inv[..., :3, 3])  # base -> frame a
-        J_rel = X @ (of_b.jacobian - of_a.jacobian)
-        V_a = np.einsum("...ij,...j->...i", X, of_a.velocity)
-        V_ab = np.einsum("...ij,...j->...i", X, of_b.velocity - of_a.velocity)
-        w, u = V_a[..., :3], V_a[..., 3:]
-        cross = np.concatenate(
-            [_cross(w, V_ab[..., :3]), _cross(w, V_ab[..., 3:]) + _cross(u, V_ab[..., :3])],
-            axis=-1,
-        )
-        bias = of_b.acceleration_bias - of_a.acceleration_bias
-        return J_rel, np.einsum("...ij,...j->...i", X, bias) - cross
-
     def jacobian(self, q):
         r""":math:`E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a)`, (..., c, nv): rad/s, m/s per unit of v."""
-        J = self._relative(q, np.zeros(self.model.nv))[0]
-        return J[..., list(self.components), :]
+        J = self._pair.kinematics(q).jacobian
+        return J if self.components == _ALL_SIX else J[..., list(self.components), :]
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma = \tfrac{d}{dt}(J_c)\,v`, (..., c): rad/s^2, m/s^2 (see the class notes)."""
-        return self._relative(q, v)[1][..., list(self.components)]
+        gamma = self._pair.kinematics(q, v).acceleration_bias
+        return gamma if self.components == _ALL_SIX else gamma[..., list(self.components)]
 
 
 def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 2, 3, 4, 5)):

@@ -116,6 +116,7 @@ from .configuration import (
 from .coriolis import coriolis_matrix
 from .frames import (
     FrameKinematics,
+    FramePair,
     frame_acceleration_bias,
     frame_jacobian,
     frame_kinematics,
@@ -214,6 +215,7 @@ __all__ = [
     "frame_jacobian",
     "frame_acceleration_bias",
     "FrameKinematics",
+    "FramePair",
     "frame_kinematics",
 ]
 

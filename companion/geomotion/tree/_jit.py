@@ -625,3 +625,173 @@ def run_path_kinematics(model, q, v, body, path):
     path_kinematics(*flat_tree(model).arrays(), path, Q, V, use_v, T, J, B)
     T, J = T.reshape(batch + (4, 4)), J.reshape(batch + (6, model.nv))
     return T, J, (B.reshape(batch + (6,)) if use_v else None)
+
+
+@numba.njit(**_JIT)
+def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, R, p, Jw, twist, bias):
+    """One path of :func:`relative_kinematics` for one configuration: the last body's world
+    pose into (R, p), ``sign`` times its world columns added into ``Jw`` (6, nv), and its
+    world twist and bias :math:`\\dot J^0v` into ``twist`` and ``bias``."""
+    RJ, pJ, Rn = np.empty((3, 3)), np.empty(3), np.empty((3, 3))
+    sv, tmp, col = np.empty(6), np.empty(6), np.empty(6)
+    for r in range(3):
+        p[r] = 0.0
+        for s in range(3):
+            R[r, s] = 1.0 if r == s else 0.0
+    for r in range(6):
+        twist[r] = 0.0
+        bias[r] = 0.0
+    for i in path:
+        _joint_pose(jtype[i], screw[i], q, iq[i], RJ, pJ)
+        for r in range(3):
+            acc = p0[i, r]
+            for k in range(3):
+                acc += R0[i, r, k] * pJ[k]
+            tmp[r] = acc
+        for r in range(3):
+            acc = p[r]
+            for k in range(3):
+                acc += R[r, k] * tmp[k]
+            tmp[3 + r] = acc
+        for r in range(3):
+            for s in range(3):
+                Rl = 0.0
+                for k in range(3):
+                    Rl += R[r, k] * (
+                        R0[i, k, 0] * RJ[0, s] + R0[i, k, 1] * RJ[1, s] + R0[i, k, 2] * RJ[2, s]
+                    )
+                Rn[r, s] = Rl
+        for r in range(3):
+            p[r] = tmp[3 + r]
+            for s in range(3):
+                R[r, s] = Rn[r, s]
+        for r in range(6):
+            sv[r] = 0.0
+        for k in range(nvj[i]):
+            c = iv[i] + k
+            w0 = R[0, 0] * S[c, 0] + R[0, 1] * S[c, 1] + R[0, 2] * S[c, 2]
+            w1 = R[1, 0] * S[c, 0] + R[1, 1] * S[c, 1] + R[1, 2] * S[c, 2]
+            w2 = R[2, 0] * S[c, 0] + R[2, 1] * S[c, 1] + R[2, 2] * S[c, 2]
+            u0 = R[0, 0] * S[c, 3] + R[0, 1] * S[c, 4] + R[0, 2] * S[c, 5]
+            u1 = R[1, 0] * S[c, 3] + R[1, 1] * S[c, 4] + R[1, 2] * S[c, 5]
+            u2 = R[2, 0] * S[c, 3] + R[2, 1] * S[c, 4] + R[2, 2] * S[c, 5]
+            col[0], col[1], col[2] = w0, w1, w2
+            col[3] = u0 + p[1] * w2 - p[2] * w1
+            col[4] = u1 + p[2] * w0 - p[0] * w2
+            col[5] = u2 + p[0] * w1 - p[1] * w0
+            for r in range(6):
+                Jw[r, c] += sign * col[r]
+            if use_v:
+                for r in range(6):
+                    sv[r] += col[r] * v[c]
+        if use_v:
+            for r in range(6):
+                twist[r] += sv[r]
+            _cross_motion(twist, sv, tmp)
+            for r in range(6):
+                bias[r] += tmp[r]
+
+
+@numba.njit(**_JIT)
+def _to_frame(RA, pA, x, out):
+    """A world (base-origin) motion vector in frame A's axes about its origin:
+    :math:`(R_A^T\\omega,\\ R_A^T(v_O + \\omega\\times p_A))`."""
+    u0 = x[3] + x[1] * pA[2] - x[2] * pA[1]
+    u1 = x[4] + x[2] * pA[0] - x[0] * pA[2]
+    u2 = x[5] + x[0] * pA[1] - x[1] * pA[0]
+    for r in range(3):
+        out[r] = RA[0, r] * x[0] + RA[1, r] * x[1] + RA[2, r] * x[2]
+        out[3 + r] = RA[0, r] * u0 + RA[1, r] * u1 + RA[2, r] * u2
+
+
+@numba.njit(**_JIT)
+def relative_kinematics(
+    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path_a, path_b, Fa, Fb, Q, V, use_v, T, J, W, G
+):
+    r"""Pose of frame b in frame a, the relative-twist Jacobian in a's axes and (with
+    ``use_v``) its bias, batched: the fused form of two :func:`path_kinematics` walks.
+
+    With world columns :math:`J^0_a, J^0_b`, twists :math:`\mathcal V^0` and biases
+    :math:`\dot J^0v` of the two bodies, :math:`X` the map from world (base-origin)
+    motion vectors to frame a's axes about its origin:
+    :math:`J = X(J^0_b - J^0_a)` into ``J`` (B, 6, nv),
+    :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) - \mathcal V_a\times\mathcal V_{ab}` into
+    ``G`` (B, 6) (:math:`\mathcal V_a = X\mathcal V^0_a`, :math:`\mathcal V_{ab} =
+    X(\mathcal V^0_b - \mathcal V^0_a)` into ``W`` (B, 6)), and :math:`T_{ab} =
+    T_{0a}^{-1}T_{0b}` into ``T`` (B, 4, 4).  An empty path is the ground.
+    """
+    nv = S.shape[0]
+    Jw = np.zeros((6, nv))
+    Ra, pa, Rb, pb = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3)
+    RA, pA, RB, pB = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3)
+    Va, Ba, Vb, Bb = np.empty(6), np.empty(6), np.empty(6), np.empty(6)
+    x, y, Vrel, cross = np.empty(6), np.empty(6), np.empty(6), np.empty(6)
+    for b in range(Q.shape[0]):
+        q, v = Q[b], V[b if use_v else 0]
+        for r in range(6):
+            for c in range(nv):
+                Jw[r, c] = 0.0
+        _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_a, q, v, use_v, -1.0, Ra, pa, Jw, Va, Ba)
+        _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_b, q, v, use_v, 1.0, Rb, pb, Jw, Vb, Bb)
+        for r in range(3):  # frame poses T_0A = T_0a Fa, T_0B = T_0b Fb
+            pA[r] = pa[r] + Ra[r, 0] * Fa[0, 3] + Ra[r, 1] * Fa[1, 3] + Ra[r, 2] * Fa[2, 3]
+            pB[r] = pb[r] + Rb[r, 0] * Fb[0, 3] + Rb[r, 1] * Fb[1, 3] + Rb[r, 2] * Fb[2, 3]
+            for s in range(3):
+                RA[r, s] = Ra[r, 0] * Fa[0, s] + Ra[r, 1] * Fa[1, s] + Ra[r, 2] * Fa[2, s]
+                RB[r, s] = Rb[r, 0] * Fb[0, s] + Rb[r, 1] * Fb[1, s] + Rb[r, 2] * Fb[2, s]
+        for r in range(3):  # T_ab = T_0A^-1 T_0B
+            d = 0.0
+            for k in range(3):
+                d += RA[k, r] * (pB[k] - pA[k])
+            T[b, r, 3] = d
+            T[b, 3, r] = 0.0
+            for s in range(3):
+                T[b, r, s] = RA[0, r] * RB[0, s] + RA[1, r] * RB[1, s] + RA[2, r] * RB[2, s]
+        T[b, 3, 3] = 1.0
+        for c in range(nv):
+            for r in range(6):
+                x[r] = Jw[r, c]
+            _to_frame(RA, pA, x, y)
+            for r in range(6):
+                J[b, r, c] = y[r]
+        if use_v:
+            for r in range(6):
+                x[r] = Vb[r] - Va[r]
+            _to_frame(RA, pA, x, Vrel)
+            for r in range(6):
+                W[b, r] = Vrel[r]
+            _to_frame(RA, pA, Va, y)
+            _cross_motion(y, Vrel, cross)
+            for r in range(6):
+                x[r] = Bb[r] - Ba[r]
+            _to_frame(RA, pA, x, y)
+            for r in range(6):
+                G[b, r] = y[r] - cross[r]
+
+
+def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b):
+    """(T_ab (..., 4, 4), J (..., 6, nv), twist and gamma (..., 6) or None) by the fused kernel."""
+    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+    Q = _rows(q, batch, q.shape[-1:])
+    use_v = v is not None
+    V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
+    n = Q.shape[0]
+    T, J, W, G = np.empty((n, 4, 4)), np.empty((n, 6, model.nv)), np.empty((n, 6)), np.empty((n, 6))
+    relative_kinematics(
+        *flat_tree(model).arrays(),
+        np.array(path_a, dtype=np.int64),
+        np.array(path_b, dtype=np.int64),
+        np.ascontiguousarray(frame_a, dtype=np.float64),
+        np.ascontiguousarray(frame_b, dtype=np.float64),
+        Q,
+        V,
+        use_v,
+        T,
+        J,
+        W,
+        G,
+    )
+    T, J = T.reshape(batch + (4, 4)), J.reshape(batch + (6, model.nv))
+    if not use_v:
+        return T, J, None, None
+    return T, J, W.reshape(batch + (6,)), G.reshape(batch + (6,))
