@@ -483,8 +483,8 @@ class FramePair:
     Examples
     --------
     The tip of the two-link arm seen from the ground frame at (1.1, 0, 0), at the
-    stretched-out pose turning at 1 rad/s about joint 1: 0.1 m short of the anchor,
-    moving at 1.1 m/s along y.
+    stretched-out pose turning at 1 rad/s about joint 1: on the anchor, turning at
+    1 rad/s about z and moving at 1.1 m/s along y.
 
     >>> import numpy as np
     >>> from geomotion import models, spatial, tree
@@ -493,7 +493,7 @@ class FramePair:
     >>> pair = tree.FramePair(arm, -1, anchor, 1, tip)
     >>> kin = pair.kinematics([0.0, 0.0], [1.0, 0.0])
     >>> kin.pose[:3, 3].round(12) + 0.0, kin.velocity.round(12) + 0.0
-    (array([-0.1,  0. ,  0. ]), array([0. , 0. , 1. , 0. , 1.1, 0. ]))
+    (array([0., 0., 0.]), array([0. , 0. , 1. , 0. , 1.1, 0. ]))
     """
 
     def __init__(self, model, body_a, frame_a, body_b, frame_b):
