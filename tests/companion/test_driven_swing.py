@@ -106,8 +106,8 @@ def test_ground_wrench_is_the_momentum_rate_minus_the_weight(swing):
     assert R[:, 5].max() > 1.5 * 9.81 * mass  # dynamic, not static
 
 
-def test_at_rest_the_ground_carries_the_weight_through_the_centre_of_mass():
-    golfer = models.golfer()
+def test_at_rest_the_ground_carries_the_weight_through_the_centre_of_mass(swing):
+    golfer = swing[2]
     zero = np.zeros(golfer.model.nv)
     R = models.ground_wrench(golfer, golfer.q0, zero, zero)
     mass, com = models.centre_of_mass(golfer.model, golfer.q0)
@@ -117,16 +117,17 @@ def test_at_rest_the_ground_carries_the_weight_through_the_centre_of_mass():
     assert np.allclose(R, np.r_[np.cross(com, f), f], atol=1e-9)
 
 
-def test_sole_outline_and_poses():
-    golfer = models.golfer(height=1.62)
+def test_sole_outline_and_poses(swing):
+    golfer = swing[2]
     outline = golfer.sole_outline()
     L = golfer.parameters["lengths"]
     assert np.ptp(outline[:, 0]) == pytest.approx(L["foot"])
     assert np.ptp(outline[:, 1]) == pytest.approx(L["foot_width"])
-    assert L["foot"] == pytest.approx(0.27 * 1.62 / 1.80)
+    assert outline[0, 0] == pytest.approx(-L["heel_behind_ankle"])  # the heel behind the ankle
     soles = golfer.sole_poses()
     assert soles.shape == (2, 4, 4)
     assert np.allclose(soles[:, 2, 3], 0.0, atol=1e-9)  # on the ground
+    assert soles[0, 1, 3] > 0 > soles[1, 1, 3]  # the lead foot on the target side
 
 
 def test_batched_planar_runs_drive_the_named_set():
