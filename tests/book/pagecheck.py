@@ -56,6 +56,15 @@ async () => {
     }
   }
 
+  // An output (or an API example) the reader would have to scroll sideways: its text is
+  // wider than its box (book/_ext/fitted_outputs.py wraps them at the column).
+  for (const pre of Array.from(document.querySelectorAll(".cell_output pre, dl.py div.highlight pre"))) {
+    if (pre.scrollWidth > pre.clientWidth + 1) {
+      const line = pre.textContent.split("\n").reduce((a, b) => (b.length > a.length ? b : a), "");
+      problems.push(`output overflows (${pre.scrollWidth} > ${pre.clientWidth} px): ${line.trim().slice(0, 80)}`);
+    }
+  }
+
   // A code cell the reader has to scroll sideways: its source is wider than the cell.
   // (Notebook code stops at 76 columns, notebooks/ruff.toml; outputs may be wider.)
   for (const pre of Array.from(document.querySelectorAll(".cell_input pre"))) {

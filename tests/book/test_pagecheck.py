@@ -92,3 +92,15 @@ def test_a_code_cell_wider_than_the_page_is_reported(browser, tmp_path):
     problems = page_problems(browser, tmp_path, body)
     assert_reported(problems, "code cell overflows", "x = 1 + 1 + ")
     assert not any("y = 1" in problem for problem in problems)
+
+
+def test_an_output_wider_than_the_page_is_reported(browser, tmp_path):
+    wide = "residual " + "0.123456 " * 120
+    body = (
+        '<div style="width: 600px"><div class="cell_output"><pre style="overflow: auto">'
+        f"{wide}</pre></div>"
+        '<div class="cell_output"><pre style="overflow: auto">short = 1</pre></div></div>'
+    )
+    problems = page_problems(browser, tmp_path, body)
+    assert_reported(problems, "output overflows", "residual 0.123456")
+    assert not any("short = 1" in problem for problem in problems)

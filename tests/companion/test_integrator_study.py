@@ -231,3 +231,19 @@ def test_a_failed_run_is_a_convergence_error_naming_the_method_and_steps():
 def test_a_boolean_step_count_is_a_type_error():
     with pytest.raises(TypeError, match="^steps: expected an integer >= 1, got True"):
         integrators.step_size_study(PARTICLE, CIRCLE, Q0, V0, 0.1, (True, 10))
+
+
+def test_markdown_table_has_a_row_per_method_and_step_and_escapes_the_bars(circle_study):
+    text = circle_study.table(format="markdown")
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    assert len(rows) == 2 + len(circle_study.methods) * len(circle_study.steps)
+    assert rows[0].startswith("| method | steps | dt (s) | max\\|Phi\\| |")
+    # every row has the header's number of cells (escaped bars are not borders)
+    cells = {len(row.replace("\\|", "").split("|")) for row in rows}
+    assert cells == {len(rows[0].replace("\\|", "").split("|"))}
+    # the same numbers as the text table
+    for row in circle_study.table().splitlines()[3:-2]:
+        first_number = row.split()[-1]
+        assert first_number in text or first_number.strip("()") in text
+    with pytest.raises(ValueError, match="^format: expected 'text' or 'markdown'"):
+        circle_study.table(format="html")

@@ -209,42 +209,76 @@ class StepSizeStudy:
                 return result
         raise KeyError(f"method {method!r} is not part of this study (studied: {self.methods})")
 
-    def table(self):
-        """The study as a fixed-width text table.
+    def table(self, *, format="text"):
+        """The study as a table: fixed-width text, or Markdown for a rendered page.
 
         Each cell holds the largest residual over the run with, in parentheses, the
         observed order against the previous step size.  A residual at or below its
         floor is printed as ``at floor``: its digits are rounding or solve tolerance
         (and would differ from one machine to the next), not discretization error.
+
+        Parameters
+        ----------
+        format : {"text", "markdown"}, optional, keyword only
+            ``"text"`` (default; also ``str(study)``) aligns columns with spaces;
+            ``"markdown"`` writes a pipe table, which a notebook shows with
+            ``IPython.display.Markdown`` and which fits the page as an HTML table.
+
+        Returns
+        -------
+        str
+
+        Raises
+        ------
+        ValueError
+            If ``format`` is neither "text" nor "markdown".
         """
+        if format not in ("text", "markdown"):
+            raise ValueError(f"format: expected 'text' or 'markdown', got {format!r}")
         first = (
             f"Step-size study over {self.duration:g} s; steps "
             f"{', '.join(str(n) for n in self.steps)}"
         )
-        header = f"{'method':<11}{'steps':>6}{'dt (s)':>8}" + "".join(
-            f"{_LABELS[name]:>18}" for name in QUANTITIES
-        )
-        lines = [first, header, "-" * len(header)]
+        labels = ["method", "steps", "dt (s)"] + [_LABELS[name] for name in QUANTITIES]
+        rows = []  # each a list of cell texts; a method that does not apply: two cells
         for result in self.results:
             if not result.applicable:
-                lines.append(f"{result.method:<11} not applicable: {result.reason}")
+                rows.append([result.method, f"not applicable: {result.reason}"])
                 continue
             for k, (n, dt) in enumerate(zip(self.steps, self.dt)):
-                row = f"{result.method if k == 0 else '':<11}{n:>6d}{dt:>8.3g}"
+                row = [result.method if k == 0 else "", f"{n:d}", f"{dt:.3g}"]
                 for name in QUANTITIES:
                     value = result.residual(name)[k]
                     if value <= result.floors[name]:
-                        cell = "at floor"  # rounding or solve tolerance: no digits worth showing
+                        row.append("at floor")  # rounding or solve tolerance: no digits
                     else:
                         order = "" if k == 0 else _order_text(result.orders[name][k - 1])
-                        cell = f"{value:.2e}{order}"
-                    row += f"{cell:>18}"
-                lines.append(row)
-        lines.append(
+                        row.append(f"{value:.2e}{order}")
+                rows.append(row)
+        note = (
             "In parentheses: observed order against the previous step size ('(-)': "
             "not measurable).\n'at floor': at or below the rounding or solve-tolerance "
             "floor, which says nothing about the step."
         )
+        if format == "markdown":
+            escaped = [label.replace("|", "\\|") for label in labels]  # not a cell border
+            lines = [first + ".", "", "| " + " | ".join(escaped) + " |"]
+            lines.append("|" + "|".join([":--"] + ["--:"] * (len(labels) - 1)) + "|")
+            for row in rows:
+                cells = row if len(row) == len(labels) else row + [""] * (len(labels) - 2)
+                lines.append("| " + " | ".join(cells) + " |")
+            return "\n".join(lines + ["", note.replace("\n", " ")])
+        widths = [11, 6, 8] + [18] * len(QUANTITIES)
+        header = f"{labels[0]:<11}" + "".join(f"{x:>{w}}" for x, w in zip(labels[1:], widths[1:]))
+        lines = [first, header, "-" * len(header)]
+        for row in rows:
+            if len(row) == 2:
+                lines.append(f"{row[0]:<11} {row[1]}")
+                continue
+            lines.append(
+                f"{row[0]:<11}" + "".join(f"{x:>{w}}" for x, w in zip(row[1:], widths[1:]))
+            )
+        lines.append(note)
         return "\n".join(lines)
 
     def __str__(self):
