@@ -534,100 +534,6 @@ def run_crba(model, q):
 
 
 @numba.njit(**_JIT)
-def path_kinematics(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, Q, V, use_v, T, J, B):
-    r"""World pose, Jacobian and (with ``use_v``) bias of the last body of ``path``, batched.
-
-    Along the path from the root: :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`,
-    columns :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i` into ``J`` (B, 6, nv), the twist
-    :math:`\mathcal V^0 \mathrel{+}= S^0_iv_i` and the bias
-    :math:`\dot J^0v \mathrel{+}= \mathcal V^0\times S^0_iv_i` into ``B`` (B, 6).
-    ``J`` must be zero on entry (columns off the path stay zero).
-    """
-    RJ, pJ = np.empty((3, 3)), np.empty(3)
-    R, p, Rn = np.empty((3, 3)), np.empty(3), np.empty((3, 3))
-    twist, sv, tmp, col = np.zeros(6), np.empty(6), np.empty(6), np.empty(6)
-    for b in range(Q.shape[0]):
-        q = Q[b]
-        for r in range(3):
-            p[r] = 0.0
-            for s in range(3):
-                R[r, s] = 1.0 if r == s else 0.0
-        for r in range(6):
-            twist[r] = 0.0
-            B[b, r] = 0.0
-        for i in path:
-            _joint_pose(jtype[i], screw[i], q, iq[i], RJ, pJ)
-            # local = (R0 RJ, R0 pJ + p0);  T <- T local
-            for r in range(3):
-                acc = p0[i, r]
-                for k in range(3):
-                    acc += R0[i, r, k] * pJ[k]
-                tmp[r] = acc
-            for r in range(3):
-                acc = p[r]
-                for k in range(3):
-                    acc += R[r, k] * tmp[k]
-                tmp[3 + r] = acc
-            for r in range(3):  # Rn = R (R0 RJ)
-                for s in range(3):
-                    Rl = 0.0
-                    for k in range(3):
-                        Rl += R[r, k] * (
-                            R0[i, k, 0] * RJ[0, s] + R0[i, k, 1] * RJ[1, s] + R0[i, k, 2] * RJ[2, s]
-                        )
-                    Rn[r, s] = Rl
-            for r in range(3):
-                p[r] = tmp[3 + r]
-                for s in range(3):
-                    R[r, s] = Rn[r, s]
-            for r in range(6):
-                sv[r] = 0.0
-            for k in range(nvj[i]):
-                c = iv[i] + k
-                w0 = R[0, 0] * S[c, 0] + R[0, 1] * S[c, 1] + R[0, 2] * S[c, 2]
-                w1 = R[1, 0] * S[c, 0] + R[1, 1] * S[c, 1] + R[1, 2] * S[c, 2]
-                w2 = R[2, 0] * S[c, 0] + R[2, 1] * S[c, 1] + R[2, 2] * S[c, 2]
-                u0 = R[0, 0] * S[c, 3] + R[0, 1] * S[c, 4] + R[0, 2] * S[c, 5]
-                u1 = R[1, 0] * S[c, 3] + R[1, 1] * S[c, 4] + R[1, 2] * S[c, 5]
-                u2 = R[2, 0] * S[c, 3] + R[2, 1] * S[c, 4] + R[2, 2] * S[c, 5]
-                col[0], col[1], col[2] = w0, w1, w2
-                col[3] = u0 + p[1] * w2 - p[2] * w1
-                col[4] = u1 + p[2] * w0 - p[0] * w2
-                col[5] = u2 + p[0] * w1 - p[1] * w0
-                for r in range(6):
-                    J[b, r, c] = col[r]
-                if use_v:
-                    for r in range(6):
-                        sv[r] += col[r] * V[b, c]
-            if use_v:
-                for r in range(6):
-                    twist[r] += sv[r]
-                _cross_motion(twist, sv, tmp)
-                for r in range(6):
-                    B[b, r] += tmp[r]
-        for r in range(3):
-            for s in range(3):
-                T[b, r, s] = R[r, s]
-            T[b, r, 3] = p[r]
-            T[b, 3, r] = 0.0
-        T[b, 3, 3] = 1.0
-
-
-def run_path_kinematics(model, q, v, body, path):
-    """Pose (..., 4, 4), world Jacobian (..., 6, nv) and bias (..., 6) or None, by the kernel."""
-    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
-    Q = _rows(q, batch, q.shape[-1:])
-    use_v = v is not None
-    V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
-    n = Q.shape[0]
-    T, J, B = np.empty((n, 4, 4)), np.zeros((n, 6, model.nv)), np.empty((n, 6))
-    path = np.array(path, dtype=np.int64)
-    path_kinematics(*flat_tree(model).arrays(), path, Q, V, use_v, T, J, B)
-    T, J = T.reshape(batch + (4, 4)), J.reshape(batch + (6, model.nv))
-    return T, J, (B.reshape(batch + (6,)) if use_v else None)
-
-
-@numba.njit(**_JIT)
 def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, R, p, Jw, twist, bias):
     """One path of :func:`relative_kinematics` for one configuration: the last body's world
     pose into (R, p), ``sign`` times its world columns added into ``Jw`` (6, nv), and its
@@ -690,6 +596,44 @@ def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, R, p, J
             _cross_motion(twist, sv, tmp)
             for r in range(6):
                 bias[r] += tmp[r]
+
+
+@numba.njit(**_JIT)
+def path_kinematics(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, Q, V, use_v, T, J, B):
+    r"""World pose, Jacobian and (with ``use_v``) bias of the last body of ``path``, batched.
+
+    Along the path from the root: :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`,
+    columns :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i` into ``J`` (B, 6, nv), the twist
+    :math:`\mathcal V^0 \mathrel{+}= S^0_iv_i` and the bias
+    :math:`\dot J^0v \mathrel{+}= \mathcal V^0\times S^0_iv_i` into ``B`` (B, 6)
+    (:func:`_walk`).  ``J`` must be zero on entry (columns off the path stay zero).
+    """
+    R, p, twist = np.empty((3, 3)), np.empty(3), np.empty(6)
+    for b in range(Q.shape[0]):
+        v = V[b if use_v else 0]
+        _walk(
+            jtype, screw, R0, p0, iq, iv, nvj, S, path, Q[b], v, use_v, 1.0, R, p, J[b], twist, B[b]
+        )
+        for r in range(3):
+            for s in range(3):
+                T[b, r, s] = R[r, s]
+            T[b, r, 3] = p[r]
+            T[b, 3, r] = 0.0
+        T[b, 3, 3] = 1.0
+
+
+def run_path_kinematics(model, q, v, body, path):
+    """Pose (..., 4, 4), world Jacobian (..., 6, nv) and bias (..., 6) or None, by the kernel."""
+    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+    Q = _rows(q, batch, q.shape[-1:])
+    use_v = v is not None
+    V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
+    n = Q.shape[0]
+    T, J, B = np.empty((n, 4, 4)), np.zeros((n, 6, model.nv)), np.empty((n, 6))
+    path = np.array(path, dtype=np.int64)
+    path_kinematics(*flat_tree(model).arrays(), path, Q, V, use_v, T, J, B)
+    T, J = T.reshape(batch + (4, 4)), J.reshape(batch + (6, model.nv))
+    return T, J, (B.reshape(batch + (6,)) if use_v else None)
 
 
 @numba.njit(**_JIT)
