@@ -107,3 +107,14 @@ def test_frame_pair_refuses_bad_input():
     bad[3] = 2.0  # the free flyer's quaternion is no longer unit
     with pytest.raises(ValueError, match="quaternion"):
         pair.kinematics(bad)
+
+
+def test_acceleration_bias_alone_is_the_kinematics_bias():
+    rng = np.random.default_rng(9)
+    model = random_mixed_spec(rng, PARENTS, KINDS).tree()
+    pair = tree.FramePair(model, 2, random_frame(rng), 6, random_frame(rng))
+    q = tree.random_configuration(model, shape=(3,), rng=rng)
+    v = rng.normal(size=(3, model.nv))
+    assert np.array_equal(pair.acceleration_bias(q, v), pair.kinematics(q, v).acceleration_bias)
+    with pytest.raises(ValueError, match="^q, v: expected leading"):
+        pair.acceleration_bias(q, np.zeros((2, model.nv)))

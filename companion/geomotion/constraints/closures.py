@@ -662,7 +662,7 @@ class FrameClosure:
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma = \tfrac{d}{dt}(J_c)\,v`, (..., c): rad/s^2, m/s^2 (see the class notes)."""
-        gamma = self._pair.kinematics(q, v).acceleration_bias
+        gamma = self._pair.acceleration_bias(q, v)
         return gamma if self.components == _ALL_SIX else gamma[..., list(self.components)]
 
 

@@ -650,7 +650,28 @@ def _to_frame(RA, pA, x, out):
 
 @numba.njit(**_JIT)
 def relative_kinematics(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path_a, path_b, Fa, Fb, Q, V, use_v, T, J, W, G
+    parent,
+    jtype,
+    screw,
+    R0,
+    p0,
+    iq,
+    iv,
+    nvj,
+    S,
+    I,
+    path_a,
+    path_b,
+    Fa,
+    Fb,
+    Q,
+    V,
+    use_v,
+    use_j,
+    T,
+    J,
+    W,
+    G,
 ):
     r"""Pose of frame b in frame a, the relative-twist Jacobian in a's axes and (with
     ``use_v``) its bias, batched: the fused form of two :func:`path_kinematics` walks.
@@ -662,7 +683,8 @@ def relative_kinematics(
     :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) - \mathcal V_a\times\mathcal V_{ab}` into
     ``G`` (B, 6) (:math:`\mathcal V_a = X\mathcal V^0_a`, :math:`\mathcal V_{ab} =
     X(\mathcal V^0_b - \mathcal V^0_a)` into ``W`` (B, 6)), and :math:`T_{ab} =
-    T_{0a}^{-1}T_{0b}` into ``T`` (B, 4, 4).  An empty path is the ground.
+    T_{0a}^{-1}T_{0b}` into ``T`` (B, 4, 4).  An empty path is the ground.  Without
+    ``use_j`` the Jacobian is not written (``J`` may be a (1, 6, nv) placeholder).
     """
     nv = S.shape[0]
     Jw = np.zeros((6, nv))
@@ -692,12 +714,13 @@ def relative_kinematics(
             for s in range(3):
                 T[b, r, s] = RA[0, r] * RB[0, s] + RA[1, r] * RB[1, s] + RA[2, r] * RB[2, s]
         T[b, 3, 3] = 1.0
-        for c in range(nv):
-            for r in range(6):
-                x[r] = Jw[r, c]
-            _to_frame(RA, pA, x, y)
-            for r in range(6):
-                J[b, r, c] = y[r]
+        if use_j:
+            for c in range(nv):
+                for r in range(6):
+                    x[r] = Jw[r, c]
+                _to_frame(RA, pA, x, y)
+                for r in range(6):
+                    J[b, r, c] = y[r]
         if use_v:
             for r in range(6):
                 x[r] = Vb[r] - Va[r]
@@ -713,14 +736,16 @@ def relative_kinematics(
                 G[b, r] = y[r] - cross[r]
 
 
-def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b):
-    """(T_ab (..., 4, 4), J (..., 6, nv), twist and gamma (..., 6) or None) by the fused kernel."""
+def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b, jacobian=True):
+    """(T_ab (..., 4, 4), J (..., 6, nv) or None, twist and gamma (..., 6) or None) by the
+    fused kernel; ``jacobian=False`` skips J (the bias alone)."""
     batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
     Q = _rows(q, batch, q.shape[-1:])
     use_v = v is not None
     V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
     n = Q.shape[0]
-    T, J, W, G = np.empty((n, 4, 4)), np.empty((n, 6, model.nv)), np.empty((n, 6)), np.empty((n, 6))
+    J = np.empty((n if jacobian else 1, 6, model.nv))
+    T, W, G = np.empty((n, 4, 4)), np.empty((n, 6)), np.empty((n, 6))
     relative_kinematics(
         *flat_tree(model).arrays(),
         np.array(path_a, dtype=np.int64),
@@ -730,12 +755,14 @@ def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b):
         Q,
         V,
         use_v,
+        jacobian,
         T,
         J,
         W,
         G,
     )
-    T, J = T.reshape(batch + (4, 4)), J.reshape(batch + (6, model.nv))
+    T = T.reshape(batch + (4, 4))
+    J = J.reshape(batch + (6, model.nv)) if jacobian else None
     if not use_v:
         return T, J, None, None
     return T, J, W.reshape(batch + (6,)), G.reshape(batch + (6,))

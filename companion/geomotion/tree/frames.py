@@ -546,6 +546,32 @@ class FramePair:
             If ``q`` or ``v`` is malformed, a quaternion is not unit, or their leading
             axes do not broadcast.
         """
+        q, v = self._checked(q, v)
+        T, J, velocity, gamma = _jit.run_relative_kinematics(
+            self.model, q, v, *self._paths, *self._frames()
+        )
+        return FrameKinematics(T, J, velocity, gamma)
+
+    def acceleration_bias(self, q, v):
+        r""":math:`\gamma`, the rate of :math:`Jv` at :math:`a = 0` (..., 6), rad/s^2 and m/s^2:
+        as ``kinematics(q, v).acceleration_bias``, without forming the Jacobian.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+        v : (..., nv) array_like
+
+        Raises
+        ------
+        ValueError
+            As :meth:`kinematics`.
+        """
+        q, v = self._checked(q, v)
+        return _jit.run_relative_kinematics(
+            self.model, q, v, *self._paths, *self._frames(), jacobian=False
+        )[3]
+
+    def _checked(self, q, v):
         model = self.model
         q = _check_configuration(model, q, "q")
         if v is not None:
@@ -557,10 +583,7 @@ class FramePair:
                     f"q, v: expected leading (batch) shapes that broadcast, got {q.shape} "
                     f"and {v.shape}"
                 ) from error
-        T, J, velocity, gamma = _jit.run_relative_kinematics(
-            model, q, v, *self._paths, *self._frames()
-        )
-        return FrameKinematics(T, J, velocity, gamma)
+        return q, v
 
     def _frames(self):
         return self.frame_a, self.frame_b
