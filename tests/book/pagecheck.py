@@ -57,7 +57,7 @@ async () => {
   }
 
   // An output (or an API example) the reader would have to scroll sideways: its text is
-  // wider than its box (book/_ext/fitted_outputs.py wraps them at the column).
+  // wider than its box (book/_ext/page_styles.py wraps them at the column).
   for (const pre of Array.from(document.querySelectorAll(".cell_output pre, dl.py div.highlight pre"))) {
     if (pre.scrollWidth > pre.clientWidth + 1) {
       const line = pre.textContent.split("\n").reduce((a, b) => (b.length > a.length ? b : a), "");

@@ -46,12 +46,9 @@ equality-constrained contact wrench is a physical prediction only while
 from .feet import (
     FootContacts,
     FootWrenchFamily,
-    LoadShareRange,
     foot_contacts,
     foot_resultant,
     foot_wrench_family,
-    least_friction,
-    load_share_range,
 )
 from .grip import (
     InternalGripForces,
@@ -76,6 +73,7 @@ from .measures import (
     scaled_singular_values,
     twist_row_scale,
 )
+from .sharing import LoadShareRange, least_friction, load_share_range
 
 __all__ = [
     "CONVENTIONS",

@@ -363,8 +363,7 @@ def ground_reaction_figure(*, golfer=None, driven=None, resultant=None, friction
             f"resultant, friction: expected shapes {t.shape + (6,)} and {t.shape} (one per "
             f"sample of driven), got {F.shape} and {mu.shape}"
         )
-    mass, _ = models.centre_of_mass(golfer.model, golfer.q0)
-    weight = mass * 9.81
+    weight = golfer.model.masses.sum() * 9.81
     held = np.isfinite(mu)
     cop = np.stack([-F[:, 1] / F[:, 5], F[:, 0] / F[:, 5]], axis=-1)
     with style_context():

@@ -634,7 +634,6 @@ from .downswing import (  # noqa: E402
 )
 from .driven_swing import (  # noqa: E402
     DrivenSwing,
-    centre_of_mass,
     drive_golfer,
     ground_wrench,
 )
@@ -676,5 +675,4 @@ __all__ += [
     "DrivenSwing",
     "drive_golfer",
     "ground_wrench",
-    "centre_of_mass",
 ]

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _validate, inertia, spatial, tree
+from .. import _validate, spatial, tree
 from .downswing import Downswing
 from .golfer import Golfer
 from .swing import SwingPlaneGolfer
 
-__all__ = ["DrivenSwing", "drive_golfer", "ground_wrench", "centre_of_mass"]
+__all__ = ["DrivenSwing", "drive_golfer", "ground_wrench"]
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
         q[m - 1] = tree.integrate(model, q[m], (k1 + 2 * k2 + 2 * k3 + k4) / 6, dt)
     v[0] = velocity(q[0], *stored(steps[0]))
     targets, _ = _face_path(planar, plane, q_p[steps], v_p[steps])
-    face = np.array([rule.task(x)[1] for x in q])
+    face = tree.frame_pose(model, q, rule.club.body, rule.club.pose)[:, :3, 3]
     face_residual = np.linalg.norm(face - targets, axis=-1).max()
     closure_residual = max(float(np.abs(c.residual(q)).max()) for c in rule.closures)
     return DrivenSwing(
@@ -278,29 +278,6 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
         closure_residual=closure_residual,
         step=h,
     )
-
-
-def centre_of_mass(model, q):
-    r"""Total mass and centre of mass of a tree, :math:`c = \sum_i m_ic_i/\sum_i m_i`.
-
-    Parameters
-    ----------
-    model : geomotion.tree.Tree
-    q : (..., nq) array_like
-
-    Returns
-    -------
-    mass : float
-        kg.
-    com : (..., 3) ndarray
-        World coordinates, m.
-    """
-    massive = [i for i in range(model.num_bodies) if model.inertias[i][3, 3] > 0]
-    props = inertia.mass_properties(model.inertias[massive])
-    T = tree.forward_kinematics(model, q)[..., massive, :, :]
-    centres = np.einsum("...kij,kj->...ki", T[..., :3, :3], props.com) + T[..., :3, 3]
-    mass = props.mass.sum()
-    return float(mass), np.einsum("k,...ki->...i", props.mass, centres) / mass
 
 
 def ground_wrench(golfer, q, v, a):

@@ -16,7 +16,8 @@ ask for any quantity at one configuration or at a whole batch of them in one cal
   :func:`frame_acceleration_bias`, :func:`frame_kinematics` -- a frame fixed in a body,
   in its own, the world's or world-aligned axes;
 * :func:`forward_kinematics`, :func:`body_twists`, :func:`body_jacobians`,
-  :func:`kinetic_energy`, :func:`potential_energy`, :func:`spatial_momentum`;
+  :func:`kinetic_energy`, :func:`potential_energy`, :func:`spatial_momentum`,
+  :func:`center_of_mass`;
 * :func:`neutral`, :func:`integrate`, :func:`difference`, :func:`random_configuration`,
   :func:`normalize`, :func:`lie_bracket` -- configurations on the manifold (quaternions).
 
@@ -156,6 +157,7 @@ from .reference import (
     PreparedTree,
     body_jacobians,
     body_twists,
+    center_of_mass,
     composite_inertias,
     forward_kinematics,
     joint_mass_matrix,
@@ -205,6 +207,7 @@ __all__ = [
     "kinetic_energy",
     "potential_energy",
     "spatial_momentum",
+    "center_of_mass",
     "coriolis_matrix",
     "point_position",
     "point_velocity",

@@ -557,11 +557,49 @@ def potential_energy(model, q, *, gravity=None):
     >>> float(tree.potential_energy(arm, [np.radians(-90), 0.0]).round(6))
     -14.2245
     """
+    first_moment = _first_moment(model, q)
+    return -np.sum(first_moment * _check_gravity(model, gravity), axis=-1)
+
+
+def _first_moment(model, q):
+    r""":math:`\sum_i m_ic_{0,i}(q)`, kg m, (..., 3): the bodies' centres of mass weighted."""
     T = forward_kinematics(model, q)
-    g = _check_gravity(model, gravity)
     c0 = np.einsum("...kij,kj->...ki", T[..., :3, :3], model.centers_of_mass) + T[..., :3, 3]
-    first_moment = np.einsum("k,...ki->...i", model.masses, c0)  # sum_i m_i c_{0,i}, kg m
-    return -np.sum(first_moment * g, axis=-1)
+    return np.einsum("k,...ki->...i", model.masses, c0)
+
+
+def center_of_mass(model, q):
+    r"""Centre of mass of the whole tree in base coordinates, m.
+
+    .. math:: c(q) = \frac{\sum_i m_i\, c_{0,i}(q)}{\sum_i m_i}
+
+    with :math:`c_{0,i}` the centre of mass of body ``i`` (``model.centers_of_mass``) in
+    base coordinates; the total mass is ``model.masses.sum()``.
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., nq) array_like
+
+    Returns
+    -------
+    (..., 3) ndarray
+
+    Raises
+    ------
+    ValueError
+        If ``q`` is malformed.
+
+    Examples
+    --------
+    The stretched-out two-link arm: :math:`(m_1c_1 + m_2(L_1 + c_2))/(m_1 + m_2)` along x.
+
+    >>> from geomotion import models, tree
+    >>> arm = models.two_link_teaching_arm()
+    >>> tree.center_of_mass(arm, [0.0, 0.0]).round(6) + 0.0
+    array([0.483333, 0.      , 0.      ])
+    """
+    return _first_moment(model, q) / model.masses.sum()
 
 
 def spatial_momentum(model, q, v):
