@@ -398,6 +398,7 @@ def _q_functions():
         "body_twists": lambda q: tree.body_twists(MODEL, q, zero),
         "kinetic_energy": lambda q: tree.kinetic_energy(MODEL, q, zero),
         "potential_energy": lambda q: tree.potential_energy(MODEL, q),
+        "center_of_mass": lambda q: tree.center_of_mass(MODEL, q),
         "spatial_momentum": lambda q: tree.spatial_momentum(MODEL, q, zero),
         "prepare": lambda q: tree.joint_mass_matrix(tree.prepare(MODEL, q)),
         "integrate": lambda q: tree.integrate(MODEL, q, zero, 0.1),
