@@ -192,8 +192,9 @@ def pinocchio_twin(model, frames=()):
 def golfer_constrained_case(batch, repeat, seed=7):
     """Forward dynamics of the golfer at address: two welded feet and a point grip.
 
-    Ours: crba, bias forces, the three frame closures' Jacobians and biases, then
-    ``constraints.constrained_dynamics``, each one batched call.  Pinocchio:
+    Ours: crba, bias forces, the three frame closures' Jacobians and biases (one
+    ``constraints.ClosureSet`` pass), then ``constraints.constrained_dynamics``, each one
+    batched call.  Pinocchio:
     ``constraintDynamics`` with two CONTACT_6D feet and a CONTACT_3D grip, once per state.
     States: the address configuration, velocities in the closures' null space, random
     torques.  Returns the two times, the largest relative difference of the
@@ -235,10 +236,11 @@ def golfer_constrained_case(batch, repeat, seed=7):
     tau = rng.normal(size=(batch, model.nv)) * 10.0
     Q, V, TAU = (np.asfortranarray(x.T) for x in (q[:, q_map], v[:, v_map], tau[:, v_map]))
 
+    closure_set = constraints.ClosureSet(closures)
+
     def ours():
         M, h = tree.crba(model, q), tree.bias_forces(model, q, v)
-        J = np.concatenate([c.jacobian(q) for c in closures], axis=-2)
-        gamma = np.concatenate([c.acceleration_bias(q, v) for c in closures], axis=-1)
+        J, gamma = closure_set.jacobian_and_bias(q, v)
         return constraints.constrained_dynamics(M, J, h, gamma, tau).a
 
     def theirs():

@@ -263,7 +263,13 @@ class _ConstraintRows:
 _CERTIFIED_SIGMA_RATIO = 1e-3
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+#: Compiler flags of the dense kernels: reassociation lets the dot products of contiguous
+#: rows use SIMD lanes (results change at the rounding level only); NaN and infinity keep
+#: their IEEE meaning, so a NaN pivot still fails ``not s > floor``.
+_DENSE = dict(cache=True, nogil=True, error_model="numpy", fastmath={"reassoc", "contract"})
+
+
+@numba.njit(**_DENSE)
 def _cholesky_in_place(A, n, floor=0.0):
     """Lower Cholesky factor of A[:n, :n] in place (upper part left); False if a pivot is
     at most ``floor`` (not positive definite, or singular to that tolerance)."""
@@ -282,7 +288,7 @@ def _cholesky_in_place(A, n, floor=0.0):
     return True
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@numba.njit(**_DENSE)
 def _forward(L, b, n, m=-1):
     """b[:n, :m] <- L^-1 b (L lower; all columns of b when m < 0) in place."""
     for i in range(n):
@@ -293,7 +299,7 @@ def _forward(L, b, n, m=-1):
             b[i, col] = s / L[i, i]
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@numba.njit(**_DENSE)
 def _backward(L, b, n, m=-1):
     """b[:n, :m] <- L^-T b in place (all columns when m < 0)."""
     for i in range(n - 1, -1, -1):
@@ -304,24 +310,58 @@ def _backward(L, b, n, m=-1):
             b[i, col] = s / L[i, i]
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
+@numba.njit(**_DENSE)
+def _forward_row(L, x, n):
+    """x <- L^-1 x for one contiguous vector x (n,), L lower."""
+    for i in range(n):
+        s = x[i]
+        for k in range(i):
+            s -= L[i, k] * x[k]
+        x[i] = s / L[i, i]
+
+
+@numba.njit(**_DENSE)
+def _backward_row(L, x, n):
+    """x <- L^-T x for one contiguous vector x (n,), L lower (row-wise updates)."""
+    for i in range(n - 1, -1, -1):
+        x[i] /= L[i, i]
+        xi = x[i]
+        for k in range(i):
+            x[k] -= L[i, k] * xi
+
+
+@numba.njit(**_DENSE)
 def _independent_rows_kernel(M, J, load, gamma, ratio, a, lam):
     r"""The certified fast path for each row of a batch; returns -1, or the first element
-    whose certificate (or whose M) fails (the caller then takes the SVD path)."""
+    whose certificate fails, or whose M is not symmetric (the rule of
+    :func:`geomotion._validate.symmetric_matrix` with that element's own largest entry,
+    stricter than the batch's) or not positive definite: the caller then takes the SVD
+    path, which validates M again and raises its error.
+
+    Row-major throughout: ``X[i]`` is :math:`L_M^{-1}` times the i-th scaled row of J and
+    ``y[col]`` :math:`L_M^{-1}` times a column of the load, so every inner product runs
+    over contiguous memory.
+    """
     B, n, c, k = M.shape[0], M.shape[1], J.shape[1], load.shape[2]
     L = np.empty((n, n))
     G = np.empty((c, c))
-    X = np.empty((n, c))
+    X = np.empty((c, n))
     Js = np.empty((c, n))
-    y = np.empty((n, k))
+    y = np.empty((k, n))
     W = np.empty((c, c))
     rhs = np.empty((c, k))
     inv = np.empty((c, c))
     d = np.empty(c)
     for b in range(B):
+        asym, size = 0.0, 0.0
         for i in range(n):
-            for j in range(n):
-                L[i, j] = M[b, i, j]
+            for j in range(i + 1):  # the factor reads the lower triangle only
+                m = M[b, i, j]
+                L[i, j] = m
+                asym = max(asym, abs(m - M[b, j, i]))
+                size = max(size, abs(m))
+        if asym > 1e-12 and asym > 1e-12 * (1.0 + size):  # symmetric_matrix's rule
+            return b
         if not _cholesky_in_place(L, n):
             return b
         for i in range(c):
@@ -333,6 +373,7 @@ def _independent_rows_kernel(M, J, load, gamma, ratio, a, lam):
                 return b
             for j in range(n):
                 Js[i, j] = J[b, i, j] / d[i]
+                X[i, j] = Js[i, j]
         for i in range(c):
             for j in range(i + 1):
                 s = 0.0
@@ -352,39 +393,36 @@ def _independent_rows_kernel(M, J, load, gamma, ratio, a, lam):
                 frob += inv[i, j] * inv[i, j]
         if 1.0 / frob < ratio * ratio * c:
             return b
-        for i in range(n):
-            for j in range(c):
-                X[i, j] = Js[j, i]
-        _forward(L, X, n)
-        for i in range(n):
-            for col in range(k):
-                y[i, col] = load[b, i, col]
-        _forward(L, y, n)
+        for i in range(c):
+            _forward_row(L, X[i], n)
+        for col in range(k):
+            for i in range(n):
+                y[col, i] = load[b, i, col]
+            _forward_row(L, y[col], n)
         for i in range(c):
             for j in range(i + 1):
                 s = 0.0
                 for m in range(n):
-                    s += X[m, i] * X[m, j]
+                    s += X[i, m] * X[j, m]
                 W[i, j] = s
             for col in range(k):
                 s = 0.0
                 for m in range(n):
-                    s += X[m, i] * y[m, col]
+                    s += X[i, m] * y[col, m]
                 rhs[i, col] = -gamma[b, i, col] / d[i] - s
         if not _cholesky_in_place(W, c):
             return b
         _forward(W, rhs, c)
         _backward(W, rhs, c)  # lambda_E
-        for i in range(n):
-            for col in range(k):
-                s = y[i, col]
-                for j in range(c):
-                    s += X[i, j] * rhs[j, col]
-                y[i, col] = s
-        _backward(L, y, n)
-        for i in range(n):
-            for col in range(k):
-                a[b, i, col] = y[i, col]
+        for col in range(k):
+            z = y[col]
+            for j in range(c):
+                r = rhs[j, col]
+                for i in range(n):
+                    z[i] += X[j, i] * r
+            _backward_row(L, z, n)
+            for i in range(n):
+                a[b, i, col] = z[i]
         for i in range(c):
             for col in range(k):
                 lam[b, i, col] = rhs[i, col] / d[i]
@@ -459,11 +497,10 @@ def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
     classical solve with :math:`W = EJM^{-1}J^TE` (Cholesky) gives the same, unique,
     multipliers without the SVD.
     """
-    M = _validate.symmetric_matrix(M)  # the fast path reads M's lower triangle only
-    fast = _independent_rows_solve(M, J, load, gamma, rtol)
+    fast = _independent_rows_solve(M, J, load, gamma, rtol)  # checks M's symmetry itself
     if fast is not None:
         return fast
-    _, L = _validate.positive_definite_factor(M)
+    M, L = _validate.positive_definite_factor(M)
     rows = _ConstraintRows(J, rtol)
     y = _solve_lower(L, load)
     Lt = np.swapaxes(L, -1, -2)

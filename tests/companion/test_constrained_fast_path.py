@@ -66,3 +66,31 @@ def test_the_certificate_accepts_and_refuses_around_its_threshold():
     assert fast(np.vstack([well[:3], np.zeros(9)])) is None  # a zero row
     # a certified set is one the package's rank rule calls independent
     assert constraints.constraint_rank(well) == well.shape[0]
+
+
+def test_the_fast_path_refuses_an_asymmetric_mass_matrix_like_the_svd_path():
+    # The kernel checks M's symmetry itself (the SVD path's rule, element by element):
+    # an asymmetry far above rounding is refused with the validator's message, and one at
+    # rounding level in one element of a batch is still solved, by either path.
+    rng = np.random.default_rng(5)
+    M, J, h, gamma, tau = random_problem(rng, ratio=0.3)
+    bad = M.copy()
+    bad[2, 0, 1] += 1e-6
+    with pytest.raises(ValueError, match="M: expected a symmetric matrix, got asymmetry 1e-06"):
+        constraints.constrained_dynamics(bad, J, h, gamma, tau)
+    rounding = M.copy()
+    rounding[2, 0, 1] += 1e-13 * np.abs(M[2]).max()
+    a_ref, _ = kkt(M, J, h, gamma, tau)
+    result = constraints.constrained_dynamics(rounding, J, h, gamma, tau)
+    np.testing.assert_allclose(result.a, a_ref, atol=1e-9 * np.abs(a_ref).max())
+
+
+def test_the_fast_path_reads_only_the_lower_triangle_of_a_symmetric_matrix():
+    # The factor reads M's lower triangle; the upper one only enters the symmetry check.
+    # A NaN anywhere must still be refused (by the validator), not solved around.
+    rng = np.random.default_rng(6)
+    M, J, h, gamma, tau = random_problem(rng, ratio=0.3, batch=())
+    broken = M.copy()
+    broken[0, 3] = np.nan
+    with pytest.raises(ValueError, match="M"):
+        constraints.constrained_dynamics(broken, J, h, gamma, tau)

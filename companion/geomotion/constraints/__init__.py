@@ -28,7 +28,8 @@ A *constraint* is any object with three methods, each broadcasting over leading 
 
 :func:`loop_closure` (two points) and :func:`frame_closure` (two frames, any subset of
 the six relative-motion components: welds, revolute, spherical, planar joints, planted
-feet) build one from a :class:`geomotion.tree.Tree`;
+feet) build one from a :class:`geomotion.tree.Tree`; :class:`ClosureSet` stacks several
+frame closures into one, evaluated in one compiled pass;
 :class:`FunctionConstraint` wraps three functions (e.g. an analytic example).
 Velocity-level (Pfaffian) constraints :math:`A(q)v = 0` that need not come from any
 :math:`\Phi` are tested for integrability by :func:`one_form_integrability` and
@@ -49,6 +50,7 @@ of q.
 from .closures import (
     FRAME_CLOSURE_COMPONENTS,
     REVOLUTE_ROTATION_ENTRIES,
+    ClosureSet,
     FrameClosure,
     FunctionConstraint,
     LoopClosure,
@@ -100,6 +102,7 @@ __all__ = [
     "FRAME_CLOSURE_COMPONENTS",
     "FrameClosure",
     "frame_closure",
+    "ClosureSet",
     "revolute_joint_residual",
     "revolute_joint_jacobian",
     "exterior_derivative",

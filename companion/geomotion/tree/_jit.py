@@ -248,19 +248,25 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
 
 @numba.njit(**_JIT)
 def _congruence_add(X, M, out, work):
-    """out += X^T M X (6x6)."""
+    """out += X^T M X (6x6) for a motion transform X = [[E, 0], [-E[r], E]] and a symmetric M.
+
+    X's upper-right block is zero, so column s >= 3 of M X and row r >= 3 of X^T (M X)
+    take three terms, and only the upper triangle of the symmetric result is summed.
+    """
     for r in range(6):
         for s in range(6):
             acc = 0.0
-            for k in range(6):
+            for k in range(0 if s < 3 else 3, 6):
                 acc += M[r, k] * X[k, s]
             work[r, s] = acc
     for r in range(6):
-        for s in range(6):
+        for s in range(r, 6):
             acc = 0.0
-            for k in range(6):
+            for k in range(0 if r < 3 else 3, 6):
                 acc += X[k, r] * work[k, s]
             out[r, s] += acc
+            if s != r:
+                out[s, r] += acc
 
 
 @numba.njit(**_JIT)
@@ -438,10 +444,10 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
                     M[base + j, base + m] = acc
             jb = i
             while parent[jb] >= 0:
-                for m in range(k):  # F <- X_j^T F
+                for m in range(k):  # F <- X_j^T F (X's upper-right block is zero)
                     for s in range(6):
                         acc = 0.0
-                        for r in range(6):
+                        for r in range(0 if s < 3 else 3, 6):
                             acc += X[jb, r, s] * Fc[r, m]
                         Fn[s, m] = acc
                 for m in range(k):
@@ -649,6 +655,49 @@ def _to_frame(RA, pA, x, out):
 
 
 @numba.njit(**_JIT)
+def _relative_one(
+    jtype, screw, R0, p0, iq, iv, nvj, S, path_a, path_b, Fa, Fb, q, v, use_v, Jw, R3, w6, T, W, G
+):
+    r"""One configuration of :func:`relative_kinematics`: :math:`T_{ab}` into ``T`` (4, 4),
+    the world columns :math:`J^0_b - J^0_a` into ``Jw`` (6, nv), frame a's pose into
+    ``R3[2]`` (rotation) and ``w6[8, :3]`` (origin), and with ``use_v`` the relative twist
+    and the bias into ``W`` and ``G`` (6,).  ``R3`` (4, 3, 3) and ``w6`` (9, 6) are work."""
+    Ra, Rb, RA, RB = R3[0], R3[1], R3[2], R3[3]
+    pa, pb, pA, pB = w6[0, :3], w6[0, 3:], w6[8, :3], w6[8, 3:]
+    Va, Ba, Vb, Bb = w6[1], w6[2], w6[3], w6[4]
+    x, y, cross = w6[5], w6[6], w6[7]
+    Jw[:, :] = 0.0
+    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_a, q, v, use_v, -1.0, Ra, pa, Jw, Va, Ba)
+    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_b, q, v, use_v, 1.0, Rb, pb, Jw, Vb, Bb)
+    for r in range(3):  # frame poses T_0A = T_0a Fa, T_0B = T_0b Fb
+        pA[r] = pa[r] + Ra[r, 0] * Fa[0, 3] + Ra[r, 1] * Fa[1, 3] + Ra[r, 2] * Fa[2, 3]
+        pB[r] = pb[r] + Rb[r, 0] * Fb[0, 3] + Rb[r, 1] * Fb[1, 3] + Rb[r, 2] * Fb[2, 3]
+        for s in range(3):
+            RA[r, s] = Ra[r, 0] * Fa[0, s] + Ra[r, 1] * Fa[1, s] + Ra[r, 2] * Fa[2, s]
+            RB[r, s] = Rb[r, 0] * Fb[0, s] + Rb[r, 1] * Fb[1, s] + Rb[r, 2] * Fb[2, s]
+    for r in range(3):  # T_ab = T_0A^-1 T_0B
+        d = 0.0
+        for k in range(3):
+            d += RA[k, r] * (pB[k] - pA[k])
+        T[r, 3] = d
+        T[3, r] = 0.0
+        for s in range(3):
+            T[r, s] = RA[0, r] * RB[0, s] + RA[1, r] * RB[1, s] + RA[2, r] * RB[2, s]
+    T[3, 3] = 1.0
+    if use_v:
+        for r in range(6):
+            x[r] = Vb[r] - Va[r]
+        _to_frame(RA, pA, x, W)
+        _to_frame(RA, pA, Va, y)
+        _cross_motion(y, W, cross)
+        for r in range(6):
+            x[r] = Bb[r] - Ba[r]
+        _to_frame(RA, pA, x, y)
+        for r in range(6):
+            G[r] = y[r] - cross[r]
+
+
+@numba.njit(**_JIT)
 def relative_kinematics(
     parent,
     jtype,
@@ -687,53 +736,67 @@ def relative_kinematics(
     ``use_j`` the Jacobian is not written (``J`` may be a (1, 6, nv) placeholder).
     """
     nv = S.shape[0]
-    Jw = np.zeros((6, nv))
-    Ra, pa, Rb, pb = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3)
-    RA, pA, RB, pB = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3)
-    Va, Ba, Vb, Bb = np.empty(6), np.empty(6), np.empty(6), np.empty(6)
-    x, y, Vrel, cross = np.empty(6), np.empty(6), np.empty(6), np.empty(6)
+    Jw, R3, w6, x, y = (
+        np.empty((6, nv)),
+        np.empty((4, 3, 3)),
+        np.empty((9, 6)),
+        np.empty(6),
+        np.empty(6),
+    )
     for b in range(Q.shape[0]):
-        q, v = Q[b], V[b if use_v else 0]
-        for r in range(6):
-            for c in range(nv):
-                Jw[r, c] = 0.0
-        _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_a, q, v, use_v, -1.0, Ra, pa, Jw, Va, Ba)
-        _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_b, q, v, use_v, 1.0, Rb, pb, Jw, Vb, Bb)
-        for r in range(3):  # frame poses T_0A = T_0a Fa, T_0B = T_0b Fb
-            pA[r] = pa[r] + Ra[r, 0] * Fa[0, 3] + Ra[r, 1] * Fa[1, 3] + Ra[r, 2] * Fa[2, 3]
-            pB[r] = pb[r] + Rb[r, 0] * Fb[0, 3] + Rb[r, 1] * Fb[1, 3] + Rb[r, 2] * Fb[2, 3]
-            for s in range(3):
-                RA[r, s] = Ra[r, 0] * Fa[0, s] + Ra[r, 1] * Fa[1, s] + Ra[r, 2] * Fa[2, s]
-                RB[r, s] = Rb[r, 0] * Fb[0, s] + Rb[r, 1] * Fb[1, s] + Rb[r, 2] * Fb[2, s]
-        for r in range(3):  # T_ab = T_0A^-1 T_0B
-            d = 0.0
-            for k in range(3):
-                d += RA[k, r] * (pB[k] - pA[k])
-            T[b, r, 3] = d
-            T[b, 3, r] = 0.0
-            for s in range(3):
-                T[b, r, s] = RA[0, r] * RB[0, s] + RA[1, r] * RB[1, s] + RA[2, r] * RB[2, s]
-        T[b, 3, 3] = 1.0
+        _relative_one(
+            jtype, screw, R0, p0, iq, iv, nvj, S, path_a, path_b, Fa, Fb, Q[b],
+            V[b if use_v else 0], use_v, Jw, R3, w6, T[b], W[b], G[b],
+        )  # fmt: skip
         if use_j:
             for c in range(nv):
                 for r in range(6):
                     x[r] = Jw[r, c]
-                _to_frame(RA, pA, x, y)
+                _to_frame(R3[2], w6[8, :3], x, y)
                 for r in range(6):
                     J[b, r, c] = y[r]
-        if use_v:
-            for r in range(6):
-                x[r] = Vb[r] - Va[r]
-            _to_frame(RA, pA, x, Vrel)
-            for r in range(6):
-                W[b, r] = Vrel[r]
-            _to_frame(RA, pA, Va, y)
-            _cross_motion(y, Vrel, cross)
-            for r in range(6):
-                x[r] = Bb[r] - Ba[r]
-            _to_frame(RA, pA, x, y)
-            for r in range(6):
-                G[b, r] = y[r] - cross[r]
+
+
+@numba.njit(**_JIT)
+def closure_rows(
+    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
+    J, G,
+):  # fmt: skip
+    r"""The selected rows of several frame pairs' :func:`relative_kinematics`, stacked:
+    pair ``k`` walks ``paths[ends[2k]:ends[2k+1]]`` (a) and ``paths[ends[2k+1]:ends[2k+2]]``
+    (b) with frames ``frames[2k]``, ``frames[2k+1]``; ``rows`` (c, 2) lists (pair,
+    component) for each output row.  Jacobian rows into ``J`` (B, c, nv) with ``use_j``,
+    bias rows into ``G`` (B, c) with ``use_v``."""
+    nv, pairs = S.shape[0], frames.shape[0] // 2
+    Jw, R3, w6 = np.empty((6, nv)), np.empty((4, 3, 3)), np.empty((9, 6))
+    T, W, g6 = np.empty((4, 4)), np.empty(6), np.empty(6)
+    x, y = np.empty(6), np.empty(6)
+    Jk = np.empty((6, nv))
+    for b in range(Q.shape[0]):
+        v = V[b if use_v else 0]
+        for k in range(pairs):
+            path_a = paths[ends[2 * k] : ends[2 * k + 1]]
+            path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
+            _relative_one(
+                jtype, screw, R0, p0, iq, iv, nvj, S, path_a, path_b, frames[2 * k],
+                frames[2 * k + 1], Q[b], v, use_v, Jw, R3, w6, T, W, g6,
+            )  # fmt: skip
+            if use_j:  # only the columns of the two paths' joints are nonzero
+                Jk[:, :] = 0.0
+                for path in (path_a, path_b):
+                    for i in path:
+                        for c in range(iv[i], iv[i] + nvj[i]):
+                            for r in range(6):
+                                x[r] = Jw[r, c]
+                            _to_frame(R3[2], w6[8, :3], x, y)
+                            for r in range(6):
+                                Jk[r, c] = y[r]
+            for out in range(rows.shape[0]):
+                if rows[out, 0] == k:
+                    if use_j:
+                        J[b, out, :] = Jk[rows[out, 1], :]
+                    if use_v:
+                        G[b, out] = g6[rows[out, 1]]
 
 
 def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b, jacobian=True):
@@ -766,3 +829,18 @@ def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b, jacob
     if not use_v:
         return T, J, None, None
     return T, J, W.reshape(batch + (6,)), G.reshape(batch + (6,))
+
+
+def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
+    """Stacked rows of frame pairs (:func:`closure_rows`): J (..., c, nv) or None, and
+    gamma (..., c) or None without ``v``."""
+    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+    Q = _rows(q, batch, q.shape[-1:])
+    use_v = v is not None
+    V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
+    n, c = Q.shape[0], rows.shape[0]
+    J = np.empty((n if jacobian else 1, c, model.nv))
+    G = np.empty((n if use_v else 1, c))
+    closure_rows(*flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G)
+    J = J.reshape(batch + (c, model.nv)) if jacobian else None
+    return J, (G.reshape(batch + (c,)) if use_v else None)
