@@ -118,3 +118,44 @@ def test_acceleration_bias_alone_is_the_kinematics_bias():
     assert np.array_equal(pair.acceleration_bias(q, v), pair.kinematics(q, v).acceleration_bias)
     with pytest.raises(ValueError, match="^q, v: expected leading"):
         pair.acceleration_bias(q, np.zeros((2, model.nv)))
+
+
+def test_a_stack_of_pairs_gives_each_pair_rows_on_a_mixed_tree():
+    # Against the numpy formula of each pair, rows picked in a scrambled order; a pair
+    # with the ground and a pair within one branch.
+    rng = np.random.default_rng(8)
+    model = random_mixed_spec(rng, PARENTS, KINDS).tree()
+    specs = [(2, 6), (-1, 5), (4, 1)]
+    frames = [(random_frame(rng), random_frame(rng)) for _ in specs]
+    pairs = [tree.FramePair(model, a, Fa, b, Fb) for (a, b), (Fa, Fb) in zip(specs, frames)]
+    rows = [(5, 0, 3), (1,), (0, 1, 2, 3, 4, 5)]
+    stack = tree.FramePairStack(pairs, rows)
+    q = tree.random_configuration(model, shape=(2,), rng=rng)
+    v = rng.normal(size=(2, model.nv))
+    J, gamma = stack.jacobian_and_bias(q, v)
+    for b in range(2):
+        expected_J, expected_g = [], []
+        for (a, bb), (Fa, Fb), r in zip(specs, frames, rows):
+            _, J_ref, g_ref = _reference(model, q[b], v[b], a, Fa, bb, Fb)
+            expected_J.append(J_ref[list(r)])
+            expected_g.append(g_ref[list(r)])
+        np.testing.assert_allclose(J[b], np.concatenate(expected_J), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(gamma[b], np.concatenate(expected_g), rtol=0, atol=1e-11)
+    np.testing.assert_array_equal(stack.jacobian(q), J)
+    np.testing.assert_array_equal(stack.acceleration_bias(q, v), gamma)
+
+
+def test_a_stack_of_pairs_refuses_bad_input():
+    rng = np.random.default_rng(9)
+    model = random_mixed_spec(rng, PARENTS, KINDS).tree()
+    other = random_mixed_spec(rng, PARENTS, KINDS).tree()
+    pair = tree.FramePair(model, 0, np.eye(4), 1, np.eye(4))
+    with pytest.raises(TypeError, match="^pairs: expected a sequence of FramePair"):
+        tree.FramePairStack(pair, [(0,)])
+    with pytest.raises(ValueError, match="^pairs: expected at least one"):
+        tree.FramePairStack([], [])
+    with pytest.raises(ValueError, match="^pairs: expected frame pairs of one tree"):
+        tree.FramePairStack([pair, tree.FramePair(other, 0, np.eye(4), 1, np.eye(4))], [(0,)] * 2)
+    for rows in ([(0, 6)], [(1, 1)], [(0,), (1,)], [(-1,)]):
+        with pytest.raises(ValueError, match="^components: expected distinct rows in 0..5"):
+            tree.FramePairStack([pair], rows)

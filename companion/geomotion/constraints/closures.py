@@ -12,7 +12,6 @@ import numpy as np
 from .. import _validate, tree
 from .._kernels import _inverse_pose
 from ..spatial import exp_twist, log_pose
-from ..tree import _jit as tree_jit
 from .dynamics import constraint_rank
 
 #: Rotation entries (0-based row, column) of the two revolute-joint constraint sets:
@@ -742,12 +741,8 @@ class ClosureSet:
         self.closures = tuple(closures)
         self.model = closures[0].model
         self.sizes = tuple(len(c.components) for c in closures)
-        paths = [path for c in closures for path in c._pair._paths]
-        self._paths = np.concatenate(paths).astype(np.int64)
-        self._ends = np.concatenate([[0], np.cumsum([len(p) for p in paths])]).astype(np.int64)
-        self._frames = np.array([F for c in closures for F in (c.frame_a, c.frame_b)])
-        self._rows = np.array(
-            [(k, r) for k, c in enumerate(closures) for r in c.components], dtype=np.int64
+        self._stack = tree.FramePairStack(
+            [c._pair for c in closures], [c.components for c in closures]
         )
 
     def residual(self, q):
@@ -756,13 +751,11 @@ class ClosureSet:
 
     def jacobian(self, q):
         """:math:`J_c` (..., c, nv): rad/s and m/s per unit of v."""
-        q = self.closures[0]._pair._checked(q, None)[0]
-        return self._run(q, None, jacobian=True)[0]
+        return self._stack.jacobian(q)
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma = \dot J_cv` (..., c): rad/s^2 and m/s^2."""
-        q, v = self.closures[0]._pair._checked(q, v)
-        return self._run(q, v, jacobian=False)[1]
+        return self._stack.acceleration_bias(q, v)
 
     def jacobian_and_bias(self, q, v):
         r"""``(J_c, gamma)`` from one pass: (..., c, nv) and (..., c).
@@ -773,13 +766,7 @@ class ClosureSet:
             If ``q`` or ``v`` is malformed, a quaternion is not unit, or their leading
             axes do not broadcast.
         """
-        q, v = self.closures[0]._pair._checked(q, v)
-        return self._run(q, v, jacobian=True)
-
-    def _run(self, q, v, *, jacobian):
-        return tree_jit.run_closure_rows(
-            self.model, q, v, self._paths, self._ends, self._frames, self._rows, jacobian
-        )
+        return self._stack.jacobian_and_bias(q, v)
 
 
 def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 2, 3, 4, 5)):

@@ -87,17 +87,20 @@ Implementation notes: two ways through the same mechanics
   the same recursions in numpy, body by body with the configurations as leading axes
   (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
   against, and compute the Coriolis matrix and point kinematics of such trees.  Trees
-  with a ball or free-flyer joint use this path.
-* The *fast* path for trees of screw joints, :func:`crba`, :func:`rnea`, :func:`aba` (and :func:`bias_forces`),
-  :func:`coriolis_matrix` (module :mod:`geomotion.tree.coriolis`) and the point
-  kinematics (:mod:`geomotion.tree.points`), dispatches on the number ``B`` of
-  configurations in one call: batches of at least ``_SOA_MIN_BATCH`` = 96 (the measured
-  crossover) take the structure-of-arrays implementations, in body frames
+  with a ball or free-flyer joint use this path, and so does every tree for fewer than
+  ``_SOA_MIN_BATCH`` = 96 configurations in one call of :func:`crba`, :func:`rnea`,
+  :func:`aba` or :func:`bias_forces` (one call of the 7-body benchmark chain: 12, 18
+  and 33 us against 26, 42 and 110 us vectorized across bodies).
+* The *batched* path for trees of screw joints with at least ``_SOA_MIN_BATCH``
+  configurations in one call (the measured crossover) takes structure-of-arrays
+  implementations, the batch as the innermost axis, in body frames
   (:mod:`geomotion.tree.batched`: RNEA, ABA) or in base coordinates
-  (:mod:`geomotion.tree.batched_base`: CRBA, Coriolis matrix, points); smaller ones the
-  implementation vectorized across bodies in :mod:`geomotion.tree.single`.  All work on
-  constant operators built once per model (:mod:`geomotion.tree.compiled`); their
-  implementation notes are in those modules.
+  (:mod:`geomotion.tree.batched_base`: CRBA, Coriolis matrix, points).
+  :func:`coriolis_matrix` (:mod:`geomotion.tree.coriolis`) and the point kinematics
+  (:mod:`geomotion.tree.points`) of smaller batches use the implementation vectorized
+  across bodies in :mod:`geomotion.tree.single`.  All work on constant operators built
+  once per model (:mod:`geomotion.tree.compiled`); their implementation notes are in
+  those modules.
 """
 
 import numpy as np
@@ -118,6 +121,7 @@ from .coriolis import coriolis_matrix
 from .frames import (
     FrameKinematics,
     FramePair,
+    FramePairStack,
     frame_acceleration_bias,
     frame_jacobian,
     frame_kinematics,
@@ -143,13 +147,14 @@ from .model import (
     REVOLUTE_Z,
     GravityWarning,
     Tree,
+    _batch_layout,
     _batch_shape,
     _check_configuration,
     _check_f_ext,
     _check_gravity,
     _check_tangent,
     _flat,
-    _path,
+    _in_blocks,
     check_model,
 )
 from .points import point_acceleration_bias, point_jacobian, point_position, point_velocity
@@ -167,7 +172,6 @@ from .reference import (
     prepare,
     spatial_momentum,
 )
-from .single import _stk_aba, _stk_crba, _stk_rnea
 
 __all__ = [
     "Tree",
@@ -219,6 +223,7 @@ __all__ = [
     "frame_acceleration_bias",
     "FrameKinematics",
     "FramePair",
+    "FramePairStack",
     "frame_kinematics",
 ]
 
@@ -274,12 +279,10 @@ def crba(model, q):
     """
     check_model(model)
     q = _check_configuration(model, q, "q")
-    if model._compiled is None:
-        return _jit.run_crba(model, q)
     batch, n = q.shape[:-1], model.num_bodies
-    cm = model._compiled
-    q2 = _flat(q, batch)
-    M = _path(batch, _soa_crba, _stk_crba, "crba")(cm, q2)
+    if not _batch_layout(model, batch):
+        return _jit.run_crba(model, q)
+    M = _in_blocks(_soa_crba, "crba")(model._compiled, q.reshape(-1, n))
     return M.reshape(batch + (n, n))
 
 
@@ -290,7 +293,7 @@ def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
     g = _check_gravity(model, gravity)
     F = _check_f_ext(model, f_ext, f_ext_frame)
     batch = _batch_shape(arrays, F, g)
-    if model._compiled is None:  # the joint-general path broadcasts by itself
+    if not _batch_layout(model, batch):  # the compiled kernels broadcast by themselves
         return batch, arrays, g, F
     flat = [_flat(a, batch) for a in arrays]
     F = None if F is None else _flat(F, batch, core=2)
@@ -362,10 +365,10 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     batch, (q, v, a), g, F = _dynamics_inputs(
         model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame
     )
-    if model._compiled is None:
+    if not _batch_layout(model, batch):
         return _jit.run_rnea(model, q, v, a, g, F, f_ext_frame)
-    path = _path(batch, _soa_rnea, _stk_rnea, "rnea")
-    return path(model._compiled, q, v, a, g, F, f_ext_frame).reshape(batch + (model.nv,))
+    rows = _in_blocks(_soa_rnea, "rnea")(model._compiled, q, v, a, g, F, f_ext_frame)
+    return rows.reshape(batch + (model.nv,))
 
 
 def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
@@ -490,7 +493,7 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     batch, (q, v, tau), g, F = _dynamics_inputs(
         model, (q, v, tau), ("q", "v", "tau"), gravity, f_ext, f_ext_frame
     )
-    if model._compiled is None:
+    if not _batch_layout(model, batch):
         return _jit.run_aba(model, q, v, tau, g, F, f_ext_frame)
-    path = _path(batch, _soa_aba, _stk_aba, "aba")
-    return path(model._compiled, q, v, tau, g, F, f_ext_frame).reshape(batch + (model.nv,))
+    rows = _in_blocks(_soa_aba, "aba")(model._compiled, q, v, tau, g, F, f_ext_frame)
+    return rows.reshape(batch + (model.nv,))

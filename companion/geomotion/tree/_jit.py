@@ -49,7 +49,8 @@ class FlatTree:
         self.iq = np.array(model.q_start, dtype=np.int64)
         self.iv = np.array(model.v_start, dtype=np.int64)
         self.nvj = np.array(model.joint_nv, dtype=np.int64)
-        self.S = np.concatenate([j.subspace.T for j in model.joints])  # a fresh writable array
+        # fresh, writable and C-ordered whatever the joints' layouts (one kernel signature)
+        self.S = np.ascontiguousarray(np.concatenate([j.subspace.T for j in model.joints]))
         self.I = np.array(model.inertias)
 
     def arrays(self):
@@ -520,7 +521,7 @@ def run_aba(model, q, v, tau, g, f_ext=None, frame="body"):
     aba(*flat_tree(model).arrays(), Q, V, T, G, F, use_f, out, status)
     if status[0] >= 0:
         b, i = int(status[0]), int(status[1])
-        where = f"configuration {b} of the batch" if batch else "this configuration"
+        where = f"configuration {b} of the batch" if math.prod(batch) > 1 else "this configuration"
         raise ValueError(
             f"q: the mass matrix is singular at {where}: joint {i} ({model.joints[i].kind}) "
             f"moves no inertia along one of its freedoms there (a pivot of its articulated "

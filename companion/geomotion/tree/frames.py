@@ -49,6 +49,7 @@ from .model import _check_configuration, _check_tangent, check_model
 
 __all__ = [
     "FramePair",
+    "FramePairStack",
     "FrameKinematics",
     "frame_kinematics",
     "frame_pose",
@@ -587,3 +588,80 @@ class FramePair:
 
     def _frames(self):
         return self.frame_a, self.frame_b
+
+
+class FramePairStack:
+    r"""Chosen rows of several :class:`FramePair` relative kinematics, stacked, in one
+    compiled pass over the batch.
+
+    Row ``j`` of the stack is component ``components[k][m]`` (0-2 rotation, 3-5
+    translation, frame a's axes) of pair ``k``, pairs in order: the Jacobian rows
+    :math:`J_k[c]` and bias entries :math:`\gamma_k[c]` of :meth:`FramePair.kinematics`.
+    Each pair's two paths are walked once for both.  What
+    :class:`geomotion.constraints.ClosureSet` evaluates.
+
+    Parameters
+    ----------
+    pairs : sequence of FramePair
+        At least one, all on the same tree.
+    components : sequence of sequences of int
+        For each pair, the rows kept (distinct integers in 0..5), in order.
+
+    Raises
+    ------
+    TypeError
+        If ``pairs`` is not a sequence of FramePair.
+    ValueError
+        If it is empty, the pairs are on different trees, or ``components`` does not
+        give valid rows for each pair.
+    """
+
+    def __init__(self, pairs, components):
+        if not isinstance(pairs, (list, tuple)) or not all(isinstance(p, FramePair) for p in pairs):
+            raise TypeError(f"pairs: expected a sequence of FramePair, got {pairs!r:.80}")
+        if not pairs:
+            raise ValueError("pairs: expected at least one FramePair, got none")
+        if any(p.model is not pairs[0].model for p in pairs):
+            raise ValueError("pairs: expected frame pairs of one tree, got several trees")
+        if len(components) != len(pairs) or any(
+            len(set(c)) != len(c) or not all(0 <= int(r) <= 5 for r in c) for c in components
+        ):
+            raise ValueError(
+                f"components: expected distinct rows in 0..5 for each of the {len(pairs)} "
+                f"pairs, got {components!r}"
+            )
+        self.pairs, self.model = tuple(pairs), pairs[0].model
+        paths = [path for pair in pairs for path in pair._paths]
+        self._paths = np.concatenate(paths).astype(np.int64)
+        self._ends = np.concatenate([[0], np.cumsum([len(p) for p in paths])]).astype(np.int64)
+        self._frames = np.array([F for pair in pairs for F in pair._frames()])
+        self._rows = np.array(
+            [(k, int(r)) for k, rows in enumerate(components) for r in rows], dtype=np.int64
+        ).reshape(-1, 2)
+
+    def jacobian(self, q):
+        """Stacked Jacobian rows (..., c, nv): rad/s and m/s per unit of v."""
+        q = self.pairs[0]._checked(q, None)[0]
+        return self._run(q, None, jacobian=True)[0]
+
+    def acceleration_bias(self, q, v):
+        r"""Stacked bias entries :math:`\gamma` (..., c): rad/s^2 and m/s^2."""
+        q, v = self.pairs[0]._checked(q, v)
+        return self._run(q, v, jacobian=False)[1]
+
+    def jacobian_and_bias(self, q, v):
+        """``(J, gamma)``, (..., c, nv) and (..., c), from one pass.
+
+        Raises
+        ------
+        ValueError
+            If ``q`` or ``v`` is malformed, a quaternion is not unit, or their leading
+            axes do not broadcast.
+        """
+        q, v = self.pairs[0]._checked(q, v)
+        return self._run(q, v, jacobian=True)
+
+    def _run(self, q, v, *, jacobian):
+        return _jit.run_closure_rows(
+            self.model, q, v, self._paths, self._ends, self._frames, self._rows, jacobian
+        )

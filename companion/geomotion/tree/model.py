@@ -421,6 +421,13 @@ def _in_blocks(soa, algorithm):
     return run
 
 
+def _batch_layout(model, batch):
+    """Whether crba, rnea and aba take the batch-innermost numpy path (a screw-joint tree
+    and at least ``_SOA_MIN_BATCH`` configurations) rather than the compiled kernels of
+    :mod:`geomotion.tree._jit`, which serve every tree one configuration at a time."""
+    return model._compiled is not None and math.prod(batch) >= _SOA_MIN_BATCH
+
+
 def _path(batch, soa, stacked, algorithm):
     """The large-batch (structure of arrays, run in blocks) or small-batch implementation."""
     if math.prod(batch) >= _SOA_MIN_BATCH:

@@ -1,17 +1,17 @@
-r"""Fast path for one (or a few) configurations per call: vectorized across bodies.
+r"""Coriolis matrix and point kinematics for one (or a few) configurations per call,
+vectorized across bodies.
 
-The ~1-5 us overhead of each numpy call dominates at one configuration (the
-straightforward 6x6 body-by-body version measures ~100x Pinocchio), so the work is
+The ~1-5 us overhead of each numpy call dominates at one configuration, so the work is
 vectorized across *bodies* instead, in base coordinates (Featherstone's spatial
 formulation).  One product with constant bases gives all joint transforms, a loop of N
 6x6 ``ndarray.dot`` calls all force transforms to the base, and then joint screws, body
 inertias, velocities ``v_i = sum_{j<=i} s_j qd_j`` (a product with the constant ancestor
 matrix), the cross-product operators ``[v_i x]``/``[v_i x*]`` (one product with a
-constant (6, 72) basis), bias accelerations and subtree sums are a few calls for all
-bodies at once (the ancestor-matrix products cost O(N^2) flops, far below the call
-overhead at these sizes).  Only the articulated-body recursion needs a per-body loop, on
-augmented 7x7 matrices ``[[I^A, p^A], [p^A^T, *]]`` in base coordinates, where one
-rank-one update handles articulated inertia and bias force and no transforms are needed.
+constant (6, 72) basis) and subtree sums are a few calls for all bodies at once.  The
+CRBA here is the reference of the tree's precision check (:class:`~geomotion.tree.Tree`
+compares it with the readable path); one call of :func:`~geomotion.tree.crba`,
+:func:`~geomotion.tree.rnea` or :func:`~geomotion.tree.aba` runs the compiled kernels
+of :mod:`geomotion.tree._jit` instead, 2-3x faster.
 
 Functions take ``(N,)`` arrays for one configuration or ``(B, N)`` for a small batch, in
 the user's body order, and a model's ``_Compiled`` data.
@@ -20,7 +20,7 @@ the user's body order, and a model's ``_Compiled`` data.
 import numpy as np
 
 from .._kernels import _skew
-from .compiled import _check_joint_inertia, _reference_world_wrenches, _to_internal, _to_user
+from .compiled import _to_internal
 
 _CROSS_BASIS = np.zeros((6, 2, 6, 6))  # v @ basis = ([v x], [v x*]) flattened
 for _k in range(6):
@@ -76,62 +76,6 @@ def _stk_frames(cm, q):
     return s, I0, F0
 
 
-def _stk_joint_inertias(cm, q):
-    """Each joint's composite inertia about its own screw, M_ii = s_i . I^C_i s_i, and its size.
-
-    Returns ``(M_ii, |s_i|^2 tr(I^C_i))``, both (..., N) in internal order.
-    """
-    s, I0, _ = _stk_frames(cm, q)
-    IC = _lmul(cm.anc_T, I0.reshape(I0.shape[:-2] + (36,))).reshape(I0.shape)
-    diagonal = np.einsum("...i,...ij,...j->...", s, IC, s)
-    return diagonal, np.einsum("...i,...i->...", s, s) * np.trace(IC, axis1=-2, axis2=-1)
-
-
-def _stk_external(cm, f_ext, frame, F0):
-    if f_ext is None:
-        return None
-    F = _to_internal(cm, f_ext, axis=-2)
-    if frame == "world":
-        return _reference_world_wrenches(cm, F)
-    return (F0 @ (cm.GT @ F[..., None]))[..., 0]
-
-
-def _stk_motion(cm, s, qd, qdd_or_none, I0, g):
-    """Net body wrenches I_i a_i + v_i x* I_i v_i in base coordinates.
-
-    a_i = a_base + sum_{j <= i} (s_j qdd_j + (v_j x s_j) qd_j) with a_base = (0, -g); with
-    ``qdd=None`` and ``g=None`` only the velocity-product acceleration.
-    """
-    v = _lmul(cm.anc, s * qd[..., None])
-    ops = (v.dot(_CROSS_BASIS) if v.ndim == 2 else v @ _CROSS_BASIS).reshape(
-        v.shape[:-1] + (2, 6, 6)
-    )
-    sdot = (ops[..., 0, :, :] @ s[..., None])[..., 0]  # ds_j/dt = v_j x s_j
-    if qdd_or_none is None:
-        acc = _lmul(cm.anc, sdot * qd[..., None])
-    else:
-        acc = _lmul(cm.anc, s * qdd_or_none[..., None] + sdot * qd[..., None])
-    if g is not None:
-        acc[..., 3:] -= g[..., None, :]  # the base accelerating at -g stands in for gravity
-    Y = np.empty(v.shape + (2,))
-    Y[..., 0] = acc
-    Y[..., 1] = v
-    h = I0 @ Y
-    return h[..., 0] + (ops[..., 1, :, :] @ h[..., 1:])[..., 0]
-
-
-def _stk_rnea(cm, q, qd, qdd, g, f_ext=None, frame="body"):
-    """RNEA, vectorized across bodies in base coordinates; (..., N) user-order arrays."""
-    q, qd, qdd = _to_internal(cm, q), _to_internal(cm, qd), _to_internal(cm, qdd)
-    s, I0, F0 = _stk_frames(cm, q)
-    f = _stk_motion(cm, s, qd, qdd, I0, g)
-    fe = _stk_external(cm, f_ext, frame, F0)
-    if fe is not None:
-        f -= fe
-    F = _lmul(cm.anc_T, f)  # subtree sums
-    return _to_user(cm, np.add.reduce(s * F, axis=-1))
-
-
 def _stk_crba(cm, q):
     """CRBA in base coordinates: M_ij = s_i . I^C_j s_j for i an ancestor of (or equal to) j."""
     q = _to_internal(cm, q)
@@ -144,88 +88,6 @@ def _stk_crba(cm, q):
     if not cm.identity:
         M = np.take(np.take(M, cm.inv, axis=-1), cm.inv, axis=-2)
     return M
-
-
-def _stk_aba(cm, q, qd, tau, g, f_ext=None, frame="body"):
-    """ABA in base coordinates on augmented 7x7 articulated inertias [[I^A, p^A], [p^A^T, *]].
-
-    With c_i the velocity-product acceleration of body i (at qdd = 0) folded into the bias
-    b_i = I_i c_i + v_i x* I_i v_i - f_i, the accelerations without it obey
-    a_i = a_parent + s_i qdd_i, so no transforms or c terms appear in the recursion:
-    r = A_i (s_i, 0) - tau_i e_7 = (U_i, -u_i), D_i = s_i . U_i, A_parent += A_i - r r^T / D_i,
-    then qdd_i = -(r . (a_parent, 1)) / D_i outward from a_base = (0, -g).
-    """
-    q, qd, tau = _to_internal(cm, q), _to_internal(cm, qd), _to_internal(cm, tau)
-    s, I0, F0 = _stk_frames(cm, q)
-    b = _stk_motion(cm, s, qd, None, I0, None)
-    fe = _stk_external(cm, f_ext, frame, F0)
-    if fe is not None:
-        b -= fe
-    n = cm.n
-    A = np.zeros(I0.shape[:-2] + (7, 7))
-    A[..., :6, :6] = I0
-    A[..., :6, 6] = b
-    A[..., 6, :6] = b
-    s7 = np.zeros(s.shape[:-1] + (7,))
-    s7[..., :6] = s
-    base = np.zeros(g.shape[:-1] + (7,))
-    base[..., 3:6] = -g
-    base[..., 6] = 1.0
-    if q.ndim == 1:  # one configuration: lists of 2-D views, ndarray.dot and Python scalars
-        Al, sc, sr = list(A), list(s7[..., None]), list(s7[:, None, :])
-        rD = [None] * n
-        taus = tau.tolist()
-        for k in range(n - 1, -1, -1):
-            Ak = Al[k]
-            r = Ak.dot(sc[k])  # (7, 1)
-            D = sr[k].dot(r)[0, 0]
-            _check_joint_inertia(cm, k, D, s7[k].dot(s7[k]) * np.trace(Ak[:6, :6]))
-            r[6, 0] -= taus[k]
-            rk = rD[k] = r * (1.0 / D)
-            p = cm.parent[k]
-            if p >= 0:
-                Ap = Al[p]
-                Ap += Ak
-                Ap -= r.dot(rk.T)
-        a = [None] * (n + 1)  # a[0] is the base, a[k + 1] body k
-        a[0] = base
-        qdd = []
-        for k in range(n):
-            ap = a[cm.parent[k] + 1]
-            qk = -float(rD[k][:, 0].dot(ap))
-            qdd.append(qk)
-            a[k + 1] = ap + s7[k] * qk
-        return _to_user(cm, np.array(qdd))
-    B = q.shape[0]
-    s7 = s7[..., None]
-    s7T = np.swapaxes(s7, -1, -2)
-    R = np.empty((B, n, 7, 1))  # r_i / D_i
-    for k in range(n - 1, -1, -1):
-        Ak = A[:, k]
-        r = Ak @ s7[:, k]
-        D = s7T[:, k] @ r
-        scale = np.einsum("bi,bi->b", s7[:, k, :, 0], s7[:, k, :, 0]) * np.trace(
-            Ak[:, :6, :6], axis1=1, axis2=2
-        )
-        _check_joint_inertia(cm, k, D[:, 0, 0], scale)
-        r[:, 6, 0] -= tau[:, k]
-        rD = R[:, k]
-        np.divide(r, D, out=rD)
-        p = cm.parent[k]
-        if p >= 0:
-            Ap = A[:, p]
-            Ap += Ak
-            Ap -= r @ np.swapaxes(rD, -1, -2)
-    RT = np.swapaxes(R, -1, -2)
-    a = np.empty((B, n + 1, 7, 1))
-    a[:, 0, :, 0] = base
-    qdd = np.empty((B, n))
-    for k in range(n):
-        ap = a[:, cm.parent[k] + 1]
-        qk = RT[:, k] @ ap
-        np.negative(qk[:, 0, 0], out=qdd[:, k])
-        np.subtract(ap, s7[:, k] * qk, out=a[:, k + 1])
-    return _to_user(cm, qdd)
 
 
 def _stk_velocity_products(cm, s, qd):
