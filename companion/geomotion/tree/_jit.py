@@ -153,13 +153,27 @@ def _mv(X, x, out):
 
 
 @numba.njit(**_JIT)
+def _xv(X, x, out):
+    """out = X x for a motion transform X = [[E, 0], [-E[r], E]] (its zero block skipped)."""
+    for r in range(3):
+        out[r] = X[r, 0] * x[0] + X[r, 1] * x[1] + X[r, 2] * x[2]
+    for r in range(3, 6):
+        acc = 0.0
+        for s in range(6):
+            acc += X[r, s] * x[s]
+        out[r] = acc
+
+
+@numba.njit(**_JIT)
 def _mtv_add(X, x, out):
-    """out += X^T x."""
-    for s in range(6):
+    """out += X^T x for a motion transform X (a force moved to the parent; zero block skipped)."""
+    for s in range(3):
         acc = 0.0
         for r in range(6):
             acc += X[r, s] * x[r]
         out[s] += acc
+    for s in range(3, 6):
+        out[s] += X[3, s] * x[3] + X[4, s] * x[4] + X[5, s] * x[5]
 
 
 @numba.njit(**_JIT)
@@ -220,12 +234,12 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
             _joint_twist(S, iv[i], nvj[i], a, sa)
             p = parent[i]
             if p >= 0:
-                _mv(X[i], Vb[p], tmp)
-                _mv(X[i], Ab[p], tmp2)
+                _xv(X[i], Vb[p], tmp)
+                _xv(X[i], Ab[p], tmp2)
             else:
                 for r in range(6):
                     tmp[r] = 0.0
-                _mv(X[i], a0, tmp2)
+                _xv(X[i], a0, tmp2)
             for r in range(6):
                 Vb[i, r] = tmp[r] + sv[r]
             _cross_motion(Vb[i], sv, tmp)
@@ -306,7 +320,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
             _joint_twist(S, iv[i], nvj[i], v, sv)
             p = parent[i]
             if p >= 0:
-                _mv(X[i], Vb[p], tmp)
+                _xv(X[i], Vb[p], tmp)
             else:
                 for r in range(6):
                     tmp[r] = 0.0
@@ -385,7 +399,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
         a0[3], a0[4], a0[5] = -G[b, 0], -G[b, 1], -G[b, 2]
         for i in range(n):
             p = parent[i]
-            _mv(X[i], a0 if p < 0 else Ab[p], tmp)
+            _xv(X[i], a0 if p < 0 else Ab[p], tmp)
             for r in range(6):
                 tmp[r] += c[i, r]
             k = nvj[i]
