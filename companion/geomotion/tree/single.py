@@ -11,7 +11,7 @@ constant (6, 72) basis) and subtree sums are a few calls for all bodies at once.
 CRBA here is the reference of the tree's precision check (:class:`~geomotion.tree.Tree`
 compares it with the readable path); one call of :func:`~geomotion.tree.crba`,
 :func:`~geomotion.tree.rnea` or :func:`~geomotion.tree.aba` runs the compiled kernels
-of :mod:`geomotion.tree._jit` instead, 2-3x faster.
+of ``geomotion.tree._jit`` instead, 2-3x faster.
 
 Functions take ``(N,)`` arrays for one configuration or ``(B, N)`` for a small batch, in
 the user's body order, and a model's ``_Compiled`` data.
