@@ -1,0 +1,340 @@
+r"""The articulated-body algorithm compiled over *lanes*: a block of configurations at once.
+
+:func:`geomotion.tree._jit.aba` runs one configuration after another, so each 6-vector
+and 6x6 product is a handful of scalar operations.  Here the same recursion is written
+with the configurations of a block as the innermost, contiguous axis of every work array
+(``X[i, r, s, lane]``), so that each elementary product is a loop over lanes that the
+compiler turns into SIMD instructions: the structure-of-arrays layout of
+:mod:`geomotion.tree.batched`, fused into one compiled pass instead of one numpy call per
+operation, and for any joint model.
+
+Per block: the joint transforms lane by lane (:func:`geomotion.tree._jit._joint_pose`,
+trigonometry does not vectorize), then Featherstone's three passes (RBDA, table 7.1),
+with the velocity-product acceleration folded into the bias wrench as in
+:func:`geomotion.tree._jit.aba`.  A joint's ``nv_i x nv_i`` block
+:math:`D_i = S_i^TU_i` is inverted lane by lane by a Cholesky factor whose pivots are
+checked against ``SINGULAR_JOINT_RTOL`` of the joint's size; a block with a singular
+joint is left to the one-configuration kernel, which reports it exactly as it always has.
+"""
+
+import math
+
+import numba
+import numpy as np
+
+from . import _jit
+from .compiled import SINGULAR_JOINT_RTOL
+
+#: Configurations per block: the block's work arrays (about 2 kB per body and lane for
+#: the transforms, inertias and projections) stay in the caches.
+LANES = 64
+
+_KERNEL = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+
+
+@numba.njit(**_KERNEL)
+def _xv(X, x, out, m):
+    """out[:, l] = X[:, :, l] x[:, l] for a motion transform (zero upper-right block)."""
+    for r in range(3):
+        for l in range(m):
+            out[r, l] = X[r, 0, l] * x[0, l] + X[r, 1, l] * x[1, l] + X[r, 2, l] * x[2, l]
+    for r in range(3, 6):
+        for l in range(m):
+            out[r, l] = (
+                X[r, 0, l] * x[0, l]
+                + X[r, 1, l] * x[1, l]
+                + X[r, 2, l] * x[2, l]
+                + X[r, 3, l] * x[3, l]
+                + X[r, 4, l] * x[4, l]
+                + X[r, 5, l] * x[5, l]
+            )
+
+
+@numba.njit(**_KERNEL)
+def _xtv_add(X, x, out, m):
+    """out[:, l] += X[:, :, l]^T x[:, l] (a force moved to the parent; zero block skipped)."""
+    for s in range(3):
+        for l in range(m):
+            out[s, l] += (
+                X[0, s, l] * x[0, l]
+                + X[1, s, l] * x[1, l]
+                + X[2, s, l] * x[2, l]
+                + X[3, s, l] * x[3, l]
+                + X[4, s, l] * x[4, l]
+                + X[5, s, l] * x[5, l]
+            )
+    for s in range(3, 6):
+        for l in range(m):
+            out[s, l] += X[3, s, l] * x[3, l] + X[4, s, l] * x[4, l] + X[5, s, l] * x[5, l]
+
+
+@numba.njit(**_KERNEL)
+def _cross_motion(V, x, out, m):
+    """out = V x x (motion cross), lane by lane."""
+    for l in range(m):
+        out[0, l] = V[1, l] * x[2, l] - V[2, l] * x[1, l]
+        out[1, l] = V[2, l] * x[0, l] - V[0, l] * x[2, l]
+        out[2, l] = V[0, l] * x[1, l] - V[1, l] * x[0, l]
+        out[3, l] = V[1, l] * x[5, l] - V[2, l] * x[4, l] + V[4, l] * x[2, l] - V[5, l] * x[1, l]
+        out[4, l] = V[2, l] * x[3, l] - V[0, l] * x[5, l] + V[5, l] * x[0, l] - V[3, l] * x[2, l]
+        out[5, l] = V[0, l] * x[4, l] - V[1, l] * x[3, l] + V[3, l] * x[1, l] - V[4, l] * x[0, l]
+
+
+@numba.njit(**_KERNEL)
+def _cross_force(V, f, out, m):
+    """out = V x* f (force cross), lane by lane."""
+    for l in range(m):
+        out[0, l] = V[1, l] * f[2, l] - V[2, l] * f[1, l] + V[4, l] * f[5, l] - V[5, l] * f[4, l]
+        out[1, l] = V[2, l] * f[0, l] - V[0, l] * f[2, l] + V[5, l] * f[3, l] - V[3, l] * f[5, l]
+        out[2, l] = V[0, l] * f[1, l] - V[1, l] * f[0, l] + V[3, l] * f[4, l] - V[4, l] * f[3, l]
+        out[3, l] = V[1, l] * f[5, l] - V[2, l] * f[4, l]
+        out[4, l] = V[2, l] * f[3, l] - V[0, l] * f[5, l]
+        out[5, l] = V[0, l] * f[4, l] - V[1, l] * f[3, l]
+
+
+@numba.njit(**_KERNEL)
+def _congruence_add(X, A, out, work, m):
+    """out[:, :, l] += X^T A X for motion transforms X and symmetric A, lane by lane."""
+    for r in range(6):
+        for s in range(6):
+            for l in range(m):
+                acc = 0.0
+                for k in range(0 if s < 3 else 3, 6):
+                    acc += A[r, k, l] * X[k, s, l]
+                work[r, s, l] = acc
+    for r in range(6):
+        for s in range(r, 6):
+            for l in range(m):
+                acc = 0.0
+                for k in range(0 if r < 3 else 3, 6):
+                    acc += X[k, r, l] * work[k, s, l]
+                out[r, s, l] += acc
+                if s != r:
+                    out[s, r, l] += acc
+
+
+@numba.njit(**_KERNEL)
+def _block_inverse(D, k, floor, inv, L, m):
+    """inv[:k, :k, l] = D[:k, :k, l]^-1 (symmetric positive definite) by a Cholesky factor in
+    ``L``; False if a pivot of some lane is at most ``floor[l]``."""
+    for j in range(k):
+        for l in range(m):
+            s = D[j, j, l]
+            for t in range(j):
+                s -= L[j, t, l] * L[j, t, l]
+            if not s > floor[l]:
+                return False
+            L[j, j, l] = math.sqrt(s)
+        for i in range(j + 1, k):
+            for l in range(m):
+                s = D[i, j, l]
+                for t in range(j):
+                    s -= L[i, t, l] * L[j, t, l]
+                L[i, j, l] = s / L[j, j, l]
+    for j in range(k):  # L^-1 in the upper triangle of inv (transposed), then inv = L^-T L^-1
+        for i in range(j, k):
+            for l in range(m):
+                s = 1.0 if i == j else 0.0
+                for t in range(j, i):
+                    s -= L[i, t, l] * inv[j, t, l]
+                inv[j, i, l] = s / L[i, i, l]
+    for a in range(k):
+        for b in range(a, k):
+            for l in range(m):
+                s = 0.0
+                for t in range(b, k):
+                    s += inv[a, t, l] * inv[b, t, l]
+                L[a, b, l] = s
+    for a in range(k):
+        for b in range(a, k):
+            for l in range(m):
+                inv[a, b, l] = L[a, b, l]
+                inv[b, a, l] = L[a, b, l]
+    return True
+
+
+@numba.njit(**_KERNEL)
+def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status):
+    r"""Batched ABA over lanes of ``LANES`` configurations (see the module notes and
+    :func:`geomotion.tree._jit.aba`, same arguments and results).  A block with a singular
+    joint is run by the one-configuration kernel, which sets ``status``."""
+    n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
+    W = LANES
+    X = np.empty((n, 6, 6, W))
+    Vb, c, pA, Ab = (
+        np.empty((n, 6, W)),
+        np.empty((n, 6, W)),
+        np.empty((n, 6, W)),
+        np.empty((n, 6, W)),
+    )
+    IA = np.empty((n, 6, 6, W))
+    U = np.empty((n, 6, 6, W))
+    Dinv = np.empty((n, 6, 6, W))
+    Dinv_u = np.empty((n, 6, W))
+    Vt, Tt, qdd = np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
+    sv, tmp, pa, a0 = np.empty((6, W)), np.empty((6, W)), np.empty((6, W)), np.zeros((6, W))
+    D, Ia, work, L = (
+        np.empty((6, 6, W)),
+        np.empty((6, 6, W)),
+        np.empty((6, 6, W)),
+        np.empty((6, 6, W)),
+    )
+    u, floor, trace = np.empty((6, W)), np.empty(W), np.empty(W)
+    RJ, pJ, Xl = np.empty((3, 3)), np.empty(3), np.empty((6, 6))
+    for start in range(0, B, W):
+        m = min(W, B - start)
+        for l in range(m):
+            b = start + l
+            for i in range(n):
+                _jit._joint_pose(jtype[i], screw[i], Q[b], iq[i], RJ, pJ)
+                _jit._motion_transform(R0[i], p0[i], RJ, pJ, Xl)
+                for r in range(6):
+                    for s in range(6):
+                        X[i, r, s, l] = Xl[r, s]
+            for j in range(nv):
+                Vt[j, l] = V[b, j]
+                Tt[j, l] = T[b, j]
+            a0[3, l], a0[4, l], a0[5, l] = -G[b, 0], -G[b, 1], -G[b, 2]
+        for i in range(n):  # outward: twists, velocity products, bias wrenches
+            for r in range(6):
+                for l in range(m):
+                    sv[r, l] = 0.0
+            for j in range(iv[i], iv[i] + nvj[i]):
+                for r in range(6):
+                    for l in range(m):
+                        sv[r, l] += S[j, r] * Vt[j, l]
+            p = parent[i]
+            if p >= 0:
+                _xv(X[i], Vb[p], tmp, m)
+                for r in range(6):
+                    for l in range(m):
+                        Vb[i, r, l] = tmp[r, l] + sv[r, l]
+            else:
+                for r in range(6):
+                    for l in range(m):
+                        Vb[i, r, l] = sv[r, l]
+            _cross_motion(Vb[i], sv, c[i], m)
+            for r in range(6):
+                for l in range(m):
+                    acc = 0.0
+                    for s in range(6):
+                        acc += I[i, r, s] * Vb[i, s, l]
+                    tmp[r, l] = acc
+                for s in range(6):
+                    for l in range(m):
+                        IA[i, r, s, l] = I[i, r, s]
+            _cross_force(Vb[i], tmp, pA[i], m)
+            if use_f:
+                for r in range(6):
+                    for l in range(m):
+                        pA[i, r, l] -= F[start + l, i, r]
+        singular = False
+        for i in range(n - 1, -1, -1):  # inward: articulated inertias and bias wrenches
+            k, base = nvj[i], iv[i]
+            size = 0.0
+            for j in range(k):
+                col = 0.0
+                for r in range(6):
+                    col += S[base + j, r] * S[base + j, r]
+                size = max(size, col)
+            for l in range(m):
+                trace[l] = 0.0
+            for r in range(6):
+                for l in range(m):
+                    trace[l] += IA[i, r, r, l]
+            for l in range(m):  # a pivot at most SINGULAR_JOINT_RTOL of the joint's size
+                floor[l] = SINGULAR_JOINT_RTOL * size * trace[l]
+            for j in range(k):
+                for r in range(6):
+                    for l in range(m):
+                        acc = 0.0
+                        for s in range(6):
+                            acc += IA[i, r, s, l] * S[base + j, s]
+                        U[i, r, j, l] = acc
+            for j in range(k):
+                for h in range(k):
+                    for l in range(m):
+                        acc = 0.0
+                        for r in range(6):
+                            acc += S[base + j, r] * U[i, r, h, l]
+                        D[j, h, l] = acc
+                for l in range(m):
+                    acc = 0.0
+                    for r in range(6):
+                        acc += S[base + j, r] * pA[i, r, l]
+                    u[j, l] = Tt[base + j, l] - acc
+            if not _block_inverse(D, k, floor, Dinv[i], L, m):
+                singular = True
+                break
+            for j in range(k):
+                for l in range(m):
+                    acc = 0.0
+                    for h in range(k):
+                        acc += Dinv[i, j, h, l] * u[h, l]
+                    Dinv_u[i, j, l] = acc
+            p = parent[i]
+            if p < 0:
+                continue
+            for r in range(6):  # U D^-1 (6 x k) into work
+                for h in range(k):
+                    for l in range(m):
+                        acc = 0.0
+                        for j in range(k):
+                            acc += U[i, r, j, l] * Dinv[i, j, h, l]
+                        work[r, h, l] = acc
+            for r in range(6):  # I^a = I^A - U D^-1 U^T (symmetric)
+                for s in range(r, 6):
+                    for l in range(m):
+                        acc = 0.0
+                        for h in range(k):
+                            acc += work[r, h, l] * U[i, s, h, l]
+                        Ia[r, s, l] = IA[i, r, s, l] - acc
+                        Ia[s, r, l] = Ia[r, s, l]
+            for r in range(6):  # p^a = p^A + I^a c + U D^-1 u
+                for l in range(m):
+                    acc = pA[i, r, l]
+                    for s in range(6):
+                        acc += Ia[r, s, l] * c[i, s, l]
+                    for j in range(k):
+                        acc += U[i, r, j, l] * Dinv_u[i, j, l]
+                    pa[r, l] = acc
+            _congruence_add(X[i], Ia, IA[p], work, m)
+            _xtv_add(X[i], pa, pA[p], m)
+        if singular:  # the one-configuration kernel names the first singular joint
+            block = slice(start, start + m)
+            _jit.aba(
+                parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q[block], V[block], T[block],
+                G[block], F[block] if use_f else F, use_f, out[block], status,
+            )  # fmt: skip
+            if status[0] >= 0:
+                status[0] += start
+                return
+            continue
+        for i in range(n):  # outward: accelerations
+            p = parent[i]
+            _xv(X[i], a0 if p < 0 else Ab[p], tmp, m)
+            k, base = nvj[i], iv[i]
+            for r in range(6):
+                for l in range(m):
+                    tmp[r, l] += c[i, r, l]
+            for j in range(k):
+                for l in range(m):
+                    acc = 0.0
+                    for r in range(6):
+                        acc += U[i, r, j, l] * tmp[r, l]
+                    u[j, l] = acc
+            for j in range(k):
+                for l in range(m):
+                    acc = Dinv_u[i, j, l]
+                    for h in range(k):
+                        acc -= Dinv[i, j, h, l] * u[h, l]
+                    qdd[base + j, l] = acc
+            for r in range(6):
+                for l in range(m):
+                    acc = tmp[r, l]
+                    for j in range(k):
+                        acc += S[base + j, r] * qdd[base + j, l]
+                    Ab[i, r, l] = acc
+        for l in range(m):
+            for j in range(nv):
+                out[start + l, j] = qdd[j, l]

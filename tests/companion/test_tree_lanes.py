@@ -1,0 +1,57 @@
+"""The ABA compiled over lanes of configurations (tree/_lanes.py).
+
+It must give what the one-configuration kernel gives (a different loop structure over
+the same recursion: each elementary product runs across a block of configurations) on
+random trees mixing free-flyer, ball, screw and helical joints with massless bodies, with
+external wrenches and one gravity per configuration, for batches that fill no block, one
+block, or end in a partial block; and through tree.aba, the readable numpy ABA of
+geomotion.tree.general (independent code).  A singular joint in any block is reported as
+the one-configuration kernel reports it, with the index of the configuration.
+"""
+
+import numpy as np
+import pytest
+from test_tree_degenerate import singular_at_zero
+from test_tree_general_kernels import random_tree
+
+from geomotion import tree
+from geomotion.tree import _jit, _lanes, general
+
+
+def run(kernel, model, q, v, tau, g, f_ext=None):
+    _, (Q, V, T), G, F, use_f = _jit._inputs(model, (q, v, tau), g, f_ext, "body")
+    out = np.empty((Q.shape[0], model.nv))
+    status = np.full(2, -1, dtype=np.int64)
+    kernel(*_jit.flat_tree(model).arrays(), Q, V, T, G, F, use_f, out, status)
+    return out, status
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("batch", [1, _lanes.LANES - 1, _lanes.LANES, 2 * _lanes.LANES + 3])
+def test_lanes_give_the_one_configuration_kernel_results(seed, batch):
+    model = random_tree(seed)
+    rng = np.random.default_rng(200 + seed)
+    q = tree.random_configuration(model, shape=(batch,), rng=rng)
+    v, tau = rng.normal(size=(2, batch, model.nv))
+    f_ext = rng.normal(size=(batch, model.num_bodies, 6))
+    g = rng.normal(size=(batch, 3)) * 5.0
+    expected, status = run(_jit.aba, model, q, v, tau, g, f_ext)
+    got, lanes_status = run(_lanes.aba, model, q, v, tau, g, f_ext)
+    assert status.tolist() == lanes_status.tolist() == [-1, -1]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    readable = general.aba(model, q, v, tau, g, f_ext, "body")
+    np.testing.assert_allclose(got, readable, rtol=0, atol=1e-11 * np.abs(readable).max())
+
+
+def test_a_singular_joint_in_a_later_block_is_named_with_its_configuration():
+    # singular_at_zero: joint 0 moves no inertia where q1 = 0; two such configurations
+    # in the third block, the first of them is the one reported.
+    model = singular_at_zero()
+    batch = 2 * _lanes.LANES + 5
+    q = np.tile([0.7, 0.4], (batch, 1))
+    q[2 * _lanes.LANES + 1, 1] = q[2 * _lanes.LANES + 3, 1] = 0.0
+    zeros = np.zeros_like(q)
+    _, expected = run(_jit.aba, model, q, zeros, zeros, model.gravity)
+    _, got = run(_lanes.aba, model, q, zeros, zeros, model.gravity)
+    assert expected.tolist() == [2 * _lanes.LANES + 1, 0]
+    assert got.tolist() == expected.tolist()
