@@ -55,3 +55,28 @@ def test_a_singular_joint_in_a_later_block_is_named_with_its_configuration():
     _, got = run(_lanes.aba, model, q, zeros, zeros, model.gravity)
     assert expected.tolist() == [2 * _lanes.LANES + 1, 0]
     assert got.tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("batch", [1, _lanes.LANES - 1, 2 * _lanes.LANES + 3])
+def test_rnea_and_crba_over_lanes_give_the_one_configuration_kernels_results(seed, batch):
+    model = random_tree(seed)
+    rng = np.random.default_rng(300 + seed)
+    q = tree.random_configuration(model, shape=(batch,), rng=rng)
+    v, a = rng.normal(size=(2, batch, model.nv))
+    f_ext = rng.normal(size=(batch, model.num_bodies, 6))
+    g = rng.normal(size=(batch, 3)) * 5.0
+    _, (Q, V, A), G, F, use_f = _jit._inputs(model, (q, v, a), g, f_ext, "body")
+    arrays = _jit.flat_tree(model).arrays()
+    expected, got = np.empty((2, batch, model.nv))
+    _jit.rnea(*arrays, Q, V, A, G, F, use_f, expected)
+    _lanes.rnea(*arrays, Q, V, A, G, F, use_f, got)
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    readable = general.rnea(model, q, v, a, g, f_ext, "body")
+    np.testing.assert_allclose(got, readable, rtol=0, atol=1e-11 * np.abs(readable).max())
+    M_expected, M_got = np.empty((2, batch, model.nv, model.nv))
+    _jit.crba(*arrays, Q, M_expected)
+    _lanes.crba(*arrays, Q, M_got)
+    np.testing.assert_allclose(M_got, M_expected, rtol=0, atol=1e-13 * np.abs(M_expected).max())
+    M_readable = general.crba(model, q)
+    np.testing.assert_allclose(M_got, M_readable, rtol=0, atol=1e-12 * np.abs(M_readable).max())

@@ -82,8 +82,11 @@ Implementation notes: two ways through the same mechanics
   composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
   shows, and the independent reference the fast path is tested against.
 * The *joint-general* path writes each algorithm once for any joint model.  Its RNEA,
-  ABA and CRBA run as compiled kernels (``geomotion.tree._jit``, numba, cached in
-  ``__pycache__``: one kernel per algorithm serves a single configuration and a batch);
+  ABA and CRBA run as compiled kernels (numba, cached in ``__pycache__``): one
+  configuration after another (``geomotion.tree._jit``), or from 8 configurations per
+  call over lanes of 64 configurations, the innermost axis of every work array, so that
+  each product is one SIMD loop (``geomotion.tree._lanes``; the golfer's ABA, nv = 33:
+  5.3 against 8.9 us per configuration);
   the same recursions in numpy, body by body with the configurations as leading axes
   (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
   against, and compute the Coriolis matrix and point kinematics of such trees.  Trees

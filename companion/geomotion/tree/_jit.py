@@ -519,19 +519,21 @@ def _inputs(model, arrays, g, f_ext, frame):
     return batch, rows, G, F, use_f
 
 
+#: Batches of at least this many configurations run RNEA, ABA and CRBA over lanes
+#: (:mod:`geomotion.tree._lanes`); measured on the golfer (nv = 33): the ABA of 8
+#: configurations in 70 us against 83 one by one, of 64 in 377 against 641; below 8 the
+#: block-sized work arrays cost more than they save.
+LANES_FROM = 8
+
+
 def run_rnea(model, q, v, a, g, f_ext=None, frame="body"):
-    """:func:`geomotion.tree.general.rnea` by the compiled kernel."""
+    """:func:`geomotion.tree.general.rnea` by the compiled kernels (over lanes from
+    ``LANES_FROM`` configurations)."""
     batch, (Q, V, A), G, F, use_f = _inputs(model, (q, v, a), g, f_ext, frame)
     out = np.empty((Q.shape[0], model.nv))
-    rnea(*flat_tree(model).arrays(), Q, V, A, G, F, use_f, out)
+    kernel = _lanes.rnea if Q.shape[0] >= LANES_FROM else rnea
+    kernel(*flat_tree(model).arrays(), Q, V, A, G, F, use_f, out)
     return out.reshape(batch + (model.nv,))
-
-
-#: Batches of at least this many configurations run the ABA over lanes
-#: (:mod:`geomotion.tree._lanes`); measured on the golfer (nv = 33): 8 configurations in
-#: 70 us against 83 one by one, 64 in 377 against 641; below 8 its block-sized work
-#: arrays cost more than they save.
-LANES_FROM = 8
 
 
 def run_aba(model, q, v, tau, g, f_ext=None, frame="body"):
@@ -555,11 +557,13 @@ def run_aba(model, q, v, tau, g, f_ext=None, frame="body"):
 
 
 def run_crba(model, q):
-    """:func:`geomotion.tree.general.crba` by the compiled kernel."""
+    """:func:`geomotion.tree.general.crba` by the compiled kernels (over lanes from
+    ``LANES_FROM`` configurations)."""
     batch = q.shape[:-1]
     Q = _rows(q, batch, q.shape[-1:])
     out = np.empty((Q.shape[0], model.nv, model.nv))
-    crba(*flat_tree(model).arrays(), Q, out)
+    kernel = _lanes.crba if Q.shape[0] >= LANES_FROM else crba
+    kernel(*flat_tree(model).arrays(), Q, out)
     return out.reshape(batch + (model.nv, model.nv))
 
 

@@ -1,4 +1,4 @@
-r"""The articulated-body algorithm compiled over *lanes*: a block of configurations at once.
+r"""RNEA, ABA and CRBA compiled over *lanes*: a block of configurations at once.
 
 :func:`geomotion.tree._jit.aba` runs one configuration after another, so each 6-vector
 and 6x6 product is a handful of scalar operations.  Here the same recursion is written
@@ -154,6 +154,42 @@ def _block_inverse(D, k, floor, inv, L, m):
 
 
 @numba.njit(**_KERNEL)
+def _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X):
+    """The motion transforms X[i, :, :, l] (parent to child) of configurations start..start+m."""
+    RJ, pJ, Xl = np.empty((3, 3)), np.empty(3), np.empty((6, 6))
+    for l in range(m):
+        for i in range(X.shape[0]):
+            _jit._joint_pose(jtype[i], screw[i], Q[start + l], iq[i], RJ, pJ)
+            _jit._motion_transform(R0[i], p0[i], RJ, pJ, Xl)
+            for r in range(6):
+                for s in range(6):
+                    X[i, r, s, l] = Xl[r, s]
+
+
+@numba.njit(**_KERNEL)
+def _joint_motion(S, iv, nvj, Xt, out, m):
+    """out[:, l] = S_i x_i for joint rows iv..iv+nvj of the lane-major vector ``Xt`` (nv, W)."""
+    for r in range(6):
+        for l in range(m):
+            out[r, l] = 0.0
+    for j in range(iv, iv + nvj):
+        for r in range(6):
+            for l in range(m):
+                out[r, l] += S[j, r] * Xt[j, l]
+
+
+@numba.njit(**_KERNEL)
+def _inertia_times(I, x, out, m):
+    """out[:, l] = I x[:, l] for one constant 6x6 inertia."""
+    for r in range(6):
+        for l in range(m):
+            acc = 0.0
+            for s in range(6):
+                acc += I[r, s] * x[s, l]
+            out[r, l] = acc
+
+
+@numba.njit(**_KERNEL)
 def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status):
     r"""Batched ABA over lanes of ``LANES`` configurations (see the module notes and
     :func:`geomotion.tree._jit.aba`, same arguments and results).  A block with a singular
@@ -180,29 +216,17 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
         np.empty((6, 6, W)),
     )
     u, floor, trace = np.empty((6, W)), np.empty(W), np.empty(W)
-    RJ, pJ, Xl = np.empty((3, 3)), np.empty(3), np.empty((6, 6))
     for start in range(0, B, W):
         m = min(W, B - start)
+        _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
         for l in range(m):
             b = start + l
-            for i in range(n):
-                _jit._joint_pose(jtype[i], screw[i], Q[b], iq[i], RJ, pJ)
-                _jit._motion_transform(R0[i], p0[i], RJ, pJ, Xl)
-                for r in range(6):
-                    for s in range(6):
-                        X[i, r, s, l] = Xl[r, s]
             for j in range(nv):
                 Vt[j, l] = V[b, j]
                 Tt[j, l] = T[b, j]
             a0[3, l], a0[4, l], a0[5, l] = -G[b, 0], -G[b, 1], -G[b, 2]
         for i in range(n):  # outward: twists, velocity products, bias wrenches
-            for r in range(6):
-                for l in range(m):
-                    sv[r, l] = 0.0
-            for j in range(iv[i], iv[i] + nvj[i]):
-                for r in range(6):
-                    for l in range(m):
-                        sv[r, l] += S[j, r] * Vt[j, l]
+            _joint_motion(S, iv[i], nvj[i], Vt, sv, m)
             p = parent[i]
             if p >= 0:
                 _xv(X[i], Vb[p], tmp, m)
@@ -214,12 +238,8 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
                     for l in range(m):
                         Vb[i, r, l] = sv[r, l]
             _cross_motion(Vb[i], sv, c[i], m)
+            _inertia_times(I[i], Vb[i], tmp, m)
             for r in range(6):
-                for l in range(m):
-                    acc = 0.0
-                    for s in range(6):
-                        acc += I[i, r, s] * Vb[i, s, l]
-                    tmp[r, l] = acc
                 for s in range(6):
                     for l in range(m):
                         IA[i, r, s, l] = I[i, r, s]
@@ -338,3 +358,136 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
         for l in range(m):
             for j in range(nv):
                 out[start + l, j] = qdd[j, l]
+
+
+@numba.njit(**_KERNEL)
+def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, out):
+    r"""Batched RNEA over lanes (same arguments and results as
+    :func:`geomotion.tree._jit.rnea`): outward twists and accelerations from the base
+    accelerating at :math:`-g`, net wrenches :math:`\mathcal I\mathcal A + \mathcal V
+    \times^*\mathcal I\mathcal V - \mathcal F^{ext}`, inward sums projected on each joint."""
+    n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
+    W = LANES
+    X = np.empty((n, 6, 6, W))
+    Vb, Ab, Fb = np.empty((n, 6, W)), np.empty((n, 6, W)), np.empty((n, 6, W))
+    Vt, At = np.empty((nv, W)), np.empty((nv, W))
+    sv, sa, tmp, a0 = np.empty((6, W)), np.empty((6, W)), np.empty((6, W)), np.zeros((6, W))
+    for start in range(0, B, W):
+        m = min(W, B - start)
+        _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
+        for l in range(m):
+            b = start + l
+            for j in range(nv):
+                Vt[j, l] = V[b, j]
+                At[j, l] = A[b, j]
+            a0[3, l], a0[4, l], a0[5, l] = -G[b, 0], -G[b, 1], -G[b, 2]
+        for i in range(n):
+            _joint_motion(S, iv[i], nvj[i], Vt, sv, m)
+            _joint_motion(S, iv[i], nvj[i], At, sa, m)
+            p = parent[i]
+            if p >= 0:
+                _xv(X[i], Vb[p], tmp, m)
+                for r in range(6):
+                    for l in range(m):
+                        Vb[i, r, l] = tmp[r, l] + sv[r, l]
+            else:
+                for r in range(6):
+                    for l in range(m):
+                        Vb[i, r, l] = sv[r, l]
+            _xv(X[i], a0 if p < 0 else Ab[p], Ab[i], m)
+            _cross_motion(Vb[i], sv, tmp, m)
+            for r in range(6):
+                for l in range(m):
+                    Ab[i, r, l] += sa[r, l] + tmp[r, l]
+            _inertia_times(I[i], Vb[i], sv, m)
+            _cross_force(Vb[i], sv, tmp, m)
+            _inertia_times(I[i], Ab[i], Fb[i], m)
+            for r in range(6):
+                for l in range(m):
+                    Fb[i, r, l] += tmp[r, l]
+            if use_f:
+                for r in range(6):
+                    for l in range(m):
+                        Fb[i, r, l] -= F[start + l, i, r]
+        for i in range(n - 1, -1, -1):
+            for j in range(iv[i], iv[i] + nvj[i]):
+                for l in range(m):
+                    acc = 0.0
+                    for r in range(6):
+                        acc += S[j, r] * Fb[i, r, l]
+                    out[start + l, j] = acc
+            if parent[i] >= 0:
+                _xtv_add(X[i], Fb[i], Fb[parent[i]], m)
+
+
+@numba.njit(**_KERNEL)
+def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
+    r"""Batched CRBA over lanes (same arguments and results as
+    :func:`geomotion.tree._jit.crba`): composite inertias
+    :math:`\mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\mathcal I^C_iX_i` inward, then
+    each joint's force columns :math:`\mathcal I^C_iS_i` carried to its ancestors."""
+    n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
+    W = LANES
+    X = np.empty((n, 6, 6, W))
+    IC = np.empty((n, 6, 6, W))
+    work = np.empty((6, 6, W))
+    Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W))
+    Mt = np.empty((nv, nv, W))
+    for start in range(0, B, W):
+        m = min(W, B - start)
+        _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
+        for r in range(nv):
+            for s in range(nv):
+                for l in range(m):
+                    Mt[r, s, l] = 0.0
+        for i in range(n):
+            for r in range(6):
+                for s in range(6):
+                    for l in range(m):
+                        IC[i, r, s, l] = I[i, r, s]
+        for i in range(n - 1, -1, -1):
+            if parent[i] >= 0:
+                _congruence_add(X[i], IC[i], IC[parent[i]], work, m)
+        for i in range(n):
+            k, base = nvj[i], iv[i]
+            for j in range(k):
+                for r in range(6):
+                    for l in range(m):
+                        acc = 0.0
+                        for s in range(6):
+                            acc += IC[i, r, s, l] * S[base + j, s]
+                        Fc[r, j, l] = acc
+            for j in range(k):
+                for h in range(k):
+                    for l in range(m):
+                        acc = 0.0
+                        for r in range(6):
+                            acc += S[base + j, r] * Fc[r, h, l]
+                        Mt[base + j, base + h, l] = acc
+            jb = i
+            while parent[jb] >= 0:
+                for h in range(k):  # F <- X_j^T F (X's upper-right block is zero)
+                    for s in range(6):
+                        for l in range(m):
+                            acc = 0.0
+                            for r in range(0 if s < 3 else 3, 6):
+                                acc += X[jb, r, s, l] * Fc[r, h, l]
+                            Fn[s, h, l] = acc
+                for h in range(k):
+                    for s in range(6):
+                        for l in range(m):
+                            Fc[s, h, l] = Fn[s, h, l]
+                jb = parent[jb]
+                kb, bb = nvj[jb], iv[jb]
+                for j in range(kb):
+                    for h in range(k):
+                        for l in range(m):
+                            acc = 0.0
+                            for r in range(6):
+                                acc += S[bb + j, r] * Fc[r, h, l]
+                            Mt[bb + j, base + h, l] = acc
+                            Mt[base + h, bb + j, l] = acc
+        for l in range(m):
+            for r in range(nv):
+                for s in range(nv):
+                    out[start + l, r, s] = Mt[r, s, l]
