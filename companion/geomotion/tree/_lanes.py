@@ -432,14 +432,10 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
     IC = np.empty((n, 6, 6, W))
     work = np.empty((6, 6, W))
     Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W))
-    Mt = np.empty((nv, nv, W))
+    Mt = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
-        for r in range(nv):
-            for s in range(nv):
-                for l in range(m):
-                    Mt[r, s, l] = 0.0
         for i in range(n):
             for r in range(6):
                 for s in range(6):
