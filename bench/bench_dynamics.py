@@ -58,7 +58,7 @@ LARGE_BATCHES = (10_000, 100_000, 1_000_000)  # growth of the per-configuration 
 TARGETS = {("batch", 7): 0.7, ("batch", 32): 1.0, ("single", 7): 15.0}
 GROWTH_TARGETS = {"crba": 2.1, "rnea": 1.15, "aba": 1.15}
 # Issue 21, for trees with ball and free-flyer joints (issue 24 asks 1.0 of them too).
-FLOATING_BATCH_TARGET = 2.0  # floating tree (nv = 33): batched crba, rnea, aba per configuration
+FLOATING_BATCH_TARGET = 2.0  # floating tree (nv = 33): batched crba, rnea, aba, Coriolis
 FLOATING_SINGLE_TARGET = 50.0  # and one configuration per call
 GOLFER_BATCH_TARGET = 2.0  # golfer's constrained forward dynamics against constraintDynamics
 GOLFER_SINGLE_TARGET = 50.0
@@ -268,7 +268,8 @@ def golfer_constrained_case(batch, repeat, seed=7):
 
 
 def floating_cases(batch, number, repeat, seed=6):
-    """crba, rnea and aba of the floating tree: ours against Pinocchio's, and the agreement."""
+    """crba, rnea, aba and the Coriolis matrix of the floating tree: ours against
+    Pinocchio's, and the agreement."""
     (model, pmodel), q_map, v_map = floating_pair()
     data = pmodel.createData()
     pool = pin.ModelPool(pmodel, 1)
@@ -292,6 +293,14 @@ def floating_cases(batch, number, repeat, seed=6):
         for b in range(batch):
             pin.crba(pmodel, data, Q[:, b])
 
+    def pin_coriolis():
+        for b in range(batch):
+            pin.computeCoriolisMatrix(pmodel, data, Q[:, b], V[:, b])
+
+    C_pin = pin.computeCoriolisMatrix(pmodel, data, Q[:, 0], V[:, 0])
+    C_ours = tree.coriolis_matrix(model, q[0], v[0])[np.ix_(v_map, v_map)]
+    difference = max(difference, np.abs(C_ours - C_pin).max() / np.abs(C_pin).max())
+
     if batch == 1:
         cases = {
             "crba": (lambda: tree.crba(model, q[0]), lambda: pin.crba(pmodel, data, Q[:, 0])),
@@ -302,6 +311,10 @@ def floating_cases(batch, number, repeat, seed=6):
             "aba": (
                 lambda: tree.aba(model, q[0], v[0], tau[0]),
                 lambda: pin.aba(pmodel, data, Q[:, 0], V[:, 0], TAU[:, 0]),
+            ),
+            "coriolis": (
+                lambda: tree.coriolis_matrix(model, q[0], v[0]),
+                lambda: pin.computeCoriolisMatrix(pmodel, data, Q[:, 0], V[:, 0]),
             ),
         }
     else:
@@ -315,6 +328,7 @@ def floating_cases(batch, number, repeat, seed=6):
                 lambda: tree.aba(model, q, v, tau),
                 lambda: pin.abaInParallel(1, pool, Q, V, TAU),
             ),
+            "coriolis": (lambda: tree.coriolis_matrix(model, q, v), pin_coriolis),
         }
     times = {alg: paired(*pair, number, repeat) for alg, pair in cases.items()}
     return times, difference, model.nv

@@ -82,15 +82,15 @@ Implementation notes: two ways through the same mechanics
   composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
   shows, and the independent reference the fast path is tested against.
 * The *joint-general* path writes each algorithm once for any joint model.  Its RNEA,
-  ABA and CRBA run as compiled kernels (numba, cached in ``__pycache__``): one
-  configuration after another (``geomotion.tree._jit``), or from 8 configurations per
-  call over lanes of 64 configurations, the innermost axis of every work array, so that
-  each product is one SIMD loop (``geomotion.tree._lanes``; the golfer's ABA, nv = 33:
-  5.3 against 8.9 us per configuration);
-  the same recursions in numpy, body by body with the configurations as leading axes
-  (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
-  against, and compute the Coriolis matrix and point kinematics of such trees.  Trees
-  with a ball or free-flyer joint use this path, and so does every tree for fewer than
+  ABA, CRBA and Coriolis matrix run as compiled kernels (numba, cached in
+  ``__pycache__``): one configuration after another (``geomotion.tree._jit``), or, for
+  RNEA, ABA and CRBA from 8 configurations per call, over lanes of 64 configurations,
+  the innermost axis of every work array, so that each product is one SIMD loop
+  (``geomotion.tree._lanes``; the golfer's ABA, nv = 33: 5.3 against 8.9 us per
+  configuration).  The same recursions in numpy, body by body with the configurations
+  as leading axes (:mod:`geomotion.tree.general`), are the readable version the kernels
+  are tested against, and compute the point kinematics of such trees.  Trees with a
+  ball or free-flyer joint use this path, and so does every tree for fewer than
   ``_SOA_MIN_BATCH`` = 96 configurations in one call of :func:`crba`, :func:`rnea`,
   :func:`aba` or :func:`bias_forces` (one call of the 7-body benchmark chain: 12, 18
   and 33 us against 26, 42 and 110 us vectorized across bodies).

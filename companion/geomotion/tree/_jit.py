@@ -479,6 +479,143 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
                         M[base + m, bb + j] = acc
 
 
+@numba.njit(**_JIT)
+def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
+    r"""Batched Christoffel-consistent Coriolis matrix in base coordinates, any joints.
+
+    With the joint columns :math:`s_a = \mathrm{Ad}_{T_{0i}}S_a` of body :math:`i`'s
+    joint, their rates :math:`\dot s_a = \mathcal V_i\times s_a`, the base-coordinate
+    inertias :math:`\mathcal I_k`, :math:`\dot{\mathcal I}_k = P_k + P_k^T`
+    (:math:`P_k = [\mathcal V_k\times^*]\mathcal I_k`), :math:`\mu_k = \mathcal I_k
+    \mathcal V_k` and their subtree sums :math:`\mathcal I^C, \dot{\mathcal I}^C,
+    \mu^C` (plain sums: one frame for all bodies): for column :math:`b` of joint
+    :math:`j`, :math:`F_2 = \mathcal I^C_js_b`, :math:`D = \dot{\mathcal I}^C_js_b`,
+    :math:`F_3 = \tfrac12(D - s_b\times^*\mu^C_j)`,
+    :math:`F_1 = \mathcal I^C_j\dot s_b + D - F_3`, and
+
+    .. math:: C_{ab} = s_a\cdot F_1(b),\qquad C_{ba} = F_2(b)\cdot\dot s_a + F_3(b)\cdot s_a
+
+    for the columns :math:`a` of the joints from the root to :math:`j` (the first formula
+    including :math:`j`'s own columns, the second only strict ancestors); zero across
+    branches.  The formulas of :func:`geomotion.tree.single._stk_coriolis`, per column
+    instead of per screw, so that ball and free-flyer joints need nothing else.
+    """
+    n, nv = parent.shape[0], S.shape[0]
+    Rw, pw = np.empty((n, 3, 3)), np.empty((n, 3))
+    s0, sd = np.empty((nv, 6)), np.empty((nv, 6))
+    Vb = np.empty((n, 6))
+    IC, IdC, muC = np.empty((n, 6, 6)), np.empty((n, 6, 6)), np.empty((n, 6))
+    RJ, pJ, Rl = np.empty((3, 3)), np.empty(3), np.empty((3, 3))
+    X, work, P = np.empty((6, 6)), np.empty((6, 6)), np.empty((6, 6))
+    col, tmp, F1, F2, F3 = np.empty(6), np.empty(6), np.empty(6), np.empty(6), np.empty(6)
+    zero3 = np.zeros(3)
+    eye3 = np.eye(3)
+    for b in range(Q.shape[0]):
+        q, v = Q[b], V[b]
+        for i in range(n):  # world poses, columns, twists, base-coordinate inertias
+            _joint_pose(jtype[i], screw[i], q, iq[i], RJ, pJ)
+            p = parent[i]
+            for r in range(3):
+                acc = p0[i, r]
+                for k in range(3):
+                    acc += R0[i, r, k] * pJ[k]
+                tmp[r] = acc
+                for c in range(3):
+                    Rl[r, c] = (
+                        R0[i, r, 0] * RJ[0, c] + R0[i, r, 1] * RJ[1, c] + R0[i, r, 2] * RJ[2, c]
+                    )
+            for r in range(3):
+                if p >= 0:
+                    pw[i, r] = pw[p, r]
+                    for k in range(3):
+                        pw[i, r] += Rw[p, r, k] * tmp[k]
+                    for c in range(3):
+                        Rw[i, r, c] = (
+                            Rw[p, r, 0] * Rl[0, c] + Rw[p, r, 1] * Rl[1, c] + Rw[p, r, 2] * Rl[2, c]
+                        )
+                else:
+                    pw[i, r] = tmp[r]
+                    for c in range(3):
+                        Rw[i, r, c] = Rl[r, c]
+            for r in range(6):
+                Vb[i, r] = Vb[p, r] if p >= 0 else 0.0
+            R, pp = Rw[i], pw[i]
+            for a in range(iv[i], iv[i] + nvj[i]):
+                for r in range(3):
+                    col[r] = R[r, 0] * S[a, 0] + R[r, 1] * S[a, 1] + R[r, 2] * S[a, 2]
+                    col[3 + r] = R[r, 0] * S[a, 3] + R[r, 1] * S[a, 4] + R[r, 2] * S[a, 5]
+                col[3] += pp[1] * col[2] - pp[2] * col[1]
+                col[4] += pp[2] * col[0] - pp[0] * col[2]
+                col[5] += pp[0] * col[1] - pp[1] * col[0]
+                for r in range(6):
+                    s0[a, r] = col[r]
+                    Vb[i, r] += col[r] * v[a]
+            for a in range(iv[i], iv[i] + nvj[i]):
+                _cross_motion(Vb[i], s0[a], sd[a])
+            _motion_transform(eye3, zero3, R, pp, X)  # Ad_{T_0i}^-1: base to body i
+            for r in range(6):
+                for c in range(6):
+                    IC[i, r, c] = 0.0
+            _congruence_add(X, I[i], IC[i], work)
+            for c in range(6):  # P = [V x*] I0, column by column
+                for r in range(6):
+                    col[r] = IC[i, r, c]
+                    tmp[r] = 0.0
+                _cross_force_add(Vb[i], col, tmp)
+                for r in range(6):
+                    P[r, c] = tmp[r]
+            for r in range(6):
+                acc = 0.0
+                for c in range(6):
+                    acc += IC[i, r, c] * Vb[i, c]
+                    IdC[i, r, c] = P[r, c] + P[c, r]
+                muC[i, r] = acc
+        for i in range(n - 1, 0, -1):  # subtree sums
+            p = parent[i]
+            if p >= 0:
+                for r in range(6):
+                    muC[p, r] += muC[i, r]
+                    for c in range(6):
+                        IC[p, r, c] += IC[i, r, c]
+                        IdC[p, r, c] += IdC[i, r, c]
+        C = out[b]
+        for r in range(nv):
+            for c in range(nv):
+                C[r, c] = 0.0
+        for j in range(n):
+            for bb in range(iv[j], iv[j] + nvj[j]):
+                for r in range(6):
+                    f2 = 0.0
+                    d = 0.0
+                    f1 = 0.0
+                    for c in range(6):
+                        f2 += IC[j, r, c] * s0[bb, c]
+                        d += IdC[j, r, c] * s0[bb, c]
+                        f1 += IC[j, r, c] * sd[bb, c]
+                    F2[r] = f2
+                    F1[r] = f1 + d
+                    F3[r] = d
+                for r in range(6):
+                    tmp[r] = 0.0
+                _cross_force_add(s0[bb], muC[j], tmp)
+                for r in range(6):
+                    F3[r] = 0.5 * (F3[r] - tmp[r])
+                    F1[r] -= F3[r]
+                k = j
+                while k >= 0:  # the joints from j up to the root
+                    for a in range(iv[k], iv[k] + nvj[k]):
+                        acc = 0.0
+                        for r in range(6):
+                            acc += s0[a, r] * F1[r]
+                        C[a, bb] = acc
+                        if k != j:
+                            acc = 0.0
+                            for r in range(6):
+                                acc += F2[r] * sd[a, r] + F3[r] * s0[a, r]
+                            C[bb, a] = acc
+                    k = parent[k]
+
+
 # ---------------------------------------------------------------------------
 # Python entry points: broadcast the inputs to rows, run the kernel, restore the shape
 # ---------------------------------------------------------------------------
@@ -872,3 +1009,12 @@ def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
     closure_rows(*flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G)
     J = J.reshape(batch + (c, model.nv)) if jacobian else None
     return J, (G.reshape(batch + (c,)) if use_v else None)
+
+
+def run_coriolis(model, q, v):
+    """:func:`geomotion.tree.general.coriolis` by the compiled kernel: (..., nv, nv)."""
+    batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+    Q, V = _rows(q, batch, q.shape[-1:]), _rows(v, batch, v.shape[-1:])
+    out = np.empty((Q.shape[0], model.nv, model.nv))
+    coriolis(*flat_tree(model).arrays(), Q, V, out)
+    return out.reshape(batch + (model.nv, model.nv))

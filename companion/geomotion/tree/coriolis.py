@@ -22,7 +22,7 @@ this factorization is the Christoffel one.  Organized by subtrees it costs
 :mod:`geomotion.tree.batched_base` for the formulas.
 """
 
-from . import general
+from . import _jit
 from .batched_base import _soa_coriolis
 from .model import _batch_shape, _check_configuration, _check_tangent, _flat, _path, check_model
 from .single import _stk_coriolis
@@ -78,7 +78,7 @@ def coriolis_matrix(model, q, v):
     arrays = [_check_configuration(model, q, "q"), _check_tangent(model, v, "v")]
     batch = _batch_shape(arrays)
     if model._compiled is None:
-        return general.coriolis(model, *arrays)
+        return _jit.run_coriolis(model, *arrays)
     q2, v2 = (_flat(a, batch) for a in arrays)
     C = _path(batch, _soa_coriolis, _stk_coriolis, "coriolis")(model._compiled, q2, v2)
     n = model.num_bodies
