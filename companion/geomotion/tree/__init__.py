@@ -92,16 +92,16 @@ Implementation notes: two ways through the same mechanics
   are tested against, and compute the point kinematics of such trees.  Trees with a
   ball or free-flyer joint use this path, and so does every tree for fewer than
   ``_SOA_MIN_BATCH`` = 96 configurations in one call of :func:`crba`, :func:`rnea`,
-  :func:`aba` or :func:`bias_forces` (one call of the 7-body benchmark chain: 12, 18
-  and 33 us against 26, 42 and 110 us vectorized across bodies).
+  :func:`aba`, :func:`bias_forces` or :func:`coriolis_matrix` (one call of the 7-body
+  benchmark chain: 12, 18, 33 and 14 us against 26, 42, 110 and 106 us vectorized
+  across bodies).
 * The *batched* path for trees of screw joints with at least ``_SOA_MIN_BATCH``
   configurations in one call (the measured crossover) takes structure-of-arrays
   implementations, the batch as the innermost axis, in body frames
   (:mod:`geomotion.tree.batched`: RNEA, ABA) or in base coordinates
   (:mod:`geomotion.tree.batched_base`: CRBA, Coriolis matrix, points).
-  :func:`coriolis_matrix` (:mod:`geomotion.tree.coriolis`) and the point kinematics
-  (:mod:`geomotion.tree.points`) of smaller batches use the implementation vectorized
-  across bodies in :mod:`geomotion.tree.single`.  All work on constant operators built
+  The point kinematics (:mod:`geomotion.tree.points`) of smaller batches use the
+  implementation vectorized across bodies in :mod:`geomotion.tree.single`.  All work on constant operators built
   once per model (:mod:`geomotion.tree.compiled`); their implementation notes are in
   those modules.
 """

@@ -497,8 +497,8 @@ def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
 
     for the columns :math:`a` of the joints from the root to :math:`j` (the first formula
     including :math:`j`'s own columns, the second only strict ancestors); zero across
-    branches.  The formulas of :func:`geomotion.tree.single._stk_coriolis`, per column
-    instead of per screw, so that ball and free-flyer joints need nothing else.
+    branches.  The formulas of ``geomotion.tree.batched_base._soa_coriolis``, per
+    column instead of per screw, so that ball and free-flyer joints need nothing else.
     """
     n, nv = parent.shape[0], S.shape[0]
     Rw, pw = np.empty((n, 3, 3)), np.empty((n, 3))

@@ -24,8 +24,15 @@ this factorization is the Christoffel one.  Organized by subtrees it costs
 
 from . import _jit
 from .batched_base import _soa_coriolis
-from .model import _batch_shape, _check_configuration, _check_tangent, _flat, _path, check_model
-from .single import _stk_coriolis
+from .model import (
+    _batch_layout,
+    _batch_shape,
+    _check_configuration,
+    _check_tangent,
+    _flat,
+    _in_blocks,
+    check_model,
+)
 
 __all__ = ["coriolis_matrix"]
 
@@ -77,9 +84,9 @@ def coriolis_matrix(model, q, v):
     check_model(model)
     arrays = [_check_configuration(model, q, "q"), _check_tangent(model, v, "v")]
     batch = _batch_shape(arrays)
-    if model._compiled is None:
+    if not _batch_layout(model, batch):  # any joints, or a small batch: the compiled kernel
         return _jit.run_coriolis(model, *arrays)
-    q2, v2 = (_flat(a, batch) for a in arrays)
-    C = _path(batch, _soa_coriolis, _stk_coriolis, "coriolis")(model._compiled, q2, v2)
     n = model.num_bodies
+    q2, v2 = (_flat(a, batch) for a in arrays)
+    C = _in_blocks(_soa_coriolis, "coriolis")(model._compiled, q2, v2)
     return C.reshape(batch + (n, n))

@@ -1,5 +1,4 @@
-r"""Coriolis matrix and point kinematics for one (or a few) configurations per call,
-vectorized across bodies.
+r"""Point kinematics for one (or a few) configurations per call, vectorized across bodies.
 
 The ~1-5 us overhead of each numpy call dominates at one configuration, so the work is
 vectorized across *bodies* instead, in base coordinates (Featherstone's spatial
@@ -7,11 +6,12 @@ formulation).  One product with constant bases gives all joint transforms, a loo
 6x6 ``ndarray.dot`` calls all force transforms to the base, and then joint screws, body
 inertias, velocities ``v_i = sum_{j<=i} s_j qd_j`` (a product with the constant ancestor
 matrix), the cross-product operators ``[v_i x]``/``[v_i x*]`` (one product with a
-constant (6, 72) basis) and subtree sums are a few calls for all bodies at once.  The
-CRBA here is the reference of the tree's precision check (:class:`~geomotion.tree.Tree`
-compares it with the readable path); one call of :func:`~geomotion.tree.crba`,
-:func:`~geomotion.tree.rnea` or :func:`~geomotion.tree.aba` runs the compiled kernels
-of ``geomotion.tree._jit`` instead, 2-3x faster.
+constant (6, 72) basis) are a few calls for all bodies at once.  The CRBA here is the
+reference of the tree's precision check (:class:`~geomotion.tree.Tree` compares it with
+the readable path); one call of :func:`~geomotion.tree.crba`,
+:func:`~geomotion.tree.rnea`, :func:`~geomotion.tree.aba` or
+:func:`~geomotion.tree.coriolis_matrix` runs the compiled kernels of
+``geomotion.tree._jit`` instead, 2-8x faster.
 
 Functions take ``(N,)`` arrays for one configuration or ``(B, N)`` for a small batch, in
 the user's body order, and a model's ``_Compiled`` data.
@@ -98,38 +98,6 @@ def _stk_velocity_products(cm, s, qd):
     )
     sdot = (ops[..., 0, :, :] @ s[..., None])[..., 0]
     return v, ops, sdot
-
-
-def _stk_coriolis(cm, q, qd):
-    r"""Christoffel-consistent Coriolis matrix, vectorized across bodies in base coordinates.
-
-    The formulas of :func:`geomotion.tree.batched_base._soa_coriolis` on explicit 6x6
-    inertias: :math:`\dot{\mathcal I}_k = P_k + P_k^T` with :math:`P_k = [v_k\times^*]\mathcal I_k`,
-    subtree sums by the ancestor matrix.
-    """
-    q, qd = _to_internal(cm, q), _to_internal(cm, qd)
-    s, I0, _ = _stk_frames(cm, q)
-    v, ops, sdot = _stk_velocity_products(cm, s, qd)
-    P = ops[..., 1, :, :] @ I0
-    Idot = P + np.swapaxes(P, -1, -2)
-    mu = (I0 @ v[..., None])[..., 0]
-
-    def subtree(x):
-        return _lmul(cm.anc_T, x.reshape(x.shape[: q.ndim] + (-1,))).reshape(x.shape)
-
-    IC, IdC, muC = subtree(I0), subtree(Idot), subtree(mu)
-    s_ops = (s @ _CROSS_BASIS).reshape(s.shape[:-1] + (2, 6, 6))
-    e = (s_ops[..., 1, :, :] @ muC[..., None])[..., 0]  # s x* mu^C
-    D = (IdC @ s[..., None])[..., 0]
-    F2 = (IC @ s[..., None])[..., 0]
-    F3 = 0.5 * (D - e)
-    F1 = (IC @ sdot[..., None])[..., 0] + D - F3
-    upper = s @ np.swapaxes(F1, -1, -2)
-    lower = F2 @ np.swapaxes(sdot, -1, -2) + F3 @ np.swapaxes(s, -1, -2)
-    C = upper * cm.anc_T + lower * cm.anc_T_strict.T
-    if not cm.identity:
-        C = np.take(np.take(C, cm.inv, axis=-1), cm.inv, axis=-2)
-    return C
 
 
 def _stk_points(cm, q, qd, k, r):
