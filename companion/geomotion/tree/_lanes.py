@@ -154,16 +154,106 @@ def _block_inverse(D, k, floor, inv, L, m):
 
 
 @numba.njit(**_KERNEL)
+def _screw_bases(jtype, screw, R0, p0):
+    r"""Constant bases of each screw joint's placed motion, linear in (1, sin, 1 - cos, q).
+
+    For :math:`S = (\omega, v)`, :math:`w = |\omega|`, the unit axis :math:`k` and
+    :math:`K = [k]`, :math:`\phi = wq`: :math:`e^{[S]q}` has :math:`R_J = I + \sin\phi\,K
+    + (1 - \cos\phi)K^2` and :math:`p_J = (I - R_J)(k\times v)/w + k(k\cdot v)q`
+    (Murray, Li and Sastry, prop. 2.9); a prismatic joint (:math:`\omega = 0`) has
+    :math:`R_J = I`, :math:`p_J = vq`.  So the placed pose :math:`(R_0R_J, R_0p_J + p_0)`
+    is ``A[i] @ (1, s, 1 - c)`` and ``b[i] @ (1, s, 1 - c, q)``; returns ``(A, b, w)``
+    with A (n, 3, 3, 3), b (n, 4, 3) and w (n,) (1 for a prismatic joint).
+    """
+    n = jtype.shape[0]
+    A, b, w = np.zeros((n, 3, 3, 3)), np.zeros((n, 4, 3)), np.ones(n)
+    K, K2, u = np.empty((3, 3)), np.empty((3, 3)), np.empty(3)
+    for i in range(n):
+        if jtype[i] != _jit.SCREW:
+            continue
+        om, v = screw[i, :3], screw[i, 3:]
+        norm = math.sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2])
+        for r in range(3):
+            for c in range(3):
+                A[i, 0, r, c] = R0[i, r, c]
+            b[i, 0, r] = p0[i, r]
+        if norm == 0.0:  # prismatic: R = R0, p = p0 + q R0 v
+            for r in range(3):
+                b[i, 3, r] = R0[i, r, 0] * v[0] + R0[i, r, 1] * v[1] + R0[i, r, 2] * v[2]
+            continue
+        w[i] = norm
+        k0, k1, k2 = om[0] / norm, om[1] / norm, om[2] / norm
+        K[0, 0], K[0, 1], K[0, 2] = 0.0, -k2, k1
+        K[1, 0], K[1, 1], K[1, 2] = k2, 0.0, -k0
+        K[2, 0], K[2, 1], K[2, 2] = -k1, k0, 0.0
+        for r in range(3):
+            for c in range(3):
+                K2[r, c] = K[r, 0] * K[0, c] + K[r, 1] * K[1, c] + K[r, 2] * K[2, c]
+        u[0] = (k1 * v[2] - k2 * v[1]) / norm  # k x v / w
+        u[1] = (k2 * v[0] - k0 * v[2]) / norm
+        u[2] = (k0 * v[1] - k1 * v[0]) / norm
+        kv = k0 * v[0] + k1 * v[1] + k2 * v[2]
+        for r in range(3):
+            for c in range(3):
+                A[i, 1, r, c] = (
+                    R0[i, r, 0] * K[0, c] + R0[i, r, 1] * K[1, c] + R0[i, r, 2] * K[2, c]
+                )
+                A[i, 2, r, c] = (
+                    R0[i, r, 0] * K2[0, c] + R0[i, r, 1] * K2[1, c] + R0[i, r, 2] * K2[2, c]
+                )
+        for r in range(3):  # p = p0 - s R0 K u - (1 - c) R0 K^2 u + q R0 k (k.v)
+            b[i, 1, r] = -(A[i, 1, r, 0] * u[0] + A[i, 1, r, 1] * u[1] + A[i, 1, r, 2] * u[2])
+            b[i, 2, r] = -(A[i, 2, r, 0] * u[0] + A[i, 2, r, 1] * u[1] + A[i, 2, r, 2] * u[2])
+            b[i, 3, r] = (R0[i, r, 0] * k0 + R0[i, r, 1] * k1 + R0[i, r, 2] * k2) * kv
+    return A, b, w
+
+
+@numba.njit(**_KERNEL)
 def _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X):
-    """The motion transforms X[i, :, :, l] (parent to child) of configurations start..start+m."""
+    """The motion transforms X[i, :, :, l] (parent to child) of configurations start..start+m.
+
+    Screw joints from the constant bases of :func:`_screw_bases`, every lane at once
+    (only sine and cosine are taken lane by lane); ball and free-flyer joints lane by lane.
+    """
+    A, bvec, w = _screw_bases(jtype, screw, R0, p0)
+    W = X.shape[3]
+    R, p = np.empty((3, 3, W)), np.empty((3, W))
+    s, c1, qv = np.empty(W), np.empty(W), np.empty(W)
     RJ, pJ, Xl = np.empty((3, 3)), np.empty(3), np.empty((6, 6))
-    for l in range(m):
-        for i in range(X.shape[0]):
-            _jit._joint_pose(jtype[i], screw[i], Q[start + l], iq[i], RJ, pJ)
-            _jit._motion_transform(R0[i], p0[i], RJ, pJ, Xl)
-            for r in range(6):
-                for s in range(6):
-                    X[i, r, s, l] = Xl[r, s]
+    for i in range(X.shape[0]):
+        if jtype[i] != _jit.SCREW:
+            for l in range(m):
+                _jit._joint_pose(jtype[i], screw[i], Q[start + l], iq[i], RJ, pJ)
+                _jit._motion_transform(R0[i], p0[i], RJ, pJ, Xl)
+                for r in range(6):
+                    for c in range(6):
+                        X[i, r, c, l] = Xl[r, c]
+            continue
+        for l in range(m):
+            x = Q[start + l, iq[i]]
+            phi = w[i] * x
+            s[l] = math.sin(phi)
+            c1[l] = 1.0 - math.cos(phi)
+            qv[l] = x
+        for r in range(3):
+            for c in range(3):
+                a0, a1, a2 = A[i, 0, r, c], A[i, 1, r, c], A[i, 2, r, c]
+                for l in range(m):
+                    R[r, c, l] = a0 + s[l] * a1 + c1[l] * a2
+            b0, b1, b2, b3 = bvec[i, 0, r], bvec[i, 1, r], bvec[i, 2, r], bvec[i, 3, r]
+            for l in range(m):
+                p[r, l] = b0 + s[l] * b1 + c1[l] * b2 + qv[l] * b3
+        for r in range(3):  # X = [[E, 0], [-E[p], E]], E = R^T; row r of E is column r of R
+            for c in range(3):
+                for l in range(m):
+                    X[i, r, c, l] = R[c, r, l]
+                    X[i, r + 3, c + 3, l] = R[c, r, l]
+                    X[i, r, c + 3, l] = 0.0
+            for l in range(m):
+                e0, e1, e2 = R[0, r, l], R[1, r, l], R[2, r, l]
+                X[i, r + 3, 0, l] = -(e1 * p[2, l] - e2 * p[1, l])
+                X[i, r + 3, 1, l] = -(e2 * p[0, l] - e0 * p[2, l])
+                X[i, r + 3, 2, l] = -(e0 * p[1, l] - e1 * p[0, l])
 
 
 @numba.njit(**_KERNEL)
