@@ -79,8 +79,8 @@ def test_work_arrays_kept_between_calls_hold_one_block(small_blocks):
 
     def kept_after(batch):
         q, qd = rng.normal(size=(2, batch, 6))
-        tree.aba(model, q, qd, qd)
-        tree.crba(model, q)
+        tree.coriolis_matrix(model, q, qd)
+        tree.point_acceleration_bias(model, q, qd, 5, [0.1, 0.0, 0.0])
         entry = batched._KEPT.get(id(model._compiled))
         return entry[1].nbytes()
 

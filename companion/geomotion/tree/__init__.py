@@ -75,43 +75,39 @@ own axes) have ``nq_i > nv_i``: ``q`` has ``model.nq`` entries, ``v``, ``a`` and
 have ``model.nv``, and :func:`integrate`, :func:`difference`, :func:`neutral`,
 :func:`random_configuration` and :func:`normalize` act on the configuration manifold.
 
-Implementation notes: two ways through the same mechanics
+Implementation notes: the ways through the same mechanics
 ---------------------------------------------------------
 * The *readable* path, :class:`PreparedTree` with :func:`composite_inertias` and
   :func:`joint_mass_matrix` (module :mod:`geomotion.tree.reference`), is the textbook
   composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
   shows, and the independent reference the fast path is tested against.
-* The *joint-general* path writes each algorithm once for any joint model.  Its RNEA,
-  ABA, CRBA and Coriolis matrix run as compiled kernels (numba, cached in
-  ``__pycache__``): one configuration after another (``geomotion.tree._jit``), or, for
-  RNEA, ABA and CRBA from 8 configurations per call, over lanes of 64 configurations,
-  the innermost axis of every work array, so that each product is one SIMD loop
-  (``geomotion.tree._lanes``; the golfer's ABA, nv = 33: 5.3 against 8.9 us per
-  configuration).  The same recursions in numpy, body by body with the configurations
-  as leading axes (:mod:`geomotion.tree.general`), are the readable version the kernels
-  are tested against, and compute the point kinematics of such trees.  Trees with a
-  ball or free-flyer joint use this path, and so does every tree for fewer than
-  ``_SOA_MIN_BATCH`` = 96 configurations in one call of :func:`crba`, :func:`rnea`,
-  :func:`aba`, :func:`bias_forces` or :func:`coriolis_matrix` (one call of the 7-body
-  benchmark chain: 12, 18, 33 and 14 us against 26, 42, 110 and 106 us vectorized
-  across bodies).
-* The *batched* path for trees of screw joints with at least ``_SOA_MIN_BATCH``
-  configurations in one call (the measured crossover) takes structure-of-arrays
-  implementations, the batch as the innermost axis, in body frames
-  (:mod:`geomotion.tree.batched`: RNEA, ABA) or in base coordinates
-  (:mod:`geomotion.tree.batched_base`: CRBA, Coriolis matrix, points).
-  The point kinematics (:mod:`geomotion.tree.points`) of smaller batches use the
-  implementation vectorized across bodies in :mod:`geomotion.tree.single`.  All work on constant operators built
-  once per model (:mod:`geomotion.tree.compiled`); their implementation notes are in
-  those modules.
+* The *compiled* path writes each algorithm once for any joint model (screw, ball and
+  free-flyer joints).  :func:`rnea`, :func:`aba`, :func:`crba` (and :func:`bias_forces`)
+  run as compiled kernels (numba, cached in ``__pycache__``) on every tree: one
+  configuration after another (``geomotion.tree._jit``) for fewer than 8 per call, and
+  otherwise over lanes of 64 configurations, the innermost axis of every work array, so
+  that each product is one SIMD loop (``geomotion.tree._lanes``; a screw joint's motion
+  comes from constant bases in :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).
+  Measured at 10,000 configurations of the 7-body benchmark chain: 0.44, 1.23 and
+  0.75 us per configuration, and 1.5, 4.4 and 3.4 us on the golfer (nv = 33).
+  :func:`coriolis_matrix` has one compiled kernel for any joints.  The same recursions
+  in numpy, body by body with the configurations as leading axes
+  (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
+  against, and compute the point kinematics of trees with ball or free-flyer joints.
+* For trees of screw joints, the Coriolis matrix and point kinematics of at least
+  ``_SOA_MIN_BATCH`` = 96 configurations per call take a numpy structure-of-arrays
+  implementation in base coordinates (:mod:`geomotion.tree.batched_base`, with the
+  helpers of :mod:`geomotion.tree.batched`), and the point kinematics of smaller
+  batches the implementation vectorized across bodies in :mod:`geomotion.tree.single`;
+  both work on constant operators built once per model (:mod:`geomotion.tree.compiled`),
+  whose implementation notes are in those modules.
 """
 
 import numpy as np
 
 from .. import _validate
 from . import _jit
-from .batched import _Scratch, _sincos, _soa_aba, _soa_rnea  # noqa: F401  (tests reach these through the package)
-from .batched_base import _soa_crba
+from .batched import _Scratch, _sincos  # noqa: F401  (tests reach these through the package)
 from .configuration import (
     difference,
     integrate,
@@ -150,14 +146,11 @@ from .model import (
     REVOLUTE_Z,
     GravityWarning,
     Tree,
-    _batch_layout,
     _batch_shape,
     _check_configuration,
     _check_f_ext,
     _check_gravity,
     _check_tangent,
-    _flat,
-    _in_blocks,
     check_model,
 )
 from .points import point_acceleration_bias, point_jacobian, point_position, point_velocity
@@ -281,12 +274,7 @@ def crba(model, q):
            [0.0675, 0.0675]])
     """
     check_model(model)
-    q = _check_configuration(model, q, "q")
-    batch, n = q.shape[:-1], model.num_bodies
-    if not _batch_layout(model, batch):
-        return _jit.run_crba(model, q)
-    M = _in_blocks(_soa_crba, "crba")(model._compiled, q.reshape(-1, n))
-    return M.reshape(batch + (n, n))
+    return _jit.run_crba(model, _check_configuration(model, q, "q"))
 
 
 def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
@@ -295,14 +283,8 @@ def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
     arrays += [_check_tangent(model, a, name) for a, name in zip(args[1:], names[1:])]
     g = _check_gravity(model, gravity)
     F = _check_f_ext(model, f_ext, f_ext_frame)
-    batch = _batch_shape(arrays, F, g)
-    if not _batch_layout(model, batch):  # the compiled kernels broadcast by themselves
-        return batch, arrays, g, F
-    flat = [_flat(a, batch) for a in arrays]
-    F = None if F is None else _flat(F, batch, core=2)
-    if g.ndim > 1:  # one gravity per configuration (a sweep over slopes, say)
-        g = _flat(g, batch)
-    return batch, flat, g, F
+    _batch_shape(arrays, F, g)  # a ValueError naming the arguments if they do not broadcast
+    return arrays, g, F
 
 
 def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
@@ -365,13 +347,10 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     >>> tree.rnea(arm, q, v, [1.0, 0.0]).round(6)
     array([15.142,  2.67 ])
     """
-    batch, (q, v, a), g, F = _dynamics_inputs(
+    (q, v, a), g, F = _dynamics_inputs(
         model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame
     )
-    if not _batch_layout(model, batch):
-        return _jit.run_rnea(model, q, v, a, g, F, f_ext_frame)
-    rows = _in_blocks(_soa_rnea, "rnea")(model._compiled, q, v, a, g, F, f_ext_frame)
-    return rows.reshape(batch + (model.nv,))
+    return _jit.run_rnea(model, q, v, a, g, F, f_ext_frame)
 
 
 def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
@@ -493,10 +472,7 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     >>> bool(np.allclose(tree.aba(arm, q, v, tree.bias_forces(arm, q, v)), 0.0))
     True
     """
-    batch, (q, v, tau), g, F = _dynamics_inputs(
+    (q, v, tau), g, F = _dynamics_inputs(
         model, (q, v, tau), ("q", "v", "tau"), gravity, f_ext, f_ext_frame
     )
-    if not _batch_layout(model, batch):
-        return _jit.run_aba(model, q, v, tau, g, F, f_ext_frame)
-    rows = _in_blocks(_soa_aba, "aba")(model._compiled, q, v, tau, g, F, f_ext_frame)
-    return rows.reshape(batch + (model.nv,))
+    return _jit.run_aba(model, q, v, tau, g, F, f_ext_frame)

@@ -1,4 +1,5 @@
-r"""Fast path for large batches, in base coordinates: CRBA, Coriolis matrix, point kinematics.
+r"""Fast path for large batches of screw-joint trees, in base coordinates: the Coriolis
+matrix and point kinematics.
 
 Same layout as :mod:`geomotion.tree.batched` (structure of arrays, the batch as the last,
 contiguous axis; work arrays from the model's scratch arena), but every quantity is
@@ -14,9 +15,6 @@ expressed in base coordinates (about the internal origin of each root's subtree,
 
   so composite inertias are subtree sums of these ten numbers, and applying one to a
   twist costs about 25 row operations;
-- the CRBA is then ``M_ij = s_i . (I^C_j s_j)`` for ``i`` an ancestor of (or equal to)
-  ``j``, about 11 row operations per entry of ``M`` (carrying body-frame force columns
-  through every ancestor measured 3.5x Pinocchio at N = 32);
 - the Coriolis matrix uses the same pass plus body twists ``V_k`` and the time
   derivative of each inertia, which in this form is again ten numbers,
   :math:`\dot h = m v + \omega\times h` and
@@ -72,7 +70,7 @@ def _soa_base_bodies(cm, qs, ws, upto=None, mass=True):
     """
     n, B = qs.shape
     upto = n if upto is None else upto
-    c, s, d, _, _ = _soa_trig(cm, qs, ws)
+    c, s, d = _soa_trig(cm, qs, ws)
     Rw = ws.get("cr_R", (n, 3, 3, B))
     pw = ws.get("cr_p", (n, 3, B))
     S = ws.get("cr_S", (6, n, B))
@@ -187,29 +185,6 @@ def _to_user_matrix(cm, M, out):
     return out
 
 
-def _symmetric_joint_matrix(cm, a, b, ws, out=None):
-    """A symmetric (B, n, n) joint-space matrix: ``M_ij = a_i . b_j`` for ``i`` an ancestor of
-    (or equal to) ``j``, mirrored below the diagonal, zero across branches.
-
-    One product per body ``k`` covers row ``k`` over its subtree (contiguous in the
-    depth-first order), only the entries that are needed; the (n, n, B) work array is
-    then transposed into the batch-first result.  Measured: at N = 64 this costs 60 % of
-    the product over all pairs that :func:`_joint_matrix` takes.
-    """
-    n, B = cm.n, a.shape[-1]
-    M = ws.get("joint_matrix", (n, n, B))  # every entry is written once below
-    for k in range(n):
-        e = cm.end[k]
-        np.einsum("rb,rjb->jb", a[:, k], b[:, k:e], out=M[k, k:e])
-        M[k + 1 : e, k] = M[k, k + 1 : e]
-        if e < n:  # bodies after the subtree: no ancestry, no coupling
-            M[k, e:] = 0.0
-            M[e:, k] = 0.0
-    result = out if cm.identity and out is not None else np.empty((B, n, n))
-    result.reshape(B, n * n)[...] = M.reshape(n * n, B).T
-    return _to_user_matrix(cm, result, out)
-
-
 def _joint_matrix(cm, upper, lower, ws, out=None):
     """An (B, n, n) joint-space matrix in the user's body order from per-body vectors.
 
@@ -230,26 +205,6 @@ def _joint_matrix(cm, upper, lower, ws, out=None):
     if not cm.all_related:
         M *= cm.related_mask
     return _to_user_matrix(cm, M, out)
-
-
-def _soa_crba(cm, q, out=None):
-    """CRBA on (B, N) user-order configurations, in base coordinates; returns (B, N, N).
-
-    M_ij = s_i . (I^C_j s_j) for i an ancestor of (or equal to) j: composite inertias are
-    subtree sums of the mass moments, F_j = I^C_j s_j, then one product per entry.
-    """
-    B, n = q.shape
-    ws = _checkout(cm)
-    try:
-        qs = _soa_columns(cm, q, ws.get("q", (n, B)))
-        _, _, S, Y = _soa_base_bodies(cm, qs, ws)
-        _subtree_sums(cm, Y)
-        F = _apply_inertia(
-            Y, cm.subtree_mass[:, None], S, ws.get("cr_F", (6, n, B)), ws.get("cr_tmp", (n, B))
-        )
-        return _symmetric_joint_matrix(cm, S, F, ws, out)
-    finally:
-        _checkin(cm, ws)
 
 
 def _soa_twists(cm, S, qds, V, upto=None):

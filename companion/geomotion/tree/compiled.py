@@ -19,83 +19,17 @@ of different roots never couple, so each root's subtree uses its own internal or
 the root joint frame's origin at ``q = 0`` (a translation: gravity is unchanged; world
 external wrenches are re-referenced, ``n <- n - r x f``); accuracy is then independent of
 where the tree sits.  Bodies are numbered internally in depth-first order (every subtree
-a contiguous index range, so the large-batch CRBA fills a whole subtree's row of ``M`` in
-one call); inputs and outputs are always in the user's body order.
+a contiguous index range); inputs and outputs are always in the user's body order.
 """
 
 import numpy as np
 
 from .._kernels import _inverse_pose, _motion_transform, _pose, _skew
 
-# ---------------------------------------------------------------------------
-# Symmetric 6x6 storage for the structure-of-arrays path
-# ---------------------------------------------------------------------------
-
-# The 21 unique entries of a symmetric 6x6, ordered by how a rotation about z acts
-# (x-like indices 0, 3; y-like 1, 4; z-like 2, 5):
-#   [0:3]   invariant entries (z, z)
-#   [3:7]   x-components and [7:11] matching y-components of 2-vectors (P, z): rotate by theta
-#   [11:14] a = (x, x), [14:17] f = (y, y), [17:20] b = (x, y) of the 2x2 blocks aa, ll, al
-#   [20]    e = (y, x) of the al block (aa and ll are symmetric)
-_SYM_PAIRS = np.array(
-    [(2, 2), (2, 5), (5, 5),
-     (0, 2), (0, 5), (2, 3), (3, 5),
-     (1, 2), (1, 5), (2, 4), (4, 5),
-     (0, 0), (3, 3), (0, 3),
-     (1, 1), (4, 4), (1, 4),
-     (0, 1), (3, 4), (0, 4),
-     (1, 3)]
-)  # fmt: skip
-_SYM_INDEX = np.empty((6, 6), dtype=np.intp)
-for _k, (_a, _b) in enumerate(_SYM_PAIRS):
-    _SYM_INDEX[_a, _b] = _SYM_INDEX[_b, _a] = _k
-_FULL_FROM_SYM = _SYM_INDEX.reshape(36)
-_COLUMN2 = _SYM_INDEX[:, 2].copy()
-_COLUMN5 = _SYM_INDEX[:, 5].copy()
-_DIAGONAL = np.diag(_SYM_INDEX).copy()
-
-# Named row ranges of that order, as the rotation about z uses them.
-_INVARIANT = slice(0, 3)  # (z, z) entries
-_VECTOR_X, _VECTOR_Y = slice(3, 7), slice(7, 11)  # (x, z) and the matching (y, z) entries
-_BLOCK_XX, _BLOCK_YY, _BLOCK_XY = slice(11, 14), slice(14, 17), slice(17, 20)
-_BLOCK_YX = 20  # (y, x) of the only non-symmetric 2x2 block
-
-
-def _check_symmetric_layout():
-    """The row ranges above describe _SYM_PAIRS (checked once, at import)."""
-    kind = np.array([0, 1, 2, 0, 1, 2])  # 0: x-like, 1: y-like, 2: z-like index
-    pairs = [tuple(p) for p in _SYM_PAIRS]
-    assert all(kind[a] == kind[b] == 2 for a, b in pairs[_INVARIANT])
-    for (a, b), (c, d) in zip(pairs[_VECTOR_X], pairs[_VECTOR_Y]):
-        assert sorted(kind[[a, b]]) == [0, 2] and (c, d) == tuple(
-            i + (kind[i] == 0) for i in (a, b)
-        )
-    for (a, b), yy, xy in zip(pairs[_BLOCK_XX], pairs[_BLOCK_YY], pairs[_BLOCK_XY]):
-        assert kind[a] == kind[b] == 0 and yy == (a + 1, b + 1) and xy == (a, b + 1)
-    a, b = pairs[_BLOCK_XX][-1]
-    assert pairs[_BLOCK_YX] == (a + 1, b) and len(pairs) == _BLOCK_YX + 1 == 21
-
-
-_check_symmetric_layout()
-
 #: A joint's articulated inertia about its own screw, D_i = S_i^T I^A_i S_i, counts as zero
 #: (the mass matrix as singular) at or below this fraction of |S_i|^2 tr(I^A_i), the size
 #: of the terms it is summed from: rounding alone leaves ~1e-16 of that.
 SINGULAR_JOINT_RTOL = 1e-12
-
-
-def _sym21(I):
-    """(..., 6, 6) symmetric -> (..., 21) in the rotation-friendly order."""
-    return I[..., _SYM_PAIRS[:, 0], _SYM_PAIRS[:, 1]]
-
-
-def _congruence21(X):
-    """Matrix L (21x21) with sym21(X^T I X) = L @ sym21(I) for symmetric I."""
-    a, b = _SYM_PAIRS[:, 0], _SYM_PAIRS[:, 1]
-    i, j = _SYM_PAIRS[:, 0], _SYM_PAIRS[:, 1]
-    L = X[i[None, :], a[:, None]] * X[j[None, :], b[:, None]]
-    L += (i != j)[None, :] * X[j[None, :], a[:, None]] * X[i[None, :], b[:, None]]
-    return L
 
 
 # ---------------------------------------------------------------------------
@@ -156,9 +90,8 @@ class _Compiled:
     def __init__(self, parents, S, placements, inertias, masses, coms, inertias_com):
         n = len(parents)
         self.n = n
-        self.user_mass, self.user_com = masses.copy(), coms.copy()
 
-        # Depth-first numbering: internal k is user body perm[k]; subtree of k = [k, end[k]).
+        # Depth-first numbering: internal k is user body perm[k]; each subtree is contiguous.
         children = [[] for _ in range(n)]
         roots = []
         for i, p in enumerate(parents):
@@ -173,11 +106,6 @@ class _Compiled:
         self.inv[self.perm] = np.arange(n)
         self.identity = bool(np.all(self.perm == np.arange(n)))
         self.parent = [int(self.inv[parents[u]]) if parents[u] >= 0 else -1 for u in self.perm]
-        size = [1] * n
-        for k in reversed(range(n)):
-            if self.parent[k] >= 0:
-                size[self.parent[k]] += size[k]
-        self.end = [k + size[k] for k in range(n)]
         self.chain_steps = [(k, p) for k, p in enumerate(self.parent) if p >= 0]
         A = np.eye(n)  # ancestor matrix: A[i, j] = 1 if j is i or an ancestor of i
         for k, p in self.chain_steps:
@@ -185,8 +113,7 @@ class _Compiled:
         self.anc = A
         self.anc_T = np.ascontiguousarray(A.T)
         self.anc_T_strict = np.ascontiguousarray(A.T - np.eye(n))
-        self.upper_mask = A.T > 0  # i an ancestor of (or equal to) j
-        self.lower_mask = ~self.upper_mask
+        self.lower_mask = ~(A.T > 0)  # j a strict ancestor of i (i not an ancestor of j)
         self.related_mask = (A + A.T) > 0  # i and j on one path from the base
         self.all_related = bool(self.related_mask.all())
 
@@ -214,9 +141,7 @@ class _Compiled:
         for k, p in enumerate(self.parent):
             origin[k] = C[k, :3, 3] if p < 0 else origin[p]
         C[[k for k, p in enumerate(self.parent) if p < 0], :3, 3] = 0.0
-        self.shifted = bool(np.any(origin))
         self.origin = origin  # internal origin of each body's root subtree, base coordinates
-        self.origin_skew = _skew(origin)
         Cinv = _inverse_pose(C)
         XC = _motion_transform(Cinv[:, :3, :3], Cinv[:, :3, 3])  # constant part of X_i
 
@@ -228,20 +153,9 @@ class _Compiled:
         Rg = G[:, :3, :3]
         com = np.einsum("kji,kj->ki", Rg, coms[self.perm] - G[:, :3, 3])
         inertia_com = np.swapaxes(Rg, 1, 2) @ inertias_com[self.perm] @ Rg
-        self.GT = np.ascontiguousarray(np.swapaxes(AdG, 1, 2))  # body wrench -> canonical: Ad_G^T
 
-        # Large-batch RNEA/ABA (canonical body frames).
-        self.XC = [np.ascontiguousarray(x) for x in XC]
-        self.XCT = [np.ascontiguousarray(x.T) for x in XC]
-        self.L21 = [np.ascontiguousarray(_congruence21(x)) for x in XC]
-        self.I6 = [np.ascontiguousarray(x) for x in self.I]
-        self.I21 = [np.ascontiguousarray(_sym21(x)) for x in self.I]
-        self.L22 = [  # [L_k | I21 of the parent]: folds the parent's own inertia into the gemm
-            np.ascontiguousarray(np.column_stack([L, self.I21[p] if p >= 0 else np.zeros(21)]))
-            for L, p in zip(self.L21, self.parent)
-        ]
-
-        # Large-batch CRBA (base coordinates): C = (R_C, p_C) and per-body mass terms,
+        # Large-batch Coriolis matrix and points (base coordinates): C = (R_C, p_C) and
+        # per-body mass terms,
         # second moments R Sigma'_C R^T = sum_j w_j w_j^T with w_j = Gk[j] . (columns of R).
         self.RCT = [np.ascontiguousarray(x[:3, :3].T) for x in C]  # row j = column j of R_C
         self.pC = [np.ascontiguousarray(x[:3, 3]) for x in C]
@@ -276,33 +190,3 @@ class _Compiled:
 def _to_internal(cm, x, axis=-1):
     """User body order -> internal depth-first order along ``axis``."""
     return x if cm.identity else np.take(x, cm.perm, axis=axis)
-
-
-def _to_user(cm, x, axis=-1):
-    return x if cm.identity else np.take(x, cm.inv, axis=axis)
-
-
-def _reference_world_wrenches(cm, F):
-    """World wrenches about the base origin -> about each root subtree's internal origin."""
-    if not cm.shifted:
-        return F
-    F = np.array(F)
-    F[..., :3] -= (cm.origin_skew @ F[..., 3:, None])[..., 0]
-    return F
-
-
-def _check_joint_inertia(cm, k, D, scale):
-    """ValueError naming the joint if D <= SINGULAR_JOINT_RTOL * scale for some configuration.
-
-    ``D`` and ``scale`` are (B,) arrays (or scalars) for internal body ``k``.
-    """
-    bad = np.asarray(D <= SINGULAR_JOINT_RTOL * scale)
-    if bad.any():
-        b = int(np.argmax(bad.reshape(-1)))
-        where = f"configuration {b} of the batch" if bad.size > 1 else "this configuration"
-        value = float(np.asarray(D).reshape(-1)[b])
-        raise ValueError(
-            f"q: the mass matrix is singular at {where}: joint {int(cm.perm[k])} moves no "
-            f"inertia about its own axis there (articulated inertia {value:.3g}, at most "
-            f"{SINGULAR_JOINT_RTOL:g} of its size); the joint acceleration is undefined"
-        )

@@ -363,15 +363,14 @@ def _flat(x, batch, core=1):
     return x.reshape(tail if math.prod(batch) == 1 else (-1,) + tail)
 
 
-#: Configurations per block of the large-batch path: a batch is processed block by
-#: block, so the work arrays of one call (and the scratch arena kept between calls)
-#: hold one block whatever the batch size.  Every block pays the Python overhead of the
-#: per-body loops (~1-2 ms at N = 32); larger blocks spill out of the caches.  Measured
-#: here (one BLAS thread, minimum of repeats): RNEA and ABA are fastest near 8,192 at
-#: N = 7 and 32 (N = 32: 3.0 and 6.6 us per configuration, against 4.1 and 9.6 us with
-#: blocks of 2,048); the CRBA with the largest blocks; the Coriolis matrix, whose work
-#: arrays grow as N^2, with about 65,536 / N (N = 32: 20.6 us at 2,048, 29.8 us at 8,192).
-BLOCK_SIZES = {"rnea": 8_192, "aba": 8_192, "crba": 16_384, "points": 8_192}
+#: Configurations per block of the large-batch numpy path (point kinematics and the
+#: Coriolis matrix of screw-joint trees): a batch is processed block by block, so the
+#: work arrays of one call (and the scratch arena kept between calls) hold one block
+#: whatever the batch size.  Every block pays the Python overhead of the per-body loops
+#: (~1-2 ms at N = 32); larger blocks spill out of the caches.  Measured here (one BLAS
+#: thread, minimum of repeats): points near 8,192; the Coriolis matrix, whose work arrays
+#: grow as N^2, with about 65,536 / N (N = 32: 20.6 us at 2,048, 29.8 us at 8,192).
+BLOCK_SIZES = {"points": 8_192}
 CORIOLIS_BLOCK_VALUES = 65_536
 CORIOLIS_BLOCK_RANGE = (1_024, 8_192)
 
@@ -422,9 +421,9 @@ def _in_blocks(soa, algorithm):
 
 
 def _batch_layout(model, batch):
-    """Whether crba, rnea and aba take the batch-innermost numpy path (a screw-joint tree
-    and at least ``_SOA_MIN_BATCH`` configurations) rather than the compiled kernels of
-    :mod:`geomotion.tree._jit`, which serve every tree one configuration at a time."""
+    """Whether the Coriolis matrix and point kinematics take the batch-last numpy path (a
+    screw-joint tree and at least ``_SOA_MIN_BATCH`` configurations) rather than the
+    compiled kernels (Coriolis matrix) or the path vectorized across bodies (points)."""
     return model._compiled is not None and math.prod(batch) >= _SOA_MIN_BATCH
 
 
