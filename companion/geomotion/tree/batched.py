@@ -3,7 +3,7 @@ arena, joint trigonometry and the batch-last layout.
 
 Every per-body quantity of that path is an array with the batch as its last, contiguous
 axis.  (RNEA, ABA and CRBA of large batches run in the compiled kernels over lanes,
-:mod:`geomotion.tree._lanes` style, instead: measured on the 7-body benchmark chain at
+``geomotion.tree._lanes``, instead: measured on the 7-body benchmark chain at
 10,000 configurations, 0.44, 1.23 and 0.75 us per configuration against 0.55, 1.21 and
 0.85 us for the numpy structure of arrays that lived here.)
 
