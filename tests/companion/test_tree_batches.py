@@ -20,13 +20,11 @@ BLOCK = 128  # small blocks for the tests; the large-batch path starts at 96 con
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    monkeypatch.setattr(tree_model, "BLOCK_SIZES", dict.fromkeys(tree_model.BLOCK_SIZES, BLOCK))
-    monkeypatch.setattr(tree_model, "CORIOLIS_BLOCK_RANGE", (BLOCK, BLOCK))
+    monkeypatch.setattr(tree_model, "POINTS_BLOCK", BLOCK)
 
 
 def unblocked(monkeypatch):
-    monkeypatch.setattr(tree_model, "BLOCK_SIZES", dict.fromkeys(tree_model.BLOCK_SIZES, 10**9))
-    monkeypatch.setattr(tree_model, "CORIOLIS_BLOCK_RANGE", (10**9, 10**9))
+    monkeypatch.setattr(tree_model, "POINTS_BLOCK", 10**9)
 
 
 def everything(model, q, qd, x, g):
@@ -79,7 +77,6 @@ def test_work_arrays_kept_between_calls_hold_one_block(small_blocks):
 
     def kept_after(batch):
         q, qd = rng.normal(size=(2, batch, 6))
-        tree.coriolis_matrix(model, q, qd)
         tree.point_acceleration_bias(model, q, qd, 5, [0.1, 0.0, 0.0])
         entry = batched._KEPT.get(id(model._compiled))
         return entry[1].nbytes()

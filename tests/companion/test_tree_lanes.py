@@ -1,4 +1,4 @@
-"""The ABA compiled over lanes of configurations (tree/_lanes.py).
+"""RNEA, ABA, CRBA and the Coriolis matrix compiled over lanes of configurations (tree/_lanes.py).
 
 It must give what the one-configuration kernel gives (a different loop structure over
 the same recursion: each elementary product runs across a block of configurations) on
@@ -59,7 +59,7 @@ def test_a_singular_joint_in_a_later_block_is_named_with_its_configuration():
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("batch", [1, _lanes.LANES - 1, 2 * _lanes.LANES + 3])
-def test_rnea_and_crba_over_lanes_give_the_one_configuration_kernels_results(seed, batch):
+def test_rnea_crba_and_coriolis_over_lanes_give_the_one_configuration_kernels_results(seed, batch):
     model = random_tree(seed)
     rng = np.random.default_rng(300 + seed)
     q = tree.random_configuration(model, shape=(batch,), rng=rng)
@@ -80,3 +80,9 @@ def test_rnea_and_crba_over_lanes_give_the_one_configuration_kernels_results(see
     np.testing.assert_allclose(M_got, M_expected, rtol=0, atol=1e-13 * np.abs(M_expected).max())
     M_readable = general.crba(model, q)
     np.testing.assert_allclose(M_got, M_readable, rtol=0, atol=1e-12 * np.abs(M_readable).max())
+    C_expected, C_got = np.empty((2, batch, model.nv, model.nv))
+    _jit.coriolis(*arrays, Q, V, C_expected)
+    _lanes.coriolis(*arrays, Q, V, C_got)
+    np.testing.assert_allclose(C_got, C_expected, rtol=0, atol=1e-13 * np.abs(C_expected).max())
+    C_readable = general.coriolis(model, q, v)
+    np.testing.assert_allclose(C_got, C_readable, rtol=0, atol=1e-12 * np.abs(C_readable).max())

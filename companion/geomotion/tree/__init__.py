@@ -83,24 +83,24 @@ Implementation notes: the ways through the same mechanics
   shows, and the independent reference the fast path is tested against.
 * The *compiled* path writes each algorithm once for any joint model (screw, ball and
   free-flyer joints).  :func:`rnea`, :func:`aba`, :func:`crba` (and :func:`bias_forces`)
-  run as compiled kernels (numba, cached in ``__pycache__``) on every tree: one
-  configuration after another (``geomotion.tree._jit``) for fewer than 8 per call, and
-  otherwise over lanes of 64 configurations, the innermost axis of every work array, so
-  that each product is one SIMD loop (``geomotion.tree._lanes``; a screw joint's motion
-  comes from constant bases in :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).
-  Measured at 10,000 configurations of the 7-body benchmark chain: 0.44, 1.23 and
-  0.75 us per configuration, and 1.5, 4.4 and 3.4 us on the golfer (nv = 33).
-  :func:`coriolis_matrix` has one compiled kernel for any joints.  The same recursions
-  in numpy, body by body with the configurations as leading axes
+  and :func:`coriolis_matrix` run as compiled kernels (numba, cached in
+  ``__pycache__``) on every tree: one configuration after another
+  (``geomotion.tree._jit``) for fewer than 8 per call, and otherwise over lanes of 64
+  configurations, the innermost axis of every work array, so that each product is one
+  SIMD loop (``geomotion.tree._lanes``; a screw joint's motion comes from constant bases
+  in :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).  Measured at 10,000
+  configurations of the 7-body benchmark chain: 0.44, 1.23, 0.75 and 1.3 us per
+  configuration, and 1.5, 4.4, 3.4 and 5.0 us on the golfer (nv = 33).  The same
+  recursions in numpy, body by body with the configurations as leading axes
   (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
   against, and compute the point kinematics of trees with ball or free-flyer joints.
-* For trees of screw joints, the Coriolis matrix and point kinematics of at least
-  ``_SOA_MIN_BATCH`` = 96 configurations per call take a numpy structure-of-arrays
-  implementation in base coordinates (:mod:`geomotion.tree.batched_base`, with the
-  helpers of :mod:`geomotion.tree.batched`), and the point kinematics of smaller
-  batches the implementation vectorized across bodies in :mod:`geomotion.tree.single`;
-  both work on constant operators built once per model (:mod:`geomotion.tree.compiled`),
-  whose implementation notes are in those modules.
+* For trees of screw joints, the point kinematics of at least ``_SOA_MIN_BATCH`` = 96
+  configurations per call take a numpy structure-of-arrays implementation in base
+  coordinates (:mod:`geomotion.tree.batched_base`, with the helpers of
+  :mod:`geomotion.tree.batched`), and those of smaller batches the implementation
+  vectorized across bodies in :mod:`geomotion.tree.single`; both work on constant
+  operators built once per model (:mod:`geomotion.tree.compiled`), whose
+  implementation notes are in those modules.
 """
 
 import numpy as np

@@ -656,7 +656,8 @@ def _inputs(model, arrays, g, f_ext, frame):
     return batch, rows, G, F, use_f
 
 
-#: Batches of at least this many configurations run RNEA, ABA and CRBA over lanes
+#: Batches of at least this many configurations run RNEA, ABA, CRBA and the Coriolis
+#: matrix over lanes
 #: (:mod:`geomotion.tree._lanes`); measured on the golfer (nv = 33): the ABA of 8
 #: configurations in 70 us against 83 one by one, of 64 in 377 against 641; below 8 the
 #: block-sized work arrays cost more than they save.
@@ -1012,9 +1013,11 @@ def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
 
 
 def run_coriolis(model, q, v):
-    """:func:`geomotion.tree.general.coriolis` by the compiled kernel: (..., nv, nv)."""
+    """:func:`geomotion.tree.general.coriolis` by the compiled kernels (over lanes from
+    ``LANES_FROM`` configurations): (..., nv, nv)."""
     batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
     Q, V = _rows(q, batch, q.shape[-1:]), _rows(v, batch, v.shape[-1:])
     out = np.empty((Q.shape[0], model.nv, model.nv))
-    coriolis(*flat_tree(model).arrays(), Q, V, out)
+    kernel = _lanes.coriolis if Q.shape[0] >= LANES_FROM else coriolis
+    kernel(*flat_tree(model).arrays(), Q, V, out)
     return out.reshape(batch + (model.nv, model.nv))

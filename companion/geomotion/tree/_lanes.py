@@ -209,25 +209,30 @@ def _screw_bases(jtype, screw, R0, p0):
 
 
 @numba.njit(**_KERNEL)
-def _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X):
-    """The motion transforms X[i, :, :, l] (parent to child) of configurations start..start+m.
+def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p):
+    """Each body's pose in its parent, R[i, :, :, l] and p[i, :, l], for configurations
+    start..start+m.
 
     Screw joints from the constant bases of :func:`_screw_bases`, every lane at once
     (only sine and cosine are taken lane by lane); ball and free-flyer joints lane by lane.
     """
     A, bvec, w = _screw_bases(jtype, screw, R0, p0)
-    W = X.shape[3]
-    R, p = np.empty((3, 3, W)), np.empty((3, W))
+    W = R.shape[3]
     s, c1, qv = np.empty(W), np.empty(W), np.empty(W)
-    RJ, pJ, Xl = np.empty((3, 3)), np.empty(3), np.empty((6, 6))
-    for i in range(X.shape[0]):
+    RJ, pJ = np.empty((3, 3)), np.empty(3)
+    for i in range(R.shape[0]):
         if jtype[i] != _jit.SCREW:
             for l in range(m):
                 _jit._joint_pose(jtype[i], screw[i], Q[start + l], iq[i], RJ, pJ)
-                _jit._motion_transform(R0[i], p0[i], RJ, pJ, Xl)
-                for r in range(6):
-                    for c in range(6):
-                        X[i, r, c, l] = Xl[r, c]
+                for r in range(3):
+                    acc = p0[i, r]
+                    for k in range(3):
+                        acc += R0[i, r, k] * pJ[k]
+                    p[i, r, l] = acc
+                    for c in range(3):
+                        R[i, r, c, l] = (
+                            R0[i, r, 0] * RJ[0, c] + R0[i, r, 1] * RJ[1, c] + R0[i, r, 2] * RJ[2, c]
+                        )
             continue
         for l in range(m):
             x = Q[start + l, iq[i]]
@@ -239,21 +244,37 @@ def _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X):
             for c in range(3):
                 a0, a1, a2 = A[i, 0, r, c], A[i, 1, r, c], A[i, 2, r, c]
                 for l in range(m):
-                    R[r, c, l] = a0 + s[l] * a1 + c1[l] * a2
+                    R[i, r, c, l] = a0 + s[l] * a1 + c1[l] * a2
             b0, b1, b2, b3 = bvec[i, 0, r], bvec[i, 1, r], bvec[i, 2, r], bvec[i, 3, r]
             for l in range(m):
-                p[r, l] = b0 + s[l] * b1 + c1[l] * b2 + qv[l] * b3
-        for r in range(3):  # X = [[E, 0], [-E[p], E]], E = R^T; row r of E is column r of R
-            for c in range(3):
-                for l in range(m):
-                    X[i, r, c, l] = R[c, r, l]
-                    X[i, r + 3, c + 3, l] = R[c, r, l]
-                    X[i, r, c + 3, l] = 0.0
+                p[i, r, l] = b0 + s[l] * b1 + c1[l] * b2 + qv[l] * b3
+
+
+@numba.njit(**_KERNEL)
+def _pose_transform(R, p, X, m):
+    """X[:, :, l] = Ad^-1 of the pose (R, p): [[E, 0], [-E[p], E]], E = R^T."""
+    for r in range(3):  # row r of E is column r of R
+        for c in range(3):
             for l in range(m):
-                e0, e1, e2 = R[0, r, l], R[1, r, l], R[2, r, l]
-                X[i, r + 3, 0, l] = -(e1 * p[2, l] - e2 * p[1, l])
-                X[i, r + 3, 1, l] = -(e2 * p[0, l] - e0 * p[2, l])
-                X[i, r + 3, 2, l] = -(e0 * p[1, l] - e1 * p[0, l])
+                X[r, c, l] = R[c, r, l]
+                X[r + 3, c + 3, l] = R[c, r, l]
+                X[r, c + 3, l] = 0.0
+        for l in range(m):
+            e0, e1, e2 = R[0, r, l], R[1, r, l], R[2, r, l]
+            X[r + 3, 0, l] = -(e1 * p[2, l] - e2 * p[1, l])
+            X[r + 3, 1, l] = -(e2 * p[0, l] - e0 * p[2, l])
+            X[r + 3, 2, l] = -(e0 * p[1, l] - e1 * p[0, l])
+
+
+@numba.njit(**_KERNEL)
+def _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X):
+    """The motion transforms X[i, :, :, l] (parent to child) of configurations
+    start..start+m (:func:`_block_poses`, then :func:`_pose_transform`)."""
+    n, W = X.shape[0], X.shape[3]
+    R, p = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
+    _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p)
+    for i in range(n):
+        _pose_transform(R[i], p[i], X[i], m)
 
 
 @numba.njit(**_KERNEL)
@@ -577,3 +598,150 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
             for r in range(nv):
                 for s in range(nv):
                     out[start + l, r, s] = Mt[r, s, l]
+
+
+@numba.njit(**_KERNEL)
+def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
+    r"""The Coriolis matrix over lanes (same arguments, formulas and results as
+    :func:`geomotion.tree._jit.coriolis`): world poses, columns :math:`s_a` and
+    :math:`\dot s_a = \mathcal V_i\times s_a`, base-coordinate inertias and their rates,
+    subtree sums, then the entries of the joints on each path from the root."""
+    n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
+    W = LANES
+    Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
+    Rw, pw = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
+    s0, sd = np.empty((nv, 6, W)), np.empty((nv, 6, W))
+    Vb, muC = np.empty((n, 6, W)), np.empty((n, 6, W))
+    IC, IdC = np.empty((n, 6, 6, W)), np.empty((n, 6, 6, W))
+    X, work = np.empty((6, 6, W)), np.empty((6, 6, W))
+    Vt, F1, F2, F3, tmp = (np.empty((nv, W)), np.empty((6, W)), np.empty((6, W)),
+                           np.empty((6, W)), np.empty((6, W)))  # fmt: skip
+    Ct = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
+    for start in range(0, B, W):
+        m = min(W, B - start)
+        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl)
+        for l in range(m):
+            for j in range(nv):
+                Vt[j, l] = V[start + l, j]
+        for i in range(n):
+            p = parent[i]
+            for r in range(3):  # world pose: T_0i = T_0p T_pi
+                for c in range(3):
+                    for l in range(m):
+                        if p >= 0:
+                            Rw[i, r, c, l] = (
+                                Rw[p, r, 0, l] * Rl[i, 0, c, l]
+                                + Rw[p, r, 1, l] * Rl[i, 1, c, l]
+                                + Rw[p, r, 2, l] * Rl[i, 2, c, l]
+                            )
+                        else:
+                            Rw[i, r, c, l] = Rl[i, r, c, l]
+                for l in range(m):
+                    if p >= 0:
+                        pw[i, r, l] = (
+                            pw[p, r, l]
+                            + Rw[p, r, 0, l] * pl[i, 0, l]
+                            + Rw[p, r, 1, l] * pl[i, 1, l]
+                            + Rw[p, r, 2, l] * pl[i, 2, l]
+                        )
+                    else:
+                        pw[i, r, l] = pl[i, r, l]
+            for r in range(6):
+                for l in range(m):
+                    Vb[i, r, l] = Vb[p, r, l] if p >= 0 else 0.0
+            R, pp = Rw[i], pw[i]
+            for a in range(iv[i], iv[i] + nvj[i]):  # s_a = Ad_{T_0i} S_a, and the twist
+                col = s0[a]
+                for r in range(3):
+                    for l in range(m):
+                        col[r, l] = (
+                            R[r, 0, l] * S[a, 0] + R[r, 1, l] * S[a, 1] + R[r, 2, l] * S[a, 2]
+                        )
+                        col[3 + r, l] = (
+                            R[r, 0, l] * S[a, 3] + R[r, 1, l] * S[a, 4] + R[r, 2, l] * S[a, 5]
+                        )
+                for l in range(m):
+                    col[3, l] += pp[1, l] * col[2, l] - pp[2, l] * col[1, l]
+                    col[4, l] += pp[2, l] * col[0, l] - pp[0, l] * col[2, l]
+                    col[5, l] += pp[0, l] * col[1, l] - pp[1, l] * col[0, l]
+                for r in range(6):
+                    for l in range(m):
+                        Vb[i, r, l] += col[r, l] * Vt[a, l]
+            for a in range(iv[i], iv[i] + nvj[i]):
+                _cross_motion(Vb[i], s0[a], sd[a], m)
+            _pose_transform(R, pp, X, m)  # Ad_{T_0i}^-1: base to body i
+            for r in range(6):
+                for c in range(6):
+                    for l in range(m):
+                        IC[i, r, c, l] = 0.0
+            for r in range(6):  # I is constant: broadcast it over the lanes for the congruence
+                for c in range(6):
+                    for l in range(m):
+                        work[r, c, l] = I[i, r, c]
+            _congruence_add(X, work, IC[i], IdC[i], m)  # IdC[i] as scratch, set below
+            for c in range(6):  # P = [V x*] I0 column by column, Idot = P + P^T
+                for r in range(6):
+                    for l in range(m):
+                        tmp[r, l] = IC[i, r, c, l]
+                _cross_force(Vb[i], tmp, F1, m)
+                for r in range(6):
+                    for l in range(m):
+                        work[r, c, l] = F1[r, l]
+            for r in range(6):
+                for c in range(6):
+                    for l in range(m):
+                        IdC[i, r, c, l] = work[r, c, l] + work[c, r, l]
+                for l in range(m):
+                    acc = 0.0
+                    for c in range(6):
+                        acc += IC[i, r, c, l] * Vb[i, c, l]
+                    muC[i, r, l] = acc
+        for i in range(n - 1, 0, -1):  # subtree sums
+            p = parent[i]
+            if p < 0:
+                continue
+            for r in range(6):
+                for l in range(m):
+                    muC[p, r, l] += muC[i, r, l]
+                for c in range(6):
+                    for l in range(m):
+                        IC[p, r, c, l] += IC[i, r, c, l]
+                        IdC[p, r, c, l] += IdC[i, r, c, l]
+        for j in range(n):
+            for bb in range(iv[j], iv[j] + nvj[j]):
+                for r in range(6):
+                    for l in range(m):
+                        f2 = 0.0
+                        d = 0.0
+                        f1 = 0.0
+                        for c in range(6):
+                            f2 += IC[j, r, c, l] * s0[bb, c, l]
+                            d += IdC[j, r, c, l] * s0[bb, c, l]
+                            f1 += IC[j, r, c, l] * sd[bb, c, l]
+                        F2[r, l] = f2
+                        F1[r, l] = f1 + d
+                        F3[r, l] = d
+                _cross_force(s0[bb], muC[j], tmp, m)
+                for r in range(6):
+                    for l in range(m):
+                        F3[r, l] = 0.5 * (F3[r, l] - tmp[r, l])
+                        F1[r, l] -= F3[r, l]
+                k = j
+                while k >= 0:  # the joints from j up to the root
+                    for a in range(iv[k], iv[k] + nvj[k]):
+                        for l in range(m):
+                            acc = 0.0
+                            for r in range(6):
+                                acc += s0[a, r, l] * F1[r, l]
+                            Ct[a, bb, l] = acc
+                        if k != j:
+                            for l in range(m):
+                                acc = 0.0
+                                for r in range(6):
+                                    acc += F2[r, l] * sd[a, r, l] + F3[r, l] * s0[a, r, l]
+                                Ct[bb, a, l] = acc
+                    k = parent[k]
+        for l in range(m):
+            for r in range(nv):
+                for c in range(nv):
+                    out[start + l, r, c] = Ct[r, c, l]

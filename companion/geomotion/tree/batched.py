@@ -1,5 +1,6 @@
-r"""Helpers of the large-batch numpy path (:mod:`geomotion.tree.batched_base`): the scratch
-arena, joint trigonometry and the batch-last layout.
+r"""Helpers of the large-batch numpy path of the point kinematics
+(:mod:`geomotion.tree.batched_base`): the scratch arena, joint trigonometry and the
+batch-last layout.
 
 Every per-body quantity of that path is an array with the batch as its last, contiguous
 axis.  (RNEA, ABA and CRBA of large batches run in the compiled kernels over lanes,

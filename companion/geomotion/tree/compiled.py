@@ -87,7 +87,7 @@ def _force_z_basis(slides):
 class _Compiled:
     """Constant data derived from a Tree for the fast algorithms (internal depth-first order)."""
 
-    def __init__(self, parents, S, placements, inertias, masses, coms, inertias_com):
+    def __init__(self, parents, S, placements, inertias, masses):
         n = len(parents)
         self.n = n
 
@@ -113,9 +113,6 @@ class _Compiled:
         self.anc = A
         self.anc_T = np.ascontiguousarray(A.T)
         self.anc_T_strict = np.ascontiguousarray(A.T - np.eye(n))
-        self.lower_mask = ~(A.T > 0)  # j a strict ancestor of i (i not an ancestor of j)
-        self.related_mask = (A + A.T) > 0  # i and j on one path from the base
-        self.all_related = bool(self.related_mask.all())
 
         # Canonical joint frames G (pose of i' in i) and S' = (0, 0, s_a, 0, 0, s_l).
         G, sa, sl = [], np.zeros(n), np.zeros(n)
@@ -150,30 +147,10 @@ class _Compiled:
         I = np.swapaxes(AdG, 1, 2) @ inertias[self.perm] @ AdG
         self.I = 0.5 * (I + np.swapaxes(I, 1, 2))
         self.mass = masses[self.perm]
-        Rg = G[:, :3, :3]
-        com = np.einsum("kji,kj->ki", Rg, coms[self.perm] - G[:, :3, 3])
-        inertia_com = np.swapaxes(Rg, 1, 2) @ inertias_com[self.perm] @ Rg
 
-        # Large-batch Coriolis matrix and points (base coordinates): C = (R_C, p_C) and
-        # per-body mass terms,
-        # second moments R Sigma'_C R^T = sum_j w_j w_j^T with w_j = Gk[j] . (columns of R).
+        # Large-batch points (base coordinates): C = (R_C, p_C).
         self.RCT = [np.ascontiguousarray(x[:3, :3].T) for x in C]  # row j = column j of R_C
         self.pC = [np.ascontiguousarray(x[:3, 3]) for x in C]
-        self.com = [np.ascontiguousarray(x) for x in com]
-        self.mass_list = [float(x) for x in self.mass]
-        sigma = (
-            0.5 * np.trace(inertia_com, axis1=1, axis2=2)[:, None, None] * np.eye(3) - inertia_com
-        )
-        lam, U = np.linalg.eigh(sigma)
-        self.Gk = [
-            np.ascontiguousarray(np.sqrt(np.clip(l, 0, None))[:, None] * u.T)
-            for l, u in zip(lam, U)
-        ]
-        sub = self.mass.copy()
-        for k in reversed(range(n)):
-            if self.parent[k] >= 0:
-                sub[self.parent[k]] += sub[k]
-        self.subtree_mass = sub
 
         # Small-batch path (base coordinates): force transforms parent' <- i' at q are
         # coef(q) @ FCB with coef = (1, cos, sin[, d cos, d sin]); F0 @ Iu = [F0 I | F0 u]

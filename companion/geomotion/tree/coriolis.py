@@ -18,19 +18,16 @@ use).  It is computed here without differentiating :math:`M`: with the body Jaco
 
 where :math:`(f\bar\times^*)\,x = x\times^* f`; Echeandia and Wensing (2021) show that
 this factorization is the Christoffel one.  Organized by subtrees it costs
-:math:`O(N^2)` per configuration (the size of :math:`C`), see
-:mod:`geomotion.tree.batched_base` for the formulas.
+:math:`O(N^2)` per configuration (the size of :math:`C`); the compiled kernels
+(``geomotion.tree._jit.coriolis``, and over lanes of configurations
+``geomotion.tree._lanes.coriolis``) give the formulas.
 """
 
 from . import _jit
-from .batched_base import _soa_coriolis
 from .model import (
-    _batch_layout,
     _batch_shape,
     _check_configuration,
     _check_tangent,
-    _flat,
-    _in_blocks,
     check_model,
 )
 
@@ -83,10 +80,5 @@ def coriolis_matrix(model, q, v):
     """
     check_model(model)
     arrays = [_check_configuration(model, q, "q"), _check_tangent(model, v, "v")]
-    batch = _batch_shape(arrays)
-    if not _batch_layout(model, batch):  # any joints, or a small batch: the compiled kernel
-        return _jit.run_coriolis(model, *arrays)
-    n = model.num_bodies
-    q2, v2 = (_flat(a, batch) for a in arrays)
-    C = _in_blocks(_soa_coriolis, "coriolis")(model._compiled, q2, v2)
-    return C.reshape(batch + (n, n))
+    _batch_shape(arrays)  # a ValueError naming q and v if they do not broadcast
+    return _jit.run_coriolis(model, *arrays)

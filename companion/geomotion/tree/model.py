@@ -350,8 +350,8 @@ def _batch_shape(arrays, wrench=None, gravity=None):
         ) from error
 
 
-#: Batches of at least this many configurations use the structure-of-arrays path
-#: (measured crossover on the benchmark machine, see bench/bench_dynamics.py).
+#: Batches of at least this many configurations take the structure-of-arrays path of the
+#: point kinematics (measured crossover on the benchmark machine).
 _SOA_MIN_BATCH = 96
 
 
@@ -363,27 +363,15 @@ def _flat(x, batch, core=1):
     return x.reshape(tail if math.prod(batch) == 1 else (-1,) + tail)
 
 
-#: Configurations per block of the large-batch numpy path (point kinematics and the
-#: Coriolis matrix of screw-joint trees): a batch is processed block by block, so the
-#: work arrays of one call (and the scratch arena kept between calls) hold one block
-#: whatever the batch size.  Every block pays the Python overhead of the per-body loops
-#: (~1-2 ms at N = 32); larger blocks spill out of the caches.  Measured here (one BLAS
-#: thread, minimum of repeats): points near 8,192; the Coriolis matrix, whose work arrays
-#: grow as N^2, with about 65,536 / N (N = 32: 20.6 us at 2,048, 29.8 us at 8,192).
-BLOCK_SIZES = {"points": 8_192}
-CORIOLIS_BLOCK_VALUES = 65_536
-CORIOLIS_BLOCK_RANGE = (1_024, 8_192)
+#: Configurations per block of the large-batch numpy path (point kinematics of
+#: screw-joint trees): a batch is processed block by block, so the work arrays of one
+#: call (and the scratch arena kept between calls) hold one block whatever the batch
+#: size.  Every block pays the Python overhead of the per-body loops (~1-2 ms at
+#: N = 32); larger blocks spill out of the caches; 8,192 measured best.
+POINTS_BLOCK = 8_192
 
 
-def _block_size(algorithm, n):
-    """Configurations per block of ``algorithm`` on an N-body tree (see ``BLOCK_SIZES``)."""
-    if algorithm == "coriolis":
-        smallest, largest = CORIOLIS_BLOCK_RANGE
-        return min(largest, max(smallest, CORIOLIS_BLOCK_VALUES // n))
-    return BLOCK_SIZES[algorithm]
-
-
-def _in_blocks(soa, algorithm):
+def _in_blocks(soa):
     """``soa(cm, *args, out=None)`` run on consecutive blocks of the batch.
 
     Arguments with the batch as their first axis (2-D or more, first axis ``B``) are
@@ -394,7 +382,7 @@ def _in_blocks(soa, algorithm):
 
     def run(cm, *args):
         B = args[0].shape[0]
-        size = _block_size(algorithm, cm.n)
+        size = POINTS_BLOCK
         if B <= size:
             return soa(cm, *args)
 
@@ -420,17 +408,10 @@ def _in_blocks(soa, algorithm):
     return run
 
 
-def _batch_layout(model, batch):
-    """Whether the Coriolis matrix and point kinematics take the batch-last numpy path (a
-    screw-joint tree and at least ``_SOA_MIN_BATCH`` configurations) rather than the
-    compiled kernels (Coriolis matrix) or the path vectorized across bodies (points)."""
-    return model._compiled is not None and math.prod(batch) >= _SOA_MIN_BATCH
-
-
-def _path(batch, soa, stacked, algorithm):
+def _path(batch, soa, stacked):
     """The large-batch (structure of arrays, run in blocks) or small-batch implementation."""
     if math.prod(batch) >= _SOA_MIN_BATCH:
-        return _in_blocks(soa, algorithm)
+        return _in_blocks(soa)
     return stacked
 
 
@@ -574,7 +555,7 @@ class Tree:
                 f"allow_singular_inertias: expected True or False, got {self.allow_singular_inertias!r}"
             )
         massless = ~np.any(I.reshape(n, 36), axis=1)
-        masses, coms, inertias_com = _check_inertia_structure(
+        masses, coms, _ = _check_inertia_structure(
             I, "inertias", bool(self.allow_singular_inertias), massless
         )
         for name, value in (("parents", parents), ("placements", P), ("inertias", I)):
@@ -598,11 +579,7 @@ class Tree:
         object.__setattr__(self, "_sizes", (int(nqs.sum()), int(nvs.sum())))
         object.__setattr__(self, "_quaternion_columns", _quaternion_columns(joints, nqs))
         screws_only = all(isinstance(j, ScrewJoint) for j in joints)
-        compiled = (
-            _Compiled(parents, self.screws, P, I, masses, coms, inertias_com)
-            if screws_only
-            else None
-        )
+        compiled = _Compiled(parents, self.screws, P, I, masses) if screws_only else None
         object.__setattr__(self, "_compiled", compiled)
         samples = random_configurations(self, 3)
         if self.allow_singular_inertias or massless.any():

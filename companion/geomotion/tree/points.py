@@ -77,7 +77,7 @@ def _point_kinematics(model, q, v, body, point):
     r_canonical = (r - G[:3, 3]) @ G[:3, :3]  # R_G^T (r - p_G)
     flat = [_flat(a, batch) for a in arrays] + [_flat(r_canonical, batch)]
     q2, v2 = flat[0], (flat[1] if v is not None else None)
-    position, J, a = _path(batch, _soa_points, _stk_points, "points")(cm, q2, v2, k, flat[-1])
+    position, J, a = _path(batch, _soa_points, _stk_points)(cm, q2, v2, k, flat[-1])
     position = (position + cm.origin[k]).reshape(batch + (3,))
     if not cm.identity:
         J = np.take(J, cm.inv, axis=-1)
