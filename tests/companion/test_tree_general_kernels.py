@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from geomotion import inertia, spatial, tree
-from geomotion.tree import _jit, general
+from geomotion.tree import _jit, _jit_frames, general
 
 SCREWS = [tree.REVOLUTE_X, tree.REVOLUTE_Y, tree.REVOLUTE_Z, tree.PRISMATIC_Z]
 
@@ -136,12 +136,12 @@ def test_compiled_path_kinematics_match_the_numpy_columns(seed):
         while b >= 0:
             path.append(b)
             b = model.parents[b]
-        T, J, bias = _jit.run_path_kinematics(model, q, v, body, path[::-1])
+        T, J, bias = _jit_frames.run_path_kinematics(model, q, v, body, path[::-1])
         np.testing.assert_allclose(T, T_all[:, body], atol=1e-13)
         np.testing.assert_allclose(J, np.where(moves[body], S0, 0.0), atol=1e-13)
         expected = np.einsum("bij,bj->bi", np.where(moves[body], dS0, 0.0), v)
         np.testing.assert_allclose(bias, expected, atol=1e-12 * (1 + np.abs(expected).max()))
-        T1, J1, none = _jit.run_path_kinematics(model, q[0], None, body, path[::-1])
+        T1, J1, none = _jit_frames.run_path_kinematics(model, q[0], None, body, path[::-1])
         assert none is None
         np.testing.assert_array_equal(J1, J[0])
 

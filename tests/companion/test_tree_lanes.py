@@ -18,6 +18,18 @@ from geomotion import tree
 from geomotion.tree import _jit, _lanes, general
 
 
+def random_states(seed, batch):
+    """A random mixed tree and ``batch`` states: q, two velocity-like arrays, one external
+    wrench per body and one gravity per configuration."""
+    model = random_tree(seed)
+    rng = np.random.default_rng(200 + seed)
+    q = tree.random_configuration(model, shape=(batch,), rng=rng)
+    v, x = rng.normal(size=(2, batch, model.nv))
+    f_ext = rng.normal(size=(batch, model.num_bodies, 6))
+    g = rng.normal(size=(batch, 3)) * 5.0
+    return model, q, v, x, f_ext, g
+
+
 def run(kernel, model, q, v, tau, g, f_ext=None):
     _, (Q, V, T), G, F, use_f = _jit._inputs(model, (q, v, tau), g, f_ext, "body")
     out = np.empty((Q.shape[0], model.nv))
@@ -29,12 +41,7 @@ def run(kernel, model, q, v, tau, g, f_ext=None):
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("batch", [1, _lanes.LANES - 1, _lanes.LANES, 2 * _lanes.LANES + 3])
 def test_lanes_give_the_one_configuration_kernel_results(seed, batch):
-    model = random_tree(seed)
-    rng = np.random.default_rng(200 + seed)
-    q = tree.random_configuration(model, shape=(batch,), rng=rng)
-    v, tau = rng.normal(size=(2, batch, model.nv))
-    f_ext = rng.normal(size=(batch, model.num_bodies, 6))
-    g = rng.normal(size=(batch, 3)) * 5.0
+    model, q, v, tau, f_ext, g = random_states(seed, batch)
     expected, status = run(_jit.aba, model, q, v, tau, g, f_ext)
     got, lanes_status = run(_lanes.aba, model, q, v, tau, g, f_ext)
     assert status.tolist() == lanes_status.tolist() == [-1, -1]
@@ -60,12 +67,7 @@ def test_a_singular_joint_in_a_later_block_is_named_with_its_configuration():
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("batch", [1, _lanes.LANES - 1, 2 * _lanes.LANES + 3])
 def test_rnea_crba_and_coriolis_over_lanes_give_the_one_configuration_kernels_results(seed, batch):
-    model = random_tree(seed)
-    rng = np.random.default_rng(300 + seed)
-    q = tree.random_configuration(model, shape=(batch,), rng=rng)
-    v, a = rng.normal(size=(2, batch, model.nv))
-    f_ext = rng.normal(size=(batch, model.num_bodies, 6))
-    g = rng.normal(size=(batch, 3)) * 5.0
+    model, q, v, a, f_ext, g = random_states(seed, batch)
     _, (Q, V, A), G, F, use_f = _jit._inputs(model, (q, v, a), g, f_ext, "body")
     arrays = _jit.flat_tree(model).arrays()
     expected, got = np.empty((2, batch, model.nv))

@@ -1,10 +1,13 @@
-r"""Compiled kernels of the joint-general algorithms (numba): RNEA, ABA and CRBA, any joints.
+r"""Compiled kernels of the joint-general algorithms (numba): RNEA, ABA, CRBA and the
+Coriolis matrix, any joints, one configuration at a time.
 
 The same recursions as :mod:`geomotion.tree.general` (which stays the readable numpy
 version and the reference these kernels are tested against), written per configuration
 with explicit 6-vectors and 6x6 matrices and compiled once (``cache=True``: a new process
-loads them from ``__pycache__``).  One kernel per algorithm serves a single configuration
-and a batch alike: the batch is the outer loop.
+loads them from ``__pycache__``).  The batch is the outer loop; from ``LANES_FROM``
+configurations per call the ``run_*`` entry points take the kernels of
+``geomotion.tree._lanes`` instead, which run the same recursions over blocks of
+configurations.  The frame-kinematics kernels are in ``geomotion.tree._jit_frames``.
 
 A tree enters as flat arrays (:class:`FlatTree`), built once per model: per body its
 parent, joint type (0 screw, 1 ball, 2 free flyer), the screw, the placement ``(R0, p0)``,
@@ -121,6 +124,31 @@ def _joint_pose(jtype, screw, q, iq, R, p):
         p[0] = p[1] = p[2] = 0.0
     else:
         p[0], p[1], p[2] = q[iq], q[iq + 1], q[iq + 2]
+
+
+@numba.njit(**_JIT)
+def _placed_pose(jtype, screw, R0, p0, iq, q, i, RJ, pJ, R, p):
+    """Body i's pose in its parent, (R, p) = (R0 R_J, R0 p_J + p0), at ``q`` (work RJ, pJ)."""
+    _joint_pose(jtype[i], screw[i], q, iq[i], RJ, pJ)
+    for r in range(3):
+        acc = p0[i, r]
+        for k in range(3):
+            acc += R0[i, r, k] * pJ[k]
+        p[r] = acc
+        for c in range(3):
+            R[r, c] = R0[i, r, 0] * RJ[0, c] + R0[i, r, 1] * RJ[1, c] + R0[i, r, 2] * RJ[2, c]
+
+
+@numba.njit(**_JIT)
+def _joint_size(S, base, k):
+    """Largest squared length of the k motion-subspace columns from row ``base`` of S."""
+    size = 0.0
+    for j in range(k):
+        col = 0.0
+        for r in range(6):
+            col += S[base + j, r] * S[base + j, r]
+        size = max(size, col)
+    return size
 
 
 @numba.njit(**_JIT)
@@ -343,12 +371,8 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
             trace = 0.0
             for r in range(6):
                 trace += IA[i, r, r]
-            size = 0.0
+            size = _joint_size(S, base, k)
             for j in range(k):
-                col = 0.0
-                for r in range(6):
-                    col += S[base + j, r] * S[base + j, r]
-                size = max(size, col)
                 for r in range(6):
                     acc = 0.0
                     for s in range(6):
@@ -513,17 +537,8 @@ def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
     for b in range(Q.shape[0]):
         q, v = Q[b], V[b]
         for i in range(n):  # world poses, columns, twists, base-coordinate inertias
-            _joint_pose(jtype[i], screw[i], q, iq[i], RJ, pJ)
+            _placed_pose(jtype, screw, R0, p0, iq, q, i, RJ, pJ, Rl, tmp)
             p = parent[i]
-            for r in range(3):
-                acc = p0[i, r]
-                for k in range(3):
-                    acc += R0[i, r, k] * pJ[k]
-                tmp[r] = acc
-                for c in range(3):
-                    Rl[r, c] = (
-                        R0[i, r, 0] * RJ[0, c] + R0[i, r, 1] * RJ[1, c] + R0[i, r, 2] * RJ[2, c]
-                    )
             for r in range(3):
                 if p >= 0:
                     pw[i, r] = pw[p, r]
@@ -703,313 +718,6 @@ def run_crba(model, q):
     kernel = _lanes.crba if Q.shape[0] >= LANES_FROM else crba
     kernel(*flat_tree(model).arrays(), Q, out)
     return out.reshape(batch + (model.nv, model.nv))
-
-
-@numba.njit(**_JIT)
-def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, R, p, Jw, twist, bias):
-    """One path of :func:`relative_kinematics` for one configuration: the last body's world
-    pose into (R, p), ``sign`` times its world columns added into ``Jw`` (6, nv), and its
-    world twist and bias :math:`\\dot J^0v` into ``twist`` and ``bias``."""
-    RJ, pJ, Rn = np.empty((3, 3)), np.empty(3), np.empty((3, 3))
-    sv, tmp, col = np.empty(6), np.empty(6), np.empty(6)
-    for r in range(3):
-        p[r] = 0.0
-        for s in range(3):
-            R[r, s] = 1.0 if r == s else 0.0
-    for r in range(6):
-        twist[r] = 0.0
-        bias[r] = 0.0
-    for i in path:
-        _joint_pose(jtype[i], screw[i], q, iq[i], RJ, pJ)
-        for r in range(3):
-            acc = p0[i, r]
-            for k in range(3):
-                acc += R0[i, r, k] * pJ[k]
-            tmp[r] = acc
-        for r in range(3):
-            acc = p[r]
-            for k in range(3):
-                acc += R[r, k] * tmp[k]
-            tmp[3 + r] = acc
-        for r in range(3):
-            for s in range(3):
-                Rl = 0.0
-                for k in range(3):
-                    Rl += R[r, k] * (
-                        R0[i, k, 0] * RJ[0, s] + R0[i, k, 1] * RJ[1, s] + R0[i, k, 2] * RJ[2, s]
-                    )
-                Rn[r, s] = Rl
-        for r in range(3):
-            p[r] = tmp[3 + r]
-            for s in range(3):
-                R[r, s] = Rn[r, s]
-        for r in range(6):
-            sv[r] = 0.0
-        for k in range(nvj[i]):
-            c = iv[i] + k
-            w0 = R[0, 0] * S[c, 0] + R[0, 1] * S[c, 1] + R[0, 2] * S[c, 2]
-            w1 = R[1, 0] * S[c, 0] + R[1, 1] * S[c, 1] + R[1, 2] * S[c, 2]
-            w2 = R[2, 0] * S[c, 0] + R[2, 1] * S[c, 1] + R[2, 2] * S[c, 2]
-            u0 = R[0, 0] * S[c, 3] + R[0, 1] * S[c, 4] + R[0, 2] * S[c, 5]
-            u1 = R[1, 0] * S[c, 3] + R[1, 1] * S[c, 4] + R[1, 2] * S[c, 5]
-            u2 = R[2, 0] * S[c, 3] + R[2, 1] * S[c, 4] + R[2, 2] * S[c, 5]
-            col[0], col[1], col[2] = w0, w1, w2
-            col[3] = u0 + p[1] * w2 - p[2] * w1
-            col[4] = u1 + p[2] * w0 - p[0] * w2
-            col[5] = u2 + p[0] * w1 - p[1] * w0
-            for r in range(6):
-                Jw[r, c] += sign * col[r]
-            if use_v:
-                for r in range(6):
-                    sv[r] += col[r] * v[c]
-        if use_v:
-            for r in range(6):
-                twist[r] += sv[r]
-            _cross_motion(twist, sv, tmp)
-            for r in range(6):
-                bias[r] += tmp[r]
-
-
-@numba.njit(**_JIT)
-def path_kinematics(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, Q, V, use_v, T, J, B):
-    r"""World pose, Jacobian and (with ``use_v``) bias of the last body of ``path``, batched.
-
-    Along the path from the root: :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`,
-    columns :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i` into ``J`` (B, 6, nv), the twist
-    :math:`\mathcal V^0 \mathrel{+}= S^0_iv_i` and the bias
-    :math:`\dot J^0v \mathrel{+}= \mathcal V^0\times S^0_iv_i` into ``B`` (B, 6)
-    (:func:`_walk`).  ``J`` must be zero on entry (columns off the path stay zero).
-    """
-    R, p, twist = np.empty((3, 3)), np.empty(3), np.empty(6)
-    for b in range(Q.shape[0]):
-        v = V[b if use_v else 0]
-        _walk(
-            jtype, screw, R0, p0, iq, iv, nvj, S, path, Q[b], v, use_v, 1.0, R, p, J[b], twist, B[b]
-        )
-        for r in range(3):
-            for s in range(3):
-                T[b, r, s] = R[r, s]
-            T[b, r, 3] = p[r]
-            T[b, 3, r] = 0.0
-        T[b, 3, 3] = 1.0
-
-
-def run_path_kinematics(model, q, v, body, path):
-    """Pose (..., 4, 4), world Jacobian (..., 6, nv) and bias (..., 6) or None, by the kernel."""
-    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
-    Q = _rows(q, batch, q.shape[-1:])
-    use_v = v is not None
-    V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
-    n = Q.shape[0]
-    T, J, B = np.empty((n, 4, 4)), np.zeros((n, 6, model.nv)), np.empty((n, 6))
-    path = np.array(path, dtype=np.int64)
-    path_kinematics(*flat_tree(model).arrays(), path, Q, V, use_v, T, J, B)
-    T, J = T.reshape(batch + (4, 4)), J.reshape(batch + (6, model.nv))
-    return T, J, (B.reshape(batch + (6,)) if use_v else None)
-
-
-@numba.njit(**_JIT)
-def _to_frame(RA, pA, x, out):
-    """A world (base-origin) motion vector in frame A's axes about its origin:
-    :math:`(R_A^T\\omega,\\ R_A^T(v_O + \\omega\\times p_A))`."""
-    u0 = x[3] + x[1] * pA[2] - x[2] * pA[1]
-    u1 = x[4] + x[2] * pA[0] - x[0] * pA[2]
-    u2 = x[5] + x[0] * pA[1] - x[1] * pA[0]
-    for r in range(3):
-        out[r] = RA[0, r] * x[0] + RA[1, r] * x[1] + RA[2, r] * x[2]
-        out[3 + r] = RA[0, r] * u0 + RA[1, r] * u1 + RA[2, r] * u2
-
-
-@numba.njit(**_JIT)
-def _relative_one(
-    jtype, screw, R0, p0, iq, iv, nvj, S, path_a, path_b, Fa, Fb, q, v, use_v, Jw, R3, w6, T, W, G
-):
-    r"""One configuration of :func:`relative_kinematics`: :math:`T_{ab}` into ``T`` (4, 4),
-    the world columns :math:`J^0_b - J^0_a` into ``Jw`` (6, nv), frame a's pose into
-    ``R3[2]`` (rotation) and ``w6[8, :3]`` (origin), and with ``use_v`` the relative twist
-    and the bias into ``W`` and ``G`` (6,).  ``R3`` (4, 3, 3) and ``w6`` (9, 6) are work."""
-    Ra, Rb, RA, RB = R3[0], R3[1], R3[2], R3[3]
-    pa, pb, pA, pB = w6[0, :3], w6[0, 3:], w6[8, :3], w6[8, 3:]
-    Va, Ba, Vb, Bb = w6[1], w6[2], w6[3], w6[4]
-    x, y, cross = w6[5], w6[6], w6[7]
-    Jw[:, :] = 0.0
-    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_a, q, v, use_v, -1.0, Ra, pa, Jw, Va, Ba)
-    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_b, q, v, use_v, 1.0, Rb, pb, Jw, Vb, Bb)
-    for r in range(3):  # frame poses T_0A = T_0a Fa, T_0B = T_0b Fb
-        pA[r] = pa[r] + Ra[r, 0] * Fa[0, 3] + Ra[r, 1] * Fa[1, 3] + Ra[r, 2] * Fa[2, 3]
-        pB[r] = pb[r] + Rb[r, 0] * Fb[0, 3] + Rb[r, 1] * Fb[1, 3] + Rb[r, 2] * Fb[2, 3]
-        for s in range(3):
-            RA[r, s] = Ra[r, 0] * Fa[0, s] + Ra[r, 1] * Fa[1, s] + Ra[r, 2] * Fa[2, s]
-            RB[r, s] = Rb[r, 0] * Fb[0, s] + Rb[r, 1] * Fb[1, s] + Rb[r, 2] * Fb[2, s]
-    for r in range(3):  # T_ab = T_0A^-1 T_0B
-        d = 0.0
-        for k in range(3):
-            d += RA[k, r] * (pB[k] - pA[k])
-        T[r, 3] = d
-        T[3, r] = 0.0
-        for s in range(3):
-            T[r, s] = RA[0, r] * RB[0, s] + RA[1, r] * RB[1, s] + RA[2, r] * RB[2, s]
-    T[3, 3] = 1.0
-    if use_v:
-        for r in range(6):
-            x[r] = Vb[r] - Va[r]
-        _to_frame(RA, pA, x, W)
-        _to_frame(RA, pA, Va, y)
-        _cross_motion(y, W, cross)
-        for r in range(6):
-            x[r] = Bb[r] - Ba[r]
-        _to_frame(RA, pA, x, y)
-        for r in range(6):
-            G[r] = y[r] - cross[r]
-
-
-@numba.njit(**_JIT)
-def relative_kinematics(
-    parent,
-    jtype,
-    screw,
-    R0,
-    p0,
-    iq,
-    iv,
-    nvj,
-    S,
-    I,
-    path_a,
-    path_b,
-    Fa,
-    Fb,
-    Q,
-    V,
-    use_v,
-    use_j,
-    T,
-    J,
-    W,
-    G,
-):
-    r"""Pose of frame b in frame a, the relative-twist Jacobian in a's axes and (with
-    ``use_v``) its bias, batched: the fused form of two :func:`path_kinematics` walks.
-
-    With world columns :math:`J^0_a, J^0_b`, twists :math:`\mathcal V^0` and biases
-    :math:`\dot J^0v` of the two bodies, :math:`X` the map from world (base-origin)
-    motion vectors to frame a's axes about its origin:
-    :math:`J = X(J^0_b - J^0_a)` into ``J`` (B, 6, nv),
-    :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) - \mathcal V_a\times\mathcal V_{ab}` into
-    ``G`` (B, 6) (:math:`\mathcal V_a = X\mathcal V^0_a`, :math:`\mathcal V_{ab} =
-    X(\mathcal V^0_b - \mathcal V^0_a)` into ``W`` (B, 6)), and :math:`T_{ab} =
-    T_{0a}^{-1}T_{0b}` into ``T`` (B, 4, 4).  An empty path is the ground.  Without
-    ``use_j`` the Jacobian is not written (``J`` may be a (1, 6, nv) placeholder).
-    """
-    nv = S.shape[0]
-    Jw, R3, w6, x, y = (
-        np.empty((6, nv)),
-        np.empty((4, 3, 3)),
-        np.empty((9, 6)),
-        np.empty(6),
-        np.empty(6),
-    )
-    for b in range(Q.shape[0]):
-        _relative_one(
-            jtype, screw, R0, p0, iq, iv, nvj, S, path_a, path_b, Fa, Fb, Q[b],
-            V[b if use_v else 0], use_v, Jw, R3, w6, T[b], W[b], G[b],
-        )  # fmt: skip
-        if use_j:
-            for c in range(nv):
-                for r in range(6):
-                    x[r] = Jw[r, c]
-                _to_frame(R3[2], w6[8, :3], x, y)
-                for r in range(6):
-                    J[b, r, c] = y[r]
-
-
-@numba.njit(**_JIT)
-def closure_rows(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
-    J, G,
-):  # fmt: skip
-    r"""The selected rows of several frame pairs' :func:`relative_kinematics`, stacked:
-    pair ``k`` walks ``paths[ends[2k]:ends[2k+1]]`` (a) and ``paths[ends[2k+1]:ends[2k+2]]``
-    (b) with frames ``frames[2k]``, ``frames[2k+1]``; ``rows`` (c, 2) lists (pair,
-    component) for each output row.  Jacobian rows into ``J`` (B, c, nv) with ``use_j``,
-    bias rows into ``G`` (B, c) with ``use_v``."""
-    nv, pairs = S.shape[0], frames.shape[0] // 2
-    Jw, R3, w6 = np.empty((6, nv)), np.empty((4, 3, 3)), np.empty((9, 6))
-    T, W, g6 = np.empty((4, 4)), np.empty(6), np.empty(6)
-    x, y = np.empty(6), np.empty(6)
-    Jk = np.empty((6, nv))
-    for b in range(Q.shape[0]):
-        v = V[b if use_v else 0]
-        for k in range(pairs):
-            path_a = paths[ends[2 * k] : ends[2 * k + 1]]
-            path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
-            _relative_one(
-                jtype, screw, R0, p0, iq, iv, nvj, S, path_a, path_b, frames[2 * k],
-                frames[2 * k + 1], Q[b], v, use_v, Jw, R3, w6, T, W, g6,
-            )  # fmt: skip
-            if use_j:  # only the columns of the two paths' joints are nonzero
-                Jk[:, :] = 0.0
-                for path in (path_a, path_b):
-                    for i in path:
-                        for c in range(iv[i], iv[i] + nvj[i]):
-                            for r in range(6):
-                                x[r] = Jw[r, c]
-                            _to_frame(R3[2], w6[8, :3], x, y)
-                            for r in range(6):
-                                Jk[r, c] = y[r]
-            for out in range(rows.shape[0]):
-                if rows[out, 0] == k:
-                    if use_j:
-                        J[b, out, :] = Jk[rows[out, 1], :]
-                    if use_v:
-                        G[b, out] = g6[rows[out, 1]]
-
-
-def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b, jacobian=True):
-    """(T_ab (..., 4, 4), J (..., 6, nv) or None, twist and gamma (..., 6) or None) by the
-    fused kernel; ``jacobian=False`` skips J (the bias alone)."""
-    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
-    Q = _rows(q, batch, q.shape[-1:])
-    use_v = v is not None
-    V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
-    n = Q.shape[0]
-    J = np.empty((n if jacobian else 1, 6, model.nv))
-    T, W, G = np.empty((n, 4, 4)), np.empty((n, 6)), np.empty((n, 6))
-    relative_kinematics(
-        *flat_tree(model).arrays(),
-        np.array(path_a, dtype=np.int64),
-        np.array(path_b, dtype=np.int64),
-        np.ascontiguousarray(frame_a, dtype=np.float64),
-        np.ascontiguousarray(frame_b, dtype=np.float64),
-        Q,
-        V,
-        use_v,
-        jacobian,
-        T,
-        J,
-        W,
-        G,
-    )
-    T = T.reshape(batch + (4, 4))
-    J = J.reshape(batch + (6, model.nv)) if jacobian else None
-    if not use_v:
-        return T, J, None, None
-    return T, J, W.reshape(batch + (6,)), G.reshape(batch + (6,))
-
-
-def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
-    """Stacked rows of frame pairs (:func:`closure_rows`): J (..., c, nv) or None, and
-    gamma (..., c) or None without ``v``."""
-    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
-    Q = _rows(q, batch, q.shape[-1:])
-    use_v = v is not None
-    V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
-    n, c = Q.shape[0], rows.shape[0]
-    J = np.empty((n if jacobian else 1, c, model.nv))
-    G = np.empty((n if use_v else 1, c))
-    closure_rows(*flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G)
-    J = J.reshape(batch + (c, model.nv)) if jacobian else None
-    return J, (G.reshape(batch + (c,)) if use_v else None)
 
 
 def run_coriolis(model, q, v):

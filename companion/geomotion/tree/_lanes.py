@@ -69,6 +69,15 @@ def _xtv_add(X, x, out, m):
 
 
 @numba.njit(**_KERNEL)
+def _child_twist(X, parent_twist, own, out, m):
+    """out = X parent_twist + own: the child's twist (a root's parent twist is zero)."""
+    _xv(X, parent_twist, out, m)
+    for r in range(6):
+        for l in range(m):
+            out[r, l] += own[r, l]
+
+
+@numba.njit(**_KERNEL)
 def _cross_motion(V, x, out, m):
     """out = V x x (motion cross), lane by lane."""
     for l in range(m):
@@ -219,20 +228,15 @@ def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p):
     A, bvec, w = _screw_bases(jtype, screw, R0, p0)
     W = R.shape[3]
     s, c1, qv = np.empty(W), np.empty(W), np.empty(W)
-    RJ, pJ = np.empty((3, 3)), np.empty(3)
+    RJ, pJ, Rl, pl = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3)
     for i in range(R.shape[0]):
         if jtype[i] != _jit.SCREW:
             for l in range(m):
-                _jit._joint_pose(jtype[i], screw[i], Q[start + l], iq[i], RJ, pJ)
+                _jit._placed_pose(jtype, screw, R0, p0, iq, Q[start + l], i, RJ, pJ, Rl, pl)
                 for r in range(3):
-                    acc = p0[i, r]
-                    for k in range(3):
-                        acc += R0[i, r, k] * pJ[k]
-                    p[i, r, l] = acc
+                    p[i, r, l] = pl[r]
                     for c in range(3):
-                        R[i, r, c, l] = (
-                            R0[i, r, 0] * RJ[0, c] + R0[i, r, 1] * RJ[1, c] + R0[i, r, 2] * RJ[2, c]
-                        )
+                        R[i, r, c, l] = Rl[r, c]
             continue
         for l in range(m):
             x = Q[start + l, iq[i]]
@@ -320,6 +324,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
     Dinv_u = np.empty((n, 6, W))
     Vt, Tt, qdd = np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
     sv, tmp, pa, a0 = np.empty((6, W)), np.empty((6, W)), np.empty((6, W)), np.zeros((6, W))
+    zero = np.zeros((6, W))  # the base's twist
     D, Ia, work, L = (
         np.empty((6, 6, W)),
         np.empty((6, 6, W)),
@@ -339,15 +344,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
         for i in range(n):  # outward: twists, velocity products, bias wrenches
             _joint_motion(S, iv[i], nvj[i], Vt, sv, m)
             p = parent[i]
-            if p >= 0:
-                _xv(X[i], Vb[p], tmp, m)
-                for r in range(6):
-                    for l in range(m):
-                        Vb[i, r, l] = tmp[r, l] + sv[r, l]
-            else:
-                for r in range(6):
-                    for l in range(m):
-                        Vb[i, r, l] = sv[r, l]
+            _child_twist(X[i], Vb[p] if p >= 0 else zero, sv, Vb[i], m)
             _cross_motion(Vb[i], sv, c[i], m)
             _inertia_times(I[i], Vb[i], tmp, m)
             for r in range(6):
@@ -362,12 +359,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
         singular = False
         for i in range(n - 1, -1, -1):  # inward: articulated inertias and bias wrenches
             k, base = nvj[i], iv[i]
-            size = 0.0
-            for j in range(k):
-                col = 0.0
-                for r in range(6):
-                    col += S[base + j, r] * S[base + j, r]
-                size = max(size, col)
+            size = _jit._joint_size(S, base, k)
             for l in range(m):
                 trace[l] = 0.0
             for r in range(6):
@@ -483,6 +475,7 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
     Vb, Ab, Fb = np.empty((n, 6, W)), np.empty((n, 6, W)), np.empty((n, 6, W))
     Vt, At = np.empty((nv, W)), np.empty((nv, W))
     sv, sa, tmp, a0 = np.empty((6, W)), np.empty((6, W)), np.empty((6, W)), np.zeros((6, W))
+    zero = np.zeros((6, W))  # the base's twist
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
@@ -496,15 +489,7 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
             _joint_motion(S, iv[i], nvj[i], Vt, sv, m)
             _joint_motion(S, iv[i], nvj[i], At, sa, m)
             p = parent[i]
-            if p >= 0:
-                _xv(X[i], Vb[p], tmp, m)
-                for r in range(6):
-                    for l in range(m):
-                        Vb[i, r, l] = tmp[r, l] + sv[r, l]
-            else:
-                for r in range(6):
-                    for l in range(m):
-                        Vb[i, r, l] = sv[r, l]
+            _child_twist(X[i], Vb[p] if p >= 0 else zero, sv, Vb[i], m)
             _xv(X[i], a0 if p < 0 else Ab[p], Ab[i], m)
             _cross_motion(Vb[i], sv, tmp, m)
             for r in range(6):

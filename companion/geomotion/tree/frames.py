@@ -44,7 +44,7 @@ import numpy as np
 
 from .. import _validate
 from .._kernels import _inverse_pose, _motion_transform, _skew
-from . import _jit, general
+from . import _jit_frames, general
 from .model import _check_configuration, _check_tangent, check_model
 
 __all__ = [
@@ -90,7 +90,7 @@ def _path_kinematics(model, q, v, body, want):
     r"""Body pose, world Jacobian :math:`J^0` and (with ``v``) :math:`\dot J^0v`, along one path.
 
     Only the joints between the base and ``body`` are visited (compiled kernel
-    ``geomotion.tree._jit.path_kinematics``):
+    ``geomotion.tree._jit_frames.path_kinematics``):
     :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`, the columns
     :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i`, the twists :math:`\mathcal V^0_i =
     \mathcal V^0_{\lambda(i)} + S^0_iv_i` and :math:`\dot S^0_i = \mathcal V^0_i\times S^0_i`
@@ -99,7 +99,7 @@ def _path_kinematics(model, q, v, body, want):
     :func:`geomotion.tree.general.base_jacobian_columns` compute the same quantities for
     every body and are the reference the kernel is tested against.
     """
-    T, J0, dJv = _jit.run_path_kinematics(model, q, v, body, _path(model, body))
+    T, J0, dJv = _jit_frames.run_path_kinematics(model, q, v, body, _path(model, body))
     return T, (None if want == "pose" else J0), dJv
 
 
@@ -523,7 +523,9 @@ class FramePair:
         q : (..., nq) array_like
         """
         q = _check_configuration(self.model, q, "q")
-        return _jit.run_relative_kinematics(self.model, q, None, *self._paths, *self._frames())[0]
+        return _jit_frames.run_relative_kinematics(
+            self.model, q, None, *self._paths, *self._frames()
+        )[0]
 
     def kinematics(self, q, v=None):
         r"""Pose, Jacobian, twist and (with ``v``) acceleration bias of b relative to a.
@@ -548,7 +550,7 @@ class FramePair:
             axes do not broadcast.
         """
         q, v = self._checked(q, v)
-        T, J, velocity, gamma = _jit.run_relative_kinematics(
+        T, J, velocity, gamma = _jit_frames.run_relative_kinematics(
             self.model, q, v, *self._paths, *self._frames()
         )
         return FrameKinematics(T, J, velocity, gamma)
@@ -568,7 +570,7 @@ class FramePair:
             As :meth:`kinematics`.
         """
         q, v = self._checked(q, v)
-        return _jit.run_relative_kinematics(
+        return _jit_frames.run_relative_kinematics(
             self.model, q, v, *self._paths, *self._frames(), jacobian=False
         )[3]
 
@@ -662,6 +664,6 @@ class FramePairStack:
         return self._run(q, v, jacobian=True)
 
     def _run(self, q, v, *, jacobian):
-        return _jit.run_closure_rows(
+        return _jit_frames.run_closure_rows(
             self.model, q, v, self._paths, self._ends, self._frames, self._rows, jacobian
         )
