@@ -24,6 +24,7 @@ from trees import (
 )
 
 from geomotion import inertia, models, spatial, tree, verification
+from geomotion.tree import _jit
 
 # ---------------------------------------------------------------------------
 # The chapter's two-link teaching mechanism
@@ -558,8 +559,8 @@ def test_small_and_large_batch_paths_agree(random_tree, monkeypatch, frame):
     q, qd, qdd = states(spec.n, (5,), seed=25)
     wrenches = np.random.default_rng(26).normal(size=(5, spec.n, 6))
     results = {}
-    for name, threshold in (("small", 10**9), ("large", 1)):
-        monkeypatch.setattr(tree, "_SOA_MIN_BATCH", threshold)
+    for name, threshold in (("small", 10**9), ("large", 1)):  # one by one, or over lanes
+        monkeypatch.setattr(_jit, "LANES_FROM", threshold)
         results[name] = (
             tree.crba(model, q),
             tree.rnea(
@@ -625,17 +626,6 @@ def test_concurrent_calls_on_one_model():
         t.join()
     for r, e in zip(results, expected):
         np.testing.assert_array_equal(r, e)
-
-
-def test_fast_sincos_matches_numpy():
-    angles = np.concatenate(
-        [np.linspace(-50, 50, 5001), [0.0, 1e-300, np.pi, -np.pi / 2, 3e5, 2e6]]
-    )
-    x = np.tile(angles, (2, 1))
-    c, s = np.empty_like(x), np.empty_like(x)
-    tree._sincos(x, c, s, tree._Scratch())
-    np.testing.assert_allclose(c, np.cos(x), rtol=0, atol=4e-16)  # about 1 ulp each side
-    np.testing.assert_allclose(s, np.sin(x), rtol=0, atol=4e-16)
 
 
 # --- singular ideal bodies --------------------------------------------------

@@ -110,21 +110,11 @@ def test_nearly_singular_configurations_are_refused_not_amplified():
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("eps", [1e-3, 1e-5, 1e-7, 1e-9])
-def test_a_revolute_axis_far_from_the_model_is_refused(eps):
-    base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
-    S = np.array(base.screws)
-    S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]  # axis 1/eps m from body 2's origin
-    with pytest.raises(
-        ValueError,
-        match=r"joints: the fast algorithms would lose precision .* "
-        r"joint 2, whose axis lies",
-    ):
-        tree.Tree(base.parents, S, base.placements, base.inertias)
-
-
-@pytest.mark.parametrize("eps", [1e-1, 3e-2])
-def test_an_accepted_far_axis_keeps_every_algorithm_accurate(eps):
+@pytest.mark.parametrize("eps", [1e-1, 3e-2, 1e-3, 1e-5, 1e-7, 1e-9])
+def test_a_far_axis_keeps_every_algorithm_accurate(eps):
+    # The screw (eps, 0, 0, 0, 0, 1): a revolute axis 1/eps m from body 2's origin, nearly
+    # a prismatic joint.  Over lanes, 1 - cos(eps q) must not be formed by subtraction
+    # (5e-10 relative error in M at eps = 1e-7 when it was).
     base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
     S = np.array(base.screws)
     S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]
@@ -134,8 +124,8 @@ def test_an_accepted_far_axis_keeps_every_algorithm_accurate(eps):
     M = tree.joint_mass_matrix(tree.prepare(model, q))  # the readable path
     Mx = np.einsum("bij,bj->bi", M, x)
     zero, g0 = np.zeros_like(x), (0.0, 0.0, 0.0)
-    for b in (slice(0, 3), slice(None)):  # both fast paths
-        assert np.abs(tree.crba(model, q[b]) - M[b]).max() <= 1e-11 * np.abs(M).max()
+    for b in (slice(0, 3), slice(None)):  # one configuration at a time, and over lanes
+        assert np.abs(tree.crba(model, q[b]) - M[b]).max() <= 1e-13 * np.abs(M).max()
         assert (
             np.abs(tree.rnea(model, q[b], zero[b], x[b], gravity=g0) - Mx[b]).max()
             <= 1e-11 * np.abs(Mx).max()
@@ -213,15 +203,13 @@ def test_results_are_contiguous_at_every_batch_size(batch):
 # ---------------------------------------------------------------------------
 
 
-def test_work_arrays_kept_between_calls_stay_under_one_limit_for_all_models():
-    """Six models used with large batches keep at most the process-wide limit, and free it."""
+def test_nothing_sized_by_the_batch_is_kept_between_calls():
+    """Large batches on six models leave only the models' flat arrays, freed with them."""
     import gc
     import tracemalloc
 
-    from geomotion.tree import batched
-
     trees = [models.random_tree(np.random.default_rng(i), 12) for i in range(6)]
-    q = np.random.default_rng(0).normal(size=(20_000, 12))
+    q = np.random.default_rng(0).normal(size=(20_000, 12))  # 23 MB of mass matrices a call
     gc.collect()
     tracemalloc.start()
     try:
@@ -229,11 +217,9 @@ def test_work_arrays_kept_between_calls_stay_under_one_limit_for_all_models():
         for model in trees:
             tree.crba(model, q)
             tree.aba(model, q, q, q)
+            tree.point_jacobian(model, q, 11, np.ones(3))
         gc.collect()
-        kept = tracemalloc.get_traced_memory()[0] - before
-        assert (
-            0 < kept <= batched._SCRATCH_LIMIT
-        )  # each arena here is ~130 MB; six were kept before
+        assert tracemalloc.get_traced_memory()[0] - before < 1e6
         del trees, model
         gc.collect()
         assert tracemalloc.get_traced_memory()[0] - before < 1e6  # collected with their models

@@ -6,7 +6,9 @@ random trees mixing free-flyer, ball, screw and helical joints with massless bod
 external wrenches and one gravity per configuration, for batches that fill no block, one
 block, or end in a partial block; and through tree.aba, the readable numpy ABA of
 geomotion.tree.general (independent code).  A singular joint in any block is reported as
-the one-configuration kernel reports it, with the index of the configuration.
+the one-configuration kernel reports it, with the index of the configuration.  Frame and
+point kinematics over lanes: the same against the one-configuration kernel for the three
+references, against the numpy point kinematics, and 1 km from the base origin.
 """
 
 import numpy as np
@@ -14,8 +16,9 @@ import pytest
 from test_tree_degenerate import singular_at_zero
 from test_tree_general_kernels import random_tree
 
-from geomotion import tree
-from geomotion.tree import _jit, _lanes, general
+from geomotion import spatial, tree
+from geomotion.tree import _jit, _jit_frames, _lanes, general
+from geomotion.tree.frames import _path
 
 
 def random_states(seed, batch):
@@ -88,3 +91,64 @@ def test_rnea_crba_and_coriolis_over_lanes_give_the_one_configuration_kernels_re
     np.testing.assert_allclose(C_got, C_expected, rtol=0, atol=1e-13 * np.abs(C_expected).max())
     C_readable = general.coriolis(model, q, v)
     np.testing.assert_allclose(C_got, C_readable, rtol=0, atol=1e-12 * np.abs(C_readable).max())
+
+
+def random_frames(rng, batch):
+    """One frame pose per configuration, fixed in the body."""
+    frames = np.tile(np.eye(4), (batch, 1, 1))
+    for k in range(batch):
+        frames[k, :3, :3] = spatial.rot_z(rng.uniform(-3, 3)) @ spatial.rot_y(rng.uniform(-3, 3))
+    frames[:, :3, 3] = rng.normal(size=(batch, 3)) * 0.3
+    return frames
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("batch", [_lanes.LANES - 1, 2 * _lanes.LANES + 3])
+@pytest.mark.parametrize("reference", ["world", "local", "local_world_aligned"])
+def test_frame_kinematics_over_lanes_give_the_one_configuration_kernels_results(
+    seed, batch, reference
+):
+    model, q, v, _, _, _ = random_states(seed, batch)
+    frames = random_frames(np.random.default_rng(300 + seed), batch)
+    for body in range(model.num_bodies):
+        path = np.array(_path(model, body), dtype=np.int64)
+        got = _jit_frames.run_frame_kinematics(model, q, v, path, frames, reference)
+        for k in (0, batch // 2, batch - 1):  # a batch of one runs one configuration at a time
+            one = _jit_frames.run_frame_kinematics(model, q[k], v[k], path, frames[k], reference)
+            for lanes, single in zip(got, one):
+                np.testing.assert_allclose(lanes[k], single, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_points_over_lanes_match_the_readable_numpy_reference(seed):
+    # general.point_kinematics: the numpy recursions over every body (independent code).
+    batch = 2 * _lanes.LANES + 3
+    model, q, v, _, _, _ = random_states(seed, batch)
+    r = np.random.default_rng(400 + seed).normal(size=(batch, 3)) * 0.3
+    for body in range(model.num_bodies):
+        position, J, _, bias = general.point_kinematics(model, q, v, body, r)
+        np.testing.assert_allclose(tree.point_position(model, q, body, r), position, atol=1e-13)
+        np.testing.assert_allclose(tree.point_jacobian(model, q, body, r), J, atol=1e-13)
+        got = tree.point_acceleration_bias(model, q, v, body, r)
+        np.testing.assert_allclose(got, bias, rtol=0, atol=1e-12 * (1 + np.abs(bias).max()))
+
+
+def test_frames_far_from_the_base_origin_keep_their_precision_over_lanes():
+    # The walk measures from the first joint's placement: 1 km away, the local Jacobian
+    # and bias of a tree must agree with those of the same tree at the base origin.
+    batch = _lanes.LANES + 1
+    near, q, v, _, _, _ = random_states(3, batch)
+    placements = near.placements.copy()
+    placements[0, :3, 3] += 1000.0
+    far = tree.Tree(near.parents, near.joints, placements, near.inertias, gravity=near.gravity)
+    frames = random_frames(np.random.default_rng(5), batch)
+    body = near.num_bodies - 1
+    for reference in ("local", "local_world_aligned"):
+        J_far, bias_far = (
+            tree.frame_jacobian(far, q, body, frames, reference=reference),
+            tree.frame_acceleration_bias(far, q, v, body, frames, reference=reference),
+        )
+        J_near = tree.frame_jacobian(near, q, body, frames, reference=reference)
+        bias_near = tree.frame_acceleration_bias(near, q, v, body, frames, reference=reference)
+        np.testing.assert_allclose(J_far, J_near, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(bias_far, bias_near, rtol=0, atol=1e-12)

@@ -154,7 +154,7 @@ def test_tree_checks_catch_a_wrong_forward_dynamics(monkeypatch):
 
 
 # ---------------------------------------------------------------------------
-# Errors injected into the fast paths' shared internals
+# Errors injected into the compiled kernels' arrays
 # ---------------------------------------------------------------------------
 
 BODY = 3  # user index of the body whose data is corrupted (it has a parent and children)
@@ -165,12 +165,10 @@ EVERY_CHECK = CRBA | RNEA | ABA
 
 
 def one_percent_heavier_body(monkeypatch, model):
-    """Everything compiled for both fast paths, from a model whose body BODY is 1 % heavier."""
+    """The compiled kernels' arrays, from a model whose body BODY is 1 % heavier."""
     heavier = np.array(model.inertias)
     heavier[BODY] *= 1.01
     wrong = tree.Tree(model.parents, model.screws, model.placements, heavier)
-    for name, value in vars(wrong._compiled).items():
-        monkeypatch.setattr(model._compiled, name, value)
     monkeypatch.setitem(_jit._FLAT, model, _jit.FlatTree(wrong))
 
 

@@ -83,7 +83,8 @@ Implementation notes: the ways through the same mechanics
   shows, and the independent reference the fast path is tested against.
 * The *compiled* path writes each algorithm once for any joint model (screw, ball and
   free-flyer joints).  :func:`rnea`, :func:`aba`, :func:`crba` (and :func:`bias_forces`)
-  and :func:`coriolis_matrix` run as compiled kernels (numba, cached in
+  and :func:`coriolis_matrix`, and the kinematics of frames and points (pose, Jacobian,
+  velocity, acceleration bias) run as compiled kernels (numba, cached in
   ``__pycache__``) on every tree: one configuration after another
   (``geomotion.tree._jit``) for fewer than 8 per call, and otherwise over lanes of 64
   configurations, the innermost axis of every work array, so that each product is one
@@ -93,21 +94,13 @@ Implementation notes: the ways through the same mechanics
   configuration, and 1.5, 4.4, 3.4 and 5.0 us on the golfer (nv = 33).  The same
   recursions in numpy, body by body with the configurations as leading axes
   (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
-  against, and compute the point kinematics of trees with ball or free-flyer joints.
-* For trees of screw joints, the point kinematics of at least ``_SOA_MIN_BATCH`` = 96
-  configurations per call take a numpy structure-of-arrays implementation in base
-  coordinates (:mod:`geomotion.tree.batched_base`, with the helpers of
-  :mod:`geomotion.tree.batched`), and those of smaller batches the implementation
-  vectorized across bodies in :mod:`geomotion.tree.single`; both work on constant
-  operators built once per model (:mod:`geomotion.tree.compiled`), whose
-  implementation notes are in those modules.
+  against.
 """
 
 import numpy as np
 
 from .. import _validate
 from . import _jit
-from .batched import _Scratch, _sincos  # noqa: F401  (tests reach these through the package)
 from .configuration import (
     difference,
     integrate,
@@ -136,7 +129,6 @@ from .joints import (
     SphericalJoint,
 )
 from .model import (
-    _SOA_MIN_BATCH,  # noqa: F401  (tests reach it through the package)
     DEFAULT_GRAVITY,
     PRISMATIC_X,
     PRISMATIC_Y,

@@ -25,7 +25,7 @@ import numpy as np
 
 from .._linalg import _backward, _cholesky_in_place, _forward
 from . import _lanes, general
-from .compiled import SINGULAR_JOINT_RTOL
+from .general import SINGULAR_JOINT_RTOL
 
 SCREW, BALL, FREE = 0, 1, 2
 

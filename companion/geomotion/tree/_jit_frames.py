@@ -10,14 +10,19 @@ the root to the frames' bodies.
 import numba
 import numpy as np
 
-from ._jit import _JIT, _cross_motion, _placed_pose, _rows, flat_tree
+from . import _lanes
+from ._jit import _JIT, LANES_FROM, _cross_motion, _placed_pose, _rows, flat_tree
 
 
 @numba.njit(**_JIT)
-def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, R, p, Jw, twist, bias):
-    """One path of :func:`relative_kinematics` for one configuration: the last body's world
-    pose into (R, p), ``sign`` times its world columns added into ``Jw`` (6, nv), and its
-    world twist and bias :math:`\\dot J^0v` into ``twist`` and ``bias``."""
+def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, o, R, p, Jw, twist, bias):
+    """One path for one configuration: the last body's world pose into (R, p), ``sign``
+    times its world columns added into ``Jw`` (6, nv), and its world twist and bias
+    :math:`\\dot J^0v` into ``twist`` and ``bias``; positions, columns, twist and bias are
+    taken about the point ``o`` (base coordinates, m) instead of the base origin.  With
+    ``o`` near the bodies (:func:`_near_origin`), a tree far from the base origin keeps
+    its precision: about the base origin, every linear entry would carry the lever arm
+    ``o x omega`` and lose its digits when a frame's origin is subtracted again."""
     RJ, pJ, Rn, Rl, pl = (
         np.empty((3, 3)),
         np.empty(3),
@@ -27,7 +32,7 @@ def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, R, p, J
     )
     sv, tmp, col = np.empty(6), np.empty(6), np.empty(6)
     for r in range(3):
-        p[r] = 0.0
+        p[r] = -o[r]
         for s in range(3):
             R[r, s] = 1.0 if r == s else 0.0
     for r in range(6):
@@ -74,41 +79,106 @@ def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, R, p, J
 
 
 @numba.njit(**_JIT)
-def path_kinematics(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, Q, V, use_v, T, J, B):
-    r"""World pose, Jacobian and (with ``use_v``) bias of the last body of ``path``, batched.
+def _near_origin(p0, path_a, path_b, o):
+    """The origin :func:`_walk` measures from: the first body's placement on a nonempty
+    path (the base origin when both are empty), into ``o`` (3,)."""
+    path = path_a if path_a.shape[0] > 0 else path_b
+    for r in range(3):
+        o[r] = p0[path[0], r] if path.shape[0] > 0 else 0.0
 
-    Along the path from the root: :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`,
-    columns :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i` into ``J`` (B, 6, nv), the twist
-    :math:`\mathcal V^0 \mathrel{+}= S^0_iv_i` and the bias
-    :math:`\dot J^0v \mathrel{+}= \mathcal V^0\times S^0_iv_i` into ``B`` (B, 6)
-    (:func:`_walk`).  ``J`` must be zero on entry (columns off the path stay zero).
+
+#: Codes of the ``reference`` argument of :func:`frame_kinematics`.
+REFERENCE_CODES = {"world": 0, "local": 1, "local_world_aligned": 2}
+
+
+@numba.njit(**_JIT)
+def frame_kinematics(
+    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, F, reference, row0, Q, V, use_v,
+    use_j, T, J, Vel, Bias,
+):  # fmt: skip
+    r"""Pose, Jacobian and (with ``use_v``) twist and bias of a frame fixed in the last body
+    of ``path``, batched; every tree, every joint model.
+
+    :func:`_walk` gives the body's world pose, its world columns :math:`J^0` and, with
+    ``v``, its twist :math:`\mathcal V^0` and bias :math:`\dot J^0v`.  With the frame's
+    pose :math:`T_{0F} = T_{0b}F` (``F`` (1 or B, 4, 4)), each is mapped by
+    :func:`_to_frame` to the ``reference`` (0 world: unchanged; 1 local: frame axes about
+    its origin; 2 local world aligned: base axes about its origin, and the bias becomes
+    the classical acceleration by adding :math:`\omega\times\dot p`).  Outputs: ``T``
+    (B, 4, 4); rows ``row0``..5 of the Jacobian into ``J`` (B, 6 - row0, nv) with
+    ``use_j`` (zero on entry: the columns off the path stay zero); the twist and bias
+    into ``Vel`` and ``Bias`` (B, 6) with ``use_v``.
     """
-    R, p, twist = np.empty((3, 3)), np.empty(3), np.empty(6)
+    nv = S.shape[0]
+    R, p, twist, bias = np.empty((3, 3)), np.empty(3), np.empty(6), np.empty(6)
+    RF, pF, RA, pA = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.zeros(3)
+    x, y, o = np.empty(6), np.empty(6), np.empty(3)
+    Jw = np.zeros((6, nv))
+    _near_origin(p0, path, path, o)
     for b in range(Q.shape[0]):
         v = V[b if use_v else 0]
+        Fb = F[b if F.shape[0] > 1 else 0]
         _walk(
-            jtype, screw, R0, p0, iq, iv, nvj, S, path, Q[b], v, use_v, 1.0, R, p, J[b], twist, B[b]
-        )
-        for r in range(3):
+            jtype, screw, R0, p0, iq, iv, nvj, S, path, Q[b], v, use_v, 1.0, o, R, p, Jw, twist,
+            bias,
+        )  # fmt: skip
+        for r in range(3):  # T_0F = T_0b F (pF about o)
+            pF[r] = p[r] + R[r, 0] * Fb[0, 3] + R[r, 1] * Fb[1, 3] + R[r, 2] * Fb[2, 3]
             for s in range(3):
-                T[b, r, s] = R[r, s]
-            T[b, r, 3] = p[r]
+                RF[r, s] = R[r, 0] * Fb[0, s] + R[r, 1] * Fb[1, s] + R[r, 2] * Fb[2, s]
+                T[b, r, s] = RF[r, s]
+            T[b, r, 3] = pF[r] + o[r]
             T[b, 3, r] = 0.0
         T[b, 3, 3] = 1.0
+        for r in range(3):  # the reference's axes RA and origin pA, about o
+            pA[r] = -o[r] if reference == 0 else pF[r]
+            for s in range(3):
+                RA[r, s] = RF[r, s] if reference == 1 else (1.0 if r == s else 0.0)
+        for i in path:
+            for c in range(iv[i], iv[i] + nvj[i]):
+                for r in range(6):
+                    x[r] = Jw[r, c]
+                    Jw[r, c] = 0.0  # ready for the next configuration
+                if use_j:
+                    _to_frame(RA, pA, x, y)
+                    for r in range(row0, 6):
+                        J[b, r - row0, c] = y[r]
+        if use_v:
+            _to_frame(RA, pA, twist, Vel[b])
+            _to_frame(RA, pA, bias, Bias[b])
+            if reference == 2:  # + omega x p_dot
+                w, u = Vel[b, :3], Vel[b, 3:]
+                Bias[b, 3] += w[1] * u[2] - w[2] * u[1]
+                Bias[b, 4] += w[2] * u[0] - w[0] * u[2]
+                Bias[b, 5] += w[0] * u[1] - w[1] * u[0]
 
 
-def run_path_kinematics(model, q, v, body, path):
-    """Pose (..., 4, 4), world Jacobian (..., 6, nv) and bias (..., 6) or None, by the kernel."""
-    batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+def run_frame_kinematics(model, q, v, path, frame, reference, jacobian=True, row0=0):
+    """Pose (..., 4, 4), Jacobian rows ``row0``..5 (..., 6 - row0, nv) or None, twist and
+    bias (..., 6) or None without ``v``, by :func:`frame_kinematics` (over lanes,
+    ``geomotion.tree._lanes.frame_kinematics``, from ``LANES_FROM`` configurations).  ``frame`` (..., 4, 4)
+    broadcasts with the configurations; ``reference`` is a key of :data:`REFERENCE_CODES`."""
+    shapes = [q.shape[:-1], frame.shape[:-2]] + ([] if v is None else [v.shape[:-1]])
+    batch = np.broadcast_shapes(*shapes)
     Q = _rows(q, batch, q.shape[-1:])
+    n = Q.shape[0]
     use_v = v is not None
     V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
-    n = Q.shape[0]
-    T, J, B = np.empty((n, 4, 4)), np.zeros((n, 6, model.nv)), np.empty((n, 6))
-    path = np.array(path, dtype=np.int64)
-    path_kinematics(*flat_tree(model).arrays(), path, Q, V, use_v, T, J, B)
-    T, J = T.reshape(batch + (4, 4)), J.reshape(batch + (6, model.nv))
-    return T, J, (B.reshape(batch + (6,)) if use_v else None)
+    F = _rows(frame, batch, (4, 4)) if frame.shape[:-2] else frame.reshape(1, 4, 4)
+    F = np.ascontiguousarray(F, dtype=np.float64)
+    T = np.empty((n, 4, 4))
+    J = np.zeros((n if jacobian else 1, 6 - row0, model.nv))
+    Vel, Bias = np.empty((n if use_v else 1, 6)), np.empty((n if use_v else 1, 6))
+    kernel = _lanes.frame_kinematics if n >= LANES_FROM else frame_kinematics
+    kernel(
+        *flat_tree(model).arrays(), np.array(path, dtype=np.int64), F,
+        REFERENCE_CODES[reference], row0, Q, V, use_v, jacobian, T, J, Vel, Bias,
+    )  # fmt: skip
+    T = T.reshape(batch + (4, 4))
+    J = J.reshape(batch + (6 - row0, model.nv)) if jacobian else None
+    if not use_v:
+        return T, J, None, None
+    return T, J, Vel.reshape(batch + (6,)), Bias.reshape(batch + (6,))
 
 
 @numba.njit(**_JIT)
@@ -130,14 +200,18 @@ def _relative_one(
     r"""One configuration of :func:`relative_kinematics`: :math:`T_{ab}` into ``T`` (4, 4),
     the world columns :math:`J^0_b - J^0_a` into ``Jw`` (6, nv), frame a's pose into
     ``R3[2]`` (rotation) and ``w6[8, :3]`` (origin), and with ``use_v`` the relative twist
-    and the bias into ``W`` and ``G`` (6,).  ``R3`` (4, 3, 3) and ``w6`` (9, 6) are work."""
+    and the bias into ``W`` and ``G`` (6,); columns, origin, twists and biases are taken
+    about the point ``w6[9, :3]`` (:func:`_near_origin`).  ``R3`` (4, 3, 3) and ``w6``
+    (10, 6) are work."""
     Ra, Rb, RA, RB = R3[0], R3[1], R3[2], R3[3]
     pa, pb, pA, pB = w6[0, :3], w6[0, 3:], w6[8, :3], w6[8, 3:]
     Va, Ba, Vb, Bb = w6[1], w6[2], w6[3], w6[4]
     x, y, cross = w6[5], w6[6], w6[7]
     Jw[:, :] = 0.0
-    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_a, q, v, use_v, -1.0, Ra, pa, Jw, Va, Ba)
-    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_b, q, v, use_v, 1.0, Rb, pb, Jw, Vb, Bb)
+    o = w6[9, :3]  # positions about o: T_ab and the results in a's axes depend on
+    _near_origin(p0, path_a, path_b, o)  # differences of positions only
+    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_a, q, v, use_v, -1.0, o, Ra, pa, Jw, Va, Ba)
+    _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path_b, q, v, use_v, 1.0, o, Rb, pb, Jw, Vb, Bb)
     for r in range(3):  # frame poses T_0A = T_0a Fa, T_0B = T_0b Fb
         pA[r] = pa[r] + Ra[r, 0] * Fa[0, 3] + Ra[r, 1] * Fa[1, 3] + Ra[r, 2] * Fa[2, 3]
         pB[r] = pb[r] + Rb[r, 0] * Fb[0, 3] + Rb[r, 1] * Fb[1, 3] + Rb[r, 2] * Fb[2, 3]
@@ -208,7 +282,7 @@ def relative_kinematics(
     Jw, R3, w6, x, y = (
         np.empty((6, nv)),
         np.empty((4, 3, 3)),
-        np.empty((9, 6)),
+        np.empty((10, 6)),
         np.empty(6),
         np.empty(6),
     )
@@ -237,7 +311,7 @@ def closure_rows(
     component) for each output row.  Jacobian rows into ``J`` (B, c, nv) with ``use_j``,
     bias rows into ``G`` (B, c) with ``use_v``."""
     nv, pairs = S.shape[0], frames.shape[0] // 2
-    Jw, R3, w6 = np.empty((6, nv)), np.empty((4, 3, 3)), np.empty((9, 6))
+    Jw, R3, w6 = np.empty((6, nv)), np.empty((4, 3, 3)), np.empty((10, 6))
     T, W, g6 = np.empty((4, 4)), np.empty(6), np.empty(6)
     x, y = np.empty(6), np.empty(6)
     Jk = np.empty((6, nv))

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from . import _jit
-from .compiled import SINGULAR_JOINT_RTOL
+from .general import SINGULAR_JOINT_RTOL
 
 #: Configurations per block: the block's work arrays (about 2 kB per body and lane for
 #: the transforms, inertias and projections) stay in the caches.
@@ -218,9 +218,9 @@ def _screw_bases(jtype, screw, R0, p0):
 
 
 @numba.njit(**_KERNEL)
-def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p):
-    """Each body's pose in its parent, R[i, :, :, l] and p[i, :, l], for configurations
-    start..start+m.
+def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, bodies):
+    """The pose in its parent of each body i of ``bodies``, R[i, :, :, l] and p[i, :, l],
+    for configurations start..start+m.
 
     Screw joints from the constant bases of :func:`_screw_bases`, every lane at once
     (only sine and cosine are taken lane by lane); ball and free-flyer joints lane by lane.
@@ -229,7 +229,7 @@ def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p):
     W = R.shape[3]
     s, c1, qv = np.empty(W), np.empty(W), np.empty(W)
     RJ, pJ, Rl, pl = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3)
-    for i in range(R.shape[0]):
+    for i in bodies:
         if jtype[i] != _jit.SCREW:
             for l in range(m):
                 _jit._placed_pose(jtype, screw, R0, p0, iq, Q[start + l], i, RJ, pJ, Rl, pl)
@@ -242,7 +242,8 @@ def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p):
             x = Q[start + l, iq[i]]
             phi = w[i] * x
             s[l] = math.sin(phi)
-            c1[l] = 1.0 - math.cos(phi)
+            h = math.sin(0.5 * phi)
+            c1[l] = 2.0 * h * h  # 1 - cos(phi) without cancellation at small phi
             qv[l] = x
         for r in range(3):
             for c in range(3):
@@ -276,7 +277,7 @@ def _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X):
     start..start+m (:func:`_block_poses`, then :func:`_pose_transform`)."""
     n, W = X.shape[0], X.shape[3]
     R, p = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
-    _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p)
+    _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, np.arange(n))
     for i in range(n):
         _pose_transform(R[i], p[i], X[i], m)
 
@@ -604,7 +605,7 @@ def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
     Ct = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl)
+        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, np.arange(n))
         for l in range(m):
             for j in range(nv):
                 Vt[j, l] = V[start + l, j]
@@ -730,3 +731,136 @@ def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
             for r in range(nv):
                 for c in range(nv):
                     out[start + l, r, c] = Ct[r, c, l]
+
+
+@numba.njit(**_KERNEL)
+def _to_frame(RA, pA, x, out, m):
+    r"""x (6, W), a motion vector in base axes about the walk's origin, in the axes RA
+    (3, 3, W) about the point pA (3, W): :math:`(R_A^T\omega,\ R_A^T(v + \omega\times
+    p_A))`, lane by lane."""
+    for l in range(m):
+        u0 = x[3, l] + x[1, l] * pA[2, l] - x[2, l] * pA[1, l]
+        u1 = x[4, l] + x[2, l] * pA[0, l] - x[0, l] * pA[2, l]
+        u2 = x[5, l] + x[0, l] * pA[1, l] - x[1, l] * pA[0, l]
+        for r in range(3):
+            out[r, l] = RA[0, r, l] * x[0, l] + RA[1, r, l] * x[1, l] + RA[2, r, l] * x[2, l]
+            out[3 + r, l] = RA[0, r, l] * u0 + RA[1, r, l] * u1 + RA[2, r, l] * u2
+
+
+@numba.njit(**_KERNEL)
+def _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, R, p, Rn, pn, Jw, twist, bias, sv, cr):
+    r"""Compose the placed poses (Rl, pl) along ``path`` into (R, p) (entry: the start pose),
+    the world columns :math:`\mathrm{Ad}_{T_{0i}}S_i` into ``Jw`` (6, path columns, W) and,
+    with ``use_v``, the twist and :math:`\dot J^0v` into ``twist`` and ``bias`` (zero on
+    entry), all lanes at once."""
+    k = 0
+    for i in path:
+        for r in range(3):  # p <- p + R pl[i], R <- R Rl[i]
+            for l in range(m):
+                pn[r, l] = (
+                    p[r, l] + R[r, 0, l] * pl[i, 0, l] + R[r, 1, l] * pl[i, 1, l]
+                    + R[r, 2, l] * pl[i, 2, l]
+                )  # fmt: skip
+            for c in range(3):
+                for l in range(m):
+                    Rn[r, c, l] = (
+                        R[r, 0, l] * Rl[i, 0, c, l] + R[r, 1, l] * Rl[i, 1, c, l]
+                        + R[r, 2, l] * Rl[i, 2, c, l]
+                    )  # fmt: skip
+        R[:, :, :m] = Rn[:, :, :m]
+        p[:, :m] = pn[:, :m]
+        if use_v:
+            sv[:, :m] = 0.0
+        for c in range(iv[i], iv[i] + nvj[i]):
+            for r in range(3):
+                for l in range(m):
+                    Jw[r, k, l] = R[r, 0, l] * S[c, 0] + R[r, 1, l] * S[c, 1] + R[r, 2, l] * S[c, 2]
+                    Jw[3 + r, k, l] = (
+                        R[r, 0, l] * S[c, 3] + R[r, 1, l] * S[c, 4] + R[r, 2, l] * S[c, 5]
+                    )
+            for l in range(m):  # about the origin: v + p x w
+                Jw[3, k, l] += p[1, l] * Jw[2, k, l] - p[2, l] * Jw[1, k, l]
+                Jw[4, k, l] += p[2, l] * Jw[0, k, l] - p[0, l] * Jw[2, k, l]
+                Jw[5, k, l] += p[0, l] * Jw[1, k, l] - p[1, l] * Jw[0, k, l]
+            if use_v:
+                for r in range(6):
+                    for l in range(m):
+                        sv[r, l] += Jw[r, k, l] * V[start + l, c]
+            k += 1
+        if use_v:  # twist += S v, bias += twist x S v
+            for r in range(6):
+                for l in range(m):
+                    twist[r, l] += sv[r, l]
+            _cross_motion(twist, sv, cr, m)
+            for r in range(6):
+                for l in range(m):
+                    bias[r, l] += cr[r, l]
+
+
+@numba.njit(**_KERNEL)
+def frame_kinematics(
+    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, F, reference, row0, Q, V, use_v,
+    use_j, T, J, Vel, Bias,
+):  # fmt: skip
+    r"""Batched frame kinematics over lanes (same arguments and results as
+    :func:`geomotion.tree._jit_frames.frame_kinematics`): the placed poses of the path's
+    joints from the constant screw bases (:func:`_block_poses`), composed from the root
+    about the first joint's placement (precision far from the base origin), the world
+    columns, twist and bias (:func:`_path_walk`), then each mapped to the ``reference``
+    (:func:`_to_frame`)."""
+    n, nv, B, W = parent.shape[0], S.shape[0], Q.shape[0], LANES
+    cols = np.empty(nv, dtype=np.int64)  # the path's columns, in walking order
+    k = 0
+    for i in path:
+        for c in range(iv[i], iv[i] + nvj[i]):
+            cols[k] = c
+            k += 1
+    Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
+    R, Rn, RA = np.empty((3, 3, W)), np.empty((3, 3, W)), np.empty((3, 3, W))
+    p, pn, pA = np.empty((3, W)), np.empty((3, W)), np.empty((3, W))
+    Jw = np.empty((6, k, W))
+    work = np.empty((5, 6, W))
+    twist, bias, sv, cr, y = work[0], work[1], work[2], work[3], work[4]
+    o = p0[path[0]]
+    for start in range(0, B, W):
+        m = min(W, B - start)
+        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, path)
+        for r in range(3):
+            for c in range(3):
+                R[r, c, :m] = 1.0 if r == c else 0.0
+            p[r, :m] = -o[r]
+        twist[:, :m] = 0.0
+        bias[:, :m] = 0.0
+        _path_walk(
+            S, iv, nvj, path, Rl, pl, V, start, m, use_v, R, p, Rn, pn, Jw, twist, bias, sv, cr
+        )
+        for l in range(m):  # T_0F = T_0b F, and the reference's axes RA and origin pA
+            Fb = F[start + l if F.shape[0] > 1 else 0]
+            t = T[start + l]
+            for r in range(3):
+                pf = p[r, l] + R[r, 0, l] * Fb[0, 3] + R[r, 1, l] * Fb[1, 3] + R[r, 2, l] * Fb[2, 3]
+                pA[r, l] = -o[r] if reference == 0 else pf
+                t[r, 3] = pf + o[r]
+                t[3, r] = 0.0
+                for c in range(3):
+                    rf = R[r, 0, l] * Fb[0, c] + R[r, 1, l] * Fb[1, c] + R[r, 2, l] * Fb[2, c]
+                    t[r, c] = rf
+                    RA[r, c, l] = rf if reference == 1 else (1.0 if r == c else 0.0)
+            t[3, 3] = 1.0
+        if use_j:
+            for j in range(k):
+                _to_frame(RA, pA, Jw[:, j], y, m)
+                for l in range(m):
+                    for r in range(row0, 6):
+                        J[start + l, r - row0, cols[j]] = y[r, l]
+        if use_v:
+            _to_frame(RA, pA, twist, sv, m)
+            _to_frame(RA, pA, bias, y, m)
+            for l in range(m):
+                for r in range(6):
+                    Vel[start + l, r] = sv[r, l]
+                    Bias[start + l, r] = y[r, l]
+                if reference == 2:  # + omega x p_dot
+                    Bias[start + l, 3] += sv[1, l] * sv[5, l] - sv[2, l] * sv[4, l]
+                    Bias[start + l, 4] += sv[2, l] * sv[3, l] - sv[0, l] * sv[5, l]
+                    Bias[start + l, 5] += sv[0, l] * sv[4, l] - sv[1, l] * sv[3, l]

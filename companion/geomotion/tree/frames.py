@@ -43,8 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from .._kernels import _inverse_pose, _motion_transform, _skew
-from . import _jit_frames, general
+from . import _jit_frames
 from .model import _check_configuration, _check_tangent, check_model
 
 __all__ = [
@@ -73,34 +72,17 @@ def _check_reference(reference):
     return reference
 
 
-def _apply(X, x):
-    return np.einsum("...ij,...j->...i", X, x)
-
-
 def _path(model, body):
-    """Bodies from the root to ``body`` (its ancestors and itself)."""
+    """Bodies from the root to ``body`` (its ancestors and itself): the joints that move it.
+
+    The compiled kernel ``geomotion.tree._jit_frames.frame_kinematics`` walks only these;
+    the numpy recursions of :func:`geomotion.tree.general.base_jacobian_columns`, which
+    visit every body, are the reference it is tested against."""
     path = []
     while body >= 0:
         path.append(body)
         body = model.parents[body]
     return path[::-1]
-
-
-def _path_kinematics(model, q, v, body, want):
-    r"""Body pose, world Jacobian :math:`J^0` and (with ``v``) :math:`\dot J^0v`, along one path.
-
-    Only the joints between the base and ``body`` are visited (compiled kernel
-    ``geomotion.tree._jit_frames.path_kinematics``):
-    :math:`T_{0i} = T_{0\lambda(i)}T^0_{\lambda(i)i}T_J(q_i)`, the columns
-    :math:`S^0_i = \mathrm{Ad}_{T_{0i}}S_i`, the twists :math:`\mathcal V^0_i =
-    \mathcal V^0_{\lambda(i)} + S^0_iv_i` and :math:`\dot S^0_i = \mathcal V^0_i\times S^0_i`
-    (each :math:`S_i` is constant in body i's axes), so that
-    :math:`\dot J^0v = \sum_i\mathcal V^0_i\times S^0_iv_i`.  The numpy recursions of
-    :func:`geomotion.tree.general.base_jacobian_columns` compute the same quantities for
-    every body and are the reference the kernel is tested against.
-    """
-    T, J0, dJv = _jit_frames.run_path_kinematics(model, q, v, body, _path(model, body))
-    return T, (None if want == "pose" else J0), dJv
 
 
 def _kinematics(model, q, v, body, frame, reference, want):
@@ -132,32 +114,10 @@ def _kinematics(model, q, v, body, frame, reference, want):
         return T, np.zeros(batch + (6, nv)), zeros, (zeros.copy() if v is not None else None)
     q = arrays[0]
     v = arrays[1] if v is not None else None
-    T_body, J0, bias0 = _path_kinematics(model, q, v if want == "bias" else None, b, want)
-    T = np.broadcast_to(T_body @ T_bF, batch + (4, 4)).copy()
-    if want == "pose":
-        return T, None, None, None
-    J0 = np.broadcast_to(J0, batch + (6, nv))
-    if bias0 is not None:
-        bias0 = np.broadcast_to(bias0, batch + (6,))
-    if reference == "world":
-        J, bias = J0.copy(), (None if bias0 is None else bias0.copy())
-    elif reference == "local":
-        T_inv = _inverse_pose(T)
-        X = _motion_transform(T_inv[..., :3, :3], T_inv[..., :3, 3])  # base -> frame
-        J, bias = X @ J0, (None if bias0 is None else _apply(X, bias0))
-    else:
-        p = T[..., :3, 3]
-        J = np.concatenate([J0[..., :3, :], J0[..., 3:, :] - _skew(p) @ J0[..., :3, :]], axis=-2)
-        bias = None
-        if bias0 is not None:
-            omega = _apply(J0[..., :3, :], v)
-            p_dot = _apply(J[..., 3:, :], v)
-            alpha, a_O = bias0[..., :3], bias0[..., 3:]
-            bias = np.concatenate(
-                [alpha, a_O + general.cross(alpha, p) + general.cross(omega, p_dot)], axis=-1
-            )
-    velocity = None if v is None else _apply(J, v)
-    return T, J, velocity, bias
+    T, J, velocity, bias = _jit_frames.run_frame_kinematics(
+        model, q, v, _path(model, b), T_bF, reference, jacobian=want != "pose"
+    )
+    return T, J, velocity, (bias if want == "bias" else None)
 
 
 def frame_pose(model, q, body, frame):

@@ -16,7 +16,11 @@ its origin, base quantities in base coordinates about the base origin.
 import numpy as np
 
 from .._kernels import _cross, _force_transform, _inverse_pose, _motion_transform, _skew
-from .compiled import SINGULAR_JOINT_RTOL
+
+#: A joint's articulated inertia about its own screw, D_i = S_i^T I^A_i S_i, counts as zero
+#: (the mass matrix as singular) at or below this fraction of |S_i|^2 tr(I^A_i), the size
+#: of the terms it is summed from: rounding alone leaves ~1e-16 of that.
+SINGULAR_JOINT_RTOL = 1e-12
 
 
 def joint_poses(model, q):

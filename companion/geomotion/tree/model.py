@@ -2,11 +2,9 @@ r"""The tree model: :class:`Tree`, its validation, and the default gravity.
 
 A tree of ``N`` rigid bodies, one joint model per body (:mod:`geomotion.tree.joints`).
 ``parents[i] < i`` (``-1`` is the fixed base).  Everything here checks input at the
-boundary; for trees of screw joints the constant operators of the fast algorithms are
-built once per model by ``geomotion.tree.compiled._Compiled``.
+boundary.
 """
 
-import math
 import warnings
 from dataclasses import dataclass, field
 
@@ -14,9 +12,8 @@ import numpy as np
 
 from .. import _validate
 from ..inertia import is_physically_realizable, mass_properties
-from .compiled import SINGULAR_JOINT_RTOL, _Compiled
+from .general import SINGULAR_JOINT_RTOL
 from .joints import ScrewJoint, _unit_quaternions, as_joint
-from .single import _stk_crba
 
 #: Default gravity of a :class:`Tree`, in base coordinates (z up), m/s^2.
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
@@ -43,11 +40,6 @@ PRISMATIC_Z = _joint_screw([0, 0, 0, 0, 0, 1])
 
 #: Relative tolerance for the structure checks of inertias and motion transforms.
 _STRUCTURE_RTOL = 1e-9
-
-#: Largest relative difference allowed at construction between the fast algorithms'
-#: mass matrix and the readable path's (ordinary trees agree to ~1e-14; accepted trees keep
-#: RNEA and ABA within ~1e-10 of exact, measured on nearly prismatic joints).
-FAST_PATH_RTOL = 1e-12
 
 
 # ---------------------------------------------------------------------------
@@ -224,37 +216,6 @@ def _check_mass_matrix_definite(model, q):
             )
 
 
-def _check_fast_path_precision(model, q):
-    """Refuse a tree on which the fast algorithms would lose precision.
-
-    The fast paths express each body about its *canonical joint frame*, on the joint
-    axis (see :mod:`geomotion.tree.compiled`).  A revolute or helical axis far from a
-    model of ordinary size, such as the screw (eps, 0, 0, 0, 0, 1) whose axis lies 1/eps
-    away (nearly a prismatic joint), puts inertias about that far point into the sums,
-    and about (distance/size)^2 * 1e-16 of relative precision is lost.  The fast mass
-    matrix is therefore compared with the readable path's at a few configurations.
-    """
-    from .reference import joint_mass_matrix, prepare  # the readable path imports this module
-
-    reference = joint_mass_matrix(prepare(model, q))
-    error = np.abs(_stk_crba(model._compiled, q) - reference).max() / np.abs(reference).max()
-    if error <= FAST_PATH_RTOL:
-        return
-    S = model.screws
-    w, v = S[:, :3], S[:, 3:]
-    w2 = np.einsum("ij,ij->i", w, w)
-    distance = np.where(w2 > 0, np.linalg.norm(np.cross(w, v), axis=1) / np.where(w2 > 0, w2, 1), 0)
-    i = int(np.argmax(distance))
-    raise ValueError(
-        f"joints: the fast algorithms would lose precision on this tree (its mass matrix "
-        f"differs from the readable path's by {error:.1e} relative at a test configuration). "
-        f"The likely cause is joint {i}, whose axis lies {distance[i]:.3g} m from its body's "
-        f"origin (|omega| = {np.sqrt(w2[i]):.3g} for |v| = {np.linalg.norm(v[i]):.3g}): nearly "
-        f"a prismatic joint. Use a prismatic screw (omega = 0) or place the body frame nearer "
-        f"the axis."
-    )
-
-
 def _check_motion_transforms(X, name):
     """Check (..., 6, 6) rigid motion transforms [[R, 0], [[p]R, R]]."""
     R = X[..., :3, :3]
@@ -348,71 +309,6 @@ def _batch_shape(arrays, wrench=None, gravity=None):
             f"q, v, a, tau, f_ext, gravity: expected leading (batch) shapes that broadcast, got "
             f"{shapes}"
         ) from error
-
-
-#: Batches of at least this many configurations take the structure-of-arrays path of the
-#: point kinematics (measured crossover on the benchmark machine).
-_SOA_MIN_BATCH = 96
-
-
-def _flat(x, batch, core=1):
-    """Broadcast ``x`` to ``batch + core shape`` and flatten the batch: (B, ...), or (...) if B = 1."""
-    tail = x.shape[x.ndim - core :]
-    if x.shape[: x.ndim - core] != batch:
-        x = np.broadcast_to(x, batch + tail)
-    return x.reshape(tail if math.prod(batch) == 1 else (-1,) + tail)
-
-
-#: Configurations per block of the large-batch numpy path (point kinematics of
-#: screw-joint trees): a batch is processed block by block, so the work arrays of one
-#: call (and the scratch arena kept between calls) hold one block whatever the batch
-#: size.  Every block pays the Python overhead of the per-body loops (~1-2 ms at
-#: N = 32); larger blocks spill out of the caches; 8,192 measured best.
-POINTS_BLOCK = 8_192
-
-
-def _in_blocks(soa):
-    """``soa(cm, *args, out=None)`` run on consecutive blocks of the batch.
-
-    Arguments with the batch as their first axis (2-D or more, first axis ``B``) are
-    sliced; others (a shared gravity, a body index, None) are passed unchanged.  The
-    first block's results (an array, or a tuple of arrays and None) give the shapes of
-    the outputs, allocated once; later blocks write into their slices.
-    """
-
-    def run(cm, *args):
-        B = args[0].shape[0]
-        size = POINTS_BLOCK
-        if B <= size:
-            return soa(cm, *args)
-
-        def block_of(block):
-            return (
-                a[block] if isinstance(a, np.ndarray) and a.ndim >= 2 and a.shape[0] == B else a
-                for a in args
-            )
-
-        first = soa(cm, *block_of(slice(0, size)))
-        single = not isinstance(first, tuple)
-        firsts = (first,) if single else first
-        out = tuple(None if p is None else np.empty((B,) + p.shape[1:]) for p in firsts)
-        for o, p in zip(out, firsts):
-            if o is not None:
-                o[:size] = p
-        for start in range(size, B, size):
-            block = slice(start, start + size)
-            views = tuple(None if o is None else o[block] for o in out)
-            soa(cm, *block_of(block), out=views[0] if single else views)
-        return out[0] if single else out
-
-    return run
-
-
-def _path(batch, soa, stacked):
-    """The large-batch (structure of arrays, run in blocks) or small-batch implementation."""
-    if math.prod(batch) >= _SOA_MIN_BATCH:
-        return _in_blocks(soa)
-    return stacked
 
 
 # ---------------------------------------------------------------------------
@@ -535,7 +431,6 @@ class Tree:
     inertias: np.ndarray
     allow_singular_inertias: bool = field(default=False, kw_only=True)
     gravity: np.ndarray = field(default=None, kw_only=True)
-    _compiled: _Compiled = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         parents = _check_parents(self.parents, "parents")
@@ -578,14 +473,9 @@ class Tree:
             object.__setattr__(self, name, _readonly(value))
         object.__setattr__(self, "_sizes", (int(nqs.sum()), int(nvs.sum())))
         object.__setattr__(self, "_quaternion_columns", _quaternion_columns(joints, nqs))
-        screws_only = all(isinstance(j, ScrewJoint) for j in joints)
-        compiled = _Compiled(parents, self.screws, P, I, masses) if screws_only else None
-        object.__setattr__(self, "_compiled", compiled)
         samples = random_configurations(self, 3)
         if self.allow_singular_inertias or massless.any():
             _check_mass_matrix_definite(self, samples)
-        if screws_only:
-            _check_fast_path_precision(self, samples)
         if not gravity_given:
             _warn_if_gravity_does_no_work(self, samples)
 

@@ -17,15 +17,20 @@ and zero otherwise, and the acceleration at :math:`\ddot q = 0`, the *bias*
 
 which includes the centripetal term :math:`\omega\times(\omega\times p)`.  These are
 what a loop closure between two points needs (:func:`geomotion.constraints.loop_closure`).
+
+A point is a frame with the body's axes at ``r``, seen in the ``"local_world_aligned"``
+reference of :mod:`geomotion.tree.frames`: its position, the linear rows of that frame's
+Jacobian and of its classical acceleration bias.  One compiled kernel computes both, for
+every tree and every batch (``geomotion.tree._jit_frames.frame_kinematics``);
+:func:`geomotion.tree.general.point_kinematics` is the readable numpy reference.
 """
 
 import numpy as np
 
 from .. import _validate
-from . import general
-from .batched_base import _soa_points
-from .model import _check_configuration, _check_tangent, _flat, _path, check_model
-from .single import _stk_points
+from . import _jit_frames
+from .frames import _path
+from .model import _check_configuration, _check_tangent, check_model
 
 __all__ = ["point_position", "point_velocity", "point_jacobian", "point_acceleration_bias"]
 
@@ -65,24 +70,15 @@ def _point_kinematics(model, q, v, body, point):
         zeros = np.zeros(batch + (3,))
         position = np.broadcast_to(r, batch + (3,)).copy()
         return position, np.zeros(batch + (3, n)), None if v is None else zeros
-    if model._compiled is None:
-        r_b = np.broadcast_to(r, batch + (3,))
-        position, J, _, bias = general.point_kinematics(
-            model, arrays[0], v if v is None else arrays[1], b, r_b
-        )
-        return position, np.broadcast_to(J, batch + (3, n)), bias
-    cm = model._compiled
-    k = int(cm.inv[b])
-    G = cm.G[k]
-    r_canonical = (r - G[:3, 3]) @ G[:3, :3]  # R_G^T (r - p_G)
-    flat = [_flat(a, batch) for a in arrays] + [_flat(r_canonical, batch)]
-    q2, v2 = flat[0], (flat[1] if v is not None else None)
-    position, J, a = _path(batch, _soa_points, _stk_points)(cm, q2, v2, k, flat[-1])
-    position = (position + cm.origin[k]).reshape(batch + (3,))
-    if not cm.identity:
-        J = np.take(J, cm.inv, axis=-1)
-    J = np.ascontiguousarray(J.reshape(batch + (3, n)))
-    return position, J, None if a is None else a.reshape(batch + (3,))
+    frame = np.zeros(r.shape[:-1] + (4, 4))  # the point as a frame with the body's axes
+    frame[..., :3, :3] = np.eye(3)
+    frame[..., :3, 3] = r
+    frame[..., 3, 3] = 1.0
+    v = arrays[1] if v is not None else None
+    T, J, _, bias = _jit_frames.run_frame_kinematics(
+        model, arrays[0], v, _path(model, b), frame, "local_world_aligned", row0=3
+    )
+    return T[..., :3, 3], J, None if bias is None else bias[..., 3:]
 
 
 def point_position(model, q, body, point):

@@ -6,7 +6,7 @@ explicit 6x6 operators: what the book chapter shows.  :func:`~geomotion.tree.bod
 :func:`~geomotion.tree.body_twists`, :func:`~geomotion.tree.joint_transforms` and
 :func:`~geomotion.tree.forward_kinematics` are likewise plain propagations in the user's body
 frames, and the energies and momentum are sums over bodies.  None of this shares code with
-the fast paths (:mod:`geomotion.tree.single`, :mod:`geomotion.tree.batched`), which are
+the compiled kernels (``geomotion.tree._jit``, ``geomotion.tree._lanes``), which are
 tested against it.
 """
 
