@@ -152,3 +152,30 @@ def test_frames_far_from_the_base_origin_keep_their_precision_over_lanes():
         bias_near = tree.frame_acceleration_bias(near, q, v, body, frames, reference=reference)
         np.testing.assert_allclose(J_far, J_near, rtol=0, atol=1e-13)
         np.testing.assert_allclose(bias_far, bias_near, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_closure_rows_over_lanes_give_the_one_configuration_kernels_results(seed):
+    # Three pairs: two bodies with shared ancestors, a body and the ground, the ground and
+    # a body; rows chosen out of order.  Batches of one run one configuration at a time.
+    batch = 2 * _lanes.LANES + 3
+    model, q, v, _, _, _ = random_states(seed, batch)
+    rng = np.random.default_rng(500 + seed)
+    n = model.num_bodies
+    frames = random_frames(rng, 6)
+    pairs = [
+        tree.FramePair(model, n - 1, frames[0], n - 2, frames[1]),
+        tree.FramePair(model, n - 3, frames[2], -1, frames[3]),
+        tree.FramePair(model, -1, frames[4], n - 1, frames[5]),
+    ]
+    stack = tree.FramePairStack(pairs, [[5, 0, 3], [0, 1, 2, 3, 4, 5], [4, 2]])
+    J, gamma = stack.jacobian_and_bias(q, v)
+    assert J.shape == (batch, 11, model.nv) and gamma.shape == (batch, 11)
+    for k in (0, _lanes.LANES + 1, batch - 1):
+        J1, gamma1 = stack.jacobian_and_bias(q[k], v[k])
+        np.testing.assert_allclose(J[k], J1, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            gamma[k], gamma1, rtol=0, atol=1e-11 * (1 + np.abs(gamma1).max())
+        )
+    np.testing.assert_array_equal(stack.jacobian(q), J)
+    np.testing.assert_array_equal(stack.acceleration_bias(q, v), gamma)

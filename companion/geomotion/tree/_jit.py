@@ -140,6 +140,16 @@ def _placed_pose(jtype, screw, R0, p0, iq, q, i, RJ, pJ, R, p):
 
 
 @numba.njit(**_JIT)
+def _near_origin(p0, path_a, path_b, o):
+    """The point the frame walks measure positions from (``geomotion.tree._jit_frames._walk``
+    and ``geomotion.tree._lanes._path_walk``): the first body's placement on a nonempty
+    path (the base origin when both are empty), into ``o`` (3,)."""
+    path = path_a if path_a.shape[0] > 0 else path_b
+    for r in range(3):
+        o[r] = p0[path[0], r] if path.shape[0] > 0 else 0.0
+
+
+@numba.njit(**_JIT)
 def _joint_size(S, base, k):
     """Largest squared length of the k motion-subspace columns from row ``base`` of S."""
     size = 0.0

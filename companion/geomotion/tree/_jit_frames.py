@@ -11,7 +11,7 @@ import numba
 import numpy as np
 
 from . import _lanes
-from ._jit import _JIT, LANES_FROM, _cross_motion, _placed_pose, _rows, flat_tree
+from ._jit import _JIT, LANES_FROM, _cross_motion, _near_origin, _placed_pose, _rows, flat_tree
 
 
 @numba.njit(**_JIT)
@@ -20,7 +20,7 @@ def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, o, R, p
     times its world columns added into ``Jw`` (6, nv), and its world twist and bias
     :math:`\\dot J^0v` into ``twist`` and ``bias``; positions, columns, twist and bias are
     taken about the point ``o`` (base coordinates, m) instead of the base origin.  With
-    ``o`` near the bodies (:func:`_near_origin`), a tree far from the base origin keeps
+    ``o`` near the bodies (``geomotion.tree._jit._near_origin``), a tree far from the base origin keeps
     its precision: about the base origin, every linear entry would carry the lever arm
     ``o x omega`` and lose its digits when a frame's origin is subtracted again."""
     RJ, pJ, Rn, Rl, pl = (
@@ -76,15 +76,6 @@ def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, o, R, p
             _cross_motion(twist, sv, tmp)
             for r in range(6):
                 bias[r] += tmp[r]
-
-
-@numba.njit(**_JIT)
-def _near_origin(p0, path_a, path_b, o):
-    """The origin :func:`_walk` measures from: the first body's placement on a nonempty
-    path (the base origin when both are empty), into ``o`` (3,)."""
-    path = path_a if path_a.shape[0] > 0 else path_b
-    for r in range(3):
-        o[r] = p0[path[0], r] if path.shape[0] > 0 else 0.0
 
 
 #: Codes of the ``reference`` argument of :func:`frame_kinematics`.
@@ -201,7 +192,7 @@ def _relative_one(
     the world columns :math:`J^0_b - J^0_a` into ``Jw`` (6, nv), frame a's pose into
     ``R3[2]`` (rotation) and ``w6[8, :3]`` (origin), and with ``use_v`` the relative twist
     and the bias into ``W`` and ``G`` (6,); columns, origin, twists and biases are taken
-    about the point ``w6[9, :3]`` (:func:`_near_origin`).  ``R3`` (4, 3, 3) and ``w6``
+    about the point ``w6[9, :3]`` (``geomotion.tree._jit._near_origin``).  ``R3`` (4, 3, 3) and ``w6``
     (10, 6) are work."""
     Ra, Rb, RA, RB = R3[0], R3[1], R3[2], R3[3]
     pa, pb, pA, pB = w6[0, :3], w6[0, 3:], w6[8, :3], w6[8, 3:]
@@ -375,15 +366,16 @@ def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b, jacob
 
 
 def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
-    """Stacked rows of frame pairs (:func:`closure_rows`): J (..., c, nv) or None, and
-    gamma (..., c) or None without ``v``."""
+    """Stacked rows of frame pairs (:func:`closure_rows`, over lanes from ``LANES_FROM``
+    configurations): J (..., c, nv) or None, and gamma (..., c) or None without ``v``."""
     batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
     Q = _rows(q, batch, q.shape[-1:])
     use_v = v is not None
     V = _rows(v, batch, v.shape[-1:]) if use_v else np.zeros((1, model.nv))
     n, c = Q.shape[0], rows.shape[0]
-    J = np.empty((n if jacobian else 1, c, model.nv))
+    J = np.zeros((n if jacobian else 1, c, model.nv))
     G = np.empty((n if use_v else 1, c))
-    closure_rows(*flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G)
+    kernel = _lanes.closure_rows if n >= LANES_FROM else closure_rows
+    kernel(*flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G)
     J = J.reshape(batch + (c, model.nv)) if jacobian else None
     return J, (G.reshape(batch + (c,)) if use_v else None)

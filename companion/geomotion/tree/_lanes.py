@@ -748,14 +748,23 @@ def _to_frame(RA, pA, x, out, m):
 
 
 @numba.njit(**_KERNEL)
-def _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, R, p, Rn, pn, Jw, twist, bias, sv, cr):
-    r"""Compose the placed poses (Rl, pl) along ``path`` into (R, p) (entry: the start pose),
-    the world columns :math:`\mathrm{Ad}_{T_{0i}}S_i` into ``Jw`` (6, path columns, W) and,
-    with ``use_v``, the twist and :math:`\dot J^0v` into ``twist`` and ``bias`` (zero on
-    entry), all lanes at once."""
-    k = 0
+def _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, sign, o, R, p, Jw, twist, bias, w):
+    r"""One path over lanes: from the base (identity rotation, position ``-o``: positions
+    about the point ``o``, as in ``geomotion.tree._jit_frames._walk``), compose the
+    placed poses (Rl, pl) into (R, p); add ``sign`` times each world column
+    :math:`\mathrm{Ad}_{T_{0i}}S_i` into ``Jw`` (6, nv, W) at its own column; with
+    ``use_v``, the twist and :math:`\dot J^0v` into ``twist`` and ``bias``.  ``w`` (4, 6,
+    W) is work."""
+    Rn, pn, col, sv = w[0, :3, :], w[0, 3:, :], w[1], w[2]
+    cr = w[3]
+    for r in range(3):
+        for c in range(3):
+            R[r, c, :m] = 1.0 if r == c else 0.0
+        p[r, :m] = -o[r]
+    twist[:, :m] = 0.0
+    bias[:, :m] = 0.0
     for i in path:
-        for r in range(3):  # p <- p + R pl[i], R <- R Rl[i]
+        for r in range(3):  # p <- p + R pl[i], R <- R Rl[i] (a row of R at a time)
             for l in range(m):
                 pn[r, l] = (
                     p[r, l] + R[r, 0, l] * pl[i, 0, l] + R[r, 1, l] * pl[i, 1, l]
@@ -763,30 +772,33 @@ def _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, R, p, Rn, pn, Jw, t
                 )  # fmt: skip
             for c in range(3):
                 for l in range(m):
-                    Rn[r, c, l] = (
+                    Rn[c, l] = (
                         R[r, 0, l] * Rl[i, 0, c, l] + R[r, 1, l] * Rl[i, 1, c, l]
                         + R[r, 2, l] * Rl[i, 2, c, l]
                     )  # fmt: skip
-        R[:, :, :m] = Rn[:, :, :m]
+            for c in range(3):
+                R[r, c, :m] = Rn[c, :m]
         p[:, :m] = pn[:, :m]
         if use_v:
             sv[:, :m] = 0.0
         for c in range(iv[i], iv[i] + nvj[i]):
             for r in range(3):
                 for l in range(m):
-                    Jw[r, k, l] = R[r, 0, l] * S[c, 0] + R[r, 1, l] * S[c, 1] + R[r, 2, l] * S[c, 2]
-                    Jw[3 + r, k, l] = (
+                    col[r, l] = R[r, 0, l] * S[c, 0] + R[r, 1, l] * S[c, 1] + R[r, 2, l] * S[c, 2]
+                    col[3 + r, l] = (
                         R[r, 0, l] * S[c, 3] + R[r, 1, l] * S[c, 4] + R[r, 2, l] * S[c, 5]
                     )
             for l in range(m):  # about the origin: v + p x w
-                Jw[3, k, l] += p[1, l] * Jw[2, k, l] - p[2, l] * Jw[1, k, l]
-                Jw[4, k, l] += p[2, l] * Jw[0, k, l] - p[0, l] * Jw[2, k, l]
-                Jw[5, k, l] += p[0, l] * Jw[1, k, l] - p[1, l] * Jw[0, k, l]
+                col[3, l] += p[1, l] * col[2, l] - p[2, l] * col[1, l]
+                col[4, l] += p[2, l] * col[0, l] - p[0, l] * col[2, l]
+                col[5, l] += p[0, l] * col[1, l] - p[1, l] * col[0, l]
+            for r in range(6):
+                for l in range(m):
+                    Jw[r, c, l] += sign * col[r, l]
             if use_v:
                 for r in range(6):
                     for l in range(m):
-                        sv[r, l] += Jw[r, k, l] * V[start + l, c]
-            k += 1
+                        sv[r, l] += col[r, l] * V[start + l, c]
         if use_v:  # twist += S v, bias += twist x S v
             for r in range(6):
                 for l in range(m):
@@ -795,6 +807,25 @@ def _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, R, p, Rn, pn, Jw, t
             for r in range(6):
                 for l in range(m):
                     bias[r, l] += cr[r, l]
+
+
+@numba.njit(**_KERNEL)
+def _zero_columns(Jw, iv, nvj, path, m):
+    """Jw[:, c, :m] = 0 for the columns of the joints on ``path``."""
+    for i in path:
+        for c in range(iv[i], iv[i] + nvj[i]):
+            Jw[:, c, :m] = 0.0
+
+
+@numba.njit(**_KERNEL)
+def _frame_of(R, p, F, RF, pF, m):
+    """The pose (R, p) times the constant pose F (4, 4), lanes: RF = R F_R, pF = p + R F_p."""
+    for r in range(3):
+        for l in range(m):
+            pF[r, l] = p[r, l] + R[r, 0, l] * F[0, 3] + R[r, 1, l] * F[1, 3] + R[r, 2, l] * F[2, 3]
+        for c in range(3):
+            for l in range(m):
+                RF[r, c, l] = R[r, 0, l] * F[0, c] + R[r, 1, l] * F[1, c] + R[r, 2, l] * F[2, c]
 
 
 @numba.njit(**_KERNEL)
@@ -809,31 +840,18 @@ def frame_kinematics(
     columns, twist and bias (:func:`_path_walk`), then each mapped to the ``reference``
     (:func:`_to_frame`)."""
     n, nv, B, W = parent.shape[0], S.shape[0], Q.shape[0], LANES
-    cols = np.empty(nv, dtype=np.int64)  # the path's columns, in walking order
-    k = 0
-    for i in path:
-        for c in range(iv[i], iv[i] + nvj[i]):
-            cols[k] = c
-            k += 1
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
-    R, Rn, RA = np.empty((3, 3, W)), np.empty((3, 3, W)), np.empty((3, 3, W))
-    p, pn, pA = np.empty((3, W)), np.empty((3, W)), np.empty((3, W))
-    Jw = np.empty((6, k, W))
-    work = np.empty((5, 6, W))
-    twist, bias, sv, cr, y = work[0], work[1], work[2], work[3], work[4]
+    R, RA = np.empty((3, 3, W)), np.empty((3, 3, W))
+    p, pA = np.empty((3, W)), np.empty((3, W))
+    Jw = np.zeros((6, nv, W))
+    vectors, w = np.empty((4, 6, W)), np.empty((4, 6, W))
+    twist, bias, y, z = vectors[0], vectors[1], vectors[2], vectors[3]
     o = p0[path[0]]
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, path)
-        for r in range(3):
-            for c in range(3):
-                R[r, c, :m] = 1.0 if r == c else 0.0
-            p[r, :m] = -o[r]
-        twist[:, :m] = 0.0
-        bias[:, :m] = 0.0
-        _path_walk(
-            S, iv, nvj, path, Rl, pl, V, start, m, use_v, R, p, Rn, pn, Jw, twist, bias, sv, cr
-        )
+        _zero_columns(Jw, iv, nvj, path, m)
+        _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, 1.0, o, R, p, Jw, twist, bias, w)
         for l in range(m):  # T_0F = T_0b F, and the reference's axes RA and origin pA
             Fb = F[start + l if F.shape[0] > 1 else 0]
             t = T[start + l]
@@ -848,19 +866,86 @@ def frame_kinematics(
                     RA[r, c, l] = rf if reference == 1 else (1.0 if r == c else 0.0)
             t[3, 3] = 1.0
         if use_j:
-            for j in range(k):
-                _to_frame(RA, pA, Jw[:, j], y, m)
-                for l in range(m):
-                    for r in range(row0, 6):
-                        J[start + l, r - row0, cols[j]] = y[r, l]
+            for i in path:
+                for c in range(iv[i], iv[i] + nvj[i]):
+                    _to_frame(RA, pA, Jw[:, c], y, m)
+                    for l in range(m):
+                        for r in range(row0, 6):
+                            J[start + l, r - row0, c] = y[r, l]
         if use_v:
-            _to_frame(RA, pA, twist, sv, m)
+            _to_frame(RA, pA, twist, z, m)
             _to_frame(RA, pA, bias, y, m)
             for l in range(m):
                 for r in range(6):
-                    Vel[start + l, r] = sv[r, l]
+                    Vel[start + l, r] = z[r, l]
                     Bias[start + l, r] = y[r, l]
                 if reference == 2:  # + omega x p_dot
-                    Bias[start + l, 3] += sv[1, l] * sv[5, l] - sv[2, l] * sv[4, l]
-                    Bias[start + l, 4] += sv[2, l] * sv[3, l] - sv[0, l] * sv[5, l]
-                    Bias[start + l, 5] += sv[0, l] * sv[4, l] - sv[1, l] * sv[3, l]
+                    Bias[start + l, 3] += z[1, l] * z[5, l] - z[2, l] * z[4, l]
+                    Bias[start + l, 4] += z[2, l] * z[3, l] - z[0, l] * z[5, l]
+                    Bias[start + l, 5] += z[0, l] * z[4, l] - z[1, l] * z[3, l]
+
+
+@numba.njit(**_KERNEL)
+def closure_rows(
+    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
+    J, G,
+):  # fmt: skip
+    r"""The stacked rows of frame pairs over lanes (same arguments and results as
+    :func:`geomotion.tree._jit_frames.closure_rows`; ``J`` zero on entry).  Per pair, the
+    two paths are walked about the same point (:func:`_path_walk`, signs -1 and +1 into
+    one array of columns :math:`J^0_b - J^0_a`); with :math:`X` the map to frame a's axes
+    about its origin (:func:`_to_frame`): :math:`J = X(J^0_b - J^0_a)` and
+    :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) - (X\mathcal V^0_a)\times
+    X(\mathcal V^0_b - \mathcal V^0_a)`."""
+    n, nv, B, W = parent.shape[0], S.shape[0], Q.shape[0], LANES
+    pairs = frames.shape[0] // 2
+    Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
+    poses = np.empty((3, 3, 3, W))  # R of body a, of body b, of frame a
+    points = np.empty((3, 3, W))  # p of body a, of body b, of frame a
+    Jd = np.zeros((6, nv, W))
+    vectors, w = np.empty((9, 6, W)), np.empty((4, 6, W))
+    Va, Ba, Vb, Bb = vectors[0], vectors[1], vectors[2], vectors[3]
+    x, Wab, ya, cr, g6 = vectors[4], vectors[5], vectors[6], vectors[7], vectors[8]
+    o, on_path = np.empty(3), np.zeros(n, dtype=np.bool_)
+    for i in paths:
+        on_path[i] = True
+    bodies = np.flatnonzero(on_path)
+    for start in range(0, B, W):
+        m = min(W, B - start)
+        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, bodies)
+        for k in range(pairs):
+            path_a = paths[ends[2 * k] : ends[2 * k + 1]]
+            path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
+            _jit._near_origin(p0, path_a, path_b, o)
+            _zero_columns(Jd, iv, nvj, path_a, m)
+            _zero_columns(Jd, iv, nvj, path_b, m)
+            _path_walk(
+                S, iv, nvj, path_a, Rl, pl, V, start, m, use_v, -1.0, o, poses[0], points[0],
+                Jd, Va, Ba, w,
+            )  # fmt: skip
+            _path_walk(
+                S, iv, nvj, path_b, Rl, pl, V, start, m, use_v, 1.0, o, poses[1], points[1],
+                Jd, Vb, Bb, w,
+            )  # fmt: skip
+            RA, pA = poses[2], points[2]
+            _frame_of(poses[0], points[0], frames[2 * k], RA, pA, m)
+            if use_j:
+                for path in (path_a, path_b):
+                    for i in path:
+                        for c in range(iv[i], iv[i] + nvj[i]):
+                            _to_frame(RA, pA, Jd[:, c], x, m)
+                            for out in range(rows.shape[0]):
+                                if rows[out, 0] == k:
+                                    for l in range(m):
+                                        J[start + l, out, c] = x[rows[out, 1], l]
+            if use_v:
+                x[:, :m] = Vb[:, :m] - Va[:, :m]
+                _to_frame(RA, pA, x, Wab, m)
+                _to_frame(RA, pA, Va, ya, m)
+                _cross_motion(ya, Wab, cr, m)
+                x[:, :m] = Bb[:, :m] - Ba[:, :m]
+                _to_frame(RA, pA, x, g6, m)
+                for out in range(rows.shape[0]):
+                    if rows[out, 0] == k:
+                        for l in range(m):
+                            G[start + l, out] = g6[rows[out, 1], l] - cr[rows[out, 1], l]
