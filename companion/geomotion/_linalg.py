@@ -429,6 +429,145 @@ def _independent_rows_kernel(M, J, load, gamma, ratio, a, lam):
     return -1
 
 
+@numba.njit(**_DENSE)
+def _cholesky_lanes(A, n, m):
+    """Lower Cholesky factor of each lane's A[:n, :n, l], l < m, in place (upper part left);
+    the first lane whose pivot is not positive, or -1."""
+    for j in range(n):
+        for k in range(j):
+            for l in range(m):
+                A[j, j, l] -= A[j, k, l] * A[j, k, l]
+        for l in range(m):
+            if not A[j, j, l] > 0.0:
+                return l
+            A[j, j, l] = math.sqrt(A[j, j, l])
+        for i in range(j + 1, n):
+            for k in range(j):
+                for l in range(m):
+                    A[i, j, l] -= A[i, k, l] * A[j, k, l]
+            for l in range(m):
+                A[i, j, l] /= A[j, j, l]
+    return -1
+
+
+@numba.njit(**_DENSE)
+def _forward_lanes(L, x, n, m):
+    """x[:n, l] <- L_l^-1 x[:n, l] for each lane (L (n, n, W) lower, x (n, W))."""
+    for i in range(n):
+        for k in range(i):
+            for l in range(m):
+                x[i, l] -= L[i, k, l] * x[k, l]
+        for l in range(m):
+            x[i, l] /= L[i, i, l]
+
+
+@numba.njit(**_DENSE)
+def _backward_lanes(L, x, n, m):
+    """x[:n, l] <- L_l^-T x[:n, l] for each lane (row-wise updates)."""
+    for i in range(n - 1, -1, -1):
+        for l in range(m):
+            x[i, l] /= L[i, i, l]
+        for k in range(i):
+            for l in range(m):
+                x[k, l] -= L[i, k, l] * x[i, l]
+
+
+@numba.njit(**_DENSE)
+def _dot_lanes(x, y, n, out, m):
+    """out[l] = x[:n, l] . y[:n, l]."""
+    out[:m] = 0.0
+    for q in range(n):
+        for l in range(m):
+            out[l] += x[q, l] * y[q, l]
+
+
+@numba.njit(**_DENSE)
+def _independent_rows_lanes(M, J, load, gamma, ratio, m, work, a, lam):
+    r"""The certified solve of :func:`_independent_rows_kernel` for one block of m
+    elements held lane-major (innermost axis): M (n, n, W) (lower triangle read), J
+    (c, n, W), ``load`` (n, W), ``gamma`` (c, W); accelerations into ``a`` (n, W) and
+    multipliers into ``lam`` (c, W).  Returns -1, or the first lane whose M is not
+    positive definite or whose rows fail the certificate (the caller then takes the
+    general path).  ``work`` is :func:`_lanes_work`'s tuple for these sizes."""
+    L, G, Wm, X, y, inv, d, frob, acc = work
+    n, c = M.shape[0], J.shape[0]
+    for i in range(n):
+        for j in range(i + 1):
+            L[i, j, :m] = M[i, j, :m]
+    failed = _cholesky_lanes(L, n, m)
+    if failed >= 0:
+        return failed
+    for i in range(c):  # unit rows E J into X
+        _dot_lanes(J[i], J[i], n, acc, m)
+        for l in range(m):
+            d[i, l] = math.sqrt(acc[l])
+            if not d[i, l] > 0.0:
+                return l
+        for j in range(n):
+            for l in range(m):
+                X[i, j, l] = J[i, j, l] / d[i, l]
+    for i in range(c):  # G = E J J^T E, lower
+        for j in range(i + 1):
+            _dot_lanes(X[i], X[j], n, G[i, j], m)
+    failed = _cholesky_lanes(G, c, m)
+    if failed >= 0:
+        return failed
+    frob[:m] = 0.0  # certificate: 1 / |L_G^-1|_F^2 >= ratio^2 tr G  (tr G = c: unit rows)
+    for col in range(c):
+        unit = inv[col]
+        unit[:, :m] = 0.0
+        unit[col, :m] = 1.0
+        _forward_lanes(G, unit, c, m)
+        for i in range(c):
+            for l in range(m):
+                frob[l] += unit[i, l] * unit[i, l]
+    for l in range(m):
+        if 1.0 / frob[l] < ratio * ratio * c:
+            return l
+    for i in range(c):
+        _forward_lanes(L, X[i], n, m)
+    y[:, :m] = load[:, :m]
+    _forward_lanes(L, y, n, m)
+    for i in range(c):
+        for j in range(i + 1):
+            _dot_lanes(X[i], X[j], n, Wm[i, j], m)
+        _dot_lanes(X[i], y, n, acc, m)
+        for l in range(m):
+            lam[i, l] = -gamma[i, l] / d[i, l] - acc[l]
+    failed = _cholesky_lanes(Wm, c, m)
+    if failed >= 0:
+        return failed
+    _forward_lanes(Wm, lam, c, m)
+    _backward_lanes(Wm, lam, c, m)  # lambda_E
+    for j in range(c):
+        for i in range(n):
+            for l in range(m):
+                y[i, l] += X[j, i, l] * lam[j, l]
+    _backward_lanes(L, y, n, m)
+    a[:, :m] = y[:, :m]
+    for i in range(c):
+        for l in range(m):
+            lam[i, l] /= d[i, l]
+    return -1
+
+
+@numba.njit(**_DENSE)
+def _lanes_work(n, c, W):
+    """The work arrays of :func:`_independent_rows_lanes` for n coordinates, c rows and
+    blocks of W elements."""
+    return (
+        np.empty((n, n, W)), np.empty((c, c, W)), np.empty((c, c, W)), np.empty((c, n, W)),
+        np.empty((n, W)), np.empty((c, c, W)), np.empty((c, W)), np.empty(W), np.empty(W),
+    )  # fmt: skip
+
+
+def _certifiable(c, n, rtol):
+    """Whether c constraint rows on n coordinates may take the certified fast solve: at
+    least one row, no more rows than coordinates, and a rank threshold ``rtol`` far below
+    the certified ratio (so that certified rows are surely of full rank by its rule)."""
+    return 0 < c <= n and rtol * 1e3 <= _CERTIFIED_SIGMA_RATIO
+
+
 def _independent_rows_solve(M, J, load, gamma, rtol):
     r"""The constrained solve for certified independent rows, or None (see the caller).
 
@@ -443,7 +582,7 @@ def _independent_rows_solve(M, J, load, gamma, rtol):
     sends the whole call to the SVD path.
     """
     c, n = J.shape[-2:]
-    if c == 0 or c > n or rtol * 1e3 > _CERTIFIED_SIGMA_RATIO:
+    if not _certifiable(c, n, rtol):
         return None
     batch = np.broadcast_shapes(M.shape[:-2], J.shape[:-2], load.shape[:-2], gamma.shape[:-2])
     k = load.shape[-1]

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from geomotion import constraints, models, tree
+from geomotion.constraints import _closed_loop
 
 
 @pytest.fixture(scope="module")
@@ -73,3 +74,100 @@ def test_a_closure_set_refuses_bad_input(golfer_set):
         both.jacobian(np.zeros(model.nq))  # a zero quaternion is not a unit one
     with pytest.raises(ValueError, match="v"):
         both.jacobian_and_bias(models.golfer().q0, np.zeros(model.nv + 1))
+
+
+# ---------------------------------------------------------------------------
+# Forward dynamics: one compiled pass, or the composition it must equal
+# ---------------------------------------------------------------------------
+
+
+def states_near_address(model, q0, rng, batch):
+    """Configurations a few degrees from the golfer's address, random velocities and loads."""
+    q = tree.integrate(model, q0, rng.normal(size=(batch, model.nv)), 0.05)
+    v, tau = rng.normal(size=(2, batch, model.nv))
+    return q, v, tau * 20.0
+
+
+def composed(closure_set, q, v, tau):
+    model = closure_set.model
+    J, gamma = closure_set.jacobian_and_bias(q, v)
+    M, h = tree.crba(model, q), tree.bias_forces(model, q, v)
+    return constraints.constrained_dynamics(M, J, h, gamma, tau), (M, J, h, gamma)
+
+
+def test_forward_dynamics_in_one_pass_solves_the_closed_loop_equations(golfer_set):
+    # 131 states: two full blocks and a partial one.  The equations are checked with M,
+    # h, J and gamma from the separate kernels, then the composition's result itself.
+    model, _, both = golfer_set
+    golfer = models.golfer()
+    q, v, tau = states_near_address(model, golfer.q0, np.random.default_rng(11), 131)
+    assert _closed_loop.run(both._stack, q, v, tau, (131,)) is not None  # the fused pass
+    result = both.forward_dynamics(q, v, tau)
+    expected, (M, J, h, gamma) = composed(both, q, v, tau)
+    assert result.a.shape == (131, model.nv) and result.multiplier.shape == (131, 15)
+    assert result.rank.tolist() == [15] * 131
+    reaction = np.einsum("bci,bc->bi", J, result.multiplier)
+    balance = np.einsum("bij,bj->bi", M, result.a) + h - tau - reaction
+    assert np.abs(balance).max() <= 1e-10 * np.abs(tau - h).max()
+    held = np.einsum("bci,bi->bc", J, result.a) + gamma
+    assert np.abs(held).max() <= 1e-10 * (1 + np.abs(gamma).max())
+    np.testing.assert_allclose(result.a, expected.a, rtol=0, atol=1e-11 * np.abs(expected.a).max())
+    np.testing.assert_allclose(
+        result.multiplier,
+        expected.multiplier,
+        rtol=0,
+        atol=1e-11 * np.abs(expected.multiplier).max(),
+    )
+
+
+def test_forward_dynamics_of_one_state_and_of_small_batches_agree_with_the_pass(golfer_set):
+    model, _, both = golfer_set
+    golfer = models.golfer()
+    q, v, tau = states_near_address(model, golfer.q0, np.random.default_rng(12), 9)
+    batch = both.forward_dynamics(q, v, tau)  # 9 >= LANES_FROM: one compiled pass
+    one = both.forward_dynamics(q[4], v[4], tau[4])  # the composition
+    assert isinstance(one.rank, int) and one.rank == 15
+    np.testing.assert_allclose(batch.a[4], one.a, rtol=0, atol=1e-11 * np.abs(one.a).max())
+    small = both.forward_dynamics(q[:3], v[:3], 0.0)
+    zero_load = both.forward_dynamics(q, v, np.zeros(model.nv))
+    np.testing.assert_allclose(small.a, zero_load.a[:3], rtol=0, atol=1e-11 * np.abs(small.a).max())
+
+
+def test_forward_dynamics_with_redundant_rows_is_the_composition():
+    # A hinge and, redundantly, a point at the same place: the certificate fails and the
+    # rank-revealing solve of constrained_dynamics answers (rank 6 of 8 rows).
+    arm = models.two_link_teaching_arm()
+    tip = np.eye(4)
+    tip[0, 3] = 0.5
+    anchor = np.eye(4)
+    anchor[:2, 3] = [0.8, 0.3]
+    both = constraints.ClosureSet(
+        [
+            constraints.frame_closure(arm, 1, tip, -1, anchor, components="revolute"),
+            constraints.frame_closure(arm, 1, tip, -1, anchor, components="spherical"),
+        ]
+    )
+    rng = np.random.default_rng(13)
+    q, v, tau = rng.normal(size=(3, 20, 2))
+    assert _closed_loop.run(both._stack, q, v, tau, (20,)) is None
+    result = both.forward_dynamics(q, v, tau)
+    expected, _ = composed(both, q, v, tau)
+    np.testing.assert_array_equal(result.rank, expected.rank)
+    assert (result.rank < 8).all()
+    np.testing.assert_array_equal(result.a, expected.a)
+
+
+@pytest.mark.parametrize(
+    ("tau", "error", "match"),
+    [
+        (np.zeros(34), ValueError, r"tau: expected shape \(\.\.\., 33\)"),
+        (np.zeros((4, 33)), ValueError, r"q, v, tau: expected leading \(batch\) shapes"),
+        (np.full(33, np.nan), ValueError, "tau"),
+        ("load", TypeError, "tau"),
+    ],
+)
+def test_forward_dynamics_refuses_bad_loads(golfer_set, tau, error, match):
+    model, _, both = golfer_set
+    q = np.broadcast_to(models.golfer().q0, (3, model.nq))
+    with pytest.raises(error, match=match):
+        both.forward_dynamics(q, np.zeros((3, model.nv)), tau)

@@ -3,16 +3,19 @@ r"""Constraint objects: functions, loop closures between tree bodies, revolute-j
 Each follows the constraint protocol of :mod:`geomotion.constraints`.
 """
 
+import math
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
 from types import MappingProxyType
 
 import numpy as np
 
-from .. import _validate, tree
+from .. import _linalg, _validate, tree
 from .._kernels import _inverse_pose
 from ..spatial import exp_twist, log_pose
-from .dynamics import constraint_rank
+from ..tree import _jit
+from . import _closed_loop
+from .dynamics import ConstrainedDynamics, _rank_result, constrained_dynamics, constraint_rank
 
 #: Rotation entries (0-based row, column) of the two revolute-joint constraint sets:
 #: ``"axis"`` holds the joint axes together (R13 = R23 = 0), ``"in_plane"`` (R12 = R21 = 0)
@@ -767,6 +770,83 @@ class ClosureSet:
             axes do not broadcast.
         """
         return self._stack.jacobian_and_bias(q, v)
+
+    def forward_dynamics(self, q, v, tau, *, rtol=None):
+        r"""Accelerations and multipliers of the tree held by these closures, under ``tau``.
+
+        .. math:: M(q)\dot v + h(q, v) = \tau + J_c^T\lambda,\qquad J_c\dot v + \gamma = 0
+
+        with the model's gravity in :math:`h`: the same result as
+        :func:`geomotion.constraints.constrained_dynamics` given
+        :func:`geomotion.tree.crba`, :func:`geomotion.tree.bias_forces` and
+        :meth:`jacobian_and_bias` at the same state (equal up to rounding), redundant rows
+        included.  From ``geomotion.tree._jit.LANES_FROM`` configurations per call, with
+        rows the certified solve accepts, the four run as one compiled pass over blocks of
+        configurations that never writes :math:`M` or :math:`J_c` out
+        (``geomotion.constraints._closed_loop``); otherwise, or if any configuration
+        fails the certificate, as that composition.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+            Configurations (unit quaternions for ball and free-flyer joints).
+        v : (..., nv) array_like
+            Velocities (rad/s, m/s).
+        tau : (..., nv) array_like or 0
+            Applied joint loads (N m, N).
+        rtol : float, optional
+            Rank threshold of :func:`geomotion.constraints.constraint_rank` (default 1e-10).
+
+        Returns
+        -------
+        ConstrainedDynamics
+            ``a`` (..., nv) in rad/s^2 and m/s^2, ``multiplier`` (..., c) (N m and N, the
+            closures' rows in order), ``rank``.
+
+        Raises
+        ------
+        ValueError
+            If ``q``, ``v`` or ``tau`` is malformed or their leading axes do not
+            broadcast, a quaternion is not unit, or the constraints are inconsistent
+            (see :func:`geomotion.constraints.constrained_dynamics`).
+
+        Examples
+        --------
+        The two-link arm's tip pinned at a point of the base, from rest, under gravity
+        along -y: the tip does not accelerate.
+
+        >>> import numpy as np
+        >>> from geomotion import constraints, models, spatial
+        >>> arm = models.two_link_teaching_arm()
+        >>> tip = spatial.pose(np.eye(3), [0.5, 0, 0])
+        >>> anchor = spatial.pose(np.eye(3), [0.8, 0.3, 0])
+        >>> pinned = constraints.ClosureSet(
+        ...     [constraints.frame_closure(arm, 1, tip, -1, anchor, components=(3, 4))])
+        >>> q, v = np.radians([30.0, -60.0]), np.zeros(2)
+        >>> result = pinned.forward_dynamics(q, v, tau=0.0)
+        >>> float(np.abs(pinned.jacobian(q) @ result.a).max()) < 1e-12, result.rank
+        (True, 2)
+        """
+        q, v = self._stack.pairs[0]._checked(q, v)
+        nv = self.model.nv
+        tau = _linalg._vector(tau, "tau", nv)
+        try:
+            batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1], tau.shape[:-1])
+        except ValueError as error:
+            raise ValueError(
+                f"q, v, tau: expected leading (batch) shapes that broadcast, got {q.shape}, "
+                f"{v.shape} and {tau.shape}"
+            ) from error
+        c = sum(self.sizes)
+        fast = math.prod(batch) >= _jit.LANES_FROM and _linalg._certifiable(
+            c, nv, _linalg._constraint_rtol(rtol)
+        )
+        solved = _closed_loop.run(self._stack, q, v, tau, batch) if fast else None
+        if solved is not None:
+            return ConstrainedDynamics(*solved, _rank_result(np.full(batch, c)))
+        J, gamma = self.jacobian_and_bias(q, v)
+        M, h = tree.crba(self.model, q), tree.bias_forces(self.model, q, v)
+        return constrained_dynamics(M, J, h, gamma, tau, rtol=rtol)
 
 
 def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 2, 3, 4, 5)):

@@ -465,121 +465,157 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
 
 
 @numba.njit(**_KERNEL)
+def _rnea_block(parent, S, iv, nvj, I, X, Vt, At, a0, F, use_f, start, m, Vb, Ab, Fb, w, out):
+    r"""RNEA of one block, lane-major: joint velocities and accelerations ``Vt``, ``At``
+    (nv, W), the base's acceleration ``a0`` (6, W) (minus gravity), external wrenches
+    ``F`` (B, N, 6) rows start.. with ``use_f``; joint forces into ``out`` (nv, W).
+    ``Vb``, ``Ab``, ``Fb`` (N, 6, W) and ``w`` (4, 6, W) are work."""
+    sv, sa, tmp, zero = w[0], w[1], w[2], w[3]
+    zero[:, :m] = 0.0  # the base's twist
+    for i in range(parent.shape[0]):
+        _joint_motion(S, iv[i], nvj[i], Vt, sv, m)
+        _joint_motion(S, iv[i], nvj[i], At, sa, m)
+        p = parent[i]
+        _child_twist(X[i], Vb[p] if p >= 0 else zero, sv, Vb[i], m)
+        _xv(X[i], a0 if p < 0 else Ab[p], Ab[i], m)
+        _cross_motion(Vb[i], sv, tmp, m)
+        for r in range(6):
+            for l in range(m):
+                Ab[i, r, l] += sa[r, l] + tmp[r, l]
+        _inertia_times(I[i], Vb[i], sv, m)
+        _cross_force(Vb[i], sv, tmp, m)
+        _inertia_times(I[i], Ab[i], Fb[i], m)
+        for r in range(6):
+            for l in range(m):
+                Fb[i, r, l] += tmp[r, l]
+        if use_f:
+            for r in range(6):
+                for l in range(m):
+                    Fb[i, r, l] -= F[start + l, i, r]
+    for i in range(parent.shape[0] - 1, -1, -1):
+        for j in range(iv[i], iv[i] + nvj[i]):
+            for l in range(m):
+                acc = 0.0
+                for r in range(6):
+                    acc += S[j, r] * Fb[i, r, l]
+                out[j, l] = acc
+        if parent[i] >= 0:
+            _xtv_add(X[i], Fb[i], Fb[parent[i]], m)
+
+
+@numba.njit(**_KERNEL)
+def _to_lanes(x, start, m, out):
+    """out[j, l] = x[start + l, j]: rows of a (B, k) array into a lane-major (k, W) block."""
+    for l in range(m):
+        for j in range(x.shape[1]):
+            out[j, l] = x[start + l, j]
+
+
+@numba.njit(**_KERNEL)
+def _base_acceleration(G, start, m, a0):
+    """a0[:, l] = (0, -g): the base accelerating against gravity, lane by lane."""
+    for l in range(m):
+        a0[0, l], a0[1, l], a0[2, l] = 0.0, 0.0, 0.0
+        a0[3, l], a0[4, l], a0[5, l] = -G[start + l, 0], -G[start + l, 1], -G[start + l, 2]
+
+
+@numba.njit(**_KERNEL)
 def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, out):
     r"""Batched RNEA over lanes (same arguments and results as
     :func:`geomotion.tree._jit.rnea`): outward twists and accelerations from the base
     accelerating at :math:`-g`, net wrenches :math:`\mathcal I\mathcal A + \mathcal V
-    \times^*\mathcal I\mathcal V - \mathcal F^{ext}`, inward sums projected on each joint."""
+    \times^*\mathcal I\mathcal V - \mathcal F^{ext}`, inward sums projected on each joint
+    (:func:`_rnea_block`)."""
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
     W = LANES
     X = np.empty((n, 6, 6, W))
     Vb, Ab, Fb = np.empty((n, 6, W)), np.empty((n, 6, W)), np.empty((n, 6, W))
-    Vt, At = np.empty((nv, W)), np.empty((nv, W))
-    sv, sa, tmp, a0 = np.empty((6, W)), np.empty((6, W)), np.empty((6, W)), np.zeros((6, W))
-    zero = np.zeros((6, W))  # the base's twist
+    Vt, At, tau = np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
+    a0, w = np.empty((6, W)), np.empty((4, 6, W))
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
+        _to_lanes(V, start, m, Vt)
+        _to_lanes(A, start, m, At)
+        _base_acceleration(G, start, m, a0)
+        _rnea_block(parent, S, iv, nvj, I, X, Vt, At, a0, F, use_f, start, m, Vb, Ab, Fb, w, tau)
         for l in range(m):
-            b = start + l
             for j in range(nv):
-                Vt[j, l] = V[b, j]
-                At[j, l] = A[b, j]
-            a0[3, l], a0[4, l], a0[5, l] = -G[b, 0], -G[b, 1], -G[b, 2]
-        for i in range(n):
-            _joint_motion(S, iv[i], nvj[i], Vt, sv, m)
-            _joint_motion(S, iv[i], nvj[i], At, sa, m)
-            p = parent[i]
-            _child_twist(X[i], Vb[p] if p >= 0 else zero, sv, Vb[i], m)
-            _xv(X[i], a0 if p < 0 else Ab[p], Ab[i], m)
-            _cross_motion(Vb[i], sv, tmp, m)
+                out[start + l, j] = tau[j, l]
+
+
+@numba.njit(**_KERNEL)
+def _crba_block(parent, iv, nvj, S, I, X, m, IC, w, Mt):
+    r"""CRBA of one block, lane-major, into ``Mt`` (nv, nv, W): composite inertias
+    :math:`\mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\mathcal I^C_iX_i` inward, then
+    each joint's force columns :math:`\mathcal I^C_iS_i` carried to its ancestors.
+    Entries of joints on different branches are not written (zero them once).  ``IC``
+    (N, 6, 6, W) and ``w`` (3, 6, 6, W) are work."""
+    n = parent.shape[0]
+    work, Fc, Fn = w[0], w[1], w[2]
+    for i in range(n):
+        for r in range(6):
+            for s in range(6):
+                for l in range(m):
+                    IC[i, r, s, l] = I[i, r, s]
+    for i in range(n - 1, -1, -1):
+        if parent[i] >= 0:
+            _congruence_add(X[i], IC[i], IC[parent[i]], work, m)
+    for i in range(n):
+        k, base = nvj[i], iv[i]
+        for j in range(k):
             for r in range(6):
                 for l in range(m):
-                    Ab[i, r, l] += sa[r, l] + tmp[r, l]
-            _inertia_times(I[i], Vb[i], sv, m)
-            _cross_force(Vb[i], sv, tmp, m)
-            _inertia_times(I[i], Ab[i], Fb[i], m)
-            for r in range(6):
-                for l in range(m):
-                    Fb[i, r, l] += tmp[r, l]
-            if use_f:
-                for r in range(6):
-                    for l in range(m):
-                        Fb[i, r, l] -= F[start + l, i, r]
-        for i in range(n - 1, -1, -1):
-            for j in range(iv[i], iv[i] + nvj[i]):
+                    acc = 0.0
+                    for s in range(6):
+                        acc += IC[i, r, s, l] * S[base + j, s]
+                    Fc[r, j, l] = acc
+        for j in range(k):
+            for h in range(k):
                 for l in range(m):
                     acc = 0.0
                     for r in range(6):
-                        acc += S[j, r] * Fb[i, r, l]
-                    out[start + l, j] = acc
-            if parent[i] >= 0:
-                _xtv_add(X[i], Fb[i], Fb[parent[i]], m)
+                        acc += S[base + j, r] * Fc[r, h, l]
+                    Mt[base + j, base + h, l] = acc
+        jb = i
+        while parent[jb] >= 0:
+            for h in range(k):  # F <- X_j^T F (X's upper-right block is zero)
+                for s in range(6):
+                    for l in range(m):
+                        acc = 0.0
+                        for r in range(0 if s < 3 else 3, 6):
+                            acc += X[jb, r, s, l] * Fc[r, h, l]
+                        Fn[s, h, l] = acc
+            for h in range(k):
+                for s in range(6):
+                    for l in range(m):
+                        Fc[s, h, l] = Fn[s, h, l]
+            jb = parent[jb]
+            kb, bb = nvj[jb], iv[jb]
+            for j in range(kb):
+                for h in range(k):
+                    for l in range(m):
+                        acc = 0.0
+                        for r in range(6):
+                            acc += S[bb + j, r] * Fc[r, h, l]
+                        Mt[bb + j, base + h, l] = acc
+                        Mt[base + h, bb + j, l] = acc
 
 
 @numba.njit(**_KERNEL)
 def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
     r"""Batched CRBA over lanes (same arguments and results as
-    :func:`geomotion.tree._jit.crba`): composite inertias
-    :math:`\mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\mathcal I^C_iX_i` inward, then
-    each joint's force columns :math:`\mathcal I^C_iS_i` carried to its ancestors."""
+    :func:`geomotion.tree._jit.crba`; :func:`_crba_block`), each block's matrices then
+    written out configuration by configuration."""
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
     W = LANES
-    X = np.empty((n, 6, 6, W))
-    IC = np.empty((n, 6, 6, W))
-    work = np.empty((6, 6, W))
-    Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W))
+    X, IC = np.empty((n, 6, 6, W)), np.empty((n, 6, 6, W))
+    w = np.empty((3, 6, 6, W))
     Mt = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
-        for i in range(n):
-            for r in range(6):
-                for s in range(6):
-                    for l in range(m):
-                        IC[i, r, s, l] = I[i, r, s]
-        for i in range(n - 1, -1, -1):
-            if parent[i] >= 0:
-                _congruence_add(X[i], IC[i], IC[parent[i]], work, m)
-        for i in range(n):
-            k, base = nvj[i], iv[i]
-            for j in range(k):
-                for r in range(6):
-                    for l in range(m):
-                        acc = 0.0
-                        for s in range(6):
-                            acc += IC[i, r, s, l] * S[base + j, s]
-                        Fc[r, j, l] = acc
-            for j in range(k):
-                for h in range(k):
-                    for l in range(m):
-                        acc = 0.0
-                        for r in range(6):
-                            acc += S[base + j, r] * Fc[r, h, l]
-                        Mt[base + j, base + h, l] = acc
-            jb = i
-            while parent[jb] >= 0:
-                for h in range(k):  # F <- X_j^T F (X's upper-right block is zero)
-                    for s in range(6):
-                        for l in range(m):
-                            acc = 0.0
-                            for r in range(0 if s < 3 else 3, 6):
-                                acc += X[jb, r, s, l] * Fc[r, h, l]
-                            Fn[s, h, l] = acc
-                for h in range(k):
-                    for s in range(6):
-                        for l in range(m):
-                            Fc[s, h, l] = Fn[s, h, l]
-                jb = parent[jb]
-                kb, bb = nvj[jb], iv[jb]
-                for j in range(kb):
-                    for h in range(k):
-                        for l in range(m):
-                            acc = 0.0
-                            for r in range(6):
-                                acc += S[bb + j, r] * Fc[r, h, l]
-                            Mt[bb + j, base + h, l] = acc
-                            Mt[base + h, bb + j, l] = acc
+        _crba_block(parent, iv, nvj, S, I, X, m, IC, w, Mt)
         for l in range(m):
             for r in range(nv):
                 for s in range(nv):
@@ -886,66 +922,97 @@ def frame_kinematics(
 
 
 @numba.njit(**_KERNEL)
+def _closure_block(
+    p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, use_v, use_j, Jl, Gl, Jd,
+    poses, points, vectors, w,
+):  # fmt: skip
+    r"""The stacked rows of frame pairs for one block, lane-major: Jacobian rows into
+    ``Jl`` (c, nv, W) with ``use_j`` (only the columns of each pair's paths are written:
+    zero the rest once), bias entries into ``Gl`` (c, W) with ``use_v``.  Per pair, the
+    two paths are walked about the same point (:func:`_path_walk`, signs -1 and +1 into
+    one array of columns :math:`J^0_b - J^0_a`, ``Jd`` (6, nv, W)); with :math:`X` the
+    map to frame a's axes about its origin (:func:`_to_frame`): :math:`J = X(J^0_b -
+    J^0_a)` and :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) - (X\mathcal V^0_a)\times
+    X(\mathcal V^0_b - \mathcal V^0_a)`.  ``poses`` (3, 3, 3, W), ``points`` (3, 3, W),
+    ``vectors`` (10, 6, W) and ``w`` (4, 6, W) are work."""
+    Va, Ba, Vb, Bb = vectors[0], vectors[1], vectors[2], vectors[3]
+    x, Wab, ya, cr, g6 = vectors[4], vectors[5], vectors[6], vectors[7], vectors[8]
+    o = vectors[9, :3, 0]
+    for k in range(frames.shape[0] // 2):
+        path_a = paths[ends[2 * k] : ends[2 * k + 1]]
+        path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
+        _jit._near_origin(p0, path_a, path_b, o)
+        _zero_columns(Jd, iv, nvj, path_a, m)
+        _zero_columns(Jd, iv, nvj, path_b, m)
+        _path_walk(
+            S, iv, nvj, path_a, Rl, pl, V, start, m, use_v, -1.0, o, poses[0], points[0], Jd,
+            Va, Ba, w,
+        )  # fmt: skip
+        _path_walk(
+            S, iv, nvj, path_b, Rl, pl, V, start, m, use_v, 1.0, o, poses[1], points[1], Jd,
+            Vb, Bb, w,
+        )  # fmt: skip
+        RA, pA = poses[2], points[2]
+        _frame_of(poses[0], points[0], frames[2 * k], RA, pA, m)
+        if use_j:
+            for path in (path_a, path_b):
+                for i in path:
+                    for c in range(iv[i], iv[i] + nvj[i]):
+                        _to_frame(RA, pA, Jd[:, c], x, m)
+                        for out in range(rows.shape[0]):
+                            if rows[out, 0] == k:
+                                Jl[out, c, :m] = x[rows[out, 1], :m]
+        if use_v:
+            x[:, :m] = Vb[:, :m] - Va[:, :m]
+            _to_frame(RA, pA, x, Wab, m)
+            _to_frame(RA, pA, Va, ya, m)
+            _cross_motion(ya, Wab, cr, m)
+            x[:, :m] = Bb[:, :m] - Ba[:, :m]
+            _to_frame(RA, pA, x, g6, m)
+            for out in range(rows.shape[0]):
+                if rows[out, 0] == k:
+                    Gl[out, :m] = g6[rows[out, 1], :m] - cr[rows[out, 1], :m]
+
+
+@numba.njit(**_KERNEL)
+def _closure_work(n, nv, c, paths, W):
+    """Work arrays of :func:`_closure_block` for blocks of W lanes, the bodies on the
+    paths, and the columns they move (``moved[j]``)."""
+    on_path, moved = np.zeros(n, dtype=np.bool_), np.zeros(nv, dtype=np.bool_)
+    for i in paths:
+        on_path[i] = True
+    return (
+        np.zeros((c, nv, W)), np.empty((c, W)), np.zeros((6, nv, W)), np.empty((3, 3, 3, W)),
+        np.empty((3, 3, W)), np.empty((10, 6, W)), np.empty((4, 6, W)), np.flatnonzero(on_path),
+        moved,
+    )  # fmt: skip
+
+
+@numba.njit(**_KERNEL)
 def closure_rows(
     parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
     J, G,
 ):  # fmt: skip
     r"""The stacked rows of frame pairs over lanes (same arguments and results as
-    :func:`geomotion.tree._jit_frames.closure_rows`; ``J`` zero on entry).  Per pair, the
-    two paths are walked about the same point (:func:`_path_walk`, signs -1 and +1 into
-    one array of columns :math:`J^0_b - J^0_a`); with :math:`X` the map to frame a's axes
-    about its origin (:func:`_to_frame`): :math:`J = X(J^0_b - J^0_a)` and
-    :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) - (X\mathcal V^0_a)\times
-    X(\mathcal V^0_b - \mathcal V^0_a)`."""
-    n, nv, B, W = parent.shape[0], S.shape[0], Q.shape[0], LANES
-    pairs = frames.shape[0] // 2
+    :func:`geomotion.tree._jit_frames.closure_rows`; ``J`` zero on entry), block by
+    block (:func:`_closure_block`)."""
+    n, nv, B, W, c = parent.shape[0], S.shape[0], Q.shape[0], LANES, rows.shape[0]
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
-    poses = np.empty((3, 3, 3, W))  # R of body a, of body b, of frame a
-    points = np.empty((3, 3, W))  # p of body a, of body b, of frame a
-    Jd = np.zeros((6, nv, W))
-    vectors, w = np.empty((9, 6, W)), np.empty((4, 6, W))
-    Va, Ba, Vb, Bb = vectors[0], vectors[1], vectors[2], vectors[3]
-    x, Wab, ya, cr, g6 = vectors[4], vectors[5], vectors[6], vectors[7], vectors[8]
-    o, on_path = np.empty(3), np.zeros(n, dtype=np.bool_)
-    for i in paths:
-        on_path[i] = True
-    bodies = np.flatnonzero(on_path)
+    Jl, Gl, Jd, poses, points, vectors, w, bodies, moved = _closure_work(n, nv, c, paths, W)
+    for i in bodies:
+        moved[iv[i] : iv[i] + nvj[i]] = True
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, bodies)
-        for k in range(pairs):
-            path_a = paths[ends[2 * k] : ends[2 * k + 1]]
-            path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
-            _jit._near_origin(p0, path_a, path_b, o)
-            _zero_columns(Jd, iv, nvj, path_a, m)
-            _zero_columns(Jd, iv, nvj, path_b, m)
-            _path_walk(
-                S, iv, nvj, path_a, Rl, pl, V, start, m, use_v, -1.0, o, poses[0], points[0],
-                Jd, Va, Ba, w,
-            )  # fmt: skip
-            _path_walk(
-                S, iv, nvj, path_b, Rl, pl, V, start, m, use_v, 1.0, o, poses[1], points[1],
-                Jd, Vb, Bb, w,
-            )  # fmt: skip
-            RA, pA = poses[2], points[2]
-            _frame_of(poses[0], points[0], frames[2 * k], RA, pA, m)
-            if use_j:
-                for path in (path_a, path_b):
-                    for i in path:
-                        for c in range(iv[i], iv[i] + nvj[i]):
-                            _to_frame(RA, pA, Jd[:, c], x, m)
-                            for out in range(rows.shape[0]):
-                                if rows[out, 0] == k:
-                                    for l in range(m):
-                                        J[start + l, out, c] = x[rows[out, 1], l]
-            if use_v:
-                x[:, :m] = Vb[:, :m] - Va[:, :m]
-                _to_frame(RA, pA, x, Wab, m)
-                _to_frame(RA, pA, Va, ya, m)
-                _cross_motion(ya, Wab, cr, m)
-                x[:, :m] = Bb[:, :m] - Ba[:, :m]
-                _to_frame(RA, pA, x, g6, m)
-                for out in range(rows.shape[0]):
-                    if rows[out, 0] == k:
-                        for l in range(m):
-                            G[start + l, out] = g6[rows[out, 1], l] - cr[rows[out, 1], l]
+        _closure_block(
+            p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, use_v, use_j, Jl,
+            Gl, Jd, poses, points, vectors, w,
+        )  # fmt: skip
+        for l in range(m):
+            for out in range(c):
+                if use_j:
+                    for j in range(nv):
+                        if moved[j]:
+                            J[start + l, out, j] = Jl[out, j, l]
+                if use_v:
+                    G[start + l, out] = Gl[out, l]
