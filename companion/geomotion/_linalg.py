@@ -6,13 +6,57 @@ at a time across the whole batch for large batches and calls LAPACK per matrix f
 small ones.
 """
 
+import hashlib
 import math
+import pathlib
 
 import numba
 import numpy as np
 from scipy.linalg import lapack
 
 from . import _validate
+
+#: The files of the package's compiled kernels, which call one another.  numba keys a
+#: cached kernel by its own file alone: after an edit to ``tree/_jit.py``, a kernel of
+#: ``tree/_lanes.py`` loaded from the cache would still run the old code of the functions
+#: it calls there, and give the old numbers.
+KERNEL_SOURCES = (
+    "_linalg.py",
+    "tree/_jit.py",
+    "tree/_jit_frames.py",
+    "tree/_lanes.py",
+    "tree/_closed_loop.py",
+)
+
+
+def drop_stale_kernels(root=pathlib.Path(__file__).parent):
+    """Delete numba's cached kernels under ``root`` when any of :data:`KERNEL_SOURCES`
+    changed since they were cached (a digest of the sources kept beside them), so that
+    every kernel is compiled again from the current code.  Silent where the package's
+    folders are read only (numba then caches elsewhere, and nothing there changes).
+    Returns the number of cache files deleted."""
+    digest = hashlib.sha256()
+    for name in KERNEL_SOURCES:
+        digest.update((root / name).read_bytes())
+    stamp = root / "__pycache__" / "kernel-sources.sha256"
+    try:
+        if stamp.read_text() == digest.hexdigest():
+            return 0
+    except OSError:
+        pass
+    deleted = 0
+    try:
+        for cache in [*root.glob("__pycache__/*.nb[ic]"), *root.glob("*/__pycache__/*.nb[ic]")]:
+            cache.unlink(missing_ok=True)
+            deleted += 1
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:
+        pass
+    return deleted
+
+
+drop_stale_kernels()
 
 
 def _vector(value, name, n):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from geomotion import constraints, models, tree
-from geomotion.constraints import _closed_loop
+from geomotion.tree import _closed_loop
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,9 @@ A *constraint* is any object with three methods, each broadcasting over leading 
 :func:`loop_closure` (two points) and :func:`frame_closure` (two frames, any subset of
 the six relative-motion components: welds, revolute, spherical, planar joints, planted
 feet) build one from a :class:`geomotion.tree.Tree`; :class:`ClosureSet` stacks several
-frame closures into one, evaluated in one compiled pass;
+frame closures into one, evaluated in one compiled pass, and its
+:meth:`ClosureSet.forward_dynamics` gives the tree's closed-loop accelerations and
+multipliers from :math:`(q, v, \tau)`, a batch in one compiled pass;
 :class:`FunctionConstraint` wraps three functions (e.g. an analytic example).
 Velocity-level (Pfaffian) constraints :math:`A(q)v = 0` that need not come from any
 :math:`\Phi` are tested for integrability by :func:`one_form_integrability` and

@@ -3,19 +3,16 @@ r"""Constraint objects: functions, loop closures between tree bodies, revolute-j
 Each follows the constraint protocol of :mod:`geomotion.constraints`.
 """
 
-import math
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
 from types import MappingProxyType
 
 import numpy as np
 
-from .. import _linalg, _validate, tree
+from .. import _validate, tree
 from .._kernels import _inverse_pose
 from ..spatial import exp_twist, log_pose
-from ..tree import _jit
-from . import _closed_loop
-from .dynamics import ConstrainedDynamics, _rank_result, constrained_dynamics, constraint_rank
+from .dynamics import ConstrainedDynamics, constraint_rank
 
 #: Rotation entries (0-based row, column) of the two revolute-joint constraint sets:
 #: ``"axis"`` holds the joint axes together (R13 = R23 = 0), ``"in_plane"`` (R12 = R21 = 0)
@@ -780,11 +777,10 @@ class ClosureSet:
         :func:`geomotion.constraints.constrained_dynamics` given
         :func:`geomotion.tree.crba`, :func:`geomotion.tree.bias_forces` and
         :meth:`jacobian_and_bias` at the same state (equal up to rounding), redundant rows
-        included.  From ``geomotion.tree._jit.LANES_FROM`` configurations per call, with
-        rows the certified solve accepts, the four run as one compiled pass over blocks of
-        configurations that never writes :math:`M` or :math:`J_c` out
-        (``geomotion.constraints._closed_loop``); otherwise, or if any configuration
-        fails the certificate, as that composition.
+        included.  Computed by :meth:`geomotion.tree.FramePairStack.forward_dynamics`: from
+        8 configurations per call, with rows the certified solve accepts, one compiled
+        pass over blocks of configurations that never writes :math:`M` or :math:`J_c` out;
+        otherwise, or if any configuration fails the certificate, as that composition.
 
         Parameters
         ----------
@@ -827,26 +823,8 @@ class ClosureSet:
         >>> float(np.abs(pinned.jacobian(q) @ result.a).max()) < 1e-12, result.rank
         (True, 2)
         """
-        q, v = self._stack.pairs[0]._checked(q, v)
-        nv = self.model.nv
-        tau = _linalg._vector(tau, "tau", nv)
-        try:
-            batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1], tau.shape[:-1])
-        except ValueError as error:
-            raise ValueError(
-                f"q, v, tau: expected leading (batch) shapes that broadcast, got {q.shape}, "
-                f"{v.shape} and {tau.shape}"
-            ) from error
-        c = sum(self.sizes)
-        fast = math.prod(batch) >= _jit.LANES_FROM and _linalg._certifiable(
-            c, nv, _linalg._constraint_rtol(rtol)
-        )
-        solved = _closed_loop.run(self._stack, q, v, tau, batch) if fast else None
-        if solved is not None:
-            return ConstrainedDynamics(*solved, _rank_result(np.full(batch, c)))
-        J, gamma = self.jacobian_and_bias(q, v)
-        M, h = tree.crba(self.model, q), tree.bias_forces(self.model, q, v)
-        return constrained_dynamics(M, J, h, gamma, tau, rtol=rtol)
+        solved = self._stack.forward_dynamics(q, v, tau, rtol=rtol)
+        return ConstrainedDynamics(solved.a, solved.multiplier, solved.rank)
 
 
 def frame_closure(model, body_a, frame_a, body_b, frame_b, *, components=(0, 1, 2, 3, 4, 5)):

@@ -111,6 +111,7 @@ from .configuration import (
 )
 from .coriolis import coriolis_matrix
 from .frames import (
+    ClosedLoopDynamics,
     FrameKinematics,
     FramePair,
     FramePairStack,
@@ -212,6 +213,7 @@ __all__ = [
     "FrameKinematics",
     "FramePair",
     "FramePairStack",
+    "ClosedLoopDynamics",
     "frame_kinematics",
 ]
 

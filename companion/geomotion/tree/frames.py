@@ -38,15 +38,17 @@ rotated, :math:`R_{0F}^T\ddot p`, which differs from the ``"local"`` linear part
 :math:`\omega\times v`.
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _validate
-from . import _jit_frames
+from .. import _linalg, _validate
+from . import _closed_loop, _jit, _jit_frames
 from .model import _check_configuration, _check_tangent, check_model
 
 __all__ = [
+    "ClosedLoopDynamics",
     "FramePair",
     "FramePairStack",
     "FrameKinematics",
@@ -552,6 +554,28 @@ class FramePair:
         return self.frame_a, self.frame_b
 
 
+@dataclass(frozen=True)
+class ClosedLoopDynamics:
+    r"""Result of :meth:`FramePairStack.forward_dynamics`.
+
+    Read by name; it does not unpack.
+
+    Attributes
+    ----------
+    a : (..., nv) ndarray
+        Accelerations :math:`\dot v` (rad/s^2 and m/s^2).
+    multiplier : (..., c) ndarray
+        :math:`\lambda`, the stacked rows in order (N m and N); for redundant rows the
+        multiplier of least norm.
+    rank : int or (...) ndarray of int
+        Rank of the stacked rows used by the solve, per configuration.
+    """
+
+    a: np.ndarray
+    multiplier: np.ndarray
+    rank: object
+
+
 class FramePairStack:
     r"""Chosen rows of several :class:`FramePair` relative kinematics, stacked, in one
     compiled pass over the batch.
@@ -622,6 +646,68 @@ class FramePairStack:
         """
         q, v = self.pairs[0]._checked(q, v)
         return self._run(q, v, jacobian=True)
+
+    def forward_dynamics(self, q, v, tau, *, rtol=None):
+        r"""Accelerations and multipliers of the tree with the stacked rows held, under ``tau``.
+
+        .. math:: M(q)\dot v + h(q, v) = \tau + J^T\lambda,\qquad J\dot v + \gamma = 0
+
+        with :math:`J, \gamma` the stacked rows of :meth:`jacobian_and_bias` and the model's
+        gravity in :math:`h`.  From ``geomotion.tree._jit.LANES_FROM`` configurations per
+        call, with rows the certified fast solve accepts, one compiled pass over blocks
+        of configurations (``geomotion.tree._closed_loop``) that never writes :math:`M`
+        or :math:`J` out; otherwise :func:`crba`, :func:`bias_forces`,
+        :meth:`jacobian_and_bias` and the package's rank-revealing constrained solve (that
+        of :func:`geomotion.constraints.constrained_dynamics`, redundant rows included).
+        What :meth:`geomotion.constraints.ClosureSet.forward_dynamics` runs.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+        v : (..., nv) array_like
+            Velocities (rad/s, m/s).
+        tau : (..., nv) array_like or 0
+            Applied joint loads (N m, N).
+        rtol : float, optional
+            Rank threshold of :func:`geomotion.constraints.constraint_rank` (default 1e-10).
+
+        Returns
+        -------
+        ClosedLoopDynamics
+
+        Raises
+        ------
+        ValueError
+            If ``q``, ``v``, ``tau`` or ``rtol`` is malformed, a quaternion is not unit,
+            their leading axes do not broadcast, or the rows are inconsistent (as
+            :func:`geomotion.constraints.constrained_dynamics`).
+        """
+        q, v = self.pairs[0]._checked(q, v)
+        model = self.model
+        tau = _linalg._vector(tau, "tau", model.nv)
+        try:
+            batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1], tau.shape[:-1])
+        except ValueError as error:
+            raise ValueError(
+                f"q, v, tau: expected leading (batch) shapes that broadcast, got {q.shape}, "
+                f"{v.shape} and {tau.shape}"
+            ) from error
+        c, tol = self._rows.shape[0], _linalg._constraint_rtol(rtol)
+        if math.prod(batch) >= _jit.LANES_FROM and _linalg._certifiable(c, model.nv, tol):
+            solved = _closed_loop.run(self, q, v, tau, batch)
+            if solved is not None:
+                rank = np.full(batch, c)
+                return ClosedLoopDynamics(*solved, int(rank) if rank.ndim == 0 else rank)
+        J, gamma = self._run(q, v, jacobian=True)
+        g = model.gravity
+        M = _jit.run_crba(model, q)
+        h = _jit.run_rnea(model, q, v, np.zeros(v.shape), g)
+        a, multiplier, rank = _linalg._constrained_solve(
+            M, J, (tau - h)[..., None], gamma[..., None], tol
+        )
+        return ClosedLoopDynamics(
+            a[..., 0], multiplier[..., 0], int(rank) if np.ndim(rank) == 0 else rank
+        )
 
     def _run(self, q, v, *, jacobian):
         return _jit_frames.run_closure_rows(

@@ -1,6 +1,7 @@
 r"""Forward dynamics of a tree with frame closures in one compiled pass over lanes.
 
-What :meth:`geomotion.constraints.ClosureSet.forward_dynamics` runs for batches of
+What :meth:`geomotion.tree.FramePairStack.forward_dynamics` (and so
+:meth:`geomotion.constraints.ClosureSet.forward_dynamics`) runs for batches of
 ``geomotion.tree._jit.LANES_FROM`` configurations or more: per block of ``BLOCK``
 configurations, held lane-major (the configurations as the innermost axis of every work
 array), the placed joint poses once, then
@@ -14,8 +15,8 @@ array), the placed joint poses once, then
 
 without writing :math:`M` or :math:`J_c` out and reading them back: the composition of
 :func:`geomotion.tree.crba`, :func:`geomotion.tree.bias_forces`,
-:meth:`~geomotion.constraints.ClosureSet.jacobian_and_bias` and
-:func:`geomotion.constraints.constrained_dynamics` spends about a fifth of its time
+:meth:`~geomotion.tree.FramePairStack.jacobian_and_bias` and the rank-revealing
+constrained solve (:func:`geomotion.constraints.constrained_dynamics`) spends about a fifth of its time
 moving those arrays between layouts.  The same formulas, so the same results up to
 rounding.  An element whose rows fail the certificate (redundant or nearly dependent
 closures) makes the caller take that composition for the whole call.
@@ -25,7 +26,7 @@ import numba
 import numpy as np
 
 from .. import _linalg
-from ..tree import _jit, _lanes
+from . import _jit, _lanes
 
 #: Configurations per block.  Measured on the golfer (nv = 33, 15 rows) at 10^4
 #: configurations: 15.2, 11.5, 9.6 and 11.8 us per configuration for blocks of 16, 32, 64
