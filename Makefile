@@ -50,9 +50,14 @@ LINTED = companion tests bench book/_ext book/_tools notebooks
 # PIP_COMPILE=0 (pip's --no-compile): no byte-compiling of every installed module;
 # Python compiles a module when it first imports it.  Compiling the whole .venv (10,925
 # modules) took 46 s on one core of the 2-core machine (python -m compileall -j 1).
+# Then every compiled kernel of geomotion.tree is built (tree.compile_kernels, about 100 s
+# on one core of the 2-core machine, once; numba caches them in __pycache__), so that no
+# notebook cell pauses to compile: a cell that had to compile three kernels at once took
+# more than the 30 s cell limit in a fresh clone.
 $(BOOK_STAMP): pyproject.toml
 	test -x $(BIN)/python || python3 -m venv $(VENV)
 	PIP_COMPILE=0 $(BIN)/pip install -e '.[book]'
+	$(BIN)/python -c "from geomotion import tree; print(f'kernels compiled in {tree.compile_kernels():.0f} s')"
 	touch $@
 
 # Both extras in one resolution, so that a test package cannot silently move a book pin.

@@ -633,7 +633,7 @@ def _independent_rows_solve(M, J, load, gamma, rtol):
 
     def rows(x, tail):
         x = np.broadcast_to(x, batch + tail).reshape((-1,) + tail)
-        return np.require(x, dtype=np.float64, requirements=["C"])
+        return np.require(x, dtype=np.float64, requirements=["C", "W"])  # one compiled type
 
     Mb, Jb = rows(M, (n, n)), rows(J, (c, n))
     Fb, gb = rows(load, (n, k)), rows(gamma, (c, k))

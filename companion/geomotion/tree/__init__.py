@@ -161,6 +161,7 @@ from .reference import (
     prepare,
     spatial_momentum,
 )
+from .warmup import compile_kernels
 
 __all__ = [
     "Tree",
@@ -214,6 +215,7 @@ __all__ = [
     "FramePair",
     "FramePairStack",
     "ClosedLoopDynamics",
+    "compile_kernels",
     "frame_kinematics",
 ]
 

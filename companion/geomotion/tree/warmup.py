@@ -1,0 +1,79 @@
+r"""Compile every kernel of :mod:`geomotion.tree` now, instead of at its first use.
+
+The compiled kernels (numba) are built the first time each is called and cached in
+``__pycache__``; building them all takes about a minute on the 2-core machine, which a
+notebook cell would otherwise pay in the middle of its work.  :func:`compile_kernels`
+calls each public algorithm once per path (one configuration at a time, and over lanes)
+on a small tree with every joint model, so that every kernel is compiled, or loaded from
+the cache when it is already there.  ``make`` runs it after installing the project.
+"""
+
+import time
+
+import numpy as np
+
+from .. import inertia, spatial
+from . import _jit
+from .configuration import random_configuration
+from .coriolis import coriolis_matrix
+from .frames import FramePair, FramePairStack, frame_kinematics
+from .joints import FREE_FLYER, SPHERICAL
+from .model import PRISMATIC_X, REVOLUTE_Z, Tree
+from .points import point_acceleration_bias
+
+__all__ = ["compile_kernels"]
+
+
+def _every_joint_tree():
+    """A free-flyer root, a ball joint, a revolute, a prismatic and a helical joint."""
+    joints = [FREE_FLYER, SPHERICAL, REVOLUTE_Z, PRISMATIC_X, np.array([0, 1, 0, 0, 0.05, 0])]
+    placements = [spatial.pose(spatial.rot_x(0.3 * i), [0.1, 0.2 * i, 0.3]) for i in range(5)]
+    body = inertia.spatial_inertia(1.0, [0.05, 0.0, 0.0], np.diag([0.02, 0.03, 0.04]))
+    return Tree([-1, 0, 1, 2, 3], joints, placements, [body] * 5, gravity=(0.0, 0.0, -9.81))
+
+
+def compile_kernels():
+    """Compile (or load from the cache) every compiled kernel of the tree algorithms.
+
+    Runs RNEA, ABA, CRBA, the Coriolis matrix, frame and point kinematics, a frame pair,
+    a stack of frame pairs and its closed-loop forward dynamics (certified and not) on a
+    five-body tree with every joint model, for one configuration and for a batch that
+    takes the lanes.
+
+    Returns
+    -------
+    float
+        Seconds it took (about a minute when nothing is cached yet, well under a second
+        when everything is).
+
+    Examples
+    --------
+    >>> from geomotion import tree
+    >>> tree.compile_kernels() >= 0.0
+    True
+    """
+    from . import aba, crba, rnea  # the package's public functions (defined after this module)
+
+    start = time.perf_counter()
+    model = _every_joint_tree()
+    rng = np.random.default_rng(0)
+    tip = spatial.pose(spatial.rot_z(0.4), [0.1, 0.0, 0.2])
+    hinge = FramePair(model, 4, tip, -1, np.eye(4))
+    point = FramePair(model, 2, tip, 4, tip)
+    certified = FramePairStack([hinge], [[3, 4, 5]])
+    redundant = FramePairStack([hinge, hinge], [[3, 4, 5], [3, 4, 5]])
+    for batch in ((), (_jit.LANES_FROM,)):
+        q = random_configuration(model, shape=batch, rng=rng)
+        v, x = rng.normal(size=(2, *batch, model.nv))
+        wrenches = rng.normal(size=(*batch, model.num_bodies, 6))
+        rnea(model, q, v, x, f_ext=wrenches)
+        aba(model, q, v, x, f_ext=wrenches)
+        crba(model, q)
+        coriolis_matrix(model, q, v)
+        frame_kinematics(model, q, v, 4, tip)
+        point_acceleration_bias(model, q, v, 4, tip[:3, 3])
+        hinge.kinematics(q, v)
+        point.acceleration_bias(q, v)
+        certified.forward_dynamics(q, v, x)
+        redundant.forward_dynamics(q, v, x)
+    return time.perf_counter() - start
