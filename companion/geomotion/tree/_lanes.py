@@ -241,9 +241,10 @@ def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, bodies):
         for l in range(m):
             x = Q[start + l, iq[i]]
             phi = w[i] * x
-            s[l] = math.sin(phi)
-            h = math.sin(0.5 * phi)
-            c1[l] = 2.0 * h * h  # 1 - cos(phi) without cancellation at small phi
+            sine, cosine = math.sin(phi), math.cos(phi)
+            s[l] = sine
+            # 1 - cos(phi), without cancellation at small phi (and one sincos per lane)
+            c1[l] = sine * sine / (1.0 + cosine) if cosine > 0.0 else 1.0 - cosine
             qv[l] = x
         for r in range(3):
             for c in range(3):
@@ -545,14 +546,13 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
 
 
 @numba.njit(**_KERNEL)
-def _crba_block(parent, iv, nvj, S, I, X, m, IC, w, Mt):
+def _crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt):
     r"""CRBA of one block, lane-major, into ``Mt`` (nv, nv, W): composite inertias
     :math:`\mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\mathcal I^C_iX_i` inward, then
     each joint's force columns :math:`\mathcal I^C_iS_i` carried to its ancestors.
     Entries of joints on different branches are not written (zero them once).  ``IC``
-    (N, 6, 6, W) and ``w`` (3, 6, 6, W) are work."""
+    (N, 6, 6, W), ``work``, ``Fc`` and ``Fn`` (6, 6, W) are work."""
     n = parent.shape[0]
-    work, Fc, Fn = w[0], w[1], w[2]
     for i in range(n):
         for r in range(6):
             for s in range(6):
@@ -610,12 +610,12 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
     W = LANES
     X, IC = np.empty((n, 6, 6, W)), np.empty((n, 6, 6, W))
-    w = np.empty((3, 6, 6, W))
+    work, Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W)), np.empty((6, 6, W))
     Mt = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
-        _crba_block(parent, iv, nvj, S, I, X, m, IC, w, Mt)
+        _crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt)
         for l in range(m):
             for r in range(nv):
                 for s in range(nv):
