@@ -22,7 +22,7 @@ A point is a frame with the body's axes at ``r``, seen in the ``"local_world_ali
 reference of :mod:`geomotion.tree.frames`: its position, the linear rows of that frame's
 Jacobian and of its classical acceleration bias.  One compiled kernel computes both, for
 every tree and every batch (``geomotion.tree._jit_frames.frame_kinematics``);
-:func:`geomotion.tree.general.point_kinematics` is the readable numpy reference.
+``geomotion.tree.general.point_kinematics`` is the readable numpy reference.
 """
 
 import numpy as np
