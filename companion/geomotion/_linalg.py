@@ -25,6 +25,7 @@ KERNEL_SOURCES = (
     "tree/_jit.py",
     "tree/_jit_frames.py",
     "tree/_lanes.py",
+    "tree/_lanes_frames.py",
     "tree/_closed_loop.py",
 )
 

@@ -1,8 +1,8 @@
 """numba's cached kernels are dropped when any kernel source changes (geomotion._linalg).
 
 numba keys a cached kernel by its own file only; the package's kernels call one another
-across five files, so after an edit to one of them a cached kernel of another would run
-stale code.  ``drop_stale_kernels`` keeps a digest of the five sources beside the caches.
+across six files, so after an edit to one of them a cached kernel of another would run
+stale code.  ``drop_stale_kernels`` keeps a digest of the six sources beside the caches.
 """
 
 import pathlib

@@ -50,13 +50,9 @@ of q.
 """
 
 from .closures import (
-    FRAME_CLOSURE_COMPONENTS,
     REVOLUTE_ROTATION_ENTRIES,
-    ClosureSet,
-    FrameClosure,
     FunctionConstraint,
     LoopClosure,
-    frame_closure,
     loop_closure,
     revolute_joint_jacobian,
     revolute_joint_residual,
@@ -75,6 +71,12 @@ from .dynamics import (
     projectors,
     reduced_dynamics,
     reduced_inertia,
+)
+from .frame_closures import (
+    FRAME_CLOSURE_COMPONENTS,
+    ClosureSet,
+    FrameClosure,
+    frame_closure,
 )
 from .integrability import (
     IntegrabilityTest,

@@ -9,7 +9,7 @@ array), the placed joint poses once, then
 * the bias forces :math:`h = \mathrm{RNEA}(q, v, 0)` (``_lanes._rnea_block``),
 * the mass matrix :math:`M` (``_lanes._crba_block``),
 * the closures' stacked Jacobian :math:`J_c` and bias :math:`\gamma`
-  (``_lanes._closure_block``),
+  (``_lanes_frames._closure_block``),
 * the certified solve of :math:`M\dot v + h = \tau + J_c^T\lambda`,
   :math:`J_c\dot v + \gamma = 0` (``geomotion._linalg._independent_rows_lanes``),
 
@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from .. import _linalg
-from . import _jit, _lanes
+from . import _jit, _lanes, _lanes_frames
 
 #: Configurations per block.  Measured on the golfer (nv = 33, 15 rows) at 10^4
 #: configurations: 15.2, 11.5, 9.6 and 11.8 us per configuration for blocks of 16, 32, 64
@@ -52,7 +52,7 @@ def closed_loop_dynamics(
     Vb, Ab, Fb = np.empty((n, 6, W)), np.empty((n, 6, W)), np.empty((n, 6, W))
     Vt, At, h = np.empty((nv, W)), np.zeros((nv, W)), np.empty((nv, W))
     a0, wr, no_wrench = np.empty((6, W)), np.empty((4, 6, W)), np.zeros((1, 1, 6))
-    Jl, Gl, Jd, poses, points, vectors, wk, _, _ = _lanes._closure_work(n, nv, c, paths, W)
+    Jl, Gl, Jd, poses, points, vectors, wk, _, _ = _lanes_frames._closure_work(n, nv, c, paths, W)
     solve = _linalg._lanes_work(nv, c, W)
     load, al, laml = np.empty((nv, W)), np.empty((nv, W)), np.empty((c, W))
     everyone = np.arange(n)
@@ -67,7 +67,7 @@ def closed_loop_dynamics(
             parent, S, iv, nvj, I, X, Vt, At, a0, no_wrench, False, start, m, Vb, Ab, Fb, wr, h
         )
         _lanes._crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt)
-        _lanes._closure_block(
+        _lanes_frames._closure_block(
             p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, True, True, Jl, Gl,
             Jd, poses, points, vectors, wk,
         )  # fmt: skip

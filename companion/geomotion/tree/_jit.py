@@ -142,7 +142,7 @@ def _placed_pose(jtype, screw, R0, p0, iq, q, i, RJ, pJ, R, p):
 @numba.njit(**_JIT)
 def _near_origin(p0, path_a, path_b, o):
     """The point the frame walks measure positions from (``geomotion.tree._jit_frames._walk``
-    and ``geomotion.tree._lanes._path_walk``): the first body's placement on a nonempty
+    and ``geomotion.tree._lanes_frames._path_walk``): the first body's placement on a nonempty
     path (the base origin when both are empty), into ``o`` (3,)."""
     path = path_a if path_a.shape[0] > 0 else path_b
     for r in range(3):

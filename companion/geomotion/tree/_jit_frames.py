@@ -10,7 +10,7 @@ the root to the frames' bodies.
 import numba
 import numpy as np
 
-from . import _lanes
+from . import _lanes_frames
 from ._jit import _JIT, LANES_FROM, _cross_motion, _near_origin, _placed_pose, _rows, flat_tree
 
 
@@ -147,7 +147,7 @@ def frame_kinematics(
 def run_frame_kinematics(model, q, v, path, frame, reference, jacobian=True, row0=0):
     """Pose (..., 4, 4), Jacobian rows ``row0``..5 (..., 6 - row0, nv) or None, twist and
     bias (..., 6) or None without ``v``, by :func:`frame_kinematics` (over lanes,
-    ``geomotion.tree._lanes.frame_kinematics``, from ``LANES_FROM`` configurations).  ``frame`` (..., 4, 4)
+    ``geomotion.tree._lanes_frames.frame_kinematics``, from ``LANES_FROM`` configurations).  ``frame`` (..., 4, 4)
     broadcasts with the configurations; ``reference`` is a key of :data:`REFERENCE_CODES`."""
     shapes = [q.shape[:-1], frame.shape[:-2]] + ([] if v is None else [v.shape[:-1]])
     batch = np.broadcast_shapes(*shapes)
@@ -160,7 +160,7 @@ def run_frame_kinematics(model, q, v, path, frame, reference, jacobian=True, row
     T = np.empty((n, 4, 4))
     J = np.zeros((n if jacobian else 1, 6 - row0, model.nv))
     Vel, Bias = np.empty((n if use_v else 1, 6)), np.empty((n if use_v else 1, 6))
-    kernel = _lanes.frame_kinematics if n >= LANES_FROM else frame_kinematics
+    kernel = _lanes_frames.frame_kinematics if n >= LANES_FROM else frame_kinematics
     kernel(
         *flat_tree(model).arrays(), np.array(path, dtype=np.int64), F,
         REFERENCE_CODES[reference], row0, Q, V, use_v, jacobian, T, J, Vel, Bias,
@@ -375,7 +375,7 @@ def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
     n, c = Q.shape[0], rows.shape[0]
     J = np.zeros((n if jacobian else 1, c, model.nv))
     G = np.empty((n if use_v else 1, c))
-    kernel = _lanes.closure_rows if n >= LANES_FROM else closure_rows
+    kernel = _lanes_frames.closure_rows if n >= LANES_FROM else closure_rows
     kernel(*flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G)
     J = J.reshape(batch + (c, model.nv)) if jacobian else None
     return J, (G.reshape(batch + (c,)) if use_v else None)

@@ -693,21 +693,19 @@ class FramePairStack:
                 f"{v.shape} and {tau.shape}"
             ) from error
         c, tol = self._rows.shape[0], _linalg._constraint_rtol(rtol)
-        if math.prod(batch) >= _jit.LANES_FROM and _linalg._certifiable(c, model.nv, tol):
-            solved = _closed_loop.run(self, q, v, tau, batch)
-            if solved is not None:
-                rank = np.full(batch, c)
-                return ClosedLoopDynamics(*solved, int(rank) if rank.ndim == 0 else rank)
-        J, gamma = self._run(q, v, jacobian=True)
-        g = model.gravity
-        M = _jit.run_crba(model, q)
-        h = _jit.run_rnea(model, q, v, np.zeros(v.shape), g)
-        a, multiplier, rank = _linalg._constrained_solve(
-            M, J, (tau - h)[..., None], gamma[..., None], tol
-        )
-        return ClosedLoopDynamics(
-            a[..., 0], multiplier[..., 0], int(rank) if np.ndim(rank) == 0 else rank
-        )
+        fast = math.prod(batch) >= _jit.LANES_FROM and _linalg._certifiable(c, model.nv, tol)
+        solved = _closed_loop.run(self, q, v, tau, batch) if fast else None
+        if solved is not None:
+            (a, multiplier), rank = solved, np.full(batch, c)
+        else:
+            J, gamma = self._run(q, v, jacobian=True)
+            M = _jit.run_crba(model, q)
+            h = _jit.run_rnea(model, q, v, np.zeros(v.shape), model.gravity)
+            a, multiplier, rank = _linalg._constrained_solve(
+                M, J, (tau - h)[..., None], gamma[..., None], tol
+            )
+            a, multiplier = a[..., 0], multiplier[..., 0]
+        return ClosedLoopDynamics(a, multiplier, int(rank) if np.ndim(rank) == 0 else rank)
 
     def _run(self, q, v, *, jacobian):
         return _jit_frames.run_closure_rows(
