@@ -1,8 +1,9 @@
 r"""Frame closures: welds, revolute, spherical, planar... joints between two frames of a tree.
 
-:func:`frame_closure` ties a frame of one body to a frame of another (or of the ground) in
-any subset of the six components of their relative motion (:class:`FrameClosure`, the
-constraint protocol of :mod:`geomotion.constraints`); :class:`ClosureSet` stacks several
+:func:`geomotion.constraints.frame_closure` ties a frame of one body to a frame of
+another (or of the ground) in any subset of the six components of their relative motion
+(:class:`geomotion.constraints.FrameClosure`, the constraint protocol of
+:mod:`geomotion.constraints`); :class:`geomotion.constraints.ClosureSet` stacks several
 of them, evaluated in one compiled pass, and gives the closed-loop forward dynamics.
 """
 
