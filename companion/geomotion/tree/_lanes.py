@@ -4,13 +4,15 @@ r"""RNEA, ABA and CRBA compiled over *lanes*: a block of configurations at once.
 and 6x6 product is a handful of scalar operations.  Here the same recursion is written
 with the configurations of a block as the innermost, contiguous axis of every work array
 (``X[i, r, s, lane]``), so that each elementary product is a loop over lanes that the
-compiler turns into SIMD instructions: the structure-of-arrays layout of
-:mod:`geomotion.tree.batched`, fused into one compiled pass instead of one numpy call per
-operation, and for any joint model.
+compiler turns into SIMD instructions (a structure-of-arrays layout, in one compiled
+pass, for any joint model).  Sums whose length would depend on the row (a transform's
+zero upper-right block) are written out term by term, so that the loop over lanes stays
+the innermost one and vectorizes.
 
-Per block: the joint transforms lane by lane (:func:`geomotion.tree._jit._joint_pose`,
-trigonometry does not vectorize), then Featherstone's three passes (RBDA, table 7.1),
-with the velocity-product acceleration folded into the bias wrench as in
+Per block: the joint transforms (:func:`_block_poses`: only the sines and cosines are
+taken lane by lane, since trigonometry does not vectorize), then Featherstone's three
+passes (RBDA, table 7.1), with the velocity-product acceleration folded into the bias
+wrench as in
 :func:`geomotion.tree._jit.aba`.  A joint's ``nv_i x nv_i`` block
 :math:`D_i = S_i^TU_i` is inverted lane by lane by a Cholesky factor whose pivots are
 checked against ``SINGULAR_JOINT_RTOL`` of the joint's size; a block with a singular
@@ -103,23 +105,70 @@ def _cross_force(V, f, out, m):
 
 @numba.njit(**_KERNEL)
 def _congruence_add(X, A, out, work, m):
-    """out[:, :, l] += X^T A X for motion transforms X and symmetric A, lane by lane."""
-    for r in range(6):
-        for s in range(6):
+    """out[:, :, l] += X^T A X for motion transforms X and symmetric A, lane by lane.
+
+    X's upper-right 3x3 block is zero, so each sum runs over six or three terms; the
+    terms are written out so that every loop over lanes is innermost (and vectorized).
+    """
+    for r in range(6):  # work = A X
+        for s in range(3):
             for l in range(m):
-                acc = 0.0
-                for k in range(0 if s < 3 else 3, 6):
-                    acc += A[r, k, l] * X[k, s, l]
-                work[r, s, l] = acc
-    for r in range(6):
+                work[r, s, l] = (
+                    A[r, 0, l] * X[0, s, l]
+                    + A[r, 1, l] * X[1, s, l]
+                    + A[r, 2, l] * X[2, s, l]
+                    + A[r, 3, l] * X[3, s, l]
+                    + A[r, 4, l] * X[4, s, l]
+                    + A[r, 5, l] * X[5, s, l]
+                )
+        for s in range(3, 6):
+            for l in range(m):
+                work[r, s, l] = (
+                    A[r, 3, l] * X[3, s, l] + A[r, 4, l] * X[4, s, l] + A[r, 5, l] * X[5, s, l]
+                )
+    for r in range(6):  # out += X^T work, each sum once for both triangles
         for s in range(r, 6):
-            for l in range(m):
-                acc = 0.0
-                for k in range(0 if r < 3 else 3, 6):
-                    acc += X[k, r, l] * work[k, s, l]
-                out[r, s, l] += acc
-                if s != r:
-                    out[s, r, l] += acc
+            if r < 3:
+                for l in range(m):
+                    acc = (
+                        X[0, r, l] * work[0, s, l]
+                        + X[1, r, l] * work[1, s, l]
+                        + X[2, r, l] * work[2, s, l]
+                        + X[3, r, l] * work[3, s, l]
+                        + X[4, r, l] * work[4, s, l]
+                        + X[5, r, l] * work[5, s, l]
+                    )
+                    out[r, s, l] += acc
+                    if s != r:
+                        out[s, r, l] += acc
+            else:
+                for l in range(m):
+                    acc = (
+                        X[3, r, l] * work[3, s, l]
+                        + X[4, r, l] * work[4, s, l]
+                        + X[5, r, l] * work[5, s, l]
+                    )
+                    out[r, s, l] += acc
+                    if s != r:
+                        out[s, r, l] += acc
+
+
+@numba.njit(**_KERNEL)
+def _lanes_to_rows(Mt, out, start, m):
+    """out[start + l] = Mt[:, :, l] for the m lanes of a block: eight lanes at a time, so
+    that each cache line of ``Mt`` is read once (one line holds eight lanes)."""
+    nr, nc = Mt.shape[0], Mt.shape[1]
+    l0 = 0
+    while l0 + 8 <= m:
+        for r in range(nr):
+            for c in range(nc):
+                for j in range(8):
+                    out[start + l0 + j, r, c] = Mt[r, c, l0 + j]
+        l0 += 8
+    for l in range(l0, m):
+        for r in range(nr):
+            for c in range(nc):
+                out[start + l, r, c] = Mt[r, c, l]
 
 
 @numba.njit(**_KERNEL)
@@ -218,25 +267,62 @@ def _screw_bases(jtype, screw, R0, p0):
 
 
 @numba.njit(**_KERNEL)
+def _quaternion_joint(jtype, iq, Q, start, m, RJ, pJ):
+    """The motion of a ball joint or a free flyer over lanes: RJ[:, :, l], the rotation of
+    its quaternion (w, x, y, z) in ``q`` (after the offset for a free flyer), and pJ[:, l],
+    the offset (zero for a ball joint); the formulas of :func:`geomotion.tree._jit._joint_pose`."""
+    k = iq if jtype == _jit.BALL else iq + 3
+    for l in range(m):
+        w, x, y, z = Q[start + l, k], Q[start + l, k + 1], Q[start + l, k + 2], Q[start + l, k + 3]
+        RJ[0, 0, l] = 1.0 - 2.0 * (y * y + z * z)
+        RJ[0, 1, l] = 2.0 * (x * y - w * z)
+        RJ[0, 2, l] = 2.0 * (x * z + w * y)
+        RJ[1, 0, l] = 2.0 * (x * y + w * z)
+        RJ[1, 1, l] = 1.0 - 2.0 * (x * x + z * z)
+        RJ[1, 2, l] = 2.0 * (y * z - w * x)
+        RJ[2, 0, l] = 2.0 * (x * z - w * y)
+        RJ[2, 1, l] = 2.0 * (y * z + w * x)
+        RJ[2, 2, l] = 1.0 - 2.0 * (x * x + y * y)
+    for r in range(3):
+        if jtype == _jit.BALL:
+            for l in range(m):
+                pJ[r, l] = 0.0
+        else:
+            for l in range(m):
+                pJ[r, l] = Q[start + l, iq + r]
+
+
+@numba.njit(**_KERNEL)
 def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, bodies):
     """The pose in its parent of each body i of ``bodies``, R[i, :, :, l] and p[i, :, l],
     for configurations start..start+m.
 
     Screw joints from the constant bases of :func:`_screw_bases`, every lane at once
-    (only sine and cosine are taken lane by lane); ball and free-flyer joints lane by lane.
+    (only sine and cosine are taken lane by lane); ball and free-flyer joints from their
+    quaternions over lanes (:func:`_quaternion_joint`).
     """
     A, bvec, w = _screw_bases(jtype, screw, R0, p0)
     W = R.shape[3]
     s, c1, qv = np.empty(W), np.empty(W), np.empty(W)
-    RJ, pJ, Rl, pl = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.empty(3)
+    RJ, pJ = np.empty((3, 3, W)), np.empty((3, W))
     for i in bodies:
         if jtype[i] != _jit.SCREW:
-            for l in range(m):
-                _jit._placed_pose(jtype, screw, R0, p0, iq, Q[start + l], i, RJ, pJ, Rl, pl)
-                for r in range(3):
-                    p[i, r, l] = pl[r]
-                    for c in range(3):
-                        R[i, r, c, l] = Rl[r, c]
+            _quaternion_joint(jtype[i], iq[i], Q, start, m, RJ, pJ)
+            for r in range(3):  # (R, p) = (R0 R_J, R0 p_J + p0)
+                for c in range(3):
+                    for l in range(m):
+                        R[i, r, c, l] = (
+                            R0[i, r, 0] * RJ[0, c, l]
+                            + R0[i, r, 1] * RJ[1, c, l]
+                            + R0[i, r, 2] * RJ[2, c, l]
+                        )
+                for l in range(m):
+                    p[i, r, l] = (
+                        p0[i, r]
+                        + R0[i, r, 0] * pJ[0, l]
+                        + R0[i, r, 1] * pJ[1, l]
+                        + R0[i, r, 2] * pJ[2, l]
+                    )
             continue
         for l in range(m):
             x = Q[start + l, iq[i]]
@@ -580,12 +666,23 @@ def _crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt):
         jb = i
         while parent[jb] >= 0:
             for h in range(k):  # F <- X_j^T F (X's upper-right block is zero)
-                for s in range(6):
+                for s in range(3):
                     for l in range(m):
-                        acc = 0.0
-                        for r in range(0 if s < 3 else 3, 6):
-                            acc += X[jb, r, s, l] * Fc[r, h, l]
-                        Fn[s, h, l] = acc
+                        Fn[s, h, l] = (
+                            X[jb, 0, s, l] * Fc[0, h, l]
+                            + X[jb, 1, s, l] * Fc[1, h, l]
+                            + X[jb, 2, s, l] * Fc[2, h, l]
+                            + X[jb, 3, s, l] * Fc[3, h, l]
+                            + X[jb, 4, s, l] * Fc[4, h, l]
+                            + X[jb, 5, s, l] * Fc[5, h, l]
+                        )
+                for s in range(3, 6):
+                    for l in range(m):
+                        Fn[s, h, l] = (
+                            X[jb, 3, s, l] * Fc[3, h, l]
+                            + X[jb, 4, s, l] * Fc[4, h, l]
+                            + X[jb, 5, s, l] * Fc[5, h, l]
+                        )
             for h in range(k):
                 for s in range(6):
                     for l in range(m):
@@ -616,10 +713,7 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
         m = min(W, B - start)
         _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
         _crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt)
-        for l in range(m):
-            for r in range(nv):
-                for s in range(nv):
-                    out[start + l, r, s] = Mt[r, s, l]
+        _lanes_to_rows(Mt, out, start, m)
 
 
 @numba.njit(**_KERNEL)
@@ -763,7 +857,4 @@ def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
                                     acc += F2[r, l] * sd[a, r, l] + F3[r, l] * s0[a, r, l]
                                 Ct[bb, a, l] = acc
                     k = parent[k]
-        for l in range(m):
-            for r in range(nv):
-                for c in range(nv):
-                    out[start + l, r, c] = Ct[r, c, l]
+        _lanes_to_rows(Ct, out, start, m)
