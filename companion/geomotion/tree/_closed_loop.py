@@ -46,8 +46,8 @@ def closed_loop_dynamics(
     whose closure rows fail the certificate of the fast constrained solve."""
     n, nv, B, c, W = parent.shape[0], S.shape[0], Q.shape[0], rows.shape[0], BLOCK
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
-    X, IC = np.empty((n, 6, 6, W)), np.empty((n, 6, 6, W))
-    work, Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W)), np.empty((6, 6, W))
+    X, IC = np.empty((n, 6, 6, W)), np.empty((n, 10, W))
+    Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W))
     Mt = np.zeros((nv, nv, W))  # entries across branches stay zero
     Vb, Ab, Fb = np.empty((n, 6, W)), np.empty((n, 6, W)), np.empty((n, 6, W))
     Vt, At, h = np.empty((nv, W)), np.zeros((nv, W)), np.empty((nv, W))
@@ -66,7 +66,7 @@ def closed_loop_dynamics(
         _lanes._rnea_block(
             parent, S, iv, nvj, I, X, Vt, At, a0, no_wrench, False, start, m, Vb, Ab, Fb, wr, h
         )
-        _lanes._crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt)
+        _lanes._crba_block(parent, iv, nvj, S, I, Rl, pl, X, m, IC, Fc, Fn, Mt)
         _lanes_frames._closure_block(
             p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, True, True, Jl, Gl,
             Jd, poses, points, vectors, wk,

@@ -632,30 +632,99 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
 
 
 @numba.njit(**_KERNEL)
-def _crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt):
+def _rigid_parameters(I, IC, m):
+    """IC[i, :, l] = the ten parameters (m, h, upper triangle of the rotational inertia
+    about the origin, rows 0-2 then 1-2 then 2) of each body's spatial inertia
+    [[Ibar, [h]], [[h]^T, m 1]], broadcast over the m lanes."""
+    for i in range(I.shape[0]):
+        values = (
+            I[i, 3, 3], I[i, 2, 4], I[i, 0, 5], I[i, 1, 3],
+            I[i, 0, 0], I[i, 0, 1], I[i, 0, 2], I[i, 1, 1], I[i, 1, 2], I[i, 2, 2],
+        )  # fmt: skip
+        for k in range(10):
+            for l in range(m):
+                IC[i, k, l] = values[k]
+
+
+@numba.njit(**_KERNEL)
+def _rigid_to_parent_add(R, p, C, out, m):
+    r"""out[:, l] += the rigid inertia C[:, l] (ten parameters, :func:`_rigid_parameters`)
+    of a child whose pose in its parent is (R, p), in the parent's coordinates.
+
+    The composite inertia of the CRBA, :math:`X^T\mathcal I X` in about eighty products
+    instead of the 6x6 congruence's 270: with :math:`y = Rh` and :math:`u = y + \tfrac m2
+    p`, :math:`h' = y + mp` and :math:`\bar I' = R\bar IR^T + 2(u\cdot p)\,1 - (pu^T +
+    up^T)` (the parallel-axis theorem written without dividing by the mass, so a massless
+    subtree adds zero).
+    """
+    for l in range(m):
+        mass, h0, h1, h2 = C[0, l], C[1, l], C[2, l], C[3, l]
+        i00, i01, i02, i11, i12, i22 = C[4, l], C[5, l], C[6, l], C[7, l], C[8, l], C[9, l]
+        r00, r01, r02 = R[0, 0, l], R[0, 1, l], R[0, 2, l]
+        r10, r11, r12 = R[1, 0, l], R[1, 1, l], R[1, 2, l]
+        r20, r21, r22 = R[2, 0, l], R[2, 1, l], R[2, 2, l]
+        p0, p1, p2 = p[0, l], p[1, l], p[2, l]
+        y0 = r00 * h0 + r01 * h1 + r02 * h2
+        y1 = r10 * h0 + r11 * h1 + r12 * h2
+        y2 = r20 * h0 + r21 * h1 + r22 * h2
+        half = 0.5 * mass
+        u0, u1, u2 = y0 + half * p0, y1 + half * p1, y2 + half * p2
+        up2 = 2.0 * (u0 * p0 + u1 * p1 + u2 * p2)
+        t00 = r00 * i00 + r01 * i01 + r02 * i02  # T = R Ibar
+        t01 = r00 * i01 + r01 * i11 + r02 * i12
+        t02 = r00 * i02 + r01 * i12 + r02 * i22
+        t10 = r10 * i00 + r11 * i01 + r12 * i02
+        t11 = r10 * i01 + r11 * i11 + r12 * i12
+        t12 = r10 * i02 + r11 * i12 + r12 * i22
+        t20 = r20 * i00 + r21 * i01 + r22 * i02
+        t21 = r20 * i01 + r21 * i11 + r22 * i12
+        t22 = r20 * i02 + r21 * i12 + r22 * i22
+        out[0, l] += mass
+        out[1, l] += y0 + mass * p0
+        out[2, l] += y1 + mass * p1
+        out[3, l] += y2 + mass * p2
+        out[4, l] += t00 * r00 + t01 * r01 + t02 * r02 + up2 - 2.0 * p0 * u0
+        out[5, l] += t00 * r10 + t01 * r11 + t02 * r12 - (p0 * u1 + u0 * p1)
+        out[6, l] += t00 * r20 + t01 * r21 + t02 * r22 - (p0 * u2 + u0 * p2)
+        out[7, l] += t10 * r10 + t11 * r11 + t12 * r12 + up2 - 2.0 * p1 * u1
+        out[8, l] += t10 * r20 + t11 * r21 + t12 * r22 - (p1 * u2 + u1 * p2)
+        out[9, l] += t20 * r20 + t21 * r21 + t22 * r22 + up2 - 2.0 * p2 * u2
+
+
+@numba.njit(**_KERNEL)
+def _rigid_times(C, s, out, m):
+    """out[:, l] = the force (n, f) of the rigid inertia C[:, l] moving with the constant
+    motion s = (w, v): n = Ibar w + h x v, f = m v - h x w."""
+    w0, w1, w2, v0, v1, v2 = s[0], s[1], s[2], s[3], s[4], s[5]
+    for l in range(m):
+        mass, h0, h1, h2 = C[0, l], C[1, l], C[2, l], C[3, l]
+        i00, i01, i02, i11, i12, i22 = C[4, l], C[5, l], C[6, l], C[7, l], C[8, l], C[9, l]
+        out[0, l] = i00 * w0 + i01 * w1 + i02 * w2 + (h1 * v2 - h2 * v1)
+        out[1, l] = i01 * w0 + i11 * w1 + i12 * w2 + (h2 * v0 - h0 * v2)
+        out[2, l] = i02 * w0 + i12 * w1 + i22 * w2 + (h0 * v1 - h1 * v0)
+        out[3, l] = mass * v0 - (h1 * w2 - h2 * w1)
+        out[4, l] = mass * v1 - (h2 * w0 - h0 * w2)
+        out[5, l] = mass * v2 - (h0 * w1 - h1 * w0)
+
+
+@numba.njit(**_KERNEL)
+def _crba_block(parent, iv, nvj, S, I, Rl, pl, X, m, IC, Fc, Fn, Mt):
     r"""CRBA of one block, lane-major, into ``Mt`` (nv, nv, W): composite inertias
-    :math:`\mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\mathcal I^C_iX_i` inward, then
-    each joint's force columns :math:`\mathcal I^C_iS_i` carried to its ancestors.
+    :math:`\mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\mathcal I^C_iX_i` inward, as
+    rigid inertias of ten parameters (:func:`_rigid_to_parent_add`, from each body's pose
+    in its parent, ``Rl`` (N, 3, 3, W) and ``pl`` (N, 3, W)), then each joint's force
+    columns :math:`\mathcal I^C_iS_i` carried to its ancestors by the transforms ``X``.
     Entries of joints on different branches are not written (zero them once).  ``IC``
-    (N, 6, 6, W), ``work``, ``Fc`` and ``Fn`` (6, 6, W) are work."""
+    (N, 10, W), ``Fc`` and ``Fn`` (6, 6, W) are work."""
     n = parent.shape[0]
-    for i in range(n):
-        for r in range(6):
-            for s in range(6):
-                for l in range(m):
-                    IC[i, r, s, l] = I[i, r, s]
+    _rigid_parameters(I, IC, m)
     for i in range(n - 1, -1, -1):
         if parent[i] >= 0:
-            _congruence_add(X[i], IC[i], IC[parent[i]], work, m)
+            _rigid_to_parent_add(Rl[i], pl[i], IC[i], IC[parent[i]], m)
     for i in range(n):
         k, base = nvj[i], iv[i]
         for j in range(k):
-            for r in range(6):
-                for l in range(m):
-                    acc = 0.0
-                    for s in range(6):
-                        acc += IC[i, r, s, l] * S[base + j, s]
-                    Fc[r, j, l] = acc
+            _rigid_times(IC[i], S[base + j], Fc[:, j], m)
         for j in range(k):
             for h in range(k):
                 for l in range(m):
@@ -706,13 +775,17 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
     written out configuration by configuration."""
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
     W = LANES
-    X, IC = np.empty((n, 6, 6, W)), np.empty((n, 6, 6, W))
-    work, Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W)), np.empty((6, 6, W))
+    Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
+    X, IC = np.empty((n, 6, 6, W)), np.empty((n, 10, W))
+    Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W))
     Mt = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
+    everyone = np.arange(n)
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
-        _crba_block(parent, iv, nvj, S, I, X, m, IC, work, Fc, Fn, Mt)
+        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, everyone)
+        for i in range(n):
+            _pose_transform(Rl[i], pl[i], X[i], m)
+        _crba_block(parent, iv, nvj, S, I, Rl, pl, X, m, IC, Fc, Fn, Mt)
         _lanes_to_rows(Mt, out, start, m)
 
 
