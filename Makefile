@@ -50,19 +50,27 @@ LINTED = companion tests bench book/_ext book/_tools notebooks
 # PIP_COMPILE=0 (pip's --no-compile): no byte-compiling of every installed module;
 # Python compiles a module when it first imports it.  Compiling the whole .venv (10,925
 # modules) took 46 s on one core of the 2-core machine (python -m compileall -j 1).
-# Then every compiled kernel of geomotion.tree is built (tree.compile_kernels, about 100 s
-# on one core of the 2-core machine, once; numba caches them in __pycache__), so that no
-# notebook cell pauses to compile: a cell that had to compile three kernels at once took
-# more than the 30 s cell limit in a fresh clone.
 $(BOOK_STAMP): pyproject.toml
 	test -x $(BIN)/python || python3 -m venv $(VENV)
 	PIP_COMPILE=0 $(BIN)/pip install -e '.[book]'
-	$(BIN)/python -c "from geomotion import tree; print(f'kernels compiled in {tree.compile_kernels():.0f} s')"
 	touch $@
 
 # Both extras in one resolution, so that a test package cannot silently move a book pin.
 $(TEST_STAMP): $(BOOK_STAMP)
 	PIP_COMPILE=0 $(BIN)/pip install -e '.[book,test]'
+	touch $@
+
+# Every compiled kernel of geomotion.tree, built once after installing and again after
+# any change to the package (tree.compile_kernels; numba caches them in __pycache__, and
+# loading the caches of an unchanged package takes seconds), so that no notebook cell
+# pauses to compile: a cell that had to compile three kernels at once took more than the
+# 30 s cell limit in a fresh clone.  About 100 s on one core of the 2-core machine;
+# make test runs it beside the install of the test extra.  The package is imported from
+# companion/ directly, so that pip re-installing the editable package meanwhile is harmless.
+KERNEL_STAMP := $(VENV)/.kernels-compiled
+$(KERNEL_STAMP): $(BOOK_STAMP) $(shell find companion/geomotion -name '*.py' 2>/dev/null)
+	PYTHONPATH=$(CURDIR)/companion $(BIN)/python -c \
+		"from geomotion import tree; print(f'kernels compiled in {tree.compile_kernels():.0f} s')"
 	touch $@
 
 # Strict build from a clean _build: --all re-reads, hence re-executes, every notebook;
@@ -71,7 +79,7 @@ define build_the_book
 $(BIN)/jupyter-book build --warningiserror --nitpick --keep-going --all .
 endef
 
-book: $(BOOK_STAMP)
+book: $(KERNEL_STAMP)
 	rm -rf _build
 	$(build_the_book)
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
@@ -84,7 +92,8 @@ book: $(BOOK_STAMP)
 # measured in a fresh clone, serial and in two streams).  Each layer's output is printed whole when it ends (--output-sync), so the logs do not
 # interleave; --keep-going still runs every layer whose prerequisites passed, so one run
 # reports every failing layer, and make test fails if any layer fails.
-test: $(TEST_STAMP)
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_STAMP) $(KERNEL_STAMP)
 	@echo "=== [0/4] lint and format: ruff check and ruff format --check (make format fixes what it can) ==="
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
@@ -105,23 +114,23 @@ LAB_BOOK_TESTS = tests/book/test_lab.py tests/book/test_lab_explorers.py
 
 .PHONY: $(TEST_LAYERS)
 
-test-companion: $(TEST_STAMP)
+test-companion: $(TEST_STAMP) $(KERNEL_STAMP)
 	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion --doctest-modules companion/geomotion ==="
 	MPLBACKEND=Agg $(PYTEST) tests/companion --doctest-modules companion/geomotion
 
-test-notebooks: $(TEST_STAMP)
+test-notebooks: $(TEST_STAMP) $(KERNEL_STAMP)
 	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
 	$(if $(NOTEBOOKS),$(PYTEST) --nbval --nbval-current-env --nbval-cell-timeout=$(CELL_TIMEOUT) notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
 
-test-book-build: $(BOOK_STAMP)
+test-book-build: $(KERNEL_STAMP)
 	@echo "=== [3/4] strict book build: jupyter-book build --warningiserror --nitpick ==="
 	$(build_the_book)
 
-test-book-runs: $(TEST_STAMP)
+test-book-runs: $(TEST_STAMP) $(KERNEL_STAMP)
 	@echo "=== [4/4] book tests, first part: the kernel, no stalled explorer cell, the page checker ==="
 	$(PYTEST) $(RUN_BOOK_TESTS) -m "not pdf"
 
-test-book-lab: $(TEST_STAMP)
+test-book-lab: $(TEST_STAMP) $(KERNEL_STAMP)
 	@echo "=== [4/4] book tests, second part: JupyterLab in headless Chromium ==="
 	$(PYTEST) $(LAB_BOOK_TESTS) -m "not pdf"
 
@@ -154,7 +163,7 @@ print-pdf: $(TEST_STAMP)
 # made in this session are kept in jupyter_config/lab/ (not versioned).  Markdown cells are
 # rendered by jupyterlab-myst.  Jupyter refuses to run as root unless told; containers
 # often are root.
-lab: $(BOOK_STAMP)
+lab: $(KERNEL_STAMP)
 	mkdir -p notebooks
 	JUPYTER_CONFIG_DIR=$(CURDIR)/jupyter_config $(BIN)/jupyter lab --notebook-dir=notebooks \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
@@ -163,7 +172,7 @@ lab: $(BOOK_STAMP)
 # No timestamps are stored, so re-running an unchanged notebook changes nothing but the
 # random ids of widgets.  (store_widget_state=False would be tidier, but nbclient 0.11
 # then fails on cells with output widgets, e.g. ipywidgets.interactive.)
-notebooks: $(BOOK_STAMP)
+notebooks: $(KERNEL_STAMP)
 	$(if $(NOTEBOOKS),$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.timeout=$(CELL_TIMEOUT) --ExecutePreprocessor.record_timing=False \
 		$(NOTEBOOKS),@echo "no notebooks under notebooks/ yet")
@@ -186,7 +195,7 @@ floors: $(TEST_STAMP)
 		--doctest-modules companion/geomotion -p no:cacheprovider \
 		-W ignore::pyparsing.warnings.PyparsingDeprecationWarning
 
-bench: $(TEST_STAMP)
+bench: $(TEST_STAMP) $(KERNEL_STAMP)
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
 	MPLBACKEND=Agg $(BIN)/python bench/bench_scale.py
 
