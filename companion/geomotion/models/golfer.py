@@ -230,23 +230,22 @@ def _solve_posture(model, q, columns, residual, what, weights=None):
     Minimum-norm steps (``lstsq``, in the coordinates scaled by ``weights``: a small
     weight makes a coordinate expensive to move) from the given ``q``, central-difference
     Jacobian along :func:`geomotion.tree.integrate`, steps capped at 0.5 (rad or m).
+    ``residual`` takes a stack of configurations (..., nq): the two displaced
+    configurations of every column are evaluated in one call.
     """
     columns = np.asarray(columns)
     weights = np.ones(columns.size) if weights is None else np.asarray(weights)
+    displacements = np.zeros((2, columns.size, model.nv))  # +step, then -step, per column
+    displacements[0, np.arange(columns.size), columns] = _POSTURE_STEP
+    displacements[1] = -displacements[0]
     norm = np.inf
     for _ in range(_POSTURE_MAX_ITER):
         r = residual(q)
         norm = float(np.abs(r).max())
         if norm <= _POSTURE_ATOL:
             return q
-        J = np.empty((r.size, columns.size))
-        for k, j in enumerate(columns):
-            dv = np.zeros(model.nv)
-            dv[j] = _POSTURE_STEP
-            J[:, k] = (
-                residual(tree.integrate(model, q, dv, 1.0))
-                - residual(tree.integrate(model, q, -dv, 1.0))
-            ) / (2 * _POSTURE_STEP)
+        plus, minus = residual(tree.integrate(model, q, displacements, 1.0))
+        J = (plus - minus).T / (2 * _POSTURE_STEP)
         step = weights * np.linalg.lstsq(J * weights, -r, rcond=None)[0]
         step *= min(1.0, 0.5 / max(float(np.abs(step).max()), np.finfo(float).tiny))
         dv = np.zeros(model.nv)
@@ -786,13 +785,14 @@ def _address(model, bodies, frames, L):
 
     def arms_error(q):
         T = tree.forward_kinematics(model, q)
-        grip = T[club.body] @ grip_frame.pose
+        grip = T[..., club.body, :, :] @ grip_frame.pose
         return np.concatenate(
             [
-                club_error(T[club.body] @ club.pose),
-                T[hand, :3, :3] @ palm + T[hand, :3, 3] - grip[:3, 3],
-                q[elbows] - _ADDRESS_ELBOWS,
-            ]
+                club_error(T[..., club.body, :, :] @ club.pose),
+                T[..., hand, :3, :3] @ palm + T[..., hand, :3, 3] - grip[..., :3, 3],
+                q[..., elbows] - _ADDRESS_ELBOWS,
+            ],
+            axis=-1,
         )
 
     columns = _limb_columns(model, range(bodies["thorax"], hand + 1))
