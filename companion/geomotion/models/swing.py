@@ -127,6 +127,8 @@ _ANGLES = np.array(
 # Terms: hub X e(theta_0), lead arm u(theta_1), shaft u(theta_2), face normal
 # e(theta_2), trail upper arm u(theta_3), trail forearm u(theta_4).
 _TERM_ROWS = _ANGLES[[0, 1, 2, 2, 3, 4]]
+# a_k a_k^T of each body's absolute-angle row, flattened (5, 25): sum_k I_k a_k a_k^T = I @ it.
+_ANGLE_PRODUCTS = (_ANGLES[:, :, None] * _ANGLES[:, None, :]).reshape(len(_ANGLES), -1)
 _TERM_PHASES = np.array([np.pi / 2, 0.0, 0.0, np.pi / 2, 0.0, 0.0])
 _HUB_X, _LEAD_ARM, _SHAFT, _FACE, _TRAIL_UPPER, _TRAIL_FORE = range(6)
 #: Input matrix, 5 x 3, the hub, lead shoulder and lead wrist driven, the trail arm passive.
@@ -285,14 +287,17 @@ def _points(coefficients, q):
     """Points sum_j c_j u(a_j q + phi_j): coefficients (..., K, 6), q (..., 5) -> (..., K, 2)."""
     alpha = _term_angles(q)
     directions = np.stack([np.sin(alpha), -np.cos(alpha)], axis=-1)  # (..., 6, 2)
-    return np.einsum("...kj,...jx->...kx", coefficients, directions)
+    return coefficients @ directions
 
 
 def _point_jacobians(coefficients, q):
     """dp/dq, (..., K, 2, 5): sum_j c_j u'(.) a_j^T with u' = (cos, sin)."""
     alpha = _term_angles(q)
-    derivative = np.stack([np.cos(alpha), np.sin(alpha)], axis=-1)
-    return np.einsum("...kj,...jx,ji->...kxi", coefficients, derivative, _TERM_ROWS)
+    derivative = np.stack([np.cos(alpha), np.sin(alpha)], axis=-2)  # (..., 2, 6)
+    # (c_kj u'_x(.)_j) summed against the rows a_j: one matrix product for every point,
+    # axis and configuration at once
+    terms = coefficients[..., :, None, :] * derivative[..., None, :, :]  # (..., K, 2, 6)
+    return (terms.reshape(-1, 6) @ _TERM_ROWS).reshape(terms.shape[:-1] + (5,))
 
 
 def _point_bias(coefficients, q, v):
@@ -300,7 +305,12 @@ def _point_bias(coefficients, q, v):
     alpha = _term_angles(q)
     rates = v @ _TERM_ROWS.T
     directions = np.stack([np.sin(alpha), -np.cos(alpha)], axis=-1)
-    return -np.einsum("...kj,...jx,...j->...kx", coefficients, directions, rates**2)
+    return -(coefficients @ (directions * (rates**2)[..., None]))
+
+
+def _stacked_rows(J):
+    """Point Jacobians (..., K, 2, 5) as one stack of rows (..., 2K, 5)."""
+    return J.reshape(J.shape[:-3] + (-1, J.shape[-1]))
 
 
 def _combine(parts):
@@ -412,15 +422,18 @@ class SwingPlaneGolfer:
 
     def mass_matrix(self, q):
         r""":math:`M(q)` (..., 5, 5), kg m^2 (see the module documentation)."""
-        J = _point_jacobians(self.body_terms, q)
-        rotation = np.einsum("...k,ki,kj->...ij", self.inertias, _ANGLES, _ANGLES)
-        return np.einsum("...kxi,...k,...kxj->...ij", J, self.masses, J) + rotation
+        J = _stacked_rows(_point_jacobians(self.body_terms, q))  # (..., 2K, 5)
+        weighted = J * np.repeat(self.masses, 2, axis=-1)[..., None]
+        rotation = self.inertias @ _ANGLE_PRODUCTS  # sum_k I_k a_k a_k^T, flattened
+        return weighted.swapaxes(-1, -2) @ J + rotation.reshape(rotation.shape[:-1] + (5, 5))
 
     def bias(self, q, v):
         r""":math:`h(q, v) = \sum_k m_kJ_{vk}^T(\dot J_{vk}v - g_p)`, N m, (..., 5)."""
-        J = _point_jacobians(self.body_terms, q)
+        J = _stacked_rows(_point_jacobians(self.body_terms, q))  # (..., 2K, 5)
         relative = _point_bias(self.body_terms, q, v) - self.gravity[..., None, :]
-        return np.einsum("...kxi,...k,...kx->...i", J, self.masses, relative)
+        weighted = relative * self.masses[..., None]  # (..., K, 2)
+        flat = weighted.reshape(weighted.shape[:-2] + (-1, 1))
+        return (J.swapaxes(-1, -2) @ flat)[..., 0]
 
     def potential(self, q):
         r""":math:`V(q) = -\sum_k m_kg_p^Tp_k`, J, (...); zero with every centre of mass
