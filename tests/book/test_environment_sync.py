@@ -145,6 +145,10 @@ def test_reader_targets_install_only_the_book_extra():
         assert "$(BOOK_STAMP)" in needs and "$(TEST_STAMP)" not in needs, (target, sorted(needs))
     for target in ["test", "print-pdf", "format", "bench", "floors"]:
         assert "$(TEST_STAMP)" in prerequisites(target, rules), target
+    # every target that runs notebooks compiles the kernels first (no cell pauses to compile)
+    for target in [*READER_TARGETS, "test", "test-notebooks", "test-book-build", "bench"]:
+        assert "$(KERNEL_STAMP)" in prerequisites(target, rules), target
+    assert "companion/geomotion" in " ".join(rules["$(KERNEL_STAMP)"][0]), "again after a change"
 
 
 def test_the_book_imports_nothing_test_only():
