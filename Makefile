@@ -90,19 +90,21 @@ book: $(KERNEL_STAMP)
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
 # The README's test command; CI runs it through .ci/run.  Lint first (seconds; a failure
-# stops here).  Then the four layers run as two streams on the machine's two cores
-# (make -j2): the companion tests and the book build start together, and each stream
-# takes the next layer of TEST_LAYERS, in that order, as soon as its core is free; the
-# book tests that read _build wait for the build (CHANGELOG 2.0.0 gives the times
-# measured in a fresh clone, serial and in two streams).  Each layer's output is printed whole when it ends (--output-sync), so the logs do not
-# interleave; --keep-going still runs every layer whose prerequisites passed, so one run
-# reports every failing layer, and make test fails if any layer fails.
+# stops here).  Then the four layers run as two streams on the machine's two cores (the
+# -j2 and --output-sync that MAKEFLAGS sets for the test goal, above KERNEL_STAMP): the
+# companion tests and the book build start together, and each stream takes the next
+# layer of TEST_LAYERS, in that order, as soon as its core is free; the book tests that
+# read _build wait for the build (CHANGELOG 2.0.0 gives the times measured in a fresh
+# clone, serial and in two streams).  Each layer's output is printed whole when it ends
+# (--output-sync), so the logs do not interleave; --keep-going still runs every layer
+# whose prerequisites passed, so one run reports every failing layer, and make test
+# fails if any layer fails.
 test: $(TEST_STAMP) $(KERNEL_STAMP)
 	@echo "=== [0/4] lint and format: ruff check and ruff format --check (make format fixes what it can) ==="
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	rm -rf _build
-	@$(MAKE) --no-print-directory -j2 --output-sync=target --keep-going $(TEST_LAYERS)
+	@$(MAKE) --no-print-directory --keep-going $(TEST_LAYERS)
 
 TEST_LAYERS = test-companion test-book-build test-notebooks test-book-built \
 	test-book-runs test-book-lab

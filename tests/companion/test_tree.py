@@ -24,7 +24,6 @@ from trees import (
 )
 
 from geomotion import inertia, models, spatial, tree, verification
-from geomotion.tree import _jit
 
 # ---------------------------------------------------------------------------
 # The chapter's two-link teaching mechanism
@@ -554,24 +553,25 @@ def test_a_batch_equals_one_call_per_configuration(random_tree):
 
 
 @pytest.mark.parametrize("frame", ["body", "world"])
-def test_small_and_large_batch_paths_agree(random_tree, monkeypatch, frame):
+def test_a_batch_and_its_configurations_one_at_a_time_agree(random_tree, frame):
+    # one call runs the five configurations as one block of five lanes, each single call
+    # as a block of one lane: the same recursion whatever the block's width
     spec, model = random_tree
     q, qd, qdd = states(spec.n, (5,), seed=25)
     wrenches = np.random.default_rng(26).normal(size=(5, spec.n, 6))
-    results = {}
-    for name, threshold in (("small", 10**9), ("large", 1)):  # one by one, or over lanes
-        monkeypatch.setattr(_jit, "LANES_FROM", threshold)
-        results[name] = (
+    g = (1.0, 0.5, -9.81)
+
+    def all_three(q, qd, qdd, wrenches):
+        return (
             tree.crba(model, q),
-            tree.rnea(
-                model, q, qd, qdd, gravity=(1.0, 0.5, -9.81), f_ext=wrenches, f_ext_frame=frame
-            ),
-            tree.aba(
-                model, q, qd, qdd, gravity=(1.0, 0.5, -9.81), f_ext=wrenches, f_ext_frame=frame
-            ),
+            tree.rnea(model, q, qd, qdd, gravity=g, f_ext=wrenches, f_ext_frame=frame),
+            tree.aba(model, q, qd, qdd, gravity=g, f_ext=wrenches, f_ext_frame=frame),
         )
-    for small, large in zip(results["small"], results["large"]):
-        np.testing.assert_allclose(small, large, rtol=0, atol=3e-11)  # achieved 1e-12
+
+    together = all_three(q, qd, qdd, wrenches)
+    for b in range(5):
+        for batched, alone in zip(together, all_three(q[b], qd[b], qdd[b], wrenches[b])):
+            np.testing.assert_allclose(batched[b], alone, rtol=0, atol=3e-11)
 
 
 def test_leading_axes_broadcast():

@@ -86,6 +86,24 @@ def test_forward_dynamics_at_a_singular_configuration_names_the_joint(batch):
 
 
 @pytest.mark.parametrize("batch", BATCHES)
+def test_of_two_singular_joints_the_first_met_on_the_inward_pass_is_named(batch):
+    # singular_at_zero twice in a chain: at q = 0 joints 0 and 2 (about z) move no
+    # inertia (every mass on the z axis, point masses); the inward pass meets joint 2 first
+    S = np.array([[0, 0, 1, 0, 0, 0], [1, 0, 0, 0, 0, 0]] * 2, dtype=float)
+    on_axis = spatial_inertia(1.0, np.array([0.0, 0.0, 0.5]), np.zeros((3, 3)))
+    point = spatial_inertia(1.0, np.zeros(3), np.zeros((3, 3)))
+    model = tree.Tree(
+        [-1, 0, 1, 2], S, np.array([np.eye(4)] * 4), np.array([point, on_axis] * 2),
+        allow_singular_inertias=True,
+    )  # fmt: skip
+    q = np.tile([0.7, 0.4, 0.3, 0.2], (batch, 1))
+    q[-1] = 0.0
+    zeros = np.zeros_like(q)
+    with pytest.raises(ValueError, match=r"q: the mass matrix is singular at .*: joint 2 "):
+        tree.aba(model, q, zeros, zeros, gravity=(0.0, 0.0, 0.0))
+
+
+@pytest.mark.parametrize("batch", BATCHES)
 def test_forward_dynamics_away_from_the_singular_configuration_is_exact(batch):
     model = singular_at_zero()
     q = np.tile([0.7, 0.4], (batch, 1))

@@ -1,4 +1,4 @@
-"""The compiled joint-general kernels (tree/_jit.py) against the readable numpy recursions.
+"""The compiled joint-general kernels (tree/_lanes.py, tree/_jit_frames.py) against the readable numpy recursions.
 
 Trees with a ball or free-flyer joint run RNEA, ABA and the CRBA in compiled kernels; the
 same recursions are written out in numpy in ``geomotion.tree.general`` (independent code:
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from geomotion import inertia, spatial, tree
-from geomotion.tree import _jit, _jit_frames, general
+from geomotion.tree import _jit_frames, _lanes, general
 
 SCREWS = [tree.REVOLUTE_X, tree.REVOLUTE_Y, tree.REVOLUTE_Z, tree.PRISMATIC_Z]
 
@@ -119,7 +119,7 @@ def test_compiled_kernels_see_the_same_arrays_whatever_the_input_layout():
     np.testing.assert_array_equal(tree.aba(model, *fortran), reference)
     np.testing.assert_array_equal(tree.aba(model, *readonly), reference)
     np.testing.assert_array_equal(tree.aba(model, q[::2], v[::2], tau[::2]), reference[::2])
-    assert len(_jit.aba.signatures) == 1  # one compiled specialization serves every layout
+    assert len(_lanes.aba.signatures) == 1  # one compiled specialization serves every layout
 
 
 @pytest.mark.parametrize("seed", range(4))

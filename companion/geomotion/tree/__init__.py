@@ -85,11 +85,13 @@ Implementation notes: the ways through the same mechanics
   free-flyer joints).  :func:`rnea`, :func:`aba`, :func:`crba` (and :func:`bias_forces`)
   and :func:`coriolis_matrix`, and the kinematics of frames and points (pose, Jacobian,
   velocity, acceleration bias) run as compiled kernels (numba, cached in
-  ``__pycache__``) on every tree: one configuration after another
-  (``geomotion.tree._jit``) for fewer than 8 per call, and otherwise over lanes of 64
-  configurations, the innermost axis of every work array, so that each product is one
-  SIMD loop (``geomotion.tree._lanes``; a screw joint's motion comes from constant bases
-  in :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).  Measured at 10,000
+  ``__pycache__``) on every tree, over lanes of up to 64 configurations, the innermost
+  axis of every work array, so that each product is one SIMD loop
+  (``geomotion.tree._lanes``; a screw joint's motion comes from constant bases in
+  :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).  One kernel per algorithm serves
+  every batch size (a single configuration is a block of one lane); the kinematics of
+  frames and points still take a one-configuration kernel below 8 configurations
+  (``geomotion.tree._jit_frames``).  Measured at 10,000
   configurations of the 7-body benchmark chain: 0.44, 1.23, 0.75 and 1.3 us per
   configuration, and 1.5, 4.4, 3.4 and 5.0 us on the golfer (nv = 33).  The same
   recursions in numpy, body by body with the configurations as leading axes

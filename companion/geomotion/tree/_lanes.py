@@ -1,22 +1,22 @@
-r"""RNEA, ABA and CRBA compiled over *lanes*: a block of configurations at once.
+r"""RNEA, ABA, CRBA and the Coriolis matrix compiled over *lanes*: a block of
+configurations at once, for every batch size (one configuration is a block of one lane).
 
-:func:`geomotion.tree._jit.aba` runs one configuration after another, so each 6-vector
-and 6x6 product is a handful of scalar operations.  Here the same recursion is written
-with the configurations of a block as the innermost, contiguous axis of every work array
-(``X[i, r, s, lane]``), so that each elementary product is a loop over lanes that the
-compiler turns into SIMD instructions (a structure-of-arrays layout, in one compiled
-pass, for any joint model).  Sums whose length would depend on the row (a transform's
-zero upper-right block) are written out term by term, so that the loop over lanes stays
-the innermost one and vectorizes.
+The recursions of :mod:`geomotion.tree.general` (the readable numpy version they are
+tested against) are written with the configurations of a block as the innermost,
+contiguous axis of every work array (``X[i, r, s, lane]``), so that each elementary
+product is a loop over lanes that the compiler turns into SIMD instructions (a
+structure-of-arrays layout, in one compiled pass, for any joint model).  Sums whose
+length would depend on the row (a transform's zero upper-right block) are written out
+term by term, so that the loop over lanes stays the innermost one and vectorizes.
 
 Per block: the joint transforms (:func:`_block_poses`: only the sines and cosines are
 taken lane by lane, since trigonometry does not vectorize), then Featherstone's three
-passes (RBDA, table 7.1), with the velocity-product acceleration folded into the bias
-wrench as in
-:func:`geomotion.tree._jit.aba`.  A joint's ``nv_i x nv_i`` block
-:math:`D_i = S_i^TU_i` is inverted lane by lane by a Cholesky factor whose pivots are
-checked against ``SINGULAR_JOINT_RTOL`` of the joint's size; a block with a singular
-joint is left to the one-configuration kernel, which reports it exactly as it always has.
+passes (RBDA, table 7.1), with the velocity-product acceleration
+:math:`c_i = \mathcal V_i\times S_i\dot q_i` folded into the bias wrench.  A joint's
+``nv_i x nv_i`` block :math:`D_i = S_i^TU_i` is inverted lane by lane by a Cholesky
+factor whose pivots are checked against ``SINGULAR_JOINT_RTOL`` of the joint's size
+times the trace of its articulated inertia; a lane with a smaller pivot is reported with
+its configuration and joint.
 """
 
 import math
@@ -32,6 +32,13 @@ from .general import SINGULAR_JOINT_RTOL
 LANES = 64
 
 _KERNEL = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+
+
+@numba.njit(**_KERNEL)
+def _block_width(B):
+    """Configurations per block for a batch of B: ``LANES``, or the whole batch when it is
+    smaller (so one configuration allocates work for one lane, not for ``LANES``)."""
+    return min(LANES, max(B, 1))
 
 
 @numba.njit(**_KERNEL)
@@ -172,16 +179,20 @@ def _lanes_to_rows(Mt, out, start, m):
 
 
 @numba.njit(**_KERNEL)
-def _block_inverse(D, k, floor, inv, L, m):
+def _block_inverse(D, k, floor, inv, L, m, bad):
     """inv[:k, :k, l] = D[:k, :k, l]^-1 (symmetric positive definite) by a Cholesky factor in
-    ``L``; False if a pivot of some lane is at most ``floor[l]``."""
+    ``L``.  A lane whose pivot is at most ``floor[l]`` is marked in ``bad[l]`` (its pivot
+    taken as 1, so that the other lanes go on); returns whether any lane was marked."""
+    marked = False
     for j in range(k):
         for l in range(m):
             s = D[j, j, l]
             for t in range(j):
                 s -= L[j, t, l] * L[j, t, l]
             if not s > floor[l]:
-                return False
+                bad[l] = True
+                marked = True
+                s = 1.0
             L[j, j, l] = math.sqrt(s)
         for i in range(j + 1, k):
             for l in range(m):
@@ -208,7 +219,7 @@ def _block_inverse(D, k, floor, inv, L, m):
             for l in range(m):
                 inv[a, b, l] = L[a, b, l]
                 inv[b, a, l] = L[a, b, l]
-    return True
+    return marked
 
 
 @numba.njit(**_KERNEL)
@@ -394,11 +405,13 @@ def _inertia_times(I, x, out, m):
 
 @numba.njit(**_KERNEL)
 def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status):
-    r"""Batched ABA over lanes of ``LANES`` configurations (see the module notes and
-    :func:`geomotion.tree._jit.aba`, same arguments and results).  A block with a singular
-    joint is run by the one-configuration kernel, which sets ``status``."""
+    r"""Forward dynamics by the ABA, block by block (see the module notes): accelerations
+    ``out`` (B, nv) at configurations ``Q`` (B, nq), velocities ``V`` and joint forces
+    ``T`` (B, nv), gravity ``G`` (B, 3), and body wrenches ``F`` (B, N, 6) when ``use_f``.
+    A singular joint stops the run with ``status = (b, i)``: the first configuration b
+    that has one, and its first joint i in the inward pass."""
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
-    W = LANES
+    W = _block_width(B)
     X = np.empty((n, 6, 6, W))
     Vb, c, pA, Ab = (
         np.empty((n, 6, W)),
@@ -420,6 +433,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
         np.empty((6, 6, W)),
     )
     u, floor, trace = np.empty((6, W)), np.empty(W), np.empty(W)
+    bad, first_bad = np.zeros(W, dtype=np.bool_), np.empty(W, dtype=np.int64)
     for start in range(0, B, W):
         m = min(W, B - start)
         _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, X)
@@ -444,7 +458,7 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
                 for r in range(6):
                     for l in range(m):
                         pA[i, r, l] -= F[start + l, i, r]
-        singular = False
+        first_bad[:m] = -1  # per lane, its first singular joint
         for i in range(n - 1, -1, -1):  # inward: articulated inertias and bias wrenches
             k, base = nvj[i], iv[i]
             size = _jit._joint_size(S, base, k)
@@ -474,9 +488,11 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
                     for r in range(6):
                         acc += S[base + j, r] * pA[i, r, l]
                     u[j, l] = Tt[base + j, l] - acc
-            if not _block_inverse(D, k, floor, Dinv[i], L, m):
-                singular = True
-                break
+            if _block_inverse(D, k, floor, Dinv[i], L, m, bad):
+                for l in range(m):
+                    if bad[l] and first_bad[l] < 0:
+                        first_bad[l] = i
+                    bad[l] = False
             for j in range(k):
                 for l in range(m):
                     acc = 0.0
@@ -511,16 +527,10 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
                     pa[r, l] = acc
             _congruence_add(X[i], Ia, IA[p], work, m)
             _xtv_add(X[i], pa, pA[p], m)
-        if singular:  # the one-configuration kernel names the first singular joint
-            block = slice(start, start + m)
-            _jit.aba(
-                parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q[block], V[block], T[block],
-                G[block], F[block] if use_f else F, use_f, out[block], status,
-            )  # fmt: skip
-            if status[0] >= 0:
-                status[0] += start
+        for l in range(m):  # the first configuration with a singular joint stops the run
+            if first_bad[l] >= 0:
+                status[0], status[1] = start + l, first_bad[l]
                 return
-            continue
         for i in range(n):  # outward: accelerations
             p = parent[i]
             _xv(X[i], a0 if p < 0 else Ab[p], tmp, m)
@@ -608,13 +618,15 @@ def _base_acceleration(G, start, m, a0):
 
 @numba.njit(**_KERNEL)
 def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, out):
-    r"""Batched RNEA over lanes (same arguments and results as
-    :func:`geomotion.tree._jit.rnea`): outward twists and accelerations from the base
+    r"""Inverse dynamics by the RNEA, block by block: joint forces ``out`` (B, nv) at
+    configurations ``Q`` (B, nq), velocities ``V`` and accelerations ``A`` (B, nv),
+    gravity ``G`` (B, 3) and body wrenches ``F`` (B, N, 6) when ``use_f``.  Outward
+    twists and accelerations from the base
     accelerating at :math:`-g`, net wrenches :math:`\mathcal I\mathcal A + \mathcal V
     \times^*\mathcal I\mathcal V - \mathcal F^{ext}`, inward sums projected on each joint
     (:func:`_rnea_block`)."""
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
-    W = LANES
+    W = _block_width(B)
     X = np.empty((n, 6, 6, W))
     Vb, Ab, Fb = np.empty((n, 6, W)), np.empty((n, 6, W)), np.empty((n, 6, W))
     Vt, At, tau = np.empty((nv, W)), np.empty((nv, W)), np.empty((nv, W))
@@ -770,11 +782,11 @@ def _crba_block(parent, iv, nvj, S, I, Rl, pl, X, m, IC, Fc, Fn, Mt):
 
 @numba.njit(**_KERNEL)
 def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
-    r"""Batched CRBA over lanes (same arguments and results as
-    :func:`geomotion.tree._jit.crba`; :func:`_crba_block`), each block's matrices then
-    written out configuration by configuration."""
+    r"""The joint-space mass matrices ``out`` (B, nv, nv) at configurations ``Q`` (B, nq)
+    by the CRBA, block by block (:func:`_crba_block`), each block's matrices then written
+    out configuration by configuration."""
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
-    W = LANES
+    W = _block_width(B)
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     X, IC = np.empty((n, 6, 6, W)), np.empty((n, 10, W))
     Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W))
@@ -791,12 +803,27 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
 
 @numba.njit(**_KERNEL)
 def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
-    r"""The Coriolis matrix over lanes (same arguments, formulas and results as
-    :func:`geomotion.tree._jit.coriolis`): world poses, columns :math:`s_a` and
-    :math:`\dot s_a = \mathcal V_i\times s_a`, base-coordinate inertias and their rates,
-    subtree sums, then the entries of the joints on each path from the root."""
+    r"""Christoffel-consistent Coriolis matrices ``out`` (B, nv, nv), base coordinates, at
+    configurations ``Q`` (B, nq) and velocities ``V`` (B, nv), block by block.
+
+    With the joint columns :math:`s_a = \mathrm{Ad}_{T_{0i}}S_a` of body :math:`i`'s
+    joint, their rates :math:`\dot s_a = \mathcal V_i\times s_a`, the base-coordinate
+    inertias :math:`\mathcal I_k`, :math:`\dot{\mathcal I}_k = P_k + P_k^T`
+    (:math:`P_k = [\mathcal V_k\times^*]\mathcal I_k`), :math:`\mu_k = \mathcal I_k
+    \mathcal V_k` and their subtree sums :math:`\mathcal I^C, \dot{\mathcal I}^C,
+    \mu^C` (plain sums: one frame for all bodies): for column :math:`b` of joint
+    :math:`j`, :math:`F_2 = \mathcal I^C_js_b`, :math:`D = \dot{\mathcal I}^C_js_b`,
+    :math:`F_3 = \tfrac12(D - s_b\times^*\mu^C_j)`,
+    :math:`F_1 = \mathcal I^C_j\dot s_b + D - F_3`, and
+
+    .. math:: C_{ab} = s_a\cdot F_1(b),\qquad C_{ba} = F_2(b)\cdot\dot s_a + F_3(b)\cdot s_a
+
+    for the columns :math:`a` of the joints from the root to :math:`j` (the first formula
+    including :math:`j`'s own columns, the second only strict ancestors); zero across
+    branches.
+    """
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
-    W = LANES
+    W = _block_width(B)
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     Rw, pw = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     s0, sd = np.empty((nv, 6, W)), np.empty((nv, 6, W))
