@@ -1,4 +1,4 @@
-"""The compiled joint-general kernels (tree/_lanes.py, tree/_jit_frames.py) against the readable numpy recursions.
+"""The compiled joint-general kernels (tree/_lanes.py, tree/_lanes_frames.py) against the readable numpy recursions.
 
 Trees with a ball or free-flyer joint run RNEA, ABA and the CRBA in compiled kernels; the
 same recursions are written out in numpy in ``geomotion.tree.general`` (independent code:

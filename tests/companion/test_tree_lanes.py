@@ -6,8 +6,10 @@ code) on random trees mixing free-flyer, ball, screw and helical joints with mas
 bodies, with external wrenches and one gravity per configuration, for batches of one,
 that fill no block, one block, or end in a partial block.  A singular joint in any block
 is reported with the first configuration that has one.  Frame and point kinematics over
-lanes: the same against the one-configuration kernel for the three references, against
-the numpy point kinematics, and 1 km from the base origin.
+lanes: each row of a batch against the single call (blocks of 64 lanes against a block
+of one) for the three references, against the numpy point kinematics, and 1 km from the
+base origin; stacked closure rows against each pair's relative kinematics
+(``_jit_frames.relative_kinematics``, a separate walk).
 """
 
 import numpy as np
@@ -112,15 +114,13 @@ def random_frames(rng, batch):
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("batch", [_lanes.LANES - 1, 2 * _lanes.LANES + 3])
 @pytest.mark.parametrize("reference", ["world", "local", "local_world_aligned"])
-def test_frame_kinematics_over_lanes_give_the_one_configuration_kernels_results(
-    seed, batch, reference
-):
+def test_frame_kinematics_of_a_batch_give_each_configuration_s_single_call(seed, batch, reference):
     model, q, v, _, _, _ = random_states(seed, batch)
     frames = random_frames(np.random.default_rng(300 + seed), batch)
     for body in range(model.num_bodies):
         path = np.array(_path(model, body), dtype=np.int64)
         got = _jit_frames.run_frame_kinematics(model, q, v, path, frames, reference)
-        for k in (0, batch // 2, batch - 1):  # a batch of one runs one configuration at a time
+        for k in (0, batch // 2, batch - 1):  # a single call is a block of one lane
             one = _jit_frames.run_frame_kinematics(model, q[k], v[k], path, frames[k], reference)
             for lanes, single in zip(got, one):
                 np.testing.assert_allclose(lanes[k], single, rtol=0, atol=1e-12)
@@ -162,9 +162,11 @@ def test_frames_far_from_the_base_origin_keep_their_precision_over_lanes():
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_closure_rows_over_lanes_give_the_one_configuration_kernels_results(seed):
+def test_closure_rows_over_lanes_are_the_pairs_relative_rows(seed):
     # Three pairs: two bodies with shared ancestors, a body and the ground, the ground and
-    # a body; rows chosen out of order.  Batches of one run one configuration at a time.
+    # a body; rows chosen out of order.  Each stacked row is that component of its pair's
+    # relative Jacobian and bias (one configuration at a time, a separate walk); a single
+    # call (a block of one lane) gives the batch's row.
     batch = 2 * _lanes.LANES + 3
     model, q, v, _, _, _ = random_states(seed, batch)
     rng = np.random.default_rng(500 + seed)
@@ -175,9 +177,19 @@ def test_closure_rows_over_lanes_give_the_one_configuration_kernels_results(seed
         tree.FramePair(model, n - 3, frames[2], -1, frames[3]),
         tree.FramePair(model, -1, frames[4], n - 1, frames[5]),
     ]
-    stack = tree.FramePairStack(pairs, [[5, 0, 3], [0, 1, 2, 3, 4, 5], [4, 2]])
+    components = [[5, 0, 3], [0, 1, 2, 3, 4, 5], [4, 2]]
+    stack = tree.FramePairStack(pairs, components)
     J, gamma = stack.jacobian_and_bias(q, v)
     assert J.shape == (batch, 11, model.nv) and gamma.shape == (batch, 11)
+    relative = [pair.kinematics(q, v) for pair in pairs]
+    out = 0
+    for pair, chosen in zip(relative, components):
+        for component in chosen:
+            np.testing.assert_allclose(J[:, out], pair.jacobian[:, component], rtol=0, atol=1e-12)
+            expected = pair.acceleration_bias[:, component]
+            tolerance = 1e-11 * (1 + np.abs(expected).max())
+            np.testing.assert_allclose(gamma[:, out], expected, rtol=0, atol=tolerance)
+            out += 1
     for k in (0, _lanes.LANES + 1, batch - 1):
         J1, gamma1 = stack.jacobian_and_bias(q[k], v[k])
         np.testing.assert_allclose(J[k], J1, rtol=0, atol=1e-12)

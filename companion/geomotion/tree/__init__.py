@@ -89,9 +89,8 @@ Implementation notes: the ways through the same mechanics
   axis of every work array, so that each product is one SIMD loop
   (``geomotion.tree._lanes``; a screw joint's motion comes from constant bases in
   :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).  One kernel per algorithm serves
-  every batch size (a single configuration is a block of one lane); the kinematics of
-  frames and points still take a one-configuration kernel below 8 configurations
-  (``geomotion.tree._jit_frames``).  Measured at 10,000
+  every batch size (a single configuration is a block of one lane), the kinematics of
+  frames and points included (``geomotion.tree._lanes_frames``).  Measured at 10,000
   configurations of the 7-body benchmark chain: 0.44, 1.23, 0.75 and 1.3 us per
   configuration, and 1.5, 4.4, 3.4 and 5.0 us on the golfer (nv = 33).  The same
   recursions in numpy, body by body with the configurations as leading axes

@@ -4,9 +4,9 @@ Python entry points of the dynamics kernels.
 RNEA, ABA, CRBA and the Coriolis matrix run as the kernels of
 ``geomotion.tree._lanes`` for every batch size (one configuration is a block of one lane);
 the ``run_*`` functions here broadcast the inputs to rows, run the kernel and restore the
-shape.  The frame-kinematics kernels are in ``geomotion.tree._jit_frames`` (one
-configuration at a time, below ``LANES_FROM`` configurations) and
-``geomotion.tree._lanes_frames``.  Kernels are compiled once (``cache=True``: a new
+shape.  The frame-kinematics kernels are in ``geomotion.tree._lanes_frames`` (their
+entry points, and the relative kinematics of a frame pair, in
+``geomotion.tree._jit_frames``).  Kernels are compiled once (``cache=True``: a new
 process loads them from ``__pycache__``).
 
 A tree enters as flat arrays (:class:`FlatTree`), built once per model: per body its
@@ -218,11 +218,9 @@ def _inputs(model, arrays, g, f_ext, frame):
     return batch, rows, G, F, use_f
 
 
-#: Batches of at least this many configurations run the frame kinematics and the
-#: closed-loop dynamics over lanes (``geomotion.tree._lanes_frames``,
-#: ``geomotion.tree._closed_loop``); below, one configuration at a time.  Measured on the
-#: golfer (nv = 33) when the ABA still had both forms: 8 configurations in 70 us over
-#: lanes against 83 one by one.
+#: Batches of at least this many configurations run the closed-loop forward dynamics of
+#: frame closures as one fused pass (``geomotion.tree._closed_loop``); below, as the
+#: composition of the separate kernels and the rank-revealing solve.
 LANES_FROM = 8
 
 

@@ -1,17 +1,19 @@
-r"""Compiled kernels of frame kinematics (numba), on the flat arrays of
-:mod:`geomotion.tree._jit`: the pose, world Jacobian and bias of one body
-(:func:`path_kinematics`, what :func:`geomotion.tree.frame_kinematics` reads), a frame
-seen from another frame (:func:`relative_kinematics`, :class:`geomotion.tree.FramePair`)
-and chosen rows of several such pairs (:func:`closure_rows`,
-:class:`geomotion.tree.FramePairStack`).  Each walks only the bodies on the paths from
-the root to the frames' bodies.
+r"""The compiled frame kinematics' entry points (numba), on the flat arrays of
+:mod:`geomotion.tree._jit`: the pose, Jacobian and bias of a frame
+(:func:`run_frame_kinematics`, what :func:`geomotion.tree.frame_kinematics` reads) and
+chosen rows of several frame pairs (:func:`run_closure_rows`,
+:class:`geomotion.tree.FramePairStack`) run the kernels of
+``geomotion.tree._lanes_frames`` for every batch size; a frame seen from another frame
+(:func:`relative_kinematics`, :class:`geomotion.tree.FramePair`) is computed here, one
+configuration at a time.  Each walks only the bodies on the paths from the root to the
+frames' bodies.
 """
 
 import numba
 import numpy as np
 
 from . import _lanes_frames
-from ._jit import _JIT, LANES_FROM, _cross_motion, _near_origin, _placed_pose, _rows, flat_tree
+from ._jit import _JIT, _cross_motion, _near_origin, _placed_pose, _rows, flat_tree
 
 
 @numba.njit(**_JIT)
@@ -78,77 +80,15 @@ def _walk(jtype, screw, R0, p0, iq, iv, nvj, S, path, q, v, use_v, sign, o, R, p
                 bias[r] += tmp[r]
 
 
-#: Codes of the ``reference`` argument of :func:`frame_kinematics`.
+#: Codes of the ``reference`` argument of ``geomotion.tree._lanes_frames.frame_kinematics``.
 REFERENCE_CODES = {"world": 0, "local": 1, "local_world_aligned": 2}
-
-
-@numba.njit(**_JIT)
-def frame_kinematics(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, F, reference, row0, Q, V, use_v,
-    use_j, T, J, Vel, Bias,
-):  # fmt: skip
-    r"""Pose, Jacobian and (with ``use_v``) twist and bias of a frame fixed in the last body
-    of ``path``, batched; every tree, every joint model.
-
-    :func:`_walk` gives the body's world pose, its world columns :math:`J^0` and, with
-    ``v``, its twist :math:`\mathcal V^0` and bias :math:`\dot J^0v`.  With the frame's
-    pose :math:`T_{0F} = T_{0b}F` (``F`` (1 or B, 4, 4)), each is mapped by
-    :func:`_to_frame` to the ``reference`` (0 world: unchanged; 1 local: frame axes about
-    its origin; 2 local world aligned: base axes about its origin, and the bias becomes
-    the classical acceleration by adding :math:`\omega\times\dot p`).  Outputs: ``T``
-    (B, 4, 4); rows ``row0``..5 of the Jacobian into ``J`` (B, 6 - row0, nv) with
-    ``use_j`` (zero on entry: the columns off the path stay zero); the twist and bias
-    into ``Vel`` and ``Bias`` (B, 6) with ``use_v``.
-    """
-    nv = S.shape[0]
-    R, p, twist, bias = np.empty((3, 3)), np.empty(3), np.empty(6), np.empty(6)
-    RF, pF, RA, pA = np.empty((3, 3)), np.empty(3), np.empty((3, 3)), np.zeros(3)
-    x, y, o = np.empty(6), np.empty(6), np.empty(3)
-    Jw = np.zeros((6, nv))
-    _near_origin(p0, path, path, o)
-    for b in range(Q.shape[0]):
-        v = V[b if use_v else 0]
-        Fb = F[b if F.shape[0] > 1 else 0]
-        _walk(
-            jtype, screw, R0, p0, iq, iv, nvj, S, path, Q[b], v, use_v, 1.0, o, R, p, Jw, twist,
-            bias,
-        )  # fmt: skip
-        for r in range(3):  # T_0F = T_0b F (pF about o)
-            pF[r] = p[r] + R[r, 0] * Fb[0, 3] + R[r, 1] * Fb[1, 3] + R[r, 2] * Fb[2, 3]
-            for s in range(3):
-                RF[r, s] = R[r, 0] * Fb[0, s] + R[r, 1] * Fb[1, s] + R[r, 2] * Fb[2, s]
-                T[b, r, s] = RF[r, s]
-            T[b, r, 3] = pF[r] + o[r]
-            T[b, 3, r] = 0.0
-        T[b, 3, 3] = 1.0
-        for r in range(3):  # the reference's axes RA and origin pA, about o
-            pA[r] = -o[r] if reference == 0 else pF[r]
-            for s in range(3):
-                RA[r, s] = RF[r, s] if reference == 1 else (1.0 if r == s else 0.0)
-        for i in path:
-            for c in range(iv[i], iv[i] + nvj[i]):
-                for r in range(6):
-                    x[r] = Jw[r, c]
-                    Jw[r, c] = 0.0  # ready for the next configuration
-                if use_j:
-                    _to_frame(RA, pA, x, y)
-                    for r in range(row0, 6):
-                        J[b, r - row0, c] = y[r]
-        if use_v:
-            _to_frame(RA, pA, twist, Vel[b])
-            _to_frame(RA, pA, bias, Bias[b])
-            if reference == 2:  # + omega x p_dot
-                w, u = Vel[b, :3], Vel[b, 3:]
-                Bias[b, 3] += w[1] * u[2] - w[2] * u[1]
-                Bias[b, 4] += w[2] * u[0] - w[0] * u[2]
-                Bias[b, 5] += w[0] * u[1] - w[1] * u[0]
 
 
 def run_frame_kinematics(model, q, v, path, frame, reference, jacobian=True, row0=0):
     """Pose (..., 4, 4), Jacobian rows ``row0``..5 (..., 6 - row0, nv) or None, twist and
-    bias (..., 6) or None without ``v``, by :func:`frame_kinematics` (over lanes,
-    ``geomotion.tree._lanes_frames.frame_kinematics``, from ``LANES_FROM`` configurations).  ``frame`` (..., 4, 4)
-    broadcasts with the configurations; ``reference`` is a key of :data:`REFERENCE_CODES`."""
+    bias (..., 6) or None without ``v``, by ``geomotion.tree._lanes_frames.frame_kinematics``.
+    ``frame`` (..., 4, 4) broadcasts with the configurations; ``reference`` is a key of
+    :data:`REFERENCE_CODES`."""
     shapes = [q.shape[:-1], frame.shape[:-2]] + ([] if v is None else [v.shape[:-1]])
     batch = np.broadcast_shapes(*shapes)
     Q = _rows(q, batch, q.shape[-1:])
@@ -160,8 +100,7 @@ def run_frame_kinematics(model, q, v, path, frame, reference, jacobian=True, row
     T = np.empty((n, 4, 4))
     J = np.zeros((n if jacobian else 1, 6 - row0, model.nv))
     Vel, Bias = np.empty((n if use_v else 1, 6)), np.empty((n if use_v else 1, 6))
-    kernel = _lanes_frames.frame_kinematics if n >= LANES_FROM else frame_kinematics
-    kernel(
+    _lanes_frames.frame_kinematics(
         *flat_tree(model).arrays(), np.array(path, dtype=np.int64), F,
         REFERENCE_CODES[reference], row0, Q, V, use_v, jacobian, T, J, Vel, Bias,
     )  # fmt: skip
@@ -291,48 +230,6 @@ def relative_kinematics(
                     J[b, r, c] = y[r]
 
 
-@numba.njit(**_JIT)
-def closure_rows(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
-    J, G,
-):  # fmt: skip
-    r"""The selected rows of several frame pairs' :func:`relative_kinematics`, stacked:
-    pair ``k`` walks ``paths[ends[2k]:ends[2k+1]]`` (a) and ``paths[ends[2k+1]:ends[2k+2]]``
-    (b) with frames ``frames[2k]``, ``frames[2k+1]``; ``rows`` (c, 2) lists (pair,
-    component) for each output row.  Jacobian rows into ``J`` (B, c, nv) with ``use_j``,
-    bias rows into ``G`` (B, c) with ``use_v``."""
-    nv, pairs = S.shape[0], frames.shape[0] // 2
-    Jw, R3, w6 = np.empty((6, nv)), np.empty((4, 3, 3)), np.empty((10, 6))
-    T, W, g6 = np.empty((4, 4)), np.empty(6), np.empty(6)
-    x, y = np.empty(6), np.empty(6)
-    Jk = np.empty((6, nv))
-    for b in range(Q.shape[0]):
-        v = V[b if use_v else 0]
-        for k in range(pairs):
-            path_a = paths[ends[2 * k] : ends[2 * k + 1]]
-            path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
-            _relative_one(
-                jtype, screw, R0, p0, iq, iv, nvj, S, path_a, path_b, frames[2 * k],
-                frames[2 * k + 1], Q[b], v, use_v, Jw, R3, w6, T, W, g6,
-            )  # fmt: skip
-            if use_j:  # only the columns of the two paths' joints are nonzero
-                Jk[:, :] = 0.0
-                for path in (path_a, path_b):
-                    for i in path:
-                        for c in range(iv[i], iv[i] + nvj[i]):
-                            for r in range(6):
-                                x[r] = Jw[r, c]
-                            _to_frame(R3[2], w6[8, :3], x, y)
-                            for r in range(6):
-                                Jk[r, c] = y[r]
-            for out in range(rows.shape[0]):
-                if rows[out, 0] == k:
-                    if use_j:
-                        J[b, out, :] = Jk[rows[out, 1], :]
-                    if use_v:
-                        G[b, out] = g6[rows[out, 1]]
-
-
 def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b, jacobian=True):
     """(T_ab (..., 4, 4), J (..., 6, nv) or None, twist and gamma (..., 6) or None) by the
     fused kernel; ``jacobian=False`` skips J (the bias alone)."""
@@ -366,8 +263,8 @@ def run_relative_kinematics(model, q, v, path_a, path_b, frame_a, frame_b, jacob
 
 
 def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
-    """Stacked rows of frame pairs (:func:`closure_rows`, over lanes from ``LANES_FROM``
-    configurations): J (..., c, nv) or None, and gamma (..., c) or None without ``v``."""
+    """Stacked rows of frame pairs (``geomotion.tree._lanes_frames.closure_rows``): J (..., c,
+    nv) or None, and gamma (..., c) or None without ``v``."""
     batch = q.shape[:-1] if v is None else np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
     Q = _rows(q, batch, q.shape[-1:])
     use_v = v is not None
@@ -375,7 +272,8 @@ def run_closure_rows(model, q, v, paths, ends, frames, rows, jacobian=True):
     n, c = Q.shape[0], rows.shape[0]
     J = np.zeros((n if jacobian else 1, c, model.nv))
     G = np.empty((n if use_v else 1, c))
-    kernel = _lanes_frames.closure_rows if n >= LANES_FROM else closure_rows
-    kernel(*flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G)
+    _lanes_frames.closure_rows(
+        *flat_tree(model).arrays(), paths, ends, frames, rows, Q, V, use_v, jacobian, J, G
+    )
     J = J.reshape(batch + (c, model.nv)) if jacobian else None
     return J, (G.reshape(batch + (c,)) if use_v else None)

@@ -1,7 +1,7 @@
 r"""Frame and point kinematics, and stacked rows of frame pairs, compiled over lanes.
 
-The lane-major forms of :mod:`geomotion.tree._jit_frames`, on the placed joint poses of
-:func:`geomotion.tree._lanes._block_poses`: each path is walked from the root for a whole
+For every batch size (a single configuration is a block of one lane), on the placed
+joint poses of :func:`geomotion.tree._lanes._block_poses`: each path is walked from the root for a whole
 block of configurations at once (:func:`_path_walk`), about the first joint's placement
 so that a tree far from the base origin keeps its precision, and every world column,
 twist and bias is then mapped to the frame asked for (:func:`_to_frame`).
@@ -14,7 +14,7 @@ import numba
 import numpy as np
 
 from . import _jit
-from ._lanes import _KERNEL, LANES, _block_poses, _cross_motion
+from ._lanes import _KERNEL, _block_poses, _block_width, _cross_motion
 
 
 @numba.njit(**_KERNEL)
@@ -117,13 +117,23 @@ def frame_kinematics(
     parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, F, reference, row0, Q, V, use_v,
     use_j, T, J, Vel, Bias,
 ):  # fmt: skip
-    r"""Batched frame kinematics over lanes (same arguments and results as
-    :func:`geomotion.tree._jit_frames.frame_kinematics`): the placed poses of the path's
-    joints from the constant screw bases (:func:`_block_poses`), composed from the root
-    about the first joint's placement (precision far from the base origin), the world
-    columns, twist and bias (:func:`_path_walk`), then each mapped to the ``reference``
-    (:func:`_to_frame`)."""
-    n, nv, B, W = parent.shape[0], S.shape[0], Q.shape[0], LANES
+    r"""Pose, Jacobian and (with ``use_v``) twist and bias of a frame fixed in the last body
+    of ``path``, block by block; every tree, every joint model.
+
+    The placed poses of the path's joints (:func:`_block_poses`), composed from the root
+    about the first joint's placement (precision far from the base origin), give the
+    body's world pose, its world columns :math:`J^0` and, with ``V``, its twist
+    :math:`\mathcal V^0` and bias :math:`\dot J^0v` (:func:`_path_walk`).  With the
+    frame's pose :math:`T_{0F} = T_{0b}F` (``F`` (1 or B, 4, 4)), each is mapped by
+    :func:`_to_frame` to the ``reference`` (0 world: unchanged; 1 local: frame axes about
+    its origin; 2 local world aligned: base axes about its origin, and the bias becomes
+    the classical acceleration by adding :math:`\omega\times\dot p`).  Outputs: ``T``
+    (B, 4, 4); rows ``row0``..5 of the Jacobian into ``J`` (B, 6 - row0, nv) with
+    ``use_j`` (zero on entry: the columns off the path stay zero); the twist and bias
+    into ``Vel`` and ``Bias`` (B, 6) with ``use_v``.
+    """
+    n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
+    W = _block_width(B)
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     R, RA = np.empty((3, 3, W)), np.empty((3, 3, W))
     p, pA = np.empty((3, W)), np.empty((3, W))
@@ -241,10 +251,15 @@ def closure_rows(
     parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
     J, G,
 ):  # fmt: skip
-    r"""The stacked rows of frame pairs over lanes (same arguments and results as
-    :func:`geomotion.tree._jit_frames.closure_rows`; ``J`` zero on entry), block by
-    block (:func:`_closure_block`)."""
-    n, nv, B, W, c = parent.shape[0], S.shape[0], Q.shape[0], LANES, rows.shape[0]
+    r"""The selected rows of several frame pairs' relative Jacobians and biases
+    (``geomotion.tree._jit_frames.relative_kinematics``), stacked, block by block
+    (:func:`_closure_block`): pair ``k`` walks ``paths[ends[2k]:ends[2k+1]]`` (a) and
+    ``paths[ends[2k+1]:ends[2k+2]]`` (b) with frames ``frames[2k]``, ``frames[2k+1]``;
+    ``rows`` (c, 2) lists (pair, component) for each output row.  Jacobian rows into
+    ``J`` (B, c, nv) with ``use_j`` (zero on entry), bias rows into ``G`` (B, c) with
+    ``use_v``."""
+    n, nv, B, c = parent.shape[0], S.shape[0], Q.shape[0], rows.shape[0]
+    W = _block_width(B)
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     Jl, Gl, Jd, poses, points, vectors, w, bodies, moved = _closure_work(n, nv, c, paths, W)
     for i in bodies:

@@ -77,7 +77,7 @@ def _check_reference(reference):
 def _path(model, body):
     """Bodies from the root to ``body`` (its ancestors and itself): the joints that move it.
 
-    The compiled kernel ``geomotion.tree._jit_frames.frame_kinematics`` walks only these;
+    The compiled kernel ``geomotion.tree._lanes_frames.frame_kinematics`` walks only these;
     the numpy recursions of :func:`geomotion.tree.general.base_jacobian_columns`, which
     visit every body, are the reference it is tested against."""
     path = []

@@ -21,7 +21,7 @@ what a loop closure between two points needs (:func:`geomotion.constraints.loop_
 A point is a frame with the body's axes at ``r``, seen in the ``"local_world_aligned"``
 reference of :mod:`geomotion.tree.frames`: its position, the linear rows of that frame's
 Jacobian and of its classical acceleration bias.  One compiled kernel computes both, for
-every tree and every batch (``geomotion.tree._jit_frames.frame_kinematics``);
+every tree and every batch (``geomotion.tree._lanes_frames.frame_kinematics``);
 ``geomotion.tree.general.point_kinematics`` is the readable numpy reference.
 """
 

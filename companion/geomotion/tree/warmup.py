@@ -4,9 +4,9 @@ The compiled kernels (numba) are built the first time each is called and cached 
 ``__pycache__``; building them all takes about a minute on the 2-core machine, which a
 notebook cell would otherwise pay in the middle of its work.  :func:`compile_kernels`
 calls each public algorithm for one configuration and for a batch of ``LANES_FROM`` (the
-two paths of the frame kinematics; the dynamics have one kernel for both) on a small
-tree with every joint model, so that every kernel is compiled, or loaded from
-the cache when it is already there.  ``make`` runs it after installing the project.
+two paths of the closed-loop forward dynamics) on a small tree with every joint model,
+so that every kernel is compiled, or loaded from the cache when it is already there.
+``make`` runs it after installing the project.
 """
 
 import time
