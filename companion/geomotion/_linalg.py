@@ -26,6 +26,7 @@ KERNEL_SOURCES = (
     "tree/_jit_frames.py",
     "tree/_lanes.py",
     "tree/_lanes_frames.py",
+    "tree/_lanes_coriolis.py",
     "tree/_closed_loop.py",
 )
 

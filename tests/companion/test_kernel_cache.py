@@ -1,8 +1,9 @@
 """numba's cached kernels are dropped when any kernel source changes (geomotion._linalg).
 
 numba keys a cached kernel by its own file only; the package's kernels call one another
-across six files, so after an edit to one of them a cached kernel of another would run
-stale code.  ``drop_stale_kernels`` keeps a digest of the six sources beside the caches.
+across several files, so after an edit to one of them a cached kernel of another would
+run stale code.  ``drop_stale_kernels`` keeps a digest of those sources beside the
+caches, and every file of the package that compiles a kernel must be among them.
 """
 
 import pathlib
@@ -17,6 +18,15 @@ def copy_of_the_kernel_sources(root):
     for name in _linalg.KERNEL_SOURCES:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(PACKAGE / name, root / name)
+
+
+def test_every_file_that_compiles_a_kernel_is_a_kernel_source():
+    compiling = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if "numba.njit" in path.read_text()
+    }
+    assert compiling == set(_linalg.KERNEL_SOURCES)
 
 
 def test_cached_kernels_are_dropped_after_a_kernel_source_changes(tmp_path):

@@ -18,7 +18,7 @@ from test_tree_degenerate import singular_at_zero
 from test_tree_general_kernels import random_tree
 
 from geomotion import spatial, tree
-from geomotion.tree import _jit, _jit_frames, _lanes, general
+from geomotion.tree import _jit, _jit_frames, _lanes, _lanes_coriolis, general
 from geomotion.tree.frames import _path
 
 
@@ -83,7 +83,7 @@ def test_rnea_crba_and_coriolis_over_lanes_give_the_readable_recursions(seed, ba
     M_readable = general.crba(model, q)
     np.testing.assert_allclose(M_got, M_readable, rtol=0, atol=1e-12 * np.abs(M_readable).max())
     C_got = np.empty((batch, model.nv, model.nv))
-    _lanes.coriolis(*arrays, Q, V, C_got)
+    _lanes_coriolis.coriolis(*arrays, Q, V, C_got)
     C_readable = general.coriolis(model, q, v)
     np.testing.assert_allclose(C_got, C_readable, rtol=0, atol=1e-12 * np.abs(C_readable).max())
 

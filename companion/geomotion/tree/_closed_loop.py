@@ -55,12 +55,9 @@ def closed_loop_dynamics(
     Jl, Gl, Jd, poses, points, vectors, wk, _, _ = _lanes_frames._closure_work(n, nv, c, paths, W)
     solve = _linalg._lanes_work(nv, c, W)
     load, al, laml = np.empty((nv, W)), np.empty((nv, W)), np.empty((c, W))
-    everyone = np.arange(n)
     for start in range(0, B, W):
         m = min(W, B - start)
-        _lanes._block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, everyone)
-        for i in range(n):
-            _lanes._pose_transform(Rl[i], pl[i], X[i], m)
+        _lanes._block_transforms(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, X)
         _lanes._to_lanes(V, start, m, Vt)
         _lanes._base_acceleration(G, start, m, a0)
         _lanes._rnea_block(

@@ -23,7 +23,7 @@ import weakref
 import numba
 import numpy as np
 
-from . import _lanes, general
+from . import _lanes, _lanes_coriolis, general
 from .general import SINGULAR_JOINT_RTOL
 
 SCREW, BALL, FREE = 0, 1, 2
@@ -261,10 +261,10 @@ def run_crba(model, q):
 
 
 def run_coriolis(model, q, v):
-    """:func:`geomotion.tree.general.coriolis` by the compiled kernel (``_lanes.coriolis``):
+    """:func:`geomotion.tree.general.coriolis` by the compiled kernel (``_lanes_coriolis.coriolis``):
     (..., nv, nv)."""
     batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
     Q, V = _rows(q, batch, q.shape[-1:]), _rows(v, batch, v.shape[-1:])
     out = np.empty((Q.shape[0], model.nv, model.nv))
-    _lanes.coriolis(*flat_tree(model).arrays(), Q, V, out)
+    _lanes_coriolis.coriolis(*flat_tree(model).arrays(), Q, V, out)
     return out.reshape(batch + (model.nv, model.nv))

@@ -19,7 +19,7 @@ use).  It is computed here without differentiating :math:`M`: with the body Jaco
 where :math:`(f\bar\times^*)\,x = x\times^* f`; Echeandia and Wensing (2021) show that
 this factorization is the Christoffel one.  Organized by subtrees it costs
 :math:`O(N^2)` per configuration (the size of :math:`C`); the compiled
-kernel (``geomotion.tree._lanes.coriolis``, over lanes of configurations) gives the
+kernel (``geomotion.tree._lanes_coriolis.coriolis``, over lanes of configurations) gives the
 formulas.
 """
 
