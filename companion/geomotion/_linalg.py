@@ -1,9 +1,11 @@
 """Validation and batched linear algebra shared by the constraint, allocation, contact and
-control modules.
+control modules: the package's rank rule for constraint Jacobians and its constrained
+solve.
 
-numpy has no batched triangular solver: ``_solve_triangular`` substitutes one row
-at a time across the whole batch for large batches and calls LAPACK per matrix for
-small ones.
+Every batched routine here treats each element of a batch alone, with the same arithmetic
+whatever else the batch holds (numpy has no batched triangular solver:
+:func:`_solve_triangular` substitutes, compiled, one element after another), so an answer
+never depends on its neighbours.
 """
 
 import hashlib
@@ -12,7 +14,6 @@ import pathlib
 
 import numba
 import numpy as np
-from scipy.linalg import lapack
 
 from . import _validate
 
@@ -125,36 +126,60 @@ def _svd_with_rank(J, rtol):
     return U, s, Vt, np.sum(s > _rank_threshold(J, s, rtol), axis=-1)
 
 
+#: Compiler flags of the dense kernels: reassociation lets the dot products of contiguous
+#: rows use SIMD lanes (results change at the rounding level only); NaN and infinity keep
+#: their IEEE meaning, so a NaN pivot still fails ``not s > floor``.
+_DENSE = dict(cache=True, nogil=True, error_model="numpy", fastmath={"reassoc", "contract"})
+
+#: Flags of the kernels over lanes: no reassociation, so that every sum is taken in the
+#: order written, whether the loop over lanes runs over one lane (a single element, with
+#: the width known to the compiler) or over a block in SIMD registers: an element's answer
+#: is the same, bit for bit, alone or in any batch.
+_LANES = dict(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
+
+
 # ---------------------------------------------------------------------------
 # Triangular solves (numpy has no batched triangular solver)
 # ---------------------------------------------------------------------------
 
-#: From this many matrices on, row-by-row substitution vectorized across the batch beats
-#: LAPACK's general solve called per matrix (measured crossover about 30 for n = 7).
-_SUBSTITUTION_MIN_BATCH = 32
+
+def _rows_of(x, batch, core):
+    """``x`` (..., *core) as C-ordered float rows (R, *core) over the flattened ``batch``, or
+    as one row (1, *core) when it has a single element (shared by every row: not copied)."""
+    if math.prod(x.shape[: x.ndim - len(core)]) == 1:
+        return np.ascontiguousarray(x, dtype=np.float64).reshape((1,) + core)
+    x = np.broadcast_to(x, batch + core).reshape((-1,) + core)
+    return np.require(x, dtype=np.float64, requirements=["C", "W"])
+
+
+@numba.njit(**_DENSE)
+def _triangular_rows(T, B, lower, X):
+    """X[r] = T[r]^-1 B[r] for each row r of X (R, n, k), T (R or 1, n, n) triangular and
+    B (R or 1, n, k): substitution, the same arithmetic for every row."""
+    R, n, k = X.shape
+    for r in range(R):
+        t, b = T[r if T.shape[0] > 1 else 0], B[r if B.shape[0] > 1 else 0]
+        for col in range(k):
+            for step in range(n):
+                i = step if lower else n - 1 - step
+                s = b[i, col]
+                for j in range(0, i) if lower else range(i + 1, n):
+                    s -= t[i, j] * X[r, j, col]
+                X[r, i, col] = s / t[i, i]
 
 
 def _solve_triangular(T, B, lower):
     """X with T X = B for triangular T (..., n, n) and B (..., n, k).
 
-    One matrix goes to LAPACK's triangular solve (``dtrtrs``, ~1 us against ~6 us for
-    :func:`numpy.linalg.solve`); small batches use :func:`numpy.linalg.solve` (LU; exact
-    on triangular input, only slower); large ones substitute one row at a time, each row
-    one vectorized operation over the whole batch.
+    One compiled substitution for every batch size (:func:`_triangular_rows`), so that an
+    element's answer does not depend on what else is in its batch.
     """
-    if T.ndim == 2 and B.ndim == 2 and B.size:  # (LAPACK refuses empty matrices)
-        X, _ = lapack.dtrtrs(T, B, lower=lower)  # T is a Cholesky factor: never singular here
-        return X
     batch = np.broadcast_shapes(T.shape[:-2], B.shape[:-2])
-    if math.prod(batch) < _SUBSTITUTION_MIN_BATCH:
-        return np.linalg.solve(T, B)
-    n = T.shape[-1]
-    X = np.empty(batch + B.shape[-2:])
-    for i in range(n) if lower else reversed(range(n)):
-        done = slice(0, i) if lower else slice(i + 1, n)
-        known = np.einsum("...j,...jk->...k", T[..., i, done], X[..., done, :])
-        X[..., i, :] = (B[..., i, :] - known) / T[..., i, i, None]
-    return X
+    n, k = B.shape[-2:]
+    X = np.empty((math.prod(batch), n, k))
+    if X.size:
+        _triangular_rows(_rows_of(T, batch, (n, n)), _rows_of(B, batch, (n, k)), lower, X)
+    return X.reshape(batch + (n, k))
 
 
 def _solve_lower(L, B):
@@ -293,9 +318,6 @@ class _ConstraintRows:
         if self.p == 0:
             batch = np.broadcast_shapes(self.d.shape[:-1], mu.shape[:-2])
             return np.zeros(batch + self.d.shape[-1:] + mu.shape[-1:])
-        if self.p == self.d.shape[-1] and np.all(self.rank == self.p):
-            # Independent rows: U is square and orthogonal, so D lambda = U S^-1 mu.
-            return self.E[..., None] * (self.U @ (mu / self.s[..., None]))
         G = self.mask(np.swapaxes(self.U, -1, -2) @ ((self.d**2)[..., None] * self.U))
         safe = np.where(self.active, self.s, 1.0)[..., None]
         z = _spd_solve(G, np.where(self.active[..., None], mu / safe, 0.0))
@@ -308,195 +330,46 @@ class _ConstraintRows:
 #: most 1e3.
 _CERTIFIED_SIGMA_RATIO = 1e-3
 
+#: What :func:`_independent_rows_lanes` reports for each element: solved; its rows are
+#: not certified (a row the rank rule counts as zero, nearly dependent or redundant rows);
+#: its M is not positive definite to the kernel's Cholesky factor.
+SOLVED, ROWS_NOT_CERTIFIED, NOT_POSITIVE_DEFINITE = 0, 1, 2
 
-#: Compiler flags of the dense kernels: reassociation lets the dot products of contiguous
-#: rows use SIMD lanes (results change at the rounding level only); NaN and infinity keep
-#: their IEEE meaning, so a NaN pivot still fails ``not s > floor``.
-_DENSE = dict(cache=True, nogil=True, error_model="numpy", fastmath={"reassoc", "contract"})
-
-
-@numba.njit(**_DENSE)
-def _cholesky_in_place(A, n, floor=0.0):
-    """Lower Cholesky factor of A[:n, :n] in place (upper part left); False if a pivot is
-    at most ``floor`` (not positive definite, or singular to that tolerance)."""
-    for j in range(n):
-        s = A[j, j]
-        for k in range(j):
-            s -= A[j, k] * A[j, k]
-        if not s > floor:
-            return False
-        A[j, j] = math.sqrt(s)
-        for i in range(j + 1, n):
-            s = A[i, j]
-            for k in range(j):
-                s -= A[i, k] * A[j, k]
-            A[i, j] = s / A[j, j]
-    return True
+#: Elements per block of the certified solve of row-major input (:func:`_certified_rows`).
+_CERTIFIED_BLOCK = 64
 
 
-@numba.njit(**_DENSE)
-def _forward(L, b, n, m=-1):
-    """b[:n, :m] <- L^-1 b (L lower; all columns of b when m < 0) in place."""
-    for i in range(n):
-        for col in range(b.shape[1] if m < 0 else m):
-            s = b[i, col]
-            for k in range(i):
-                s -= L[i, k] * b[k, col]
-            b[i, col] = s / L[i, i]
+@numba.njit(**_LANES)
+def _flag(status, l, code):
+    """Record ``code`` for lane ``l`` unless it already failed (the first reason is kept)."""
+    if status[l] == SOLVED:
+        status[l] = code
 
 
-@numba.njit(**_DENSE)
-def _backward(L, b, n, m=-1):
-    """b[:n, :m] <- L^-T b in place (all columns when m < 0)."""
-    for i in range(n - 1, -1, -1):
-        for col in range(b.shape[1] if m < 0 else m):
-            s = b[i, col]
-            for k in range(i + 1, n):
-                s -= L[k, i] * b[k, col]
-            b[i, col] = s / L[i, i]
-
-
-@numba.njit(**_DENSE)
-def _forward_row(L, x, n):
-    """x <- L^-1 x for one contiguous vector x (n,), L lower."""
-    for i in range(n):
-        s = x[i]
-        for k in range(i):
-            s -= L[i, k] * x[k]
-        x[i] = s / L[i, i]
-
-
-@numba.njit(**_DENSE)
-def _backward_row(L, x, n):
-    """x <- L^-T x for one contiguous vector x (n,), L lower (row-wise updates)."""
-    for i in range(n - 1, -1, -1):
-        x[i] /= L[i, i]
-        xi = x[i]
-        for k in range(i):
-            x[k] -= L[i, k] * xi
-
-
-@numba.njit(**_DENSE)
-def _independent_rows_kernel(M, J, load, gamma, ratio, a, lam):
-    r"""The certified fast path for each row of a batch; returns -1, or the first element
-    whose certificate fails, or whose M is not symmetric (the rule of
-    :func:`geomotion._validate.symmetric_matrix` with that element's own largest entry,
-    stricter than the batch's) or not positive definite: the caller then takes the SVD
-    path, which validates M again and raises its error.
-
-    Row-major throughout: ``X[i]`` is :math:`L_M^{-1}` times the i-th scaled row of J and
-    ``y[col]`` :math:`L_M^{-1}` times a column of the load, so every inner product runs
-    over contiguous memory.
-    """
-    B, n, c, k = M.shape[0], M.shape[1], J.shape[1], load.shape[2]
-    L = np.empty((n, n))
-    G = np.empty((c, c))
-    X = np.empty((c, n))
-    Js = np.empty((c, n))
-    y = np.empty((k, n))
-    W = np.empty((c, c))
-    rhs = np.empty((c, k))
-    inv = np.empty((c, c))
-    d = np.empty(c)
-    for b in range(B):
-        asym, size = 0.0, 0.0
-        for i in range(n):
-            for j in range(i + 1):  # the factor reads the lower triangle only
-                m = M[b, i, j]
-                L[i, j] = m
-                asym = max(asym, abs(m - M[b, j, i]))
-                size = max(size, abs(m))
-        if asym > 1e-12 and asym > 1e-12 * (1.0 + size):  # symmetric_matrix's rule
-            return b
-        if not _cholesky_in_place(L, n):
-            return b
-        for i in range(c):
-            s = 0.0
-            for j in range(n):
-                s += J[b, i, j] * J[b, i, j]
-            d[i] = math.sqrt(s)
-            if not d[i] > 0.0:
-                return b
-            for j in range(n):
-                Js[i, j] = J[b, i, j] / d[i]
-                X[i, j] = Js[i, j]
-        for i in range(c):
-            for j in range(i + 1):
-                s = 0.0
-                for m in range(n):
-                    s += Js[i, m] * Js[j, m]
-                G[i, j] = s
-        if not _cholesky_in_place(G, c):
-            return b
-        # certificate: 1 / |L_G^-1|_F^2 >= ratio^2 tr G  (tr G = c: unit rows)
-        for i in range(c):
-            for j in range(c):
-                inv[i, j] = 1.0 if i == j else 0.0
-        _forward(G, inv, c)
-        frob = 0.0
-        for i in range(c):
-            for j in range(c):
-                frob += inv[i, j] * inv[i, j]
-        if 1.0 / frob < ratio * ratio * c:
-            return b
-        for i in range(c):
-            _forward_row(L, X[i], n)
-        for col in range(k):
-            for i in range(n):
-                y[col, i] = load[b, i, col]
-            _forward_row(L, y[col], n)
-        for i in range(c):
-            for j in range(i + 1):
-                s = 0.0
-                for m in range(n):
-                    s += X[i, m] * X[j, m]
-                W[i, j] = s
-            for col in range(k):
-                s = 0.0
-                for m in range(n):
-                    s += X[i, m] * y[col, m]
-                rhs[i, col] = -gamma[b, i, col] / d[i] - s
-        if not _cholesky_in_place(W, c):
-            return b
-        _forward(W, rhs, c)
-        _backward(W, rhs, c)  # lambda_E
-        for col in range(k):
-            z = y[col]
-            for j in range(c):
-                r = rhs[j, col]
-                for i in range(n):
-                    z[i] += X[j, i] * r
-            _backward_row(L, z, n)
-            for i in range(n):
-                a[b, i, col] = z[i]
-        for i in range(c):
-            for col in range(k):
-                lam[b, i, col] = rhs[i, col] / d[i]
-    return -1
-
-
-@numba.njit(**_DENSE)
-def _cholesky_lanes(A, n, m):
-    """Lower Cholesky factor of each lane's A[:n, :n, l], l < m, in place (upper part left);
-    the first lane whose pivot is not positive, or -1."""
+@numba.njit(**_LANES)
+def _cholesky_lanes(A, n, m, status, code):
+    """Lower Cholesky factor of each lane's A[:n, :n, l], l < m, in place (upper part left).
+    A lane with a pivot that is not positive gets ``code`` in ``status`` and a unit pivot,
+    so that the other lanes go on (its factor is then meaningless)."""
     for j in range(n):
         for k in range(j):
             for l in range(m):
                 A[j, j, l] -= A[j, k, l] * A[j, k, l]
         for l in range(m):
-            if not A[j, j, l] > 0.0:
-                return l
-            A[j, j, l] = math.sqrt(A[j, j, l])
+            pivot = A[j, j, l]
+            if not pivot > 0.0:
+                _flag(status, l, code)
+                pivot = 1.0
+            A[j, j, l] = math.sqrt(pivot)
         for i in range(j + 1, n):
             for k in range(j):
                 for l in range(m):
                     A[i, j, l] -= A[i, k, l] * A[j, k, l]
             for l in range(m):
                 A[i, j, l] /= A[j, j, l]
-    return -1
 
 
-@numba.njit(**_DENSE)
+@numba.njit(**_LANES)
 def _forward_lanes(L, x, n, m):
     """x[:n, l] <- L_l^-1 x[:n, l] for each lane (L (n, n, W) lower, x (n, W))."""
     for i in range(n):
@@ -507,7 +380,7 @@ def _forward_lanes(L, x, n, m):
             x[i, l] /= L[i, i, l]
 
 
-@numba.njit(**_DENSE)
+@numba.njit(**_LANES)
 def _backward_lanes(L, x, n, m):
     """x[:n, l] <- L_l^-T x[:n, l] for each lane (row-wise updates)."""
     for i in range(n - 1, -1, -1):
@@ -518,7 +391,7 @@ def _backward_lanes(L, x, n, m):
                 x[k, l] -= L[i, k, l] * x[i, l]
 
 
-@numba.njit(**_DENSE)
+@numba.njit(**_LANES)
 def _dot_lanes(x, y, n, out, m):
     """out[l] = x[:n, l] . y[:n, l]."""
     out[:m] = 0.0
@@ -527,37 +400,59 @@ def _dot_lanes(x, y, n, out, m):
             out[l] += x[q, l] * y[q, l]
 
 
-@numba.njit(**_DENSE)
-def _independent_rows_lanes(M, J, load, gamma, ratio, m, work, a, lam):
-    r"""The certified solve of :func:`_independent_rows_kernel` for one block of m
-    elements held lane-major (innermost axis): M (n, n, W) (lower triangle read), J
-    (c, n, W), ``load`` (n, W), ``gamma`` (c, W); accelerations into ``a`` (n, W) and
-    multipliers into ``lam`` (c, W).  Returns -1, or the first lane whose M is not
-    positive definite or whose rows fail the certificate (the caller then takes the
-    general path).  ``work`` is :func:`_lanes_work`'s tuple for these sizes."""
-    L, G, Wm, X, y, inv, d, frob, acc = work
-    n, c = M.shape[0], J.shape[0]
-    for i in range(n):
-        for j in range(i + 1):
-            L[i, j, :m] = M[i, j, :m]
-    failed = _cholesky_lanes(L, n, m)
-    if failed >= 0:
-        return failed
-    for i in range(c):  # unit rows E J into X
-        _dot_lanes(J[i], J[i], n, acc, m)
+@numba.njit(**_LANES)
+def _unit_rows(J, rtol, m, d, longest, X, status):
+    r"""The rank rule's row scaling, lane by lane: ``d`` (c, W) the row norms of J (c, n,
+    W) and ``X`` the rows divided by them.  A row whose norm is at most ``rtol`` times the
+    longest row's counts as zero under the rule (:func:`_row_scales`): the lane is flagged
+    ``ROWS_NOT_CERTIFIED``, since its rank is then below the number of rows."""
+    c, n = J.shape[0], J.shape[1]
+    for i in range(c):
+        _dot_lanes(J[i], J[i], n, d[i], m)
+    longest[:m] = 0.0
+    for i in range(c):
         for l in range(m):
-            d[i, l] = math.sqrt(acc[l])
-            if not d[i, l] > 0.0:
-                return l
+            d[i, l] = math.sqrt(d[i, l])
+            longest[l] = max(longest[l], d[i, l])
+    for i in range(c):
+        for l in range(m):
+            if not d[i, l] > rtol * longest[l]:
+                _flag(status, l, ROWS_NOT_CERTIFIED)
+                d[i, l] = 1.0
         for j in range(n):
             for l in range(m):
                 X[i, j, l] = J[i, j, l] / d[i, l]
+
+
+@numba.njit(inline="always", **_LANES)
+def _independent_rows_lanes(M, J, load, gamma, ratio, rtol, m, work, a, lam, status):
+    r"""The certified constrained solve for one block of m elements held lane-major (the
+    elements as the innermost axis): M (n, n, W) (lower triangle read), J (c, n, W),
+    ``load`` (k, n, W) and ``gamma`` (k, c, W), one right-hand side per column k;
+    accelerations into ``a`` (k, n, W) and multipliers into ``lam`` (k, c, W).
+
+    With :math:`M = L_ML_M^T`, row scales :math:`E` (the rank rule's, :func:`_unit_rows`),
+    :math:`X = L_M^{-1}(EJ)^T`, :math:`y = L_M^{-1}F`: :math:`(X^TX)\lambda_E = -E\gamma -
+    X^Ty`, :math:`\dot v = L_M^{-T}(y + X\lambda_E)`, :math:`\lambda = E\lambda_E`.  The
+    rows are certified when no row counts as zero under the rank rule and
+    :math:`1/\|L_G^{-1}\|_F^2 \ge` ``ratio``:sup:`2` :math:`\operatorname{tr}G` for
+    :math:`G = EJJ^TE = L_GL_G^T` (:math:`\sigma_{\min}^2 = \lambda_{\min}(G) \ge
+    1/\|L_G^{-1}\|_F^2`, :math:`\sigma_{\max}^2 \le \operatorname{tr}G`), so that the
+    rule's rank is c.  ``status`` (W,) gets ``SOLVED`` or the reason a lane holds no
+    answer (``ROWS_NOT_CERTIFIED``, ``NOT_POSITIVE_DEFINITE``); every lane is computed
+    the same way whatever the others hold.  ``work`` is :func:`_lanes_work`'s tuple."""
+    L, G, Wm, X, y, inv, d, frob, acc = work
+    n, c, k = M.shape[0], J.shape[0], load.shape[0]
+    status[:m] = SOLVED
+    for i in range(n):
+        for j in range(i + 1):
+            L[i, j, :m] = M[i, j, :m]
+    _cholesky_lanes(L, n, m, status, NOT_POSITIVE_DEFINITE)
+    _unit_rows(J, rtol, m, d, acc, X, status)
     for i in range(c):  # G = E J J^T E, lower
         for j in range(i + 1):
             _dot_lanes(X[i], X[j], n, G[i, j], m)
-    failed = _cholesky_lanes(G, c, m)
-    if failed >= 0:
-        return failed
+    _cholesky_lanes(G, c, m, status, ROWS_NOT_CERTIFIED)
     frob[:m] = 0.0  # certificate: 1 / |L_G^-1|_F^2 >= ratio^2 tr G  (tr G = c: unit rows)
     for col in range(c):
         unit = inv[col]
@@ -568,43 +463,87 @@ def _independent_rows_lanes(M, J, load, gamma, ratio, m, work, a, lam):
             for l in range(m):
                 frob[l] += unit[i, l] * unit[i, l]
     for l in range(m):
-        if 1.0 / frob[l] < ratio * ratio * c:
-            return l
+        if not 1.0 / frob[l] >= ratio * ratio * c:
+            _flag(status, l, ROWS_NOT_CERTIFIED)
     for i in range(c):
         _forward_lanes(L, X[i], n, m)
-    y[:, :m] = load[:, :m]
-    _forward_lanes(L, y, n, m)
     for i in range(c):
         for j in range(i + 1):
             _dot_lanes(X[i], X[j], n, Wm[i, j], m)
-        _dot_lanes(X[i], y, n, acc, m)
-        for l in range(m):
-            lam[i, l] = -gamma[i, l] / d[i, l] - acc[l]
-    failed = _cholesky_lanes(Wm, c, m)
-    if failed >= 0:
-        return failed
-    _forward_lanes(Wm, lam, c, m)
-    _backward_lanes(Wm, lam, c, m)  # lambda_E
-    for j in range(c):
-        for i in range(n):
+    _cholesky_lanes(Wm, c, m, status, ROWS_NOT_CERTIFIED)
+    for col in range(k):
+        yc, lc = y[col], lam[col]
+        yc[:, :m] = load[col, :, :m]
+        _forward_lanes(L, yc, n, m)
+        for i in range(c):
+            _dot_lanes(X[i], yc, n, acc, m)
             for l in range(m):
-                y[i, l] += X[j, i, l] * lam[j, l]
-    _backward_lanes(L, y, n, m)
-    a[:, :m] = y[:, :m]
-    for i in range(c):
-        for l in range(m):
-            lam[i, l] /= d[i, l]
-    return -1
+                lc[i, l] = -gamma[col, i, l] / d[i, l] - acc[l]
+        _forward_lanes(Wm, lc, c, m)
+        _backward_lanes(Wm, lc, c, m)  # lambda_E
+        for j in range(c):
+            for i in range(n):
+                for l in range(m):
+                    yc[i, l] += X[j, i, l] * lc[j, l]
+        _backward_lanes(L, yc, n, m)
+        a[col, :, :m] = yc[:, :m]
+        for i in range(c):
+            for l in range(m):
+                lc[i, l] /= d[i, l]
 
 
-@numba.njit(**_DENSE)
-def _lanes_work(n, c, W):
-    """The work arrays of :func:`_independent_rows_lanes` for n coordinates, c rows and
-    blocks of W elements."""
+@numba.njit(**_LANES)
+def _lanes_work(n, c, k, W):
+    """The work arrays of :func:`_independent_rows_lanes` for n coordinates, c rows, k
+    right-hand sides and blocks of W elements."""
     return (
         np.empty((n, n, W)), np.empty((c, c, W)), np.empty((c, c, W)), np.empty((c, n, W)),
-        np.empty((n, W)), np.empty((c, c, W)), np.empty((c, W)), np.empty(W), np.empty(W),
+        np.empty((k, n, W)), np.empty((c, c, W)), np.empty((c, W)), np.empty(W), np.empty(W),
     )  # fmt: skip
+
+
+@numba.njit(**_LANES)
+def _certified_rows(M, J, load, gamma, ratio, rtol, a, lam, status):
+    """:func:`_independent_rows_lanes` over rows of row-major input: M (R or 1, n, n), J
+    (R or 1, c, n), ``load`` (R or 1, n, k), ``gamma`` (R or 1, c, k) (one row: shared by
+    every element); ``a`` (R, n, k), ``lam`` (R, c, k) and ``status`` (R,) out, blocks
+    of ``_CERTIFIED_BLOCK`` elements moved into lanes and back."""
+    R, n, k, c = status.shape[0], M.shape[1], load.shape[2], J.shape[1]
+    W = min(_CERTIFIED_BLOCK, R)
+    Ml, Jl = np.empty((n, n, W)), np.empty((c, n, W))
+    Fl, gl = np.empty((k, n, W)), np.empty((k, c, W))
+    al, laml = np.empty((k, n, W)), np.empty((k, c, W))
+    st = np.empty(W, dtype=np.int64)
+    work = _lanes_work(n, c, k, W)
+    for start in range(0, R, W):
+        m = min(W, R - start)
+        for l in range(m):
+            r = start + l
+            Mr, Jr = M[r if M.shape[0] > 1 else 0], J[r if J.shape[0] > 1 else 0]
+            Fr, gr = load[r if load.shape[0] > 1 else 0], gamma[r if gamma.shape[0] > 1 else 0]
+            for i in range(n):
+                for j in range(i + 1):
+                    Ml[i, j, l] = Mr[i, j]
+            for i in range(c):
+                for j in range(n):
+                    Jl[i, j, l] = Jr[i, j]
+            for col in range(k):
+                for i in range(n):
+                    Fl[col, i, l] = Fr[i, col]
+                for i in range(c):
+                    gl[col, i, l] = gr[i, col]
+        if m == 1:  # one element: with m a constant the loops over lanes fold away
+            _independent_rows_lanes(Ml, Jl, Fl, gl, ratio, rtol, 1, work, al, laml, st)
+        else:
+            _independent_rows_lanes(Ml, Jl, Fl, gl, ratio, rtol, m, work, al, laml, st)
+        for l in range(m):
+            r = start + l
+            status[r] = st[l]
+            for col in range(k):
+                for i in range(n):
+                    a[r, i, col] = al[col, i, l]
+                for i in range(c):
+                    lam[r, i, col] = laml[col, i, l]
 
 
 def _certifiable(c, n, rtol):
@@ -614,50 +553,57 @@ def _certifiable(c, n, rtol):
     return 0 < c <= n and rtol * 1e3 <= _CERTIFIED_SIGMA_RATIO
 
 
-def _independent_rows_solve(M, J, load, gamma, rtol):
-    r"""The constrained solve for certified independent rows, or None (see the caller).
-
-    With :math:`M = L_ML_M^T`, row scales :math:`E`, :math:`X = L_M^{-1}(EJ)^T`,
-    :math:`y = L_M^{-1}F`: :math:`(X^TX)\lambda_E = -E\gamma - X^Ty`,
-    :math:`\dot v = L_M^{-T}(y + X\lambda_E)`, :math:`\lambda = E\lambda_E`, one compiled
-    pass per element.  The rows are certified when
-    :math:`1/\|L_G^{-1}\|_F^2 \ge` ``_CERTIFIED_SIGMA_RATIO``:sup:`2` :math:`\operatorname{tr}G`
-    for :math:`G = EJJ^TE = L_GL_G^T` (:math:`\sigma_{\min}^2 = \lambda_{\min}(G) \ge
-    1/\|L_G^{-1}\|_F^2`, :math:`\sigma_{\max}^2 \le \operatorname{tr}G`); any element that
-    fails (or whose M is not positive definite: the SVD path then raises the error)
-    sends the whole call to the SVD path.
-    """
-    c, n = J.shape[-2:]
-    if not _certifiable(c, n, rtol):
-        return None
-    batch = np.broadcast_shapes(M.shape[:-2], J.shape[:-2], load.shape[:-2], gamma.shape[:-2])
-    k = load.shape[-1]
-
-    def rows(x, tail):
-        x = np.broadcast_to(x, batch + tail).reshape((-1,) + tail)
-        return np.require(x, dtype=np.float64, requirements=["C", "W"])  # one compiled type
-
-    Mb, Jb = rows(M, (n, n)), rows(J, (c, n))
-    Fb, gb = rows(load, (n, k)), rows(gamma, (c, k))
-    a, lam = np.empty(Fb.shape), np.empty(gb.shape)
-    if _independent_rows_kernel(Mb, Jb, Fb, gb, _CERTIFIED_SIGMA_RATIO, a, lam) >= 0:
-        return None
-    rank = np.full(batch, c)
-    return (
-        a.reshape(batch + (n, k)),
-        lam.reshape(batch + (c, k)),
-        int(rank) if rank.ndim == 0 else rank,
-    )
-
-
 def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
     r"""Accelerations, minimum-norm multipliers and rank: the package's constrained solve.
 
     Solves :math:`M\dot v = F + J^T\lambda`, :math:`J\dot v = -\gamma` for each column of
-    ``load`` (..., n, k) and ``gamma`` (..., c, k) whatever the rank of ``J``
-    (..., c, n), with the rank rule of :func:`_constraint_rank` (``rtol`` already
-    resolved).  On the row space :math:`V_r` of :math:`J` (:class:`_ConstraintRows`) the
-    reaction is :math:`V_r\mu` and
+    ``load`` (..., n, k) and ``gamma`` (..., c, k) whatever the rank of ``J`` (..., c, n),
+    with the rank rule of :func:`_constraint_rank` (``rtol`` already resolved).  Each
+    element takes one of two paths, decided by that element alone (so its answer does
+    not depend on what else is in its batch, to the last bit):
+
+    * the certified solve (:func:`_independent_rows_lanes`), when no row counts as zero
+      under the rule and the row-scaled :math:`EJ` is certified well conditioned: its
+      rank is then :math:`c` by the rule, and the classical solve with
+      :math:`W = EJM^{-1}J^TE` (Cholesky) gives the unique multipliers;
+    * otherwise the rank-revealing solve (:func:`_rank_revealing_solve`), which applies
+      the rule through the SVD (redundant, dependent and vanishing rows).
+
+    Returns ``(a, multiplier, rank)``, shapes (..., n, k), (..., c, k), (...) (a Python
+    int for one element).  ``ValueError`` for an M that is not symmetric positive
+    definite, and (with ``check_range``) for an inconsistent bias (see
+    :func:`_check_range`).
+    """
+    c, n = J.shape[-2:]
+    k = load.shape[-1]
+    batch = np.broadcast_shapes(M.shape[:-2], J.shape[:-2], load.shape[:-2], gamma.shape[:-2])
+    M = _validate.symmetric_matrix(M)
+    rows = [_rows_of(x, batch, x.shape[-2:]) for x in (M, J, load, gamma)]
+    size = math.prod(batch)
+    a, multiplier = np.empty((size, n, k)), np.empty((size, c, k))
+    rank = np.full(size, c)
+    rest = np.arange(size)
+    if size and _certifiable(c, n, rtol):
+        status = np.empty(size, dtype=np.int64)
+        _certified_rows(*rows, _CERTIFIED_SIGMA_RATIO, rtol, a, multiplier, status)
+        rest = np.flatnonzero(status != SOLVED)
+    if rest.size:
+        part = [x if x.shape[0] == 1 else x[rest] for x in rows]
+        a[rest], multiplier[rest], rank[rest] = _rank_revealing_solve(
+            *part, rtol, check_range=check_range, positions=rest, batch=batch
+        )
+    _validate.finite_result(a, "the accelerations", M=M, J_c=J, load=load, gamma=gamma)
+    a, multiplier = a.reshape(batch + (n, k)), multiplier.reshape(batch + (c, k))
+    return a, multiplier, int(rank[0]) if batch == () else rank.reshape(batch)
+
+
+def _rank_revealing_solve(M, J, load, gamma, rtol, *, check_range, positions, batch):
+    r"""The constrained solve of :func:`_constrained_solve` by the SVD, for rows (R, ...)
+    of a flattened batch (M, J, load, gamma each with R rows or one shared row);
+    ``positions`` (R,) are the rows' flat indices in ``batch``, for error messages.
+
+    On the row space :math:`V_r` of :math:`J` (:class:`_ConstraintRows`) the reaction
+    is :math:`V_r\mu` and
 
     .. math:: (V_r^TM^{-1}V_r)\,\mu = -S_r^{-1}U_r^TE\gamma - V_r^TM^{-1}F,\qquad
               \dot v = M^{-1}(F + V_r\mu),
@@ -666,58 +612,46 @@ def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
     :math:`V_r` are orthonormal): the conditioning of :math:`J` enters only through
     :math:`S_r^{-1}`.  The multiplier is the minimum-norm one
     (:meth:`_ConstraintRows.multiplier`), equal to :math:`-W^+(JM^{-1}F + \gamma)`,
-    :math:`W = JM^{-1}J^T`, at full and at deficient rank.
-
-    With ``check_range`` the bias must be consistent: the scaled residual
-    :math:`|E(J\dot v + \gamma)|_\infty` may reach :math:`\max(\text{rtol}, \sqrt\epsilon)`
-    times :math:`|E\gamma|_\infty + \sigma_{\max}(EJ)(|\dot v| + |M^{-1}F|)` for the elements
-    of deficient rank (independent rows are always consistent; zero rows are scaled by the
-    longest row's inverse), otherwise a ValueError about ``gamma`` names the residual.
-    Without it the solve is the least-squares (Gauss-Newton) one, as projections need.
-
-    Returns ``(a, multiplier, rank)``, shapes (..., n, k), (..., c, k), (...).
-
-    Fast path: when every element's row-scaled :math:`EJ` is certified well conditioned
-    (:func:`_independent_rows_solve`), its rank is :math:`c` under the rule above, and the
-    classical solve with :math:`W = EJM^{-1}J^TE` (Cholesky) gives the same, unique,
-    multipliers without the SVD.
+    :math:`W = JM^{-1}J^T`, at full and at deficient rank.  With ``check_range`` the bias
+    must be consistent (:func:`_check_range`); without it the solve is the least-squares
+    (Gauss-Newton) one, as projections need.
     """
-    fast = _independent_rows_solve(M, J, load, gamma, rtol)  # checks M's symmetry itself
-    if fast is not None:
-        return fast
     M, L = _validate.positive_definite_factor(M)
     rows = _ConstraintRows(J, rtol)
     y = _solve_lower(L, load)
     Lt = np.swapaxes(L, -1, -2)
-    if rows.p == 0:
-        a = _solve_upper(Lt, y)
-        multiplier = np.zeros(
-            np.broadcast_shapes(J.shape[:-2], gamma.shape[:-2], load.shape[:-2])
-            + (J.shape[-2], load.shape[-1])
-        )
-    else:
-        X = _solve_lower(L, rows.basis())  # M^-1/2 V, (..., n, p)
-        Xt = np.swapaxes(X, -1, -2)
-        K = rows.mask(Xt @ X)
-        safe = np.where(rows.active, rows.s, 1.0)[..., None]
-        rhs = np.where(rows.active[..., None], -rows.rotate(gamma) / safe - Xt @ y, 0.0)
-        mu = _spd_solve(K, rhs)
-        a = _solve_upper(Lt, y + X @ mu)
-        multiplier = rows.multiplier(mu)
+    X = _solve_lower(L, rows.basis())  # M^-1/2 V, (..., n, p)
+    Xt = np.swapaxes(X, -1, -2)
+    K = rows.mask(Xt @ X)
+    safe = np.where(rows.active, rows.s, 1.0)[..., None]
+    rhs = np.where(rows.active[..., None], -rows.rotate(gamma) / safe - Xt @ y, 0.0)
+    mu = _spd_solve(K, rhs)
+    a = _solve_upper(Lt, y + X @ mu)
+    multiplier = rows.multiplier(mu)
     if check_range and np.any(rows.rank < J.shape[-2]):  # independent rows: always consistent
-        _check_range(rows, J, a, gamma, rtol, _solve_upper(Lt, y))
-    return a, multiplier, rows.rank
+        _check_range(rows, J, a, gamma, rtol, _solve_upper(Lt, y), positions, batch)
+    R = len(positions)
+    return (
+        np.broadcast_to(a, (R,) + a.shape[1:]),
+        np.broadcast_to(multiplier, (R,) + multiplier.shape[1:]),
+        np.broadcast_to(rows.rank, (R,)),
+    )
 
 
-def _check_range(rows, J, a, gamma, rtol, a_free):
+def _check_range(rows, J, a, gamma, rtol, a_free, positions, batch):
     r"""ValueError about ``gamma`` when the bias is outside the range of J (see the solve).
 
-    ``a_free`` (..., n, k) is the unconstrained acceleration :math:`M^{-1}F`: the terms of
-    :math:`J\dot v` cancel down to :math:`-\gamma`, so their size enters the scale.
+    The scaled residual :math:`|E(J\dot v + \gamma)|_\infty` may reach
+    :math:`\max(\text{rtol}, \sqrt\epsilon)` times :math:`|E\gamma|_\infty +
+    \sigma_{\max}(EJ)(|\dot v| + |M^{-1}F|)` for the elements of deficient rank
+    (independent rows are always consistent; zero rows are scaled by the longest row's
+    inverse).  ``a_free`` (R, n, k) is the unconstrained acceleration :math:`M^{-1}F`:
+    the terms of :math:`J\dot v` cancel down to :math:`-\gamma`, so their size enters the
+    scale.  ``positions`` and ``batch`` name the failing element in the caller's batch.
     """
     longest = rows.d.max(axis=-1, keepdims=True, initial=0.0)
     E = np.where(rows.d > 0, rows.E, 1.0 / np.where(longest > 0, longest, 1.0))
-    residual = np.abs(E[..., None] * (J @ a + gamma)).max(axis=-2, initial=0.0)  # (..., k)
+    residual = np.abs(E[..., None] * (J @ a + gamma)).max(axis=-2, initial=0.0)  # (R, k)
     largest = rows.s[..., :1] if rows.p else np.zeros(rows.s.shape[:-1] + (1,))
     size = np.sqrt(np.einsum("...ik,...ik->...k", a, a)) + np.sqrt(
         np.einsum("...ik,...ik->...k", a_free, a_free)
@@ -730,7 +664,8 @@ def _check_range(rows, J, a, gamma, rtol, a_free):
         return
     worst = np.unravel_index(np.argmax(excess), excess.shape)
     rank = np.broadcast_to(rows.rank, excess.shape[:-1])[worst[:-1]]
-    where = f" at batch index {tuple(int(i) for i in worst[:-1])}" if len(worst) > 1 else ""
+    index = np.unravel_index(positions[worst[0]], batch) if batch else ()
+    where = f" at batch index {tuple(int(i) for i in index)}" if batch else ""
     raise ValueError(
         f"gamma: expected a bias in the range of J_c (consistent constraints; J_c has rank "
         f"{int(rank)} with {J.shape[-2]} rows{where}), got a part outside it: scaled residual "

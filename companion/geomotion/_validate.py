@@ -22,6 +22,13 @@ _REAL_KINDS = "iufO"
 _KIND_NAMES = {"c": "complex", "b": "boolean", "U": "string", "S": "bytes"}
 
 
+#: Most axes an argument may have.  numpy's functions over several arrays stop at 32 axes
+#: and the package adds up to three core axes to an argument's own (a column of loads, a
+#: matrix per row), so 24 keeps every computation inside numpy's limit: 22 batch axes for
+#: a matrix argument, 23 for a vector.
+MAX_AXES = 24
+
+
 def real_array(value, name):
     """Return ``value`` as a float ndarray; reject non-real, non-numeric or non-finite entries.
 
@@ -45,10 +52,17 @@ def real_array(value, name):
         array = raw.astype(float, copy=False)
     except (TypeError, ValueError) as error:  # object entries that are not real numbers
         raise TypeError(f"{name}: expected real numbers, got {value!r}") from error
+    if array.ndim > MAX_AXES:
+        raise ValueError(
+            f"{name}: expected at most {MAX_AXES} axes (leading batch axes and the value's "
+            f"own), got {array.ndim} axes, shape {array.shape}"
+        )
     flat = array.reshape(-1)
     # A sum of squares is finite unless an entry is not (or it overflows, which the full
     # check then clears): one cheap call in the common case.
-    if not math.isfinite(flat.dot(flat)) and not np.all(np.isfinite(array)):
+    with np.errstate(over="ignore"):
+        finite = math.isfinite(flat.dot(flat))
+    if not finite and not np.all(np.isfinite(array)):
         raise ValueError(f"{name}: expected finite values, got non-finite entries in {array!r}")
     return array
 
@@ -185,10 +199,16 @@ def square_matrix(value, name="M"):
 def symmetric_matrix(value, name="M"):
     """Return ``value`` as a finite symmetric (..., n, n) float array (to rounding)."""
     M = square_matrix(value, name)
-    # M - M^T is antisymmetric, so its largest entry is its largest magnitude.
-    asym = (M - np.swapaxes(M, -1, -2)).max(initial=0.0)
-    if asym > 1e-12 and asym > 1e-12 * (1 + np.abs(M).max(initial=0.0)):
-        raise ValueError(f"{name}: expected a symmetric matrix, got asymmetry {asym:.3g}")
+    # Each matrix of a batch on its own scale, so that whether one is accepted does not
+    # depend on the others.  M - M^T is antisymmetric: its largest entry is its largest magnitude.
+    asym = (M - np.swapaxes(M, -1, -2)).max(axis=(-2, -1), initial=0.0)
+    bad = (asym > 1e-12) & (asym > 1e-12 * (1 + np.abs(M).max(axis=(-2, -1), initial=0.0)))
+    if np.any(bad):
+        worst = np.unravel_index(np.argmax(np.where(bad, asym, -1.0)), bad.shape)
+        where = f" at batch index {tuple(int(i) for i in worst)}" if bad.ndim else ""
+        raise ValueError(
+            f"{name}: expected a symmetric matrix, got asymmetry {asym[worst]:.3g}{where}"
+        )
     return M
 
 
@@ -261,3 +281,18 @@ def count(value, name, *, minimum=1, maximum=None, whole_floats=True):
         upper = "" if maximum is None else f" and <= {maximum}"
         raise ValueError(f"{name}: expected an integer >= {minimum}{upper}, got {value!r}")
     return value
+
+
+def finite_result(out, what, **inputs):
+    """``out``, unless the kernel's arithmetic overflowed the float range (finite inputs,
+    an entry of ``out`` infinite or NaN: velocities near 1e154 square past 1.8e308):
+    then a FloatingPointError naming the inputs and their largest magnitudes."""
+    if np.isfinite(out).all():
+        return out
+    sizes = ", ".join(
+        f"|{name}| <= {float(np.abs(x).max(initial=0.0)):.3g}" for name, x in inputs.items()
+    )
+    raise FloatingPointError(
+        f"{', '.join(inputs)}: {what} overflowed the float range ({sizes}); products of "
+        f"the inputs passed 1.8e308.  Rescale the units or the inputs"
+    )

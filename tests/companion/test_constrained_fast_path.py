@@ -49,21 +49,37 @@ def test_both_paths_give_the_kkt_solution(ratio):
     np.testing.assert_array_equal(result.rank, 4)
 
 
+def certified_status(M, J, load, gamma, rtol):
+    """The certified solve's status for each element of a (B, ...) batch."""
+    rows = [np.ascontiguousarray(x, dtype=float) for x in (M, J, load, gamma)]
+    B, n, c, k = J.shape[0], M.shape[-1], J.shape[-2], load.shape[-1]
+    a, lam, status = np.empty((B, n, k)), np.empty((B, c, k)), np.empty(B, dtype=np.int64)
+    _linalg._certified_rows(*rows, _linalg._CERTIFIED_SIGMA_RATIO, rtol, a, lam, status)
+    return status
+
+
 def test_the_certificate_accepts_and_refuses_around_its_threshold():
     rng = np.random.default_rng(2)
     rtol = _linalg._constraint_rtol(None)
     M, well, h, gamma, tau = random_problem(rng, ratio=0.1, batch=())
     poor = random_problem(rng, ratio=1e-5, batch=())[1]
+    load = (tau - h)[None, :, None]
 
-    def fast(J, g=gamma):
-        load = (tau - h)[..., None]
-        return _linalg._independent_rows_solve(M, J, load, g[..., None], rtol)
+    def status(*Js):
+        J = np.stack(Js)
+        return certified_status(M[None], J, load, np.zeros(J.shape[:2] + (1,)), rtol).tolist()
 
-    assert fast(well) is not None
-    assert fast(poor) is None  # the SVD decides
-    assert fast(np.stack([well, poor]), np.stack([gamma, gamma])) is None  # one poor element
-    assert fast(np.vstack([well, well[:1]]), np.append(gamma, gamma[0])) is None  # repeated row
-    assert fast(np.vstack([well[:3], np.zeros(9)])) is None  # a zero row
+    solved, refused = _linalg.SOLVED, _linalg.ROWS_NOT_CERTIFIED
+    assert status(well) == [solved]
+    assert status(poor) == [refused]  # the SVD decides
+    assert status(well, poor, well) == [solved, refused, solved]  # element by element
+    assert status(np.vstack([well, well[:1]])[:4]) == [solved]
+    assert status(np.vstack([well[:3], well[:1]])) == [refused]  # a repeated row
+    assert status(np.vstack([well[:3], np.zeros(9)])) == [refused]  # a zero row
+    # a row the rank rule counts as zero (1e-11 of the longest), however independent
+    tiny = np.vstack([well[:3], 1e-11 * np.abs(well[3]).max() * rng.normal(size=9)])
+    assert constraints.constraint_rank(tiny) == 3
+    assert status(tiny) == [refused]
     # a certified set is one the package's rank rule calls independent
     assert constraints.constraint_rank(well) == well.shape[0]
 

@@ -87,6 +87,37 @@ def test_baumgarte_bias_is_gamma_plus_the_feedback_terms():
         integrators.baumgarte_bias(CIRCLE, q, v, alpha, beta)
 
 
+def test_baumgarte_bias_on_a_welded_free_flyer_decays_the_violation_in_closed_form():
+    # A free-flying body welded where it stands, started 2 mm off its weld (a pure
+    # translation, at rest): q has 7 coordinates, v 6.  The rotation rows stay zero, the
+    # weld's residual is the offset itself and its rate is J_c v exactly, so the
+    # violation solves Phi'' + 2 alpha Phi' + beta^2 Phi = 0: with alpha = beta and
+    # Phi'(0) = 0, Phi(t) = Phi(0) (1 + alpha t) exp(-alpha t).
+    from geomotion import inertia
+
+    body = inertia.spatial_inertia(2.0, [0.1, 0.0, 0.0], np.diag([0.02, 0.03, 0.04]))
+    model = tree.Tree([-1], [tree.FREE_FLYER], [np.eye(4)], [body])
+    weld = constraints.frame_closure(model, 0, np.eye(4), -1, np.eye(4))
+    offset = np.array([1e-3, -2e-3, 0.5e-3])
+    q0, v0 = np.concatenate([-offset, [1.0, 0.0, 0.0, 0.0]]), np.zeros(6)  # (p, w, x, y, z)
+    alpha = 10.0
+    bias = integrators.baumgarte_bias(weld, q0, v0, alpha=alpha, beta=alpha)
+    Phi0 = weld.residual(q0)
+    np.testing.assert_allclose(Phi0, np.concatenate([np.zeros(3), offset]), atol=1e-18)
+    expected = weld.acceleration_bias(q0, v0) + 2 * alpha * weld.jacobian(q0) @ v0 + alpha**2 * Phi0
+    np.testing.assert_allclose(bias, expected, rtol=1e-14)
+    dt, steps = 1e-3, 400
+    run = integrators.simulate_constrained(
+        model, weld, q0, v0, dt, steps, method="baumgarte", alpha=alpha, beta=alpha
+    )
+    t = dt * np.arange(steps + 1)
+    closed_form = Phi0 * ((1 + alpha * t) * np.exp(-alpha * t))[:, None]
+    np.testing.assert_allclose(weld.residual(run.q), closed_form, rtol=0, atol=1e-11)
+    # a v of nq entries is refused, naming v and the nv the Jacobian has
+    with pytest.raises(ValueError, match=r"^v: .*6"):
+        integrators.baumgarte_bias(weld, q0, np.zeros(7), alpha=alpha, beta=alpha)
+
+
 def test_project_position_with_the_identity_metric_moves_radially_onto_the_circle():
     # With M = I each Newton correction is a multiple of J^T = q: the iterates stay on
     # the ray through q0, so the limit is R q0 / |q0|.

@@ -301,20 +301,50 @@ def test_batches_match_single_calls():
         np.testing.assert_allclose(g[i, j], closure.acceleration_bias(q[i, j], v[i, j]), atol=1e-13)
 
 
-def test_rows_follow_the_order_given():
+@pytest.mark.parametrize("components", ALL_SUBSETS)
+def test_rows_follow_the_order_given(components):
+    # Every subset in a shuffled order: residual, Jacobian and bias rows are the sorted
+    # closure's rows in that order, alone and stacked in a ClosureSet (a weld included:
+    # its residual once took a shortcut that kept the natural order).
     model = mixed_model()
-    rng = np.random.default_rng(9)
+    rng = np.random.default_rng(sum(components) + 10 * len(components))
     fa, fb = random_frame(rng), random_frame(rng)
     q = tree.random_configuration(model, rng=rng)
     v = rng.normal(size=model.nv)
-    forward = constraints.frame_closure(model, 1, fa, 4, fb, components=(3, 4, 5))
-    backward = constraints.frame_closure(model, 1, fa, 4, fb, components=[5, 3, 4])
-    order = [2, 0, 1]
-    np.testing.assert_array_equal(backward.residual(q), forward.residual(q)[order])
-    np.testing.assert_array_equal(backward.jacobian(q), forward.jacobian(q)[order])
+    order = rng.permutation(len(components))
+    if len(components) > 1 and (order == np.arange(len(components))).all():
+        order = order[::-1]
+    shuffled = tuple(components[i] for i in order)
+    natural = constraints.frame_closure(model, 1, fa, 4, fb, components=components)
+    given = constraints.frame_closure(model, 1, fa, 4, fb, components=shuffled)
+    np.testing.assert_array_equal(given.residual(q), natural.residual(q)[order])
+    np.testing.assert_array_equal(given.jacobian(q), natural.jacobian(q)[order])
     np.testing.assert_array_equal(
-        backward.acceleration_bias(q, v), forward.acceleration_bias(q, v)[order]
+        given.acceleration_bias(q, v), natural.acceleration_bias(q, v)[order]
     )
+    stacked = constraints.ClosureSet([given, natural])
+    c = len(components)
+    np.testing.assert_array_equal(stacked.residual(q)[:c], natural.residual(q)[order])
+    np.testing.assert_allclose(stacked.jacobian(q)[:c], natural.jacobian(q)[order], atol=1e-13)
+    np.testing.assert_allclose(
+        stacked.acceleration_bias(q, v)[:c], natural.acceleration_bias(q, v)[order], atol=1e-12
+    )
+
+
+def test_a_shuffled_weld_has_the_rate_of_its_residual_as_its_rows():
+    # Closed where it is built (frame b is frame a's pose at q0), a weld's residual
+    # changes at J_c v to first order: by central differences, row by row, in the
+    # order given.
+    model = mixed_model()
+    rng = np.random.default_rng(12)
+    q0 = tree.random_configuration(model, rng=rng)
+    fa = random_frame(rng)
+    at_q0 = tree.frame_pose(model, q0, 1, fa)
+    weld = constraints.frame_closure(model, 1, fa, -1, at_q0, components=(4, 0, 5, 2, 3, 1))
+    v = rng.normal(size=model.nv)
+    h = 1e-6
+    plus, minus = (weld.residual(tree.integrate(model, q0, v, s * h)) for s in (1, -1))
+    np.testing.assert_allclose((plus - minus) / (2 * h), weld.jacobian(q0) @ v, atol=1e-7)
 
 
 def test_frames_are_read_only_copies():
@@ -350,8 +380,10 @@ def test_bad_input_names_the_argument():
         make(model, model.num_bodies, I, 1, I)
     with pytest.raises(ValueError, match="body_b"):
         make(model, 0, I, -2, I)
-    with pytest.raises(ValueError, match="body_a"):
-        make(model, 1.0, I, 2, I)
+    with pytest.raises(TypeError, match="body_a: expected an integer body index, got float 1.0"):
+        make(model, 1.0, I, 2, I)  # a wrong type: TypeError, as frame_pose and FramePair
+    with pytest.raises(TypeError, match="body_b: expected an integer body index, got bool"):
+        make(model, 1, I, True, I)
     sheared = np.eye(4)
     sheared[0, 1] = 0.2
     with pytest.raises(ValueError, match="frame_a"):

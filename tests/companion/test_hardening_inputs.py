@@ -233,3 +233,36 @@ def test_revolute_z_is_read_only_and_documented():
         models.REVOLUTE_Z[2] = 5.0
     np.testing.assert_array_equal(models.REVOLUTE_Z, [0, 0, 1, 0, 0, 0])
     assert "REVOLUTE_Z" in models.__doc__
+
+
+def test_too_many_batch_axes_are_refused_naming_the_argument():
+    # numpy's functions over several arrays stop at 32 axes; the boundary refuses what
+    # would reach that limit inside (MAX_AXES axes in all), and takes what is below it.
+    from geomotion import _validate, constraints
+
+    arm = models.two_link_teaching_arm()
+    most = (1,) * (_validate.MAX_AXES - 1)
+    q = np.zeros(most + (2,))
+    assert tree.rnea(arm, q, q, q).shape == most + (2,)
+    M, J = np.broadcast_to(np.eye(2), most[:-1] + (2, 2)), np.ones(most[:-1] + (1, 2))
+    assert constraints.constrained_dynamics(M, J, 0.0, 0.0, 0.0).a.shape == most[:-1] + (2,)
+    over = np.zeros((1,) * _validate.MAX_AXES + (2,))
+    with pytest.raises(ValueError, match=r"^q: expected at most 24 axes .* got 25 axes"):
+        tree.rnea(arm, over, q, q)
+    with pytest.raises(ValueError, match=r"^J_c: expected at most 24 axes"):
+        constraints.constrained_dynamics(M, np.ones((1,) * 24 + (1, 2)), 0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("function", ["rnea", "aba", "bias_forces"])
+def test_velocities_that_overflow_the_dynamics_raise_instead_of_returning_nan(function):
+    # |v| = 1e200: the velocity products pass the float range.  The answer would be NaN;
+    # a FloatingPointError names the inputs instead.  1e150 still computes.
+    arm = models.two_link_teaching_arm()
+    calls = {
+        "rnea": lambda v: tree.rnea(arm, [0.1, 0.2], v, [0.0, 0.0]),
+        "aba": lambda v: tree.aba(arm, [0.1, 0.2], v, [0.0, 0.0]),
+        "bias_forces": lambda v: tree.bias_forces(arm, [0.1, 0.2], v),
+    }
+    assert np.isfinite(calls[function]([1e150, -1e150])).all()
+    with pytest.raises(FloatingPointError, match=r"overflowed the float range .*\|v\| <= 1e\+200"):
+        calls[function]([1e200, 0.0])

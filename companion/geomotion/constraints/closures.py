@@ -76,7 +76,9 @@ class FunctionConstraint:
 
 def _body_index(value, name, num_bodies, lowest):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name}: expected an integer body index, got {value!r}")
+        raise TypeError(
+            f"{name}: expected an integer body index, got {type(value).__name__} {value!r}"
+        )
     if not lowest <= value < num_bodies:
         raise ValueError(
             f"{name}: expected a body index in [{lowest}, {num_bodies - 1}], got {value}"
@@ -282,9 +284,9 @@ def loop_closure(model, body_a, point_a, body_b, point_b, *, directions=None):
     Raises
     ------
     TypeError
-        If ``model`` is not a Tree.
+        If ``model`` is not a Tree, or a body index is not an integer.
     ValueError
-        If a body index is not an integer in range (or the two
+        If a body index is out of range (or the two
         bodies coincide), a point is not a finite (3,) array, or ``directions`` is not
         (k, 3) with independent unit rows.  Also if the rows would make :math:`J_c`
         rank-deficient at every configuration: :math:`p_a - p_b` moves only in an

@@ -94,10 +94,6 @@ def _frame(value, name):
     return T
 
 
-#: The components of a weld: every row, in order.
-_ALL_SIX = (0, 1, 2, 3, 4, 5)
-
-
 @dataclass(frozen=True, eq=False)
 class FrameClosure:
     r"""Frame ``a`` (fixed in ``body_a``) tied to frame ``b`` (fixed in ``body_b``) in some components.
@@ -275,21 +271,24 @@ class FrameClosure:
         """
         T = self.relative_pose(q)
         rows = list(self.components)
-        if len(rows) == 6:
-            return log_pose(T)
-        free = log_pose(T)
-        free[..., rows] = 0.0
-        return log_pose(T @ _inverse_pose(exp_twist(free)))[..., rows]
+        xi = log_pose(T)
+        if len(rows) < 6:  # undo the free part first (a weld has none)
+            xi[..., rows] = 0.0
+            xi = log_pose(T @ _inverse_pose(exp_twist(xi)))
+        return self._selected(xi, axis=-1)
 
     def jacobian(self, q):
         r""":math:`E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a)`, (..., c, nv): rad/s, m/s per unit of v."""
-        J = self._pair.kinematics(q).jacobian
-        return J if self.components == _ALL_SIX else J[..., list(self.components), :]
+        return self._selected(self._pair.kinematics(q).jacobian, axis=-2)
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma = \tfrac{d}{dt}(J_c)\,v`, (..., c): rad/s^2, m/s^2 (see the class notes)."""
-        gamma = self._pair.acceleration_bias(q, v)
-        return gamma if self.components == _ALL_SIX else gamma[..., list(self.components)]
+        return self._selected(self._pair.acceleration_bias(q, v), axis=-1)
+
+    def _selected(self, six, axis):
+        """The rows ``components`` of ``six`` (six entries along ``axis``), in the order
+        given: the one selection of the residual, the Jacobian and the bias."""
+        return np.take(six, self.components, axis=axis)
 
 
 class ClosureSet:
@@ -403,10 +402,13 @@ class ClosureSet:
         :func:`geomotion.constraints.constrained_dynamics` given
         :func:`geomotion.tree.crba`, :func:`geomotion.tree.bias_forces` and
         :meth:`jacobian_and_bias` at the same state (equal up to rounding), redundant rows
-        included.  Computed by :meth:`geomotion.tree.FramePairStack.forward_dynamics`: from
-        8 configurations per call, with rows the certified solve accepts, one compiled
-        pass over blocks of configurations that never writes :math:`M` or :math:`J_c` out;
-        otherwise, or if any configuration fails the certificate, as that composition.
+        included.  Computed by :meth:`geomotion.tree.FramePairStack.forward_dynamics`: one
+        compiled pass over blocks of configurations that never writes :math:`M` or
+        :math:`J_c` out solves each configuration whose rows the certified solve accepts,
+        and that composition each other one (a row the rank rule counts as zero,
+        redundant or nearly dependent rows), so that a configuration's answer does not
+        depend on the rest of its batch and ``rank`` is
+        :func:`geomotion.constraints.constraint_rank` of its rows.
 
         Parameters
         ----------

@@ -18,7 +18,7 @@ Neither is a symplectic method: that needs a scheme built around the constraint
 import numpy as np
 
 from .. import _validate
-from .._linalg import _constrained_solve, _constraint_rank, _constraint_rtol
+from .._linalg import _RANK_RTOL, _constrained_solve, _constraint_rank, _constraint_rtol
 from ..errors import ConvergenceError
 from ..systems import (
     CheckedConstraint,
@@ -89,8 +89,10 @@ class Tolerance:
     default :math:`\ell` is taken once, from the starting configuration :math:`q_0` of
     the solve or of the run (so that joint angles that wind up over many turns do not
     loosen it): about 1 for joint angles (rad), the size of the positions for
-    Cartesian coordinates.  A row with zero gradient (identically zero, as the
-    out-of-plane row of a planar loop) is measured with the longest row's gradient.
+    Cartesian coordinates.  A row whose gradient the rank rule of
+    :func:`geomotion.constraints.constraint_rank` counts as zero (identically zero, or
+    zero up to rounding, as the out-of-plane row of a planar loop) is measured with the
+    longest row's gradient.
     """
 
     def __init__(self, atol, rtol, length_scale):
@@ -132,7 +134,8 @@ class Tolerance:
         """Per-row bounds (..., c) on |Phi_i| in constraint units (relative rule only)."""
         lengths = np.sqrt(np.einsum("...ij,...ij->...i", J, J))
         longest = lengths.max(axis=-1, keepdims=True, initial=0.0)
-        lengths = np.where(lengths > 0, lengths, longest)
+        # a row the rank rule counts as zero has no gradient of its own to measure by
+        lengths = np.where(lengths > _RANK_RTOL * longest, lengths, longest)
         return self.rtol * lengths * self.scale(q)[..., None]
 
     def residual(self, Phi, q, J):
@@ -249,8 +252,10 @@ def baumgarte_bias(constraint, q, v, *, alpha, beta):
     ----------
     constraint : constraint object
         With ``residual(q)``, ``jacobian(q)`` and ``acceleration_bias(q, v)``.
-    q, v : (..., n) array_like
-        Coordinates and rates.
+    q : (..., nq) array_like
+        Coordinates (a tree's with ball or free-flyer joints hold quaternions).
+    v : (..., nv) array_like
+        Rates, one per column of the constraint's Jacobian.
     alpha, beta : float
         Non-negative gains in 1/s (keyword-only, required).
 
@@ -282,8 +287,8 @@ def baumgarte_bias(constraint, q, v, *, alpha, beta):
     """
     alpha, beta = gain(alpha, "alpha"), gain(beta, "beta")
     q = configuration(q)
-    v = configuration(v, q.shape[-1], "v")
-    checked = CheckedConstraint(constraint, q.shape[-1])
+    checked = CheckedConstraint(constraint)  # v has the Jacobian's columns: nv, not nq
+    v = configuration(v, checked.columns(q), "v")
     return stabilized(
         checked, q, v, checked.jacobian(q), checked.acceleration_bias(q, v), alpha, beta
     )

@@ -62,10 +62,10 @@ class Trajectory:
     ----------
     t : (n_steps + 1,) ndarray
         Times in s, starting at 0.
-    q : (n_steps + 1, ..., N) ndarray
-        Joint coordinates (rad for revolute, m for prismatic joints).
-    v : (n_steps + 1, ..., N) ndarray
-        Joint rates (rad/s, m/s).
+    q : (n_steps + 1, ..., nq) ndarray
+        Configurations (rad, m, unit quaternions).
+    v : (n_steps + 1, ..., nv) ndarray
+        Velocities (rad/s, m/s).
     kinetic : (n_steps + 1, ...) ndarray
         Kinetic energy :math:`K = \tfrac12v^TM(q)v` in J.
     potential : (n_steps + 1, ...) ndarray
@@ -133,25 +133,26 @@ def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None
     Parameters
     ----------
     model : tree.Tree
-        The mechanism (fixed base, one coordinate per body).
-    q0 : (..., N) array_like
-        Initial joint coordinates (rad, m); leading axes form a batch.
-    v0 : (..., N) array_like
-        Initial joint rates (rad/s, m/s); broadcast with ``q0``.
+        The mechanism: any joints, a free-flyer root included (its ``q`` holds
+        quaternions, which each step moves on the unit sphere by the model's own exponential map).
+    q0 : (..., nq) array_like
+        Initial configuration (rad, m, unit quaternions); leading axes form a batch.
+    v0 : (..., nv) array_like
+        Initial velocities (rad/s, m/s); broadcast with ``q0``.
     dt : float
         Step in s, positive.
     n_steps : int
         Number of steps, at least 1.
     method : {"rk4", "semi_implicit_euler"}, optional
         Classical fourth-order Runge-Kutta (default), or first-order symplectic Euler.
-    tau : None, (..., N) array_like, or callable, optional
-        Applied joint torques (N m for revolute, N for prismatic joints): None for
+    tau : None, (..., nv) array_like, or callable, optional
+        Applied joint loads (N m for rotations, N for translations): None for
         none, a constant array, or ``tau(t, q, v)`` returning an array
-        broadcastable to ``q``'s shape (``t`` in s).
+        broadcastable to ``v``'s shape (``t`` in s).
     gravity : None or (3,) array_like, optional
         Default None: the tree's own ``model.gravity``.  Or gravitational acceleration
         in base coordinates for this run, m/s^2.
-    damping : None, (N,) or (N, N) array_like, optional
+    damping : None, (nv,) or (nv, nv) array_like, optional
         Viscous joint damping :math:`B_d` (N m s/rad for revolute, N s/m for
         prismatic joints): the damping force is :math:`-B_d\dot q` and the dissipated
         power :math:`D = \dot q^TB_d\dot q`.  A vector is the diagonal; a matrix must

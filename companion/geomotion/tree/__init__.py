@@ -329,6 +329,10 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
         non-broadcasting batches, non-finite values, or an unknown ``f_ext_frame``.
     TypeError
         Naming the argument, if ``q``, ``v`` or ``a`` is None (or holds None).
+    FloatingPointError
+        If finite inputs overflow the float range inside the recursion (velocities
+        beyond about 1e154 rad/s or m/s, whose squares pass 1.8e308), naming the inputs
+        and their sizes, instead of returning NaN.
 
     Examples
     --------
@@ -377,7 +381,7 @@ def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
 
     Raises
     ------
-    ValueError
+    ValueError, TypeError, FloatingPointError
         As :func:`rnea`.
 
     Examples
@@ -451,7 +455,7 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
 
     Raises
     ------
-    ValueError
+    ValueError, TypeError, FloatingPointError
         As :func:`rnea`.
 
     Examples

@@ -1,10 +1,9 @@
 r"""Forward dynamics of a tree with frame closures in one compiled pass over lanes.
 
 What :meth:`geomotion.tree.FramePairStack.forward_dynamics` (and so
-:meth:`geomotion.constraints.ClosureSet.forward_dynamics`) runs for batches of
-``geomotion.tree._jit.LANES_FROM`` configurations or more: per block of ``BLOCK``
-configurations, held lane-major (the configurations as the innermost axis of every work
-array), the placed joint poses once, then
+:meth:`geomotion.constraints.ClosureSet.forward_dynamics`) runs first, for every batch
+size: per block of up to ``BLOCK`` configurations, held lane-major (the configurations as
+the innermost axis of every work array), the placed joint poses once, then
 
 * the bias forces :math:`h = \mathrm{RNEA}(q, v, 0)` (``_lanes._rnea_block``),
 * the mass matrix :math:`M` (``_lanes._crba_block``),
@@ -15,11 +14,12 @@ array), the placed joint poses once, then
 
 without writing :math:`M` or :math:`J_c` out and reading them back: the composition of
 :func:`geomotion.tree.crba`, :func:`geomotion.tree.bias_forces`,
-:meth:`~geomotion.tree.FramePairStack.jacobian_and_bias` and the rank-revealing
-constrained solve (:func:`geomotion.constraints.constrained_dynamics`) spends about a fifth of its time
-moving those arrays between layouts.  The same formulas, so the same results up to
-rounding.  An element whose rows fail the certificate (redundant or nearly dependent
-closures) makes the caller take that composition for the whole call.
+:meth:`~geomotion.tree.FramePairStack.jacobian_and_bias` and the package's constrained
+solve spends about a fifth of its time moving those arrays between layouts.  Each lane is
+computed alike whatever the others hold; a configuration whose rows the certified solve
+does not accept (a row the rank rule counts as zero, redundant or nearly dependent
+closures) is reported in ``status``, and the caller solves it, alone, by that
+composition.
 """
 
 import numba
@@ -38,13 +38,14 @@ BLOCK = 64
 @numba.njit(**_lanes._KERNEL)
 def closed_loop_dynamics(
     parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, T, G,
-    ratio, a, lam,
+    ratio, rtol, a, lam, status,
 ):  # fmt: skip
     r"""Accelerations ``a`` (B, nv) and multipliers ``lam`` (B, c) of the closed-loop
-    dynamics, block by block; ``G`` (B, 3) is the gravity of each configuration.  Returns
-    -1, or the index of a configuration whose mass matrix is not positive definite or
-    whose closure rows fail the certificate of the fast constrained solve."""
-    n, nv, B, c, W = parent.shape[0], S.shape[0], Q.shape[0], rows.shape[0], BLOCK
+    dynamics, block by block; ``G`` (B, 3) is the gravity of each configuration.
+    ``status`` (B,) gets each configuration's ``geomotion._linalg`` code: ``SOLVED``, or
+    why its ``a`` and ``lam`` hold no answer."""
+    n, nv, B, c = parent.shape[0], S.shape[0], Q.shape[0], rows.shape[0]
+    W = min(BLOCK, B)
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     X, IC = np.empty((n, 6, 6, W)), np.empty((n, 10, W))
     Fc, Fn = np.empty((6, 6, W)), np.empty((6, 6, W))
@@ -53,8 +54,9 @@ def closed_loop_dynamics(
     Vt, At, h = np.empty((nv, W)), np.zeros((nv, W)), np.empty((nv, W))
     a0, wr, no_wrench = np.empty((6, W)), np.empty((4, 6, W)), np.zeros((1, 1, 6))
     Jl, Gl, Jd, poses, points, vectors, wk, _, _ = _lanes_frames._closure_work(n, nv, c, paths, W)
-    solve = _linalg._lanes_work(nv, c, W)
-    load, al, laml = np.empty((nv, W)), np.empty((nv, W)), np.empty((c, W))
+    solve = _linalg._lanes_work(nv, c, 1, W)
+    load, al, laml = np.empty((1, nv, W)), np.empty((1, nv, W)), np.empty((1, c, W))
+    st = np.empty(W, dtype=np.int64)
     for start in range(0, B, W):
         m = min(W, B - start)
         _lanes._block_transforms(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, X)
@@ -70,30 +72,32 @@ def closed_loop_dynamics(
         )  # fmt: skip
         for l in range(m):
             for j in range(nv):
-                load[j, l] = T[start + l, j] - h[j, l]
-        failed = _linalg._independent_rows_lanes(Mt, Jl, load, Gl, ratio, m, solve, al, laml)
-        if failed >= 0:
-            return start + failed
+                load[0, j, l] = T[start + l, j] - h[j, l]
+        gl = Gl.reshape((1, c, W))
+        if m == 1:  # one configuration: with m a constant the loops over lanes fold away
+            _linalg._independent_rows_lanes(Mt, Jl, load, gl, ratio, rtol, 1, solve, al, laml, st)
+        else:
+            _linalg._independent_rows_lanes(Mt, Jl, load, gl, ratio, rtol, m, solve, al, laml, st)
         for l in range(m):
+            status[start + l] = st[l]
             for j in range(nv):
-                a[start + l, j] = al[j, l]
+                a[start + l, j] = al[0, j, l]
             for i in range(c):
-                lam[start + l, i] = laml[i, l]
-    return -1
+                lam[start + l, i] = laml[0, i, l]
 
 
-def run(stack, q, v, tau, batch):
-    """``(a, multiplier)`` of the closed-loop dynamics of ``stack`` (a
+def run(stack, q, v, tau, batch, rtol):
+    """``(a, multiplier, status)`` of the closed-loop dynamics of ``stack`` (a
     :class:`geomotion.tree.FramePairStack`) at validated q, v, tau broadcast to ``batch``,
-    or None when a configuration fails the certified solve."""
+    flattened: (B, nv), (B, c), and (B,) the ``geomotion._linalg`` status of each
+    configuration (the others hold no answer)."""
     model = stack.model
     Q, V, T = (_jit._rows(x, batch, x.shape[-1:]) for x in (q, v, tau))
     G = np.broadcast_to(model.gravity, (Q.shape[0], 3))
     a, lam = np.empty((Q.shape[0], model.nv)), np.empty((Q.shape[0], stack._rows.shape[0]))
-    failed = closed_loop_dynamics(
+    status = np.empty(Q.shape[0], dtype=np.int64)
+    closed_loop_dynamics(
         *_jit.flat_tree(model).arrays(), stack._paths, stack._ends, stack._frames, stack._rows,
-        Q, V, T, np.ascontiguousarray(G), _linalg._CERTIFIED_SIGMA_RATIO, a, lam,
+        Q, V, T, np.ascontiguousarray(G), _linalg._CERTIFIED_SIGMA_RATIO, rtol, a, lam, status,
     )  # fmt: skip
-    if failed >= 0:
-        return None
-    return a.reshape(batch + (model.nv,)), lam.reshape(batch + (lam.shape[-1],))
+    return a, lam, status

@@ -23,6 +23,7 @@ import weakref
 import numba
 import numpy as np
 
+from .. import _validate
 from . import _lanes, _lanes_coriolis, general
 from .general import SINGULAR_JOINT_RTOL
 
@@ -218,18 +219,14 @@ def _inputs(model, arrays, g, f_ext, frame):
     return batch, rows, G, F, use_f
 
 
-#: Batches of at least this many configurations run the closed-loop forward dynamics of
-#: frame closures as one fused pass (``geomotion.tree._closed_loop``); below, as the
-#: composition of the separate kernels and the rank-revealing solve.
-LANES_FROM = 8
-
-
 def run_rnea(model, q, v, a, g, f_ext=None, frame="body"):
     """:func:`geomotion.tree.general.rnea` by the compiled kernel (``_lanes.rnea``)."""
     batch, (Q, V, A), G, F, use_f = _inputs(model, (q, v, a), g, f_ext, frame)
     out = np.empty((Q.shape[0], model.nv))
     _lanes.rnea(*flat_tree(model).arrays(), Q, V, A, G, F, use_f, out)
-    return out.reshape(batch + (model.nv,))
+    return _validate.finite_result(out, "the joint forces", q=q, v=v, a=a).reshape(
+        batch + (model.nv,)
+    )
 
 
 def run_aba(model, q, v, tau, g, f_ext=None, frame="body"):
@@ -248,7 +245,9 @@ def run_aba(model, q, v, tau, g, f_ext=None, frame="body"):
             f"inertia at most {SINGULAR_JOINT_RTOL:g} of its size); the joint acceleration is "
             f"undefined"
         )
-    return out.reshape(batch + (model.nv,))
+    return _validate.finite_result(out, "the accelerations", q=q, v=v, tau=tau).reshape(
+        batch + (model.nv,)
+    )
 
 
 def run_crba(model, q):
@@ -267,4 +266,6 @@ def run_coriolis(model, q, v):
     Q, V = _rows(q, batch, q.shape[-1:]), _rows(v, batch, v.shape[-1:])
     out = np.empty((Q.shape[0], model.nv, model.nv))
     _lanes_coriolis.coriolis(*flat_tree(model).arrays(), Q, V, out)
-    return out.reshape(batch + (model.nv, model.nv))
+    return _validate.finite_result(out, "the Coriolis matrix", q=q, v=v).reshape(
+        batch + (model.nv, model.nv)
+    )

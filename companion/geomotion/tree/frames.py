@@ -653,13 +653,16 @@ class FramePairStack:
         .. math:: M(q)\dot v + h(q, v) = \tau + J^T\lambda,\qquad J\dot v + \gamma = 0
 
         with :math:`J, \gamma` the stacked rows of :meth:`jacobian_and_bias` and the model's
-        gravity in :math:`h`.  From ``geomotion.tree._jit.LANES_FROM`` configurations per
-        call, with rows the certified fast solve accepts, one compiled pass over blocks
-        of configurations (``geomotion.tree._closed_loop``) that never writes :math:`M`
-        or :math:`J` out; otherwise :func:`crba`, :func:`bias_forces`,
-        :meth:`jacobian_and_bias` and the package's rank-revealing constrained solve (that
-        of :func:`geomotion.constraints.constrained_dynamics`, redundant rows included).
-        What :meth:`geomotion.constraints.ClosureSet.forward_dynamics` runs.
+        gravity in :math:`h`.  One compiled pass over blocks of configurations
+        (``geomotion.tree._closed_loop``) that never writes :math:`M` or :math:`J` out
+        solves every configuration whose rows the certified solve accepts; each other
+        one (a row that the rank rule of :func:`geomotion.constraints.constraint_rank`
+        counts as zero, redundant or nearly dependent rows) is solved by :func:`crba`,
+        :func:`bias_forces`, :meth:`jacobian_and_bias` and the package's rank-revealing
+        solve (that of :func:`geomotion.constraints.constrained_dynamics`).  Which path a
+        configuration takes depends on it alone, so its answer is the same, to the last
+        bit, alone or in any batch; ``rank`` is the rule's rank of its rows.  What
+        :meth:`geomotion.constraints.ClosureSet.forward_dynamics` runs.
 
         Parameters
         ----------
@@ -692,20 +695,27 @@ class FramePairStack:
                 f"q, v, tau: expected leading (batch) shapes that broadcast, got {q.shape}, "
                 f"{v.shape} and {tau.shape}"
             ) from error
-        c, tol = self._rows.shape[0], _linalg._constraint_rtol(rtol)
-        fast = math.prod(batch) >= _jit.LANES_FROM and _linalg._certifiable(c, model.nv, tol)
-        solved = _closed_loop.run(self, q, v, tau, batch) if fast else None
-        if solved is not None:
-            (a, multiplier), rank = solved, np.full(batch, c)
+        c, nv, tol = self._rows.shape[0], model.nv, _linalg._constraint_rtol(rtol)
+        size = math.prod(batch)
+        if size and _linalg._certifiable(c, nv, tol):
+            a, multiplier, status = _closed_loop.run(self, q, v, tau, batch, tol)
+            rest = np.flatnonzero(status != _linalg.SOLVED)
         else:
-            J, gamma = self._run(q, v, jacobian=True)
-            M = _jit.run_crba(model, q)
-            h = _jit.run_rnea(model, q, v, np.zeros(v.shape), model.gravity)
-            a, multiplier, rank = _linalg._constrained_solve(
-                M, J, (tau - h)[..., None], gamma[..., None], tol
-            )
-            a, multiplier = a[..., 0], multiplier[..., 0]
-        return ClosedLoopDynamics(a, multiplier, int(rank) if np.ndim(rank) == 0 else rank)
+            a, multiplier = np.empty((size, nv)), np.empty((size, c))
+            rest = np.arange(size)
+        rank = np.full(size, c)
+        if rest.size:  # each configuration the pass did not solve, by the composition
+            qr, vr, taur = (_jit._rows(x, batch, x.shape[-1:])[rest] for x in (q, v, tau))
+            J, gamma = self._run(qr, vr, jacobian=True)
+            M = _jit.run_crba(model, qr)
+            h = _jit.run_rnea(model, qr, vr, np.zeros(vr.shape), model.gravity)
+            solved = _linalg._constrained_solve(M, J, (taur - h)[..., None], gamma[..., None], tol)
+            a[rest], multiplier[rest], rank[rest] = solved[0][..., 0], solved[1][..., 0], solved[2]
+        _validate.finite_result(a, "the accelerations", q=q, v=v, tau=tau)
+        a, multiplier = a.reshape(batch + (nv,)), multiplier.reshape(batch + (c,))
+        return ClosedLoopDynamics(
+            a, multiplier, int(rank[0]) if batch == () else rank.reshape(batch)
+        )
 
     def _run(self, q, v, *, jacobian):
         return _jit_frames.run_closure_rows(

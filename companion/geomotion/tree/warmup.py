@@ -3,9 +3,9 @@ r"""Compile every kernel of :mod:`geomotion.tree` now, instead of at its first u
 The compiled kernels (numba) are built the first time each is called and cached in
 ``__pycache__``; building them all takes about a minute on the 2-core machine, which a
 notebook cell would otherwise pay in the middle of its work.  :func:`compile_kernels`
-calls each public algorithm for one configuration and for a batch of ``LANES_FROM`` (the
-two paths of the closed-loop forward dynamics) on a small tree with every joint model,
-so that every kernel is compiled, or loaded from the cache when it is already there.
+calls each public algorithm for one configuration and for a batch of eight on a small
+tree with every joint model, so that every kernel is compiled, or loaded from the cache
+when it is already there.
 ``make`` runs it after installing the project.
 """
 
@@ -14,7 +14,6 @@ import time
 import numpy as np
 
 from .. import inertia, spatial
-from . import _jit
 from .configuration import random_configuration
 from .coriolis import coriolis_matrix
 from .frames import FramePair, FramePairStack, frame_kinematics
@@ -63,7 +62,7 @@ def compile_kernels():
     point = FramePair(model, 2, tip, 4, tip)
     certified = FramePairStack([hinge], [[3, 4, 5]])
     redundant = FramePairStack([hinge, hinge], [[3, 4, 5], [3, 4, 5]])
-    for batch in ((), (_jit.LANES_FROM,)):
+    for batch in ((), (8,)):
         q = random_configuration(model, shape=batch, rng=rng)
         v, x = rng.normal(size=(2, *batch, model.nv))
         wrenches = rng.normal(size=(*batch, model.num_bodies, 6))
