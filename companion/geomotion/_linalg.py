@@ -8,58 +8,12 @@ whatever else the batch holds (numpy has no batched triangular solver:
 never depends on its neighbours.
 """
 
-import hashlib
 import math
-import pathlib
 
 import numba
 import numpy as np
 
-from . import _validate
-
-#: The files of the package's compiled kernels, which call one another.  numba keys a
-#: cached kernel by its own file alone: after an edit to ``tree/_jit.py``, a kernel of
-#: ``tree/_lanes.py`` loaded from the cache would still run the old code of the functions
-#: it calls there, and give the old numbers.
-KERNEL_SOURCES = (
-    "_linalg.py",
-    "tree/_jit.py",
-    "tree/_jit_frames.py",
-    "tree/_lanes.py",
-    "tree/_lanes_frames.py",
-    "tree/_lanes_coriolis.py",
-    "tree/_closed_loop.py",
-)
-
-
-def drop_stale_kernels(root=pathlib.Path(__file__).parent):
-    """Delete numba's cached kernels under ``root`` when any of :data:`KERNEL_SOURCES`
-    changed since they were cached (a digest of the sources kept beside them), so that
-    every kernel is compiled again from the current code.  Silent where the package's
-    folders are read only (numba then caches elsewhere, and nothing there changes).
-    Returns the number of cache files deleted."""
-    digest = hashlib.sha256()
-    for name in KERNEL_SOURCES:
-        digest.update((root / name).read_bytes())
-    stamp = root / "__pycache__" / "kernel-sources.sha256"
-    try:
-        if stamp.read_text() == digest.hexdigest():
-            return 0
-    except OSError:
-        pass
-    deleted = 0
-    try:
-        for cache in [*root.glob("__pycache__/*.nb[ic]"), *root.glob("*/__pycache__/*.nb[ic]")]:
-            cache.unlink(missing_ok=True)
-            deleted += 1
-        stamp.parent.mkdir(exist_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except OSError:
-        pass
-    return deleted
-
-
-drop_stale_kernels()
+from . import _kernel_cache, _validate
 
 
 def _vector(value, name, n):
@@ -129,13 +83,15 @@ def _svd_with_rank(J, rtol):
 #: Compiler flags of the dense kernels: reassociation lets the dot products of contiguous
 #: rows use SIMD lanes (results change at the rounding level only); NaN and infinity keep
 #: their IEEE meaning, so a NaN pivot still fails ``not s > floor``.
-_DENSE = dict(cache=True, nogil=True, error_model="numpy", fastmath={"reassoc", "contract"})
+_DENSE = dict(
+    cache=_kernel_cache.CACHE, nogil=True, error_model="numpy", fastmath={"reassoc", "contract"}
+)
 
 #: Flags of the kernels over lanes: no reassociation, so that every sum is taken in the
 #: order written, whether the loop over lanes runs over one lane (a single element, with
 #: the width known to the compiler) or over a block in SIMD registers: an element's answer
 #: is the same, bit for bit, alone or in any batch.
-_LANES = dict(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
+_LANES = dict(cache=_kernel_cache.CACHE, nogil=True, error_model="numpy", fastmath={"contract"})
 
 
 # ---------------------------------------------------------------------------

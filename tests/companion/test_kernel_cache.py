@@ -1,23 +1,25 @@
-"""numba's cached kernels are dropped when any kernel source changes (geomotion._linalg).
+"""The compiled kernels' cache (geomotion._kernel_cache): never stale, never in the way.
 
 numba keys a cached kernel by its own file only; the package's kernels call one another
-across several files, so after an edit to one of them a cached kernel of another would
-run stale code.  ``drop_stale_kernels`` keeps a digest of those sources beside the
-caches, and every file of the package that compiles a kernel must be among them.
+across several files, so a cache keyed that way could serve a kernel compiled from old
+code.  The package caches every kernel in a directory named by a digest of all kernel
+sources, under NUMBA_CACHE_DIR when set, else the package's __pycache__, else the user's
+cache directory; where nothing is writable, kernels compile in memory with one warning.
+Checked end to end in subprocesses on a copy of the package: an edited kernel source is
+compiled afresh under NUMBA_CACHE_DIR, and an unprivileged user imports a read-only copy.
 """
 
+import os
 import pathlib
 import shutil
+import subprocess
+import sys
 
-from geomotion import _linalg
+import pytest
 
-PACKAGE = pathlib.Path(_linalg.__file__).parent
+from geomotion import _kernel_cache
 
-
-def copy_of_the_kernel_sources(root):
-    for name in _linalg.KERNEL_SOURCES:
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(PACKAGE / name, root / name)
+PACKAGE = _kernel_cache.PACKAGE
 
 
 def test_every_file_that_compiles_a_kernel_is_a_kernel_source():
@@ -26,25 +28,110 @@ def test_every_file_that_compiles_a_kernel_is_a_kernel_source():
         for path in PACKAGE.rglob("*.py")
         if "numba.njit" in path.read_text()
     }
-    assert compiling == set(_linalg.KERNEL_SOURCES)
+    assert compiling == set(_kernel_cache.KERNEL_SOURCES)
 
 
-def test_cached_kernels_are_dropped_after_a_kernel_source_changes(tmp_path):
-    copy_of_the_kernel_sources(tmp_path)
-    index = tmp_path / "tree" / "__pycache__" / "_lanes.crba-500.py311.nbi"
-    data = tmp_path / "__pycache__" / "_linalg._cholesky_in_place-300.py311.1.nbc"
-    for cache in (index, data):
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_bytes(b"compiled")
-    assert _linalg.drop_stale_kernels(tmp_path) == 2  # no digest yet: nothing is trusted
-    assert not index.exists() and not data.exists()
-    index.write_bytes(b"compiled")
-    assert _linalg.drop_stale_kernels(tmp_path) == 0  # the same sources: kept
-    assert index.exists()
-    jit = tmp_path / "tree" / "_jit.py"
-    jit.write_text(jit.read_text() + "\n# an edit\n")
-    assert _linalg.drop_stale_kernels(tmp_path) == 1
-    assert not index.exists()
+def copy_of_the_package(tmp_path):
+    """A copy of the package's sources (no caches) under tmp_path/src/geomotion."""
+    target = tmp_path / "src" / "geomotion"
+    shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def test_the_cache_directory_is_named_by_every_kernel_source(tmp_path):
+    copy = copy_of_the_package(tmp_path)
+    first = _kernel_cache.sources_digest(copy)
+    assert first == _kernel_cache.sources_digest(PACKAGE)
+    for name in _kernel_cache.KERNEL_SOURCES:  # an edit anywhere moves the directory
+        source = copy / name
+        text = source.read_text()
+        source.write_text(text + "\n# an edit\n")
+        assert _kernel_cache.sources_digest(copy) != first, name
+        source.write_text(text)
+    assert _kernel_cache.sources_digest(copy) == first
+
+
+def test_numba_cache_dir_is_honoured_and_the_package_cache_is_the_default(tmp_path):
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cluster")}
+    assert _kernel_cache.candidate_bases(env) == [tmp_path / "cluster"]
+    directory = _kernel_cache.cache_directory(env)
+    assert directory.parent == tmp_path / "cluster" and directory.name.startswith("kernels-")
+    home = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    assert _kernel_cache.candidate_bases(home)[0] == PACKAGE / "__pycache__"
+    assert _kernel_cache.candidate_bases(home)[1] == tmp_path / "xdg" / "geomotion"
+
+
+RUN_A_KERNEL = """
+import warnings
+warnings.simplefilter("always")
+import numpy as np
+from geomotion import _kernel_cache, _linalg
+T = np.array([[2.0, 0.0], [1.0, 4.0]])
+x = _linalg._solve_lower(T, np.array([[2.0], [9.0]]))
+print(float(x[1, 0]), _kernel_cache.DIRECTORY)
+"""
+
+
+def run_a_kernel(copy, env):
+    environment = {
+        key: value for key, value in os.environ.items() if key not in ("NUMBA_CACHE_DIR",)
+    }
+    environment.update(env, PYTHONPATH=str(copy.parent), PYTHONDONTWRITEBYTECODE="1")
+    result = subprocess.run(
+        [sys.executable, "-c", RUN_A_KERNEL], capture_output=True, text=True, env=environment
+    )
+    assert result.returncode == 0, result.stderr
+    value, directory = result.stdout.split()
+    return float(value), directory, result.stderr
+
+
+def test_an_edited_kernel_is_compiled_afresh_under_numba_cache_dir(tmp_path):
+    # The review's scenario: NUMBA_CACHE_DIR set, a kernel source edited after its kernel
+    # was cached.  Before, the cached kernel kept returning the old numbers.
+    copy = copy_of_the_package(tmp_path)
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    value, first, _ = run_a_kernel(copy, env)
+    assert value == 2.0  # x1 = (9 - 1 * 1) / 4
+    assert any(pathlib.Path(first).rglob("*_triangular_rows*.nbi"))  # cached there
+    source = copy / "_linalg.py"
+    text = source.read_text()
+    edited = text.replace("X[r, i, col] = s / t[i, i]", "X[r, i, col] = 2.0 * s / t[i, i]")
+    assert edited != text
+    source.write_text(edited)
+    value, second, _ = run_a_kernel(copy, env)
+    assert second != first and pathlib.Path(second).parent == tmp_path / "cache"
+    assert value == 2.0 * (9.0 - 1.0 * 2.0) / 4.0  # the edited code ran, not the old cache
+
+
+@pytest.mark.skipif(not shutil.which("setpriv"), reason="needs setpriv (util-linux)")
+def test_an_unprivileged_user_imports_a_read_only_copy(tmp_path):
+    # A system-wide install: the package read-only, no home directory, no NUMBA_CACHE_DIR.
+    # Before, import failed with "cannot cache function ... no locator available".
+    copy = copy_of_the_package(tmp_path)
+    for path in [tmp_path, *tmp_path.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    prefix = []
+    if os.geteuid() == 0:  # root writes anywhere: run as nobody
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    environment = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(copy.parent),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": "/nonexistent",
+        "OPENBLAS_NUM_THREADS": "1",
+    }
+    result = subprocess.run(
+        [*prefix, sys.executable, "-c", RUN_A_KERNEL],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd="/",
+    )
+    assert result.returncode == 0, result.stderr
+    value, directory = result.stdout.split()
+    assert float(value) == 2.0 and directory == "None"
+    assert result.stderr.count("no writable directory for the compiled kernels' cache") == 1
+    assert "NUMBA_CACHE_DIR" in result.stderr
 
 
 WARM_THEN_USE = """

@@ -84,8 +84,8 @@ Implementation notes: the ways through the same mechanics
 * The *compiled* path writes each algorithm once for any joint model (screw, ball and
   free-flyer joints).  :func:`rnea`, :func:`aba`, :func:`crba` (and :func:`bias_forces`)
   and :func:`coriolis_matrix`, and the kinematics of frames and points (pose, Jacobian,
-  velocity, acceleration bias) run as compiled kernels (numba, cached in
-  ``__pycache__``) on every tree, over lanes of up to 64 configurations, the innermost
+  velocity, acceleration bias) run as compiled kernels (numba, cached as
+  ``geomotion._kernel_cache`` says) on every tree, over lanes of up to 64 configurations, the innermost
   axis of every work array, so that each product is one SIMD loop
   (``geomotion.tree._lanes``; a screw joint's motion comes from constant bases in
   :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).  One kernel per algorithm serves

@@ -6,8 +6,9 @@ RNEA, ABA, CRBA and the Coriolis matrix run as the kernels of
 the ``run_*`` functions here broadcast the inputs to rows, run the kernel and restore the
 shape.  The frame-kinematics kernels are in ``geomotion.tree._lanes_frames`` (their
 entry points, and the relative kinematics of a frame pair, in
-``geomotion.tree._jit_frames``).  Kernels are compiled once (``cache=True``: a new
-process loads them from ``__pycache__``).
+``geomotion.tree._jit_frames``).  Kernels are compiled once and cached where
+``geomotion._kernel_cache`` says (a directory named by a digest of every kernel source:
+a new process loads them, and an edited source is compiled afresh).
 
 A tree enters as flat arrays (:class:`FlatTree`), built once per model: per body its
 parent, joint type (0 screw, 1 ball, 2 free flyer), the screw, the placement ``(R0, p0)``,
@@ -23,7 +24,7 @@ import weakref
 import numba
 import numpy as np
 
-from .. import _validate
+from .. import _kernel_cache, _validate
 from . import _lanes, _lanes_coriolis, general
 from .general import SINGULAR_JOINT_RTOL
 
@@ -32,7 +33,7 @@ SCREW, BALL, FREE = 0, 1, 2
 # Taylor coefficients of (theta - sin theta)/theta^3 in theta^2 (as spatial.screws).
 _C_SERIES = np.array([(-1.0) ** k / math.factorial(2 * k + 3) for k in range(9)])
 
-_JIT = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+_JIT = dict(cache=_kernel_cache.CACHE, nogil=True, fastmath=False, error_model="numpy")
 
 
 class FlatTree:

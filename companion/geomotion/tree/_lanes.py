@@ -25,6 +25,7 @@ import math
 import numba
 import numpy as np
 
+from .. import _kernel_cache
 from . import _jit
 from .general import SINGULAR_JOINT_RTOL
 
@@ -32,7 +33,7 @@ from .general import SINGULAR_JOINT_RTOL
 #: the transforms, inertias and projections) stay in the caches.
 LANES = 64
 
-_KERNEL = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+_KERNEL = dict(cache=_kernel_cache.CACHE, nogil=True, fastmath=False, error_model="numpy")
 
 
 @numba.njit(**_KERNEL)
