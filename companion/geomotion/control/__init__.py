@@ -14,8 +14,12 @@ Files, by idea:
 * ``pontryagin.py``: minimizing the Hamiltonian over the inputs --
   :func:`bang_bang_control`, :func:`quadratic_control`, :func:`box_quadratic_control`;
 * ``ilqr.py``: :func:`ilqr` for discrete transitions, with :class:`QuadraticCost`;
-* ``lqr.py``: :func:`discrete_lqr`, the infinite-horizon LQR gain of a linear discrete
-  system (the DARE by structure-preserving doubling, checked before it is returned);
+* ``riccati.py``: the infinite-horizon LQR gains of a linear system, each checked before it
+  is returned -- :func:`lqr` in continuous time (the CARE, by scipy's Schur method, with
+  the closed loop's eigenvalues, :class:`LQRResult`) and :func:`discrete_lqr` in discrete
+  time (the DARE by structure-preserving doubling, :class:`DiscreteLQRResult`);
+* ``discretization.py``: :func:`zero_order_hold`, the exact discrete :math:`(A_d, B_d)` of
+  :math:`\dot z = Az + Bu` with the input held over each step (:class:`ZeroOrderHold`);
 * ``observability.py``: :func:`observability_rank` from output Lie derivatives.
 
 Rank is not reachability
@@ -54,9 +58,9 @@ from .brackets import (
     field_jacobian,
     lie_bracket,
 )
+from .discretization import ZeroOrderHold, zero_order_hold
 from .examples import car_kinematics, forward_drift_example, oscillator_fields
 from .ilqr import ILQRReport, ILQRResult, QuadraticCost, ilqr
-from .lqr import DiscreteLQRResult, discrete_lqr
 from .mechanical import mechanical_fields, second_order_fields
 from .observability import ObservabilityReport, observability_rank
 from .pontryagin import (
@@ -66,6 +70,7 @@ from .pontryagin import (
     box_quadratic_control,
     quadratic_control,
 )
+from .riccati import DiscreteLQRResult, LQRResult, discrete_lqr, lqr
 
 __all__ = [
     "lie_bracket",
@@ -87,8 +92,12 @@ __all__ = [
     "ILQRReport",
     "ILQRResult",
     "ilqr",
+    "LQRResult",
+    "lqr",
     "DiscreteLQRResult",
     "discrete_lqr",
+    "ZeroOrderHold",
+    "zero_order_hold",
     "ObservabilityReport",
     "observability_rank",
 ]
