@@ -84,6 +84,11 @@ def assert_below(label, value, bound, *, unit=""):
     unit : str, optional, keyword only
         Printed after the bound.
 
+    Returns
+    -------
+    None
+        The line ``label < bound`` is printed.
+
     Raises
     ------
     AssertionError
@@ -128,6 +133,11 @@ def assert_close(label, value, expected, *, atol=0.0, rtol=0.0, unit="", decimal
         Printed after the value.
     decimals : int, optional, keyword only
         Decimals of the printed expected value (default: its shortest form).
+
+    Returns
+    -------
+    None
+        The line ``label: expected (± tolerance)`` is printed.
 
     Raises
     ------

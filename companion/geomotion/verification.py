@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _validate, inertia, spatial, tree
+from . import _validate, inertia, printing, spatial, tree
 
 __all__ = [
     "tree_particle_cloud",
@@ -377,6 +377,36 @@ class TreeCheckReport:
     def max_relative_error(self):
         """Largest relative error over all checks."""
         return max(self.errors.values())
+
+    def assert_below(self, bound):
+        """Assert every check's largest relative error below ``bound``; print each bound.
+
+        What a notebook prints: the bound each check met, the same on every machine (the
+        errors themselves are rounding, different from one machine to another).
+
+        Parameters
+        ----------
+        bound : float
+            Positive, dimensionless.
+
+        Raises
+        ------
+        AssertionError
+            Naming the first check whose error is not below ``bound``.
+
+        Examples
+        --------
+        >>> TreeCheckReport(2, 5, {"CRBA vs particle energy": 3e-16}).assert_below(1e-12)
+        5 random states of a 2-body tree; largest relative error of each check:
+          CRBA vs particle energy < 1e-12
+        """
+        width = max(len(name) for name in self.errors)
+        print(
+            f"{self.n_states} random states of a {self.num_bodies}-body tree; largest "
+            "relative error of each check:"
+        )
+        for name, error in self.errors.items():
+            printing.assert_below(f"  {name:<{width}}", error, bound)
 
     def __str__(self):
         width = max(len(name) for name in self.errors)

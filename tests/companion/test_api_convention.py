@@ -53,11 +53,20 @@ RETIRED_NAMES = {
 }
 
 #: Private modules of the shared bottom layer, which every layer may import from.
-SHARED_PRIVATE = {"_validate", "_linalg", "_numerics", "_threads", "_kernels"}
+SHARED_PRIVATE = {"_validate", "_linalg", "_numerics", "_threads", "_kernels", "_kernel_cache"}
 
 #: Layers, lowest first; an import may only point to the same layer or one below.
 LAYERS = [
-    {"_validate", "_linalg", "_numerics", "_threads", "_kernels", "errors", "printing"},
+    {
+        "_validate",
+        "_linalg",
+        "_numerics",
+        "_threads",
+        "_kernels",
+        "_kernel_cache",
+        "errors",
+        "printing",
+    },
     {"spatial", "dualquat"},
     {"inertia"},
     {"lagrange", "symmetry", "tree"},

@@ -142,6 +142,20 @@ def test_tree_checks_catch_a_wrong_mass_matrix(monkeypatch):
     report = verification.tree_checks(body, np.random.default_rng(0), n_states=10)
     assert report.errors["CRBA vs particle energy"] > 5e-3
     assert report.errors["CRBA vs body Jacobians"] > 5e-3
+    with pytest.raises(AssertionError, match="^  CRBA vs particle energy *: .* is not below 1e-12"):
+        report.assert_below(1e-12)  # what a notebook runs
+
+
+def test_tree_check_report_prints_the_bound_each_check_met(capsys):
+    report = verification.TreeCheckReport(
+        7, 50, {"CRBA vs particle energy": 8.2e-16, "ABA vs dense solve": 3e-15}
+    )
+    report.assert_below(1e-12)
+    assert capsys.readouterr().out.splitlines() == [
+        "50 random states of a 7-body tree; largest relative error of each check:",
+        "  CRBA vs particle energy < 1e-12",
+        "  ABA vs dense solve      < 1e-12",
+    ]
 
 
 def test_tree_checks_catch_a_wrong_forward_dynamics(monkeypatch):
