@@ -45,7 +45,8 @@ PDF := _build/pdf/geometry-of-motion.pdf
 # What the lint and format gate covers (settings in pyproject.toml and notebooks/ruff.toml).
 LINTED = companion tests bench book/_ext book/_tools notebooks
 
-.PHONY: format book test lab clean distclean bench notebooks pdf print-pdf floors
+.PHONY: format book test lab clean distclean bench notebooks pdf print-pdf floors kernels \
+	kernels-second-isa
 
 # PIP_COMPILE=0 (pip's --no-compile): no byte-compiling of every installed module;
 # Python compiles a module when it first imports it.  Compiling the whole .venv (10,925
@@ -60,23 +61,33 @@ $(TEST_STAMP): $(BOOK_STAMP)
 	PIP_COMPILE=0 $(BIN)/pip install -e '.[book,test]'
 	touch $@
 
-# Every compiled kernel of geomotion.tree, built once after installing and again after
-# any change to the package (tree.compile_kernels; numba caches them in __pycache__, and
-# loading the caches of an unchanged package takes seconds), so that no notebook cell
+# Every compiled kernel of geomotion.tree (tree.compile_kernels), so that no notebook cell
 # pauses to compile: a cell that had to compile three kernels at once took more than the
-# 30 s cell limit in a fresh clone.  About 100 s on one core of the 2-core machine.
-# The package is imported from companion/ directly, so that pip re-installing the
-# editable package meanwhile is harmless: `make test` builds its two prerequisites, the
-# test extra's install and this step, side by side (-j2; GNU make 4.3 honours a -j set
-# here), which saved about 70 s of a fresh clone's CI.
-KERNEL_STAMP := $(VENV)/.kernels-compiled
+# 30 s cell limit in a fresh clone.  The step always runs: when the kernels' cache is
+# current (geomotion._kernel_cache: a directory named by a digest of the kernel sources)
+# it only loads them, about 3 s; after a change to a kernel source, or after `make clean`
+# or `git clean` removed the cache, it compiles them again, about 90 s on one core of the
+# 2-core machine.  The package is imported from companion/ directly, so that pip
+# re-installing the editable package meanwhile is harmless: `make test` runs its two
+# prerequisites, the test extra's install and this step, side by side (-j2; GNU make 4.3
+# honours a -j set here), which saved about 70 s of a fresh clone's CI.
+COMPILE_KERNELS = PYTHONPATH=$(CURDIR)/companion $(BIN)/python -c \
+	"from geomotion import tree; print(f'kernels ready in {tree.compile_kernels():.0f} s')"
 ifeq ($(MAKECMDGOALS),test)
 MAKEFLAGS += -j2 --output-sync=target
 endif
-$(KERNEL_STAMP): $(BOOK_STAMP) $(shell find companion/geomotion -name '*.py' 2>/dev/null)
-	PYTHONPATH=$(CURDIR)/companion $(BIN)/python -c \
-		"from geomotion import tree; print(f'kernels compiled in {tree.compile_kernels():.0f} s')"
-	touch $@
+kernels: $(BOOK_STAMP)
+	$(COMPILE_KERNELS)
+
+# The second instruction set of the notebook layer: the notebooks run again with numpy's
+# SIMD dispatch off (every dispatched feature this machine has, in NPY_DISABLE_CPU_FEATURES),
+# OpenBLAS's kernels for an older core (Nehalem: SSE only) and the kernels compiled for a
+# generic x86-64 (no AVX, no FMA), cached apart in .venv/numba-generic.  Every stored
+# output must reproduce there too: a printed number whose digits depend on the machine's
+# rounding fails (.ci/second_isa_env.py prints the settings).
+SECOND_ISA = $(shell $(BIN)/python .ci/second_isa_env.py $(CURDIR)/$(VENV)/numba-generic 2>/dev/null)
+kernels-second-isa: $(BOOK_STAMP)
+	env $(SECOND_ISA) $(COMPILE_KERNELS)
 
 # Strict build from a clean _build: --all re-reads, hence re-executes, every notebook;
 # warnings, nitpicky cross-reference misses and cell errors all fail it.
@@ -84,14 +95,14 @@ define build_the_book
 $(BIN)/jupyter-book build --warningiserror --nitpick --keep-going --all .
 endef
 
-book: $(KERNEL_STAMP)
+book: kernels
 	rm -rf _build
 	$(build_the_book)
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
 # The README's test command; CI runs it through .ci/run.  Lint first (seconds; a failure
 # stops here).  Then the four layers run as two streams on the machine's two cores (the
-# -j2 and --output-sync that MAKEFLAGS sets for the test goal, above KERNEL_STAMP): the
+# -j2 and --output-sync that MAKEFLAGS sets for the test goal, above the kernels step): the
 # companion tests and the book build start together, and each stream takes the next
 # layer of TEST_LAYERS, in that order, as soon as its core is free; the book tests that
 # read _build wait for the build (CHANGELOG 2.0.0 gives the times measured in a fresh
@@ -99,15 +110,15 @@ book: $(KERNEL_STAMP)
 # (--output-sync), so the logs do not interleave; --keep-going still runs every layer
 # whose prerequisites passed, so one run reports every failing layer, and make test
 # fails if any layer fails.
-test: $(TEST_STAMP) $(KERNEL_STAMP)
+test: $(TEST_STAMP) kernels
 	@echo "=== [0/4] lint and format: ruff check and ruff format --check (make format fixes what it can) ==="
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	rm -rf _build
 	@$(MAKE) --no-print-directory --keep-going $(TEST_LAYERS)
 
-TEST_LAYERS = test-companion test-book-build test-notebooks test-book-built \
-	test-book-runs test-book-lab
+TEST_LAYERS = test-companion test-book-build test-notebooks test-notebooks-second-isa \
+	test-book-built test-book-runs test-book-lab
 
 # The slow book tests that read nothing under _build may run while the book builds, as
 # two jobs, so that each core's last job is short: the notebook runs of the kernel and
@@ -120,23 +131,32 @@ LAB_BOOK_TESTS = tests/book/test_lab.py tests/book/test_lab_explorers.py
 
 .PHONY: $(TEST_LAYERS)
 
-test-companion: $(TEST_STAMP) $(KERNEL_STAMP)
+test-companion: $(TEST_STAMP) kernels
 	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion --doctest-modules companion/geomotion ==="
 	MPLBACKEND=Agg $(PYTEST) tests/companion --doctest-modules companion/geomotion
 
-test-notebooks: $(TEST_STAMP) $(KERNEL_STAMP)
-	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
-	$(if $(NOTEBOOKS),$(PYTEST) --nbval --nbval-current-env --nbval-cell-timeout=$(CELL_TIMEOUT) notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
+# nbval compares every stored output; notebooks/nbval-sanitize.cfg replaces the bytes of
+# embedded pictures (and the animation's random element ids) before comparing.
+NBVAL = $(PYTEST) --nbval --nbval-current-env --nbval-cell-timeout=$(CELL_TIMEOUT) \
+	--nbval-sanitize-with notebooks/nbval-sanitize.cfg -p no:cacheprovider
 
-test-book-build: $(KERNEL_STAMP)
+test-notebooks: $(TEST_STAMP) kernels
+	@echo "=== [2/4] notebooks: nbval re-executes every notebook and compares its stored outputs ==="
+	$(if $(NOTEBOOKS),$(NBVAL) notebooks/,@echo "no notebooks under notebooks/ yet: nothing to compare")
+
+test-notebooks-second-isa: $(TEST_STAMP) kernels-second-isa
+	@echo "=== [2/4] notebooks again, on a second instruction set: $(SECOND_ISA) ==="
+	$(if $(NOTEBOOKS),env $(SECOND_ISA) $(NBVAL) notebooks/,@echo "no notebooks under notebooks/ yet")
+
+test-book-build: kernels
 	@echo "=== [3/4] strict book build: jupyter-book build --warningiserror --nitpick ==="
 	$(build_the_book)
 
-test-book-runs: $(TEST_STAMP) $(KERNEL_STAMP)
+test-book-runs: $(TEST_STAMP) kernels
 	@echo "=== [4/4] book tests, first part: the kernel, no stalled explorer cell, the page checker ==="
 	$(PYTEST) $(RUN_BOOK_TESTS) -m "not pdf"
 
-test-book-lab: $(TEST_STAMP) $(KERNEL_STAMP)
+test-book-lab: $(TEST_STAMP) kernels
 	@echo "=== [4/4] book tests, second part: JupyterLab in headless Chromium ==="
 	$(PYTEST) $(LAB_BOOK_TESTS) -m "not pdf"
 
@@ -169,7 +189,7 @@ print-pdf: $(TEST_STAMP)
 # made in this session are kept in jupyter_config/lab/ (not versioned).  Markdown cells are
 # rendered by jupyterlab-myst.  Jupyter refuses to run as root unless told; containers
 # often are root.
-lab: $(KERNEL_STAMP)
+lab: kernels
 	mkdir -p notebooks
 	JUPYTER_CONFIG_DIR=$(CURDIR)/jupyter_config $(BIN)/jupyter lab --notebook-dir=notebooks \
 		$(if $(filter 0,$(shell id -u)),--allow-root)
@@ -178,7 +198,7 @@ lab: $(KERNEL_STAMP)
 # No timestamps are stored, so re-running an unchanged notebook changes nothing but the
 # random ids of widgets.  (store_widget_state=False would be tidier, but nbclient 0.11
 # then fails on cells with output widgets, e.g. ipywidgets.interactive.)
-notebooks: $(KERNEL_STAMP)
+notebooks: kernels
 	$(if $(NOTEBOOKS),$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.timeout=$(CELL_TIMEOUT) --ExecutePreprocessor.record_timing=False \
 		$(NOTEBOOKS),@echo "no notebooks under notebooks/ yet")
@@ -201,7 +221,7 @@ floors: $(TEST_STAMP)
 		--doctest-modules companion/geomotion -p no:cacheprovider \
 		-W ignore::pyparsing.warnings.PyparsingDeprecationWarning
 
-bench: $(TEST_STAMP) $(KERNEL_STAMP)
+bench: $(TEST_STAMP) kernels
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
 	MPLBACKEND=Agg $(BIN)/python bench/bench_scale.py
 

@@ -145,10 +145,40 @@ def test_reader_targets_install_only_the_book_extra():
         assert "$(BOOK_STAMP)" in needs and "$(TEST_STAMP)" not in needs, (target, sorted(needs))
     for target in ["test", "print-pdf", "format", "bench", "floors"]:
         assert "$(TEST_STAMP)" in prerequisites(target, rules), target
-    # every target that runs notebooks compiles the kernels first (no cell pauses to compile)
+    # every target that runs notebooks compiles the kernels first (no cell pauses to compile),
+    # by a step that always runs (it only loads a current cache): not a file stamp, which
+    # `make clean` or `git clean` would leave behind with the cache gone
     for target in [*READER_TARGETS, "test", "test-notebooks", "test-book-build", "bench"]:
-        assert "$(KERNEL_STAMP)" in prerequisites(target, rules), target
-    assert "companion/geomotion" in " ".join(rules["$(KERNEL_STAMP)"][0]), "again after a change"
+        assert "kernels" in prerequisites(target, rules), target
+    assert "kernels-second-isa" in prerequisites("test-notebooks-second-isa", rules)
+    phony = " ".join(line for line in MAKEFILE.read_text().split("\n\n") if ".PHONY:" in line)
+    assert "kernels" in phony.split() and "kernels-second-isa" in phony.split()
+    assert rules["kernels"][1] == ["$(COMPILE_KERNELS)"]
+    assert re.search(
+        r"^COMPILE_KERNELS = .*\n.*tree\.compile_kernels\(\)", MAKEFILE.read_text(), re.M
+    )
+
+
+def test_the_second_instruction_set_changes_numpy_openblas_and_the_kernels():
+    """`make test` runs the notebooks again with other SIMD paths (.ci/second_isa_env.py)."""
+    import platform
+    import subprocess
+    import sys
+
+    settings = subprocess.run(
+        [sys.executable, ROOT / ".ci" / "second_isa_env.py", "/tmp/cache"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    names = dict(setting.split("=", 1) for setting in settings)
+    assert names["NUMBA_CPU_NAME"] == "generic" and names["NUMBA_CACHE_DIR"] == "/tmp/cache"
+    if platform.machine() == "x86_64":
+        assert names["OPENBLAS_CORETYPE"] == "Nehalem"
+    rules = make_rules()
+    recipe = " ".join(rules["test-notebooks-second-isa"][1])
+    assert "env $(SECOND_ISA) $(NBVAL) notebooks/" in recipe
+    assert "--nbval-sanitize-with notebooks/nbval-sanitize.cfg" in MAKEFILE.read_text()
 
 
 def test_the_book_imports_nothing_test_only():
