@@ -104,7 +104,7 @@ def _rows_of(x, batch, core):
     as one row (1, *core) when it has a single element (shared by every row: not copied)."""
     if math.prod(x.shape[: x.ndim - len(core)]) == 1:
         return np.ascontiguousarray(x, dtype=np.float64).reshape((1,) + core)
-    x = np.broadcast_to(x, batch + core).reshape((-1,) + core)
+    x = np.broadcast_to(x, batch + core).reshape((math.prod(batch),) + core)
     return np.require(x, dtype=np.float64, requirements=["C", "W"])
 
 
@@ -114,14 +114,16 @@ def _triangular_rows(T, B, lower, X):
     B (R or 1, n, k): substitution, the same arithmetic for every row."""
     R, n, k = X.shape
     for r in range(R):
-        t, b = T[r if T.shape[0] > 1 else 0], B[r if B.shape[0] > 1 else 0]
-        for col in range(k):
-            for step in range(n):
-                i = step if lower else n - 1 - step
-                s = b[i, col]
-                for j in range(0, i) if lower else range(i + 1, n):
-                    s -= t[i, j] * X[r, j, col]
-                X[r, i, col] = s / t[i, i]
+        t, b, x = T[r if T.shape[0] > 1 else 0], B[r if B.shape[0] > 1 else 0], X[r]
+        for step in range(n):  # row by row, every column at once (contiguous)
+            i = step if lower else n - 1 - step
+            x[i, :] = b[i, :]
+            for j in range(0, i) if lower else range(i + 1, n):
+                tij = t[i, j]
+                for col in range(k):
+                    x[i, col] -= tij * x[j, col]
+            for col in range(k):
+                x[i, col] /= t[i, i]
 
 
 def _solve_triangular(T, B, lower):
@@ -187,13 +189,21 @@ def _constraint_rtol(rtol):
     return float(array)
 
 
+def _row_norms(J):
+    """Euclidean norms (..., c) of the rows of J (..., c, n), without overflow or underflow
+    of the squares (each row divided by its largest entry first)."""
+    largest = np.abs(J).max(axis=-1, initial=0.0)
+    safe = np.where(largest > 0, largest, 1.0)[..., None]
+    return largest * np.sqrt(np.einsum("...ij,...ij->...i", J / safe, J / safe))
+
+
 def _row_scales(J, rtol):
     r"""Row norms ``d`` and their inverses ``E`` (..., c) of the rank rule.
 
     A row whose norm is at most ``rtol`` times the longest row's counts as zero: its
     ``d`` and ``E`` are 0, so it neither adds to the rank nor carries a multiplier.
     """
-    norms = np.sqrt(np.einsum("...ij,...ij->...i", J, J))
+    norms = _row_norms(J)
     longest = norms.max(axis=-1, keepdims=True, initial=0.0)
     kept = norms > rtol * longest
     d = np.where(kept, norms, 0.0)
@@ -207,27 +217,25 @@ def _constraint_rank(J, rtol):
     or the scale of the rows: a row in mm and one in km weigh the same), rows shorter
     than ``rtol`` times the longest count as zero, and the rank counts the singular values
     of the scaled matrix above ``rtol`` times the largest.  ``rtol`` is already resolved
-    (:func:`_constraint_rtol`).
+    (:func:`_constraint_rtol`).  Computed by :class:`_ConstraintRows`, from the same
+    decomposition as every solve, so the two can never disagree, even at a tie.
     """
-    _, E = _row_scales(J, rtol)
-    scaled = E[..., None] * J
-    s = _singular_values(scaled)
-    largest = s[..., :1] if s.shape[-1] else np.zeros(s.shape[:-1] + (1,))
-    return np.sum(s > rtol * largest, axis=-1)
+    return _ConstraintRows(J, rtol).rank
 
 
 class _ConstraintRows:
     r"""The rank rule applied to ``J`` (..., c, n), and the pieces of a rank-revealing solve.
 
-    With row scales :math:`E` (:func:`_row_scales`), :math:`\tilde J = EJ = USV^T` (thin
-    SVD, :math:`p = \min(c, n)` triplets) and the rank :math:`r` of :func:`_constraint_rank`
-    per element: the first :math:`r` rows of :math:`V^T` span the row space of
-    :math:`J` (``active`` marks them), and :math:`J\dot v = -\gamma` reads
+    With row scales :math:`E` (:func:`_row_scales`), :math:`\tilde J = EJ = USV^T` (the full
+    SVD, :math:`p = \min(c, n)` triplets; the package's one decomposition for the rank, so
+    that every caller counts alike) and the rank :math:`r` per element: the first
+    :math:`r` rows of :math:`V^T` span the row space of :math:`J` (``active`` marks them),
+    the remaining rows of :math:`V^T` its kernel, and :math:`J\dot v = -\gamma` reads
     :math:`V_r^T\dot v = -S_r^{-1}U_r^TE\gamma` on it.  Inactive triplets are masked so
     that one vectorized solve serves a batch whose ranks differ.
     """
 
-    def __init__(self, J, rtol, *, full=False):
+    def __init__(self, J, rtol):
         self.rtol = rtol
         self.J = J
         self.d, self.E = _row_scales(J, rtol)
@@ -236,11 +244,9 @@ class _ConstraintRows:
         batch = J.shape[:-2]
         if min(c, n) == 0:
             self.U, self.s = np.zeros(batch + (c, 0)), np.zeros(batch + (0,))
-            self.Vt = np.broadcast_to(np.eye(n), batch + (n, n)).copy() if full else None
-            if not full:
-                self.Vt = np.zeros(batch + (0, n))
+            self.Vt = np.broadcast_to(np.eye(n), batch + (n, n)).copy()
         else:
-            self.U, self.s, self.Vt = np.linalg.svd(scaled, full_matrices=full)
+            self.U, self.s, self.Vt = np.linalg.svd(scaled, full_matrices=True)
         p = self.s.shape[-1]
         self.U = self.U[..., :p]
         largest = self.s[..., :1] if p else np.zeros(batch + (1,))
@@ -266,18 +272,25 @@ class _ConstraintRows:
     def multiplier(self, mu):
         r"""Minimum-norm :math:`\lambda` (..., c, k) with :math:`J^T\lambda = V_r\mu`.
 
-        :math:`\lambda` lies in :math:`\operatorname{range}J = E^{-1}\operatorname{range}U_r`:
-        :math:`\lambda = D U_r z`, :math:`D = \operatorname{diag}(d)`, and
-        :math:`S_r(U_r^TD^2U_r)z = \mu`.  Being in the range of :math:`J` (orthogonal to
-        :math:`\ker J^T`), it is the smallest of all multipliers with that reaction.
+        :math:`J^T = V_rS_rU_r^TD` (:math:`D = \operatorname{diag}(d)`), so the condition
+        reads :math:`(DU_r)^T\lambda = S_r^{-1}\mu`, whose minimum-norm solution lies in
+        the range of :math:`DU_r`, the range of :math:`J` (orthogonal to
+        :math:`\ker J^T`): the smallest of all multipliers with that reaction.  With the
+        QR factors :math:`DU_r = QR`, :math:`\lambda = QR^{-T}S_r^{-1}\mu`: the row norms
+        enter once (the condition number of :math:`R` is at most the ratio of the longest
+        to the shortest kept row), never squared as in the normal equations.  Inactive
+        triplets give zero columns, whose pivots are set to one (their right-hand side is
+        zero).
         """
         if self.p == 0:
             batch = np.broadcast_shapes(self.d.shape[:-1], mu.shape[:-2])
             return np.zeros(batch + self.d.shape[-1:] + mu.shape[-1:])
-        G = self.mask(np.swapaxes(self.U, -1, -2) @ ((self.d**2)[..., None] * self.U))
+        W = self.d[..., None] * np.where(self.active[..., None, :], self.U, 0.0)
+        Q, R = np.linalg.qr(W)
+        R = R + np.where(self.active, 0.0, 1.0)[..., None] * np.eye(self.p)
         safe = np.where(self.active, self.s, 1.0)[..., None]
-        z = _spd_solve(G, np.where(self.active[..., None], mu / safe, 0.0))
-        return self.d[..., None] * (self.U @ z)
+        z = _solve_lower(np.swapaxes(R, -1, -2), np.where(self.active[..., None], mu / safe, 0.0))
+        return Q @ z
 
 
 #: Smallest ratio sigma_min / sigma_max of the row-scaled constraint Jacobian certified by
@@ -356,12 +369,19 @@ def _dot_lanes(x, y, n, out, m):
             out[l] += x[q, l] * y[q, l]
 
 
+#: The certified solve's margin on the rank rule's row test: it takes rows at least this
+#: many times ``rtol`` longer than the longest, and leaves a row near the threshold to the
+#: rank-revealing solve, whose norms are the rule's own (:func:`_row_scales`).
+_ROW_MARGIN = 4.0
+
+
 @numba.njit(**_LANES)
 def _unit_rows(J, rtol, m, d, longest, X, status):
     r"""The rank rule's row scaling, lane by lane: ``d`` (c, W) the row norms of J (c, n,
-    W) and ``X`` the rows divided by them.  A row whose norm is at most ``rtol`` times the
-    longest row's counts as zero under the rule (:func:`_row_scales`): the lane is flagged
-    ``ROWS_NOT_CERTIFIED``, since its rank is then below the number of rows."""
+    W) and ``X`` the rows divided by them.  A row whose norm is not above ``_ROW_MARGIN``
+    times ``rtol`` times the longest row's (a row the rule counts as zero, or one near the
+    rule's threshold, or norms out of the float range) flags the lane
+    ``ROWS_NOT_CERTIFIED``: the rank-revealing solve decides it by the rule itself."""
     c, n = J.shape[0], J.shape[1]
     for i in range(c):
         _dot_lanes(J[i], J[i], n, d[i], m)
@@ -372,7 +392,7 @@ def _unit_rows(J, rtol, m, d, longest, X, status):
             longest[l] = max(longest[l], d[i, l])
     for i in range(c):
         for l in range(m):
-            if not d[i, l] > rtol * longest[l]:
+            if not (d[i, l] > _ROW_MARGIN * rtol * longest[l] and d[i, l] < np.inf):
                 _flag(status, l, ROWS_NOT_CERTIFIED)
                 d[i, l] = 1.0
         for j in range(n):
@@ -509,7 +529,7 @@ def _certifiable(c, n, rtol):
     return 0 < c <= n and rtol * 1e3 <= _CERTIFIED_SIGMA_RATIO
 
 
-def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
+def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True, inputs=None):
     r"""Accelerations, minimum-norm multipliers and rank: the package's constrained solve.
 
     Solves :math:`M\dot v = F + J^T\lambda`, :math:`J\dot v = -\gamma` for each column of
@@ -528,8 +548,19 @@ def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
     Returns ``(a, multiplier, rank)``, shapes (..., n, k), (..., c, k), (...) (a Python
     int for one element).  ``ValueError`` for an M that is not symmetric positive
     definite, and (with ``check_range``) for an inconsistent bias (see
-    :func:`_check_range`).
+    :func:`_check_range`); ``FloatingPointError`` when finite inputs overflow, naming
+    ``inputs`` (the caller's arguments, by name; by default these four).
     """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        a, multiplier, rank = _solve_each(M, J, load, gamma, rtol, check_range)
+    inputs = inputs or {"M": M, "J_c": J, "load": load, "gamma": gamma}
+    _validate.finite_result(a, "the accelerations", **inputs)
+    _validate.finite_result(multiplier, "the multipliers", **inputs)
+    return a, multiplier, rank
+
+
+def _solve_each(M, J, load, gamma, rtol, check_range):
+    """The body of :func:`_constrained_solve`: each element by its own path."""
     c, n = J.shape[-2:]
     k = load.shape[-1]
     batch = np.broadcast_shapes(M.shape[:-2], J.shape[:-2], load.shape[:-2], gamma.shape[:-2])
@@ -548,7 +579,6 @@ def _constrained_solve(M, J, load, gamma, rtol, *, check_range=True):
         a[rest], multiplier[rest], rank[rest] = _rank_revealing_solve(
             *part, rtol, check_range=check_range, positions=rest, batch=batch
         )
-    _validate.finite_result(a, "the accelerations", M=M, J_c=J, load=load, gamma=gamma)
     a, multiplier = a.reshape(batch + (n, k)), multiplier.reshape(batch + (c, k))
     return a, multiplier, int(rank[0]) if batch == () else rank.reshape(batch)
 
@@ -572,7 +602,9 @@ def _rank_revealing_solve(M, J, load, gamma, rtol, *, check_range, positions, ba
     must be consistent (:func:`_check_range`); without it the solve is the least-squares
     (Gauss-Newton) one, as projections need.
     """
-    M, L = _validate.positive_definite_factor(M)
+    M, L = _validate.positive_definite_factor(
+        M, where=lambda i: np.unravel_index(positions[i], batch) if batch else ()
+    )
     rows = _ConstraintRows(J, rtol)
     y = _solve_lower(L, load)
     Lt = np.swapaxes(L, -1, -2)

@@ -199,10 +199,12 @@ def square_matrix(value, name="M"):
 def symmetric_matrix(value, name="M"):
     """Return ``value`` as a finite symmetric (..., n, n) float array (to rounding)."""
     M = square_matrix(value, name)
-    # Each matrix of a batch on its own scale, so that whether one is accepted does not
-    # depend on the others.  M - M^T is antisymmetric: its largest entry is its largest magnitude.
+    # Each matrix of a batch on its own scale (its asymmetry against 1e-12 of its largest
+    # entry: a matrix of 1e-20 entries is judged as one of 1), so that whether one is
+    # accepted does not depend on the others or on the units.  M - M^T is antisymmetric:
+    # its largest entry is its largest magnitude.
     asym = (M - np.swapaxes(M, -1, -2)).max(axis=(-2, -1), initial=0.0)
-    bad = (asym > 1e-12) & (asym > 1e-12 * (1 + np.abs(M).max(axis=(-2, -1), initial=0.0)))
+    bad = asym > 1e-12 * np.abs(M).max(axis=(-2, -1), initial=0.0)
     if np.any(bad):
         worst = np.unravel_index(np.argmax(np.where(bad, asym, -1.0)), bad.shape)
         where = f" at batch index {tuple(int(i) for i in worst)}" if bad.ndim else ""
@@ -212,17 +214,22 @@ def symmetric_matrix(value, name="M"):
     return M
 
 
-def positive_definite_factor(value, name="M"):
+def positive_definite_factor(value, name="M", *, where=None):
     """Validate a (..., n, n) symmetric positive definite matrix (a mass matrix, a weight
-    matrix...); return it and its Cholesky factor L."""
+    matrix...); return it and its Cholesky factor L.  The error names the first matrix
+    of a batch that is not, by its batch index (``where`` maps a flat index of ``value``'s
+    batch to the index to print, for a caller that passed part of its own batch)."""
     M = symmetric_matrix(value, name)
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError as error:
-        smallest = float(np.linalg.eigvalsh(M).min())
+        smallest = np.linalg.eigvalsh(M).min(axis=-1)
+        flat = int(np.argmin(smallest.reshape(-1) > 0))  # the first that is not positive
+        index = where(flat) if where else np.unravel_index(flat, smallest.shape)
+        at = f" at batch index {tuple(int(i) for i in index)}" if len(index) else ""
         raise ValueError(
             f"{name}: expected a symmetric positive definite matrix, got smallest "
-            f"eigenvalue {smallest:.3g}"
+            f"eigenvalue {float(smallest.reshape(-1)[flat]):.3g}{at}"
         ) from error
     return M, L
 

@@ -95,12 +95,12 @@ def test_an_edited_kernel_is_compiled_afresh_under_numba_cache_dir(tmp_path):
     assert any(pathlib.Path(first).rglob("*_triangular_rows*.nbi"))  # cached there
     source = copy / "_linalg.py"
     text = source.read_text()
-    edited = text.replace("X[r, i, col] = s / t[i, i]", "X[r, i, col] = 2.0 * s / t[i, i]")
+    edited = text.replace("x[i, col] /= t[i, i]", "x[i, col] /= 0.5 * t[i, i]")
     assert edited != text
     source.write_text(edited)
     value, second, _ = run_a_kernel(copy, env)
     assert second != first and pathlib.Path(second).parent == tmp_path / "cache"
-    assert value == 2.0 * (9.0 - 1.0 * 2.0) / 4.0  # the edited code ran, not the old cache
+    assert value == (9.0 - 1.0 * 2.0) / 2.0  # the edited code ran (x0 = 2), not the old cache
 
 
 @pytest.mark.skipif(not shutil.which("setpriv"), reason="needs setpriv (util-linux)")

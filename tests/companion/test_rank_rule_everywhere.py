@@ -35,19 +35,22 @@ RTOL = 1e-10  # the rule's default
 # ---------------------------------------------------------------------------
 
 
-def rod(mass, length):
-    """A slender rod along body x: (m, c, I_C), with a little inertia about every axis."""
-    I_C = np.diag([1e-4, mass * length**2 / 12, mass * length**2 / 12]) + 1e-5 * np.eye(3)
-    return mass, np.array([length / 2, 0.0, 0.0]), I_C
+def rod(mass, length, size=1.0):
+    """A slender rod along body x: (m, c, I_C), with a little inertia about every axis
+    (of a rod ``size`` times the reference four-bar's)."""
+    I_C = np.diag([1e-4 * size**2, mass * length**2 / 12, mass * length**2 / 12])
+    return mass, np.array([length / 2, 0.0, 0.0]), I_C + 1e-5 * size**2 * np.eye(3)
 
 
-def four_bar(R0, crank=0.3, coupler=0.7, rocker=0.6, ground=(0.8, 0.1), gravity=(0, 0, -9.81)):
+def four_bar(
+    R0, crank=0.3, coupler=0.7, rocker=0.6, ground=(0.8, 0.1), gravity=(0, 0, -9.81), size=1.0
+):
     """Crank (body 0), coupler (body 1) and rocker (body 2) turning about the z axis of
     a plane whose orientation is R0; the coupler's tip held to the rocker's tip by a
     spherical frame closure (three point rows, one of them out of the plane)."""
     P = spatial.pose
     ground = R0 @ np.array([*ground, 0.0])
-    rods = [rod(1.0, crank), rod(1.5, coupler), rod(1.2, rocker)]
+    rods = [rod(1.0, crank, size), rod(1.5, coupler, size), rod(1.2, rocker, size)]
     model = tree.Tree(
         [-1, 0, -1],
         [tree.REVOLUTE_Z] * 3,
@@ -342,3 +345,112 @@ def test_the_fused_pass_refuses_a_vanishing_row_and_certifies_the_others():
         2
     ]
     assert (status == _linalg.SOLVED).all()
+
+
+# ---------------------------------------------------------------------------
+# The referee's cases (a second review of this layer)
+# ---------------------------------------------------------------------------
+
+
+def test_rows_of_very_different_lengths_are_solved_not_refused():
+    # Two independent rows, 1e-9 and 1 long: the multiplier's QR takes the row norms
+    # once (the normal equations squared them to a condition number of 1e18 and failed).
+    # Two rows on two coordinates fix a by J a = -gamma alone: a = (-1, 7e5) by hand, and
+    # J^T lambda = M a + h - tau then fixes lambda.
+    M, J = np.diag([2.0, 3.0]), np.array([[1e-9, 0.0], [1.0, 1e-6]])
+    h, gamma, tau = np.array([0.5, -1.0]), np.array([1e-9, 0.3]), np.array([1.0, 2.0])
+    result = constraints.constrained_dynamics(M, J, h, gamma, tau)
+    assert result.rank == constraints.constraint_rank(J) == 2
+    np.testing.assert_allclose(result.a, [-1.0, 7e5], rtol=1e-9)
+    lam_1 = (3.0 * 7e5 - 1.0 - 2.0) / 1e-6
+    lam_0 = (2.0 * -1.0 + 0.5 - 1.0 - lam_1) / 1e-9
+    # the scaled rows are nearly parallel (sigma ratio 5e-7): lambda to a few 1e-8
+    np.testing.assert_allclose(result.multiplier, [lam_0, lam_1], rtol=1e-6)
+    P = constraints.projectors(M, J).P_v
+    np.testing.assert_allclose(J @ P, 0.0, atol=1e-12)
+    assert np.abs(integrators.project_velocity(M, J, [1.0, 2.0])).max() < 1e-9
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-3, 1e3])
+def test_a_planar_closure_in_a_tilted_plane_has_no_rows_at_all(scale):
+    # components="planar" keeps the three out-of-plane rows: all of them are rounding in
+    # a tilted plane (each about 1e-16 long, so the rank rule alone, relative to the
+    # longest row, would keep them).  They are zero up to the tree's own scale: the
+    # closure constrains nothing and the motion is the unconstrained one.
+    g = np.array([0.0, -9.81, 0.0])
+    q = closed_angles(0.9)
+    lengths = dict(crank=0.3 * scale, coupler=0.7 * scale, rocker=0.6 * scale)
+    ground = (0.8 * scale, 0.1 * scale)
+    for R0 in (np.eye(3), TILT):
+        model, closures, _ = four_bar(R0, **lengths, ground=ground, gravity=R0 @ g, size=scale)
+        closures = constraints.ClosureSet(
+            [
+                constraints.frame_closure(model, 2, c.frame_a, 1, c.frame_b, components="planar")
+                for c in closures.closures
+            ]
+        )
+        J = closures.jacobian(q)
+        assert np.all(J == 0.0) and constraints.constraint_rank(J) == 0
+        result = closures.forward_dynamics(np.stack([q, q]), np.zeros((2, 3)), 0.0)
+        np.testing.assert_allclose(
+            result.a, tree.aba(model, q, np.zeros(3), np.zeros(3))[None].repeat(2, 0), rtol=1e-12
+        )
+        assert result.rank.tolist() == [0, 0]
+        assert np.all(closures.closures[0].jacobian(q) == 0.0)
+
+
+def test_a_batch_of_jacobians_without_rows_is_solved():
+    a = constraints.constrained_dynamics(np.eye(4), np.zeros((3, 0, 4)), 0, 0, np.ones(4)).a
+    np.testing.assert_array_equal(a, np.ones((3, 4)))
+    assert constraints.projectors(np.eye(4), np.zeros((3, 0, 4))).P_v.shape == (3, 4, 4)
+
+
+def test_a_projected_configuration_does_not_depend_on_its_batch():
+    # The Newton projection stops each element when it is within the tolerance, not when
+    # the slowest element of the batch is.
+    circle = constraints.FunctionConstraint(
+        residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
+        jacobian=lambda q: q[..., None, :],
+        acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True),
+    )
+    Q = np.array([[0.66, 0.88], [0.6, 0.8000001], [2.0, 0.1]])
+    both = integrators.project_position(2.0 * np.eye(2), circle, Q)
+    for i in range(3):
+        alone = integrators.project_position(2.0 * np.eye(2), circle, Q[i])
+        np.testing.assert_array_equal(both[i], alone)
+
+
+def test_the_rank_at_a_tie_is_the_rule_s_in_every_path():
+    # rtol exactly at a row's relative length: the certified solve leaves such a row to
+    # the rank-revealing solve, which counts by the rule's own numbers.
+    from geomotion._linalg import _row_norms
+
+    rng = np.random.default_rng(4)
+    M = np.eye(3)
+    for _ in range(200):
+        J = rng.normal(size=(2, 3)) * [[1.0], [10.0 ** rng.uniform(-8, -2)]]
+        norms = _row_norms(J)
+        rtol = norms.min() / norms.max()
+        result = constraints.constrained_dynamics(M, J, 0.0, np.zeros(2), np.ones(3), rtol=rtol)
+        assert result.rank == constraints.constraint_rank(J, rtol=rtol)
+
+
+def test_overflowing_multipliers_raise_naming_the_caller_s_arguments():
+    for J in ([[1e-150, 0.0]], [[1e-150, 0.0], [2e-150, 0.0]]):
+        with pytest.raises(FloatingPointError, match=r"^M, J_c, h, gamma, tau: the multipliers"):
+            constraints.constrained_dynamics(np.eye(2), J, 0, 0, [1e200, 0.0])  # no warning first
+
+
+@pytest.mark.parametrize("scale", [1e-165, 1e160])
+def test_the_rank_rule_is_scale_free_down_to_underflow_and_up_to_overflow(scale):
+    assert constraints.constraint_rank(scale * np.array([[1.0, 1.0], [1.0, -1.0]])) == 2
+    assert constraints.constraint_rank(scale * np.array([[1.0, 1.0]])) == 1
+
+
+def test_mass_matrix_errors_name_their_batch_element():
+    M = np.stack([np.eye(2), -np.eye(2)])
+    with pytest.raises(ValueError, match=r"smallest eigenvalue -1 at batch index \(1,\)"):
+        constraints.constrained_dynamics(M, np.ones((1, 2)), 0.0, 0.0, 0.0)
+    tiny = 1e-20 * np.array([[1.0, 0.5], [0.0, 1.0]])  # half asymmetric, at any scale
+    with pytest.raises(ValueError, match="M: expected a symmetric matrix, got asymmetry 5e-21"):
+        constraints.constrained_dynamics(tiny, np.ones((1, 2)), 0.0, 0.0, 0.0)

@@ -239,7 +239,7 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
             f"J_c: expected at least one generalized coordinate (column), got shape {J.shape}"
         )
     rtol = _constraint_rtol(rtol)
-    rows = _ConstraintRows(J, rtol, full=True)  # full SVD: V has n columns even when m < n
+    rows = _ConstraintRows(J, rtol)  # the full SVD: V has n columns even when m < n
     Vt, rank = rows.Vt, rows.rank
     if require_regular and np.any(rank < m):
         where = (
@@ -366,8 +366,15 @@ def constrained_dynamics(M, J_c, h, gamma, tau, *, rtol=None):
     h, tau = _vector(h, "h", M.shape[-1]), _vector(tau, "tau", M.shape[-1])
     gamma = _vector(gamma, "gamma", J.shape[-2])
     _check_batches(M=(M, 2), J_c=(J, 2), h=(h, 1), gamma=(gamma, 1), tau=(tau, 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        load = (tau - h)[..., None]
     a, multiplier, rank = _constrained_solve(
-        M, J, (tau - h)[..., None], gamma[..., None], _constraint_rtol(rtol)
+        M,
+        J,
+        load,
+        gamma[..., None],
+        _constraint_rtol(rtol),
+        inputs={"M": M, "J_c": J, "h": h, "gamma": gamma, "tau": tau},
     )
     return ConstrainedDynamics(a[..., 0], multiplier[..., 0], _rank_result(rank))
 

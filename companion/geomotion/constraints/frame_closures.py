@@ -188,9 +188,12 @@ class FrameClosure:
         object.__setattr__(self, "frame_a", _frame(self.frame_a, "frame_a"))
         object.__setattr__(self, "frame_b", _frame(self.frame_b, "frame_b"))
         object.__setattr__(self, "components", _components(self.components))
-        # The two frames, checked once; every evaluation walks both paths in one pass.
+        # The two frames, checked once; every evaluation walks both paths in one pass.  The
+        # Jacobian and bias rows are a one-pair stack's: the rows of a ClosureSet, computed
+        # by the same kernel, rows zero up to rounding set to exactly zero.
         pair = tree.FramePair(self.model, body_a, self.frame_a, body_b, self.frame_b)
         object.__setattr__(self, "_pair", pair)
+        object.__setattr__(self, "_stack", tree.FramePairStack([pair], [self.components]))
 
     def wrench(self, multiplier, *, on="a"):
         r"""The constraint's wrench on one of its bodies, from its multiplier.
@@ -275,20 +278,19 @@ class FrameClosure:
         if len(rows) < 6:  # undo the free part first (a weld has none)
             xi[..., rows] = 0.0
             xi = log_pose(T @ _inverse_pose(exp_twist(xi)))
-        return self._selected(xi, axis=-1)
+        return xi[..., list(self.components)]  # in the order given, as J's rows
 
     def jacobian(self, q):
-        r""":math:`E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a)`, (..., c, nv): rad/s, m/s per unit of v."""
-        return self._selected(self._pair.kinematics(q).jacobian, axis=-2)
+        r""":math:`E\,\mathrm{Ad}_{T_{0a}}^{-1}(J^0_b - J^0_a)`, (..., c, nv): rad/s, m/s per unit of v.
+
+        A row zero up to rounding (the out-of-plane rows of a planar mechanism drawn in a
+        tilted plane) is exactly zero, as are its bias entry (see
+        ``geomotion.tree.frames._rounding_floors``)."""
+        return self._stack.jacobian(q)
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma = \tfrac{d}{dt}(J_c)\,v`, (..., c): rad/s^2, m/s^2 (see the class notes)."""
-        return self._selected(self._pair.acceleration_bias(q, v), axis=-1)
-
-    def _selected(self, six, axis):
-        """The rows ``components`` of ``six`` (six entries along ``axis``), in the order
-        given: the one selection of the residual, the Jacobian and the bias."""
-        return np.take(six, self.components, axis=axis)
+        return self._stack.acceleration_bias(q, v)
 
 
 class ClosureSet:

@@ -110,7 +110,8 @@ def step(M, checked, loads_of, t, q, v, loads, dt, tolerance, max_iter, integrat
     for iteration in range(max_iter + 1):
         Phi = checked.residual(q_next)
         J_next = checked.jacobian(q_next)
-        violation = tolerance.residual(Phi, q_next, J_next)
+        each = tolerance.violations(Phi, q_next, J_next)
+        violation = float(np.max(each, initial=0.0))
         if violation <= tolerance.tolerance:
             break
         if iteration == max_iter:
@@ -129,7 +130,10 @@ def step(M, checked, loads_of, t, q, v, loads, dt, tolerance, max_iter, integrat
             * dt**2
             * rows.mask(np.swapaxes(rows.U, -1, -2) @ (rows.E[..., None] * J_next) @ Minv_V)
         )
-        mu = mu - np.linalg.solve(dPhi_dmu, rows.rotate(Phi[..., None]))[..., 0]
+        step_mu = np.linalg.solve(dPhi_dmu, rows.rotate(Phi[..., None]))[..., 0]
+        # an element within the tolerance keeps its multiplier: its answer does not depend
+        # on how long the rest of its batch needs
+        mu = mu - np.where((each <= tolerance.tolerance)[..., None], 0.0, step_mu)
         q_next, a_open = drift(mu)
     lam = rows.multiplier(mu[..., None])[..., 0]
     v_half = v + 0.5 * dt * a_open

@@ -138,14 +138,18 @@ class Tolerance:
         lengths = np.where(lengths > _RANK_RTOL * longest, lengths, longest)
         return self.rtol * lengths * self.scale(q)[..., None]
 
-    def residual(self, Phi, q, J):
-        """The measured violation (a float, worst of the batch), in the units of tolerance."""
+    def violations(self, Phi, q, J):
+        """The measured violation of each element of the batch (...), in the units of tolerance."""
         if self.atol is not None:
-            return float(norm(Phi).max(initial=0.0))
+            return norm(Phi)
         bounds = self.row_bounds(q, J)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(bounds > 0, np.abs(Phi) / bounds, np.where(Phi == 0, 0.0, np.inf))
-        return float(ratio.max(initial=0.0)) * self.rtol
+        return ratio.max(axis=-1, initial=0.0) * self.rtol
+
+    def residual(self, Phi, q, J):
+        """The measured violation (a float, worst of the batch), in the units of tolerance."""
+        return float(np.max(self.violations(Phi, q, J), initial=0.0))
 
     def floor(self, q, J):
         """A bound on |Phi| (constraint units) that the tolerance guarantees, for studies."""
@@ -305,14 +309,18 @@ def newton_projection(mass_of, checked, q, tolerance, max_iter, suggestion=None,
     for iteration in range(max_iter + 1):
         Phi = checked.residual(q)
         J = checked.jacobian(q)
-        violation = tolerance.residual(Phi, q, J)
+        each = tolerance.violations(Phi, q, J)
+        violation = float(np.max(each, initial=0.0))
         if violation <= tolerance.tolerance:
             return q
         if iteration == max_iter:
             break
         delta = metric_correction(mass_of(q), J, Phi)[0]
+        # An element within the tolerance takes no further step: its answer does not depend
+        # on how long the rest of its batch needs.
+        delta = np.where((each <= tolerance.tolerance)[..., None], 0.0, delta)
         removed = norm(np.einsum("...ij,...j->...i", J, delta))
-        stuck = (removed <= _PROGRESS * norm(Phi)) & (norm(Phi) > 0)
+        stuck = (removed <= _PROGRESS * norm(Phi)) & (each > tolerance.tolerance)
         if np.any(stuck):
             index = np.unravel_index(np.argmax(stuck), stuck.shape) if stuck.ndim else ()
             where = f" at batch index {tuple(int(i) for i in index)}" if index else ""

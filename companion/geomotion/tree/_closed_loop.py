@@ -16,10 +16,11 @@ without writing :math:`M` or :math:`J_c` out and reading them back: the composit
 :func:`geomotion.tree.crba`, :func:`geomotion.tree.bias_forces`,
 :meth:`~geomotion.tree.FramePairStack.jacobian_and_bias` and the package's constrained
 solve spends about a fifth of its time moving those arrays between layouts.  Each lane is
-computed alike whatever the others hold; a configuration whose rows the certified solve
-does not accept (a row the rank rule counts as zero, redundant or nearly dependent
-closures) is reported in ``status``, and the caller solves it, alone, by that
-composition.
+computed alike whatever the others hold.  Rows zero up to rounding (below the stack's
+floors) are set to exactly zero first, as the stack's own rows are; a configuration whose
+rows the certified solve does not accept (a row the rank rule counts as zero, redundant or
+nearly dependent closures) is reported in ``status``, and the caller solves it, alone,
+by that composition.
 """
 
 import numba
@@ -38,12 +39,14 @@ BLOCK = 64
 @numba.njit(**_lanes._KERNEL)
 def closed_loop_dynamics(
     parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, T, G,
-    ratio, rtol, a, lam, status,
+    floors, ratio, rtol, a, lam, status,
 ):  # fmt: skip
     r"""Accelerations ``a`` (B, nv) and multipliers ``lam`` (B, c) of the closed-loop
-    dynamics, block by block; ``G`` (B, 3) is the gravity of each configuration.
-    ``status`` (B,) gets each configuration's ``geomotion._linalg`` code: ``SOLVED``, or
-    why its ``a`` and ``lam`` hold no answer."""
+    dynamics, block by block; ``G`` (B, 3) is the gravity of each configuration.  A row
+    whose norm is at most its ``floors`` entry (c,) is zero up to rounding and set to
+    exactly zero, as :meth:`geomotion.tree.FramePairStack.jacobian` does.  ``status`` (B,)
+    gets each configuration's ``geomotion._linalg`` code: ``SOLVED``, or why its ``a`` and
+    ``lam`` hold no answer."""
     n, nv, B, c = parent.shape[0], S.shape[0], Q.shape[0], rows.shape[0]
     W = min(BLOCK, B)
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
@@ -56,7 +59,7 @@ def closed_loop_dynamics(
     Jl, Gl, Jd, poses, points, vectors, wk, _, _ = _lanes_frames._closure_work(n, nv, c, paths, W)
     solve = _linalg._lanes_work(nv, c, 1, W)
     load, al, laml = np.empty((1, nv, W)), np.empty((1, nv, W)), np.empty((1, c, W))
-    st = np.empty(W, dtype=np.int64)
+    st, squares = np.empty(W, dtype=np.int64), np.empty(W)
     for start in range(0, B, W):
         m = min(W, B - start)
         _lanes._block_transforms(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, X)
@@ -70,6 +73,16 @@ def closed_loop_dynamics(
             p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, True, True, Jl, Gl,
             Jd, poses, points, vectors, wk,
         )  # fmt: skip
+        for out in range(c):  # rows zero up to rounding: exactly zero
+            squares[:m] = 0.0
+            for j in range(nv):
+                for l in range(m):
+                    squares[l] += Jl[out, j, l] * Jl[out, j, l]
+            for l in range(m):
+                if squares[l] <= floors[out] * floors[out]:
+                    Gl[out, l] = 0.0
+                    for j in range(nv):
+                        Jl[out, j, l] = 0.0
         for l in range(m):
             for j in range(nv):
                 load[0, j, l] = T[start + l, j] - h[j, l]
@@ -98,6 +111,7 @@ def run(stack, q, v, tau, batch, rtol):
     status = np.empty(Q.shape[0], dtype=np.int64)
     closed_loop_dynamics(
         *_jit.flat_tree(model).arrays(), stack._paths, stack._ends, stack._frames, stack._rows,
-        Q, V, T, np.ascontiguousarray(G), _linalg._CERTIFIED_SIGMA_RATIO, rtol, a, lam, status,
+        Q, V, T, np.ascontiguousarray(G), stack._floors, _linalg._CERTIFIED_SIGMA_RATIO, rtol,
+        a, lam, status,
     )  # fmt: skip
     return a, lam, status

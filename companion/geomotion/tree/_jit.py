@@ -220,14 +220,15 @@ def _inputs(model, arrays, g, f_ext, frame):
     return batch, rows, G, F, use_f
 
 
-def run_rnea(model, q, v, a, g, f_ext=None, frame="body"):
-    """:func:`geomotion.tree.general.rnea` by the compiled kernel (``_lanes.rnea``)."""
+def run_rnea(model, q, v, a, g, f_ext=None, frame="body", *, finite=True):
+    """:func:`geomotion.tree.general.rnea` by the compiled kernel (``_lanes.rnea``); with
+    ``finite``, a FloatingPointError if the result overflowed (else the caller checks)."""
     batch, (Q, V, A), G, F, use_f = _inputs(model, (q, v, a), g, f_ext, frame)
     out = np.empty((Q.shape[0], model.nv))
     _lanes.rnea(*flat_tree(model).arrays(), Q, V, A, G, F, use_f, out)
-    return _validate.finite_result(out, "the joint forces", q=q, v=v, a=a).reshape(
-        batch + (model.nv,)
-    )
+    if finite:
+        _validate.finite_result(out, "the joint forces", q=q, v=v, a=a)
+    return out.reshape(batch + (model.nv,))
 
 
 def run_aba(model, q, v, tau, g, f_ext=None, frame="body"):

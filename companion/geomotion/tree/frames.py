@@ -554,6 +554,48 @@ class FramePair:
         return self.frame_a, self.frame_b
 
 
+#: A stacked closure row whose norm is at most this many machine epsilons times its
+#: scale is zero up to rounding (see :func:`_rounding_floors`).
+ROUNDING_FACTOR = 1e3
+
+
+def _rounding_floors(model, pairs, components):
+    r"""The rounding floor of each stacked row (c,): below it a row is zero up to rounding.
+
+    A Jacobian entry of a frame pair is a joint's motion column seen in frame a: at most 1
+    in a rotation row (a unit axis) and at most :math:`s + 2L` in a translation row
+    (:math:`s` the largest translational part of a joint's columns, as a prismatic axis
+    or a helix's pitch; :math:`L` the tree's extent, the sum of its placement offsets and
+    of the largest frame offsets: a bound on any lever arm).  Rounding leaves a few
+    machine epsilons of that in each entry, so a row whose norm is at most
+    ``ROUNDING_FACTOR`` :math:`\epsilon\sqrt{n_v}` times its scale carries no
+    information: the out-of-plane rows of a planar mechanism drawn in a tilted plane.
+    The rank rule alone (relative to the longest row) cannot tell when every row is of
+    that kind; this floor can, since it knows the tree's size.
+    """
+    flat = _jit.flat_tree(model)
+    offsets = max(
+        np.linalg.norm(pair.frame_a[:3, 3]) + np.linalg.norm(pair.frame_b[:3, 3]) for pair in pairs
+    )
+    extent = float(np.linalg.norm(flat.p0, axis=-1).sum()) + offsets
+    angular = float(np.abs(flat.S[:, :3]).max(initial=0.0))
+    linear = float(np.abs(flat.S[:, 3:]).max(initial=0.0)) + 2.0 * extent
+    unit = ROUNDING_FACTOR * np.finfo(float).eps * np.sqrt(model.nv)
+    return np.array([unit * (angular if r < 3 else linear) for rows in components for r in rows])
+
+
+def _without_rounding_rows(J, gamma, floors):
+    """``J`` (..., c, nv) and ``gamma`` (..., c) with each row at or below its floor set to
+    exactly zero (in place; see :func:`_rounding_floors`)."""
+    zero = np.linalg.norm(J, axis=-1) <= floors
+    if np.any(zero):
+        J[zero] = 0.0
+        if gamma is not None:
+            gamma[zero] = 0.0
+    return J, gamma
+
+
+
 @dataclass(frozen=True)
 class ClosedLoopDynamics:
     r"""Result of :meth:`FramePairStack.forward_dynamics`.
@@ -624,16 +666,19 @@ class FramePairStack:
         self._rows = np.array(
             [(k, int(r)) for k, rows in enumerate(components) for r in rows], dtype=np.int64
         ).reshape(-1, 2)
+        self._floors = _rounding_floors(self.model, self.pairs, components)
 
     def jacobian(self, q):
-        """Stacked Jacobian rows (..., c, nv): rad/s and m/s per unit of v."""
+        """Stacked Jacobian rows (..., c, nv): rad/s and m/s per unit of v.  A row zero up
+        to rounding (:func:`_rounding_floors`) is exactly zero."""
         q = self.pairs[0]._checked(q, None)[0]
-        return self._run(q, None, jacobian=True)[0]
+        return self._run(q, None)[0]
 
     def acceleration_bias(self, q, v):
-        r"""Stacked bias entries :math:`\gamma` (..., c): rad/s^2 and m/s^2."""
+        r"""Stacked bias entries :math:`\gamma` (..., c): rad/s^2 and m/s^2 (zero where the
+        row of :meth:`jacobian` is)."""
         q, v = self.pairs[0]._checked(q, v)
-        return self._run(q, v, jacobian=False)[1]
+        return self._run(q, v)[1]
 
     def jacobian_and_bias(self, q, v):
         """``(J, gamma)``, (..., c, nv) and (..., c), from one pass.
@@ -645,7 +690,7 @@ class FramePairStack:
             axes do not broadcast.
         """
         q, v = self.pairs[0]._checked(q, v)
-        return self._run(q, v, jacobian=True)
+        return self._run(q, v)
 
     def forward_dynamics(self, q, v, tau, *, rtol=None):
         r"""Accelerations and multipliers of the tree with the stacked rows held, under ``tau``.
@@ -706,18 +751,25 @@ class FramePairStack:
         rank = np.full(size, c)
         if rest.size:  # each configuration the pass did not solve, by the composition
             qr, vr, taur = (_jit._rows(x, batch, x.shape[-1:])[rest] for x in (q, v, tau))
-            J, gamma = self._run(qr, vr, jacobian=True)
+            J, gamma = self._run(qr, vr)
             M = _jit.run_crba(model, qr)
-            h = _jit.run_rnea(model, qr, vr, np.zeros(vr.shape), model.gravity)
-            solved = _linalg._constrained_solve(M, J, (taur - h)[..., None], gamma[..., None], tol)
+            h = _jit.run_rnea(model, qr, vr, np.zeros(vr.shape), model.gravity, finite=False)
+            with np.errstate(over="ignore", invalid="ignore"):
+                load = (taur - h)[..., None]
+            solved = _linalg._constrained_solve(
+                M, J, load, gamma[..., None], tol, inputs={"q": q, "v": v, "tau": tau}
+            )
             a[rest], multiplier[rest], rank[rest] = solved[0][..., 0], solved[1][..., 0], solved[2]
         _validate.finite_result(a, "the accelerations", q=q, v=v, tau=tau)
+        _validate.finite_result(multiplier, "the multipliers", q=q, v=v, tau=tau)
         a, multiplier = a.reshape(batch + (nv,)), multiplier.reshape(batch + (c,))
         return ClosedLoopDynamics(
             a, multiplier, int(rank[0]) if batch == () else rank.reshape(batch)
         )
 
-    def _run(self, q, v, *, jacobian):
-        return _jit_frames.run_closure_rows(
-            self.model, q, v, self._paths, self._ends, self._frames, self._rows, jacobian
+    def _run(self, q, v):
+        """(J, gamma) of the stacked rows (gamma None without v), rounding rows zeroed."""
+        J, gamma = _jit_frames.run_closure_rows(
+            self.model, q, v, self._paths, self._ends, self._frames, self._rows, True
         )
+        return _without_rounding_rows(J, gamma, self._floors)

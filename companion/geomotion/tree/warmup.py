@@ -1,12 +1,12 @@
 r"""Compile every kernel of :mod:`geomotion.tree` now, instead of at its first use.
 
 The compiled kernels (numba) are built the first time each is called and cached (in a
-directory named by a digest of their sources, ``geomotion._kernel_cache``); building them all takes about a minute on the 2-core machine, which a
-notebook cell would otherwise pay in the middle of its work.  :func:`compile_kernels`
-calls each public algorithm for one configuration and for a batch of eight on a small
-tree with every joint model, so that every kernel is compiled, or loaded from the cache
-when it is already there.
-``make`` runs it after installing the project.
+directory named by a digest of their sources, ``geomotion._kernel_cache``); building them
+all takes about a minute and a half on the 2-core machine, which a notebook cell would
+otherwise pay in the middle of its work.  :func:`compile_kernels` calls each public
+algorithm for one configuration and for a batch of eight on a small tree with every
+joint model, so that every kernel is compiled, or loaded from the cache when it is
+already there.  ``make`` runs it before anything that executes notebooks.
 """
 
 import time
