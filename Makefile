@@ -45,8 +45,8 @@ PDF := _build/pdf/geometry-of-motion.pdf
 # What the lint and format gate covers (settings in pyproject.toml and notebooks/ruff.toml).
 LINTED = companion tests bench book/_ext book/_tools notebooks
 
-.PHONY: format book test lab clean distclean bench notebooks pdf print-pdf floors kernels \
-	kernels-second-isa
+.PHONY: format book serve test lab clean distclean bench notebooks pdf print-pdf floors \
+	kernels kernels-second-isa
 
 # PIP_COMPILE=0 (pip's --no-compile): no byte-compiling of every installed module;
 # Python compiles a module when it first imports it.  Compiling the whole .venv (10,925
@@ -99,6 +99,18 @@ book: kernels
 	rm -rf _build
 	$(build_the_book)
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+# Read the built book in a browser at http://127.0.0.1:$(PORT)/ (PORT=8001 make serve for
+# another port), from the current _build/html, without building it again.  Opened as a
+# file instead, the pages work but the search page shows no snippets of its results: the
+# browser refuses the requests for the pages' text that a file:// page makes.  Served on
+# 127.0.0.1 only, so no other machine can reach it; Ctrl-C stops it.  Python's own
+# http.server: nothing to install.
+PORT ?= 8000
+serve:
+	@test -f _build/html/index.html || { echo "no book in _build/html: run make book first"; exit 1; }
+	@echo "The book is at http://127.0.0.1:$(PORT)/ (Ctrl-C stops the server)"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory _build/html
 
 # The README's test command; CI runs it through .ci/run.  Lint first (seconds; a failure
 # stops here).  Then the four layers run as two streams on the machine's two cores (the

@@ -815,8 +815,13 @@ def write_page(path, rows, growth, large, notes, missed, total):
         "are the Jacobian and the classical acceleration bias of a point of the last body "
         "in base axes, the *frame* rows those "
         "of a rotated, offset frame of the last body in its own axes. "
-        "The targets are issue 24's (issue 21's 50 for one call of the floating tree "
-        "and the golfer).",
+        "A row's target is the largest ratio accepted for it: for "
+        f"{BATCH:,} configurations per call, {TARGETS[('batch', 7)]:g} at N = 7 and "
+        f"{TARGETS[('batch', 32)]:g} at N = 32, {FLOATING_BATCH_TARGET:g} for the floating "
+        f"tree and {GOLFER_BATCH_TARGET:g} for the golfer's constrained dynamics; for one "
+        f"configuration per call, {TARGETS[('single', 7)]:g} for the chain at N = 7, "
+        f"{FLOATING_SINGLE_TARGET:g} for the floating tree and {GOLFER_SINGLE_TARGET:g} for "
+        "the golfer.",
         "",
         *[f"- {note}" for note in notes],
         "",

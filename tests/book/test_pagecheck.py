@@ -6,6 +6,7 @@ the control: the checker must not cry wolf either.
 """
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -17,16 +18,25 @@ pytestmark = pytest.mark.browser
 MATHJAX = Path(importlib.util.find_spec("sphinx-mathjax-offline").origin).parent / "static/mathjax"
 
 
-def page_problems(browser, tmp_path, body, with_mathjax=False):
-    """Write ``body`` into an HTML page, check it in the browser, return the problems."""
-    head = '<script defer src="mathjax/tex-chtml.js"></script>' if with_mathjax else ""
+#: What a book page puts before the MathJax script: its configuration, as window.MathJax.
+MATHJAX_CONFIG = '<script>window.MathJax = {"options": {"processHtmlClass": "math"}}</script>'
+
+
+def page_problems(browser, tmp_path, body, with_mathjax=False, head="", **check):
+    """Write ``body`` into an HTML page, check it in the browser, return the problems.
+
+    ``with_mathjax`` loads the real (vendored) MathJax the way the book's pages do, and in
+    any case makes it available at ``mathjax/tex-chtml.js``; ``head`` is added to the head;
+    ``check`` holds keywords of check_page.
+    """
+    (tmp_path / "mathjax").symlink_to(MATHJAX, target_is_directory=True)
     if with_mathjax:
-        (tmp_path / "mathjax").symlink_to(MATHJAX, target_is_directory=True)
+        head = f'{MATHJAX_CONFIG}<script defer src="mathjax/tex-chtml.js"></script>{head}'
     (tmp_path / "page.html").write_text(
         f"<!DOCTYPE html><html><head><meta charset='utf-8'>{head}</head><body>{body}</body></html>"
     )
     with serve(tmp_path) as url:
-        return check_page(browser, f"{url}/page.html")
+        return check_page(browser, f"{url}/page.html", **check)
 
 
 def assert_reported(problems, *fragments):
@@ -64,10 +74,42 @@ def test_tex_without_delimiters_is_reported(browser, tmp_path):
 
 
 def test_math_without_mathjax_is_reported(browser, tmp_path):
-    problems = page_problems(browser, tmp_path, r'<p><span class="math">\(x^2\)</span></p>')
+    body = r'<p><span class="math">\(x^2\)</span></p>'
+    problems = page_problems(browser, tmp_path, body, ready_timeout=1)
     assert_reported(
         problems, "MathJax is not loaded", r"math not typeset: \(x^2\)", r"raw TeX in text: \(x^2\)"
     )
+
+
+# MathJax arriving late: what a long chapter does on a loaded machine, where Playwright's
+# "networkidle" comes before the deferred MathJax script has run (pagecheck.py).  Here the
+# page adds the script itself, LATE_MS after it has loaded: well after "networkidle".
+LATE_MS = 2500
+LATE_MATHJAX = (
+    f"{MATHJAX_CONFIG}<script>setTimeout(() => {{"
+    " const script = document.createElement('script');"
+    " script.src = 'mathjax/tex-chtml.js'; document.head.appendChild(script);"
+    f" }}, {LATE_MS});</script>"
+)
+POWER = r'<p>Power <span class="math">\(P = \mathcal F^T \mathcal V\)</span> in watts.</p>'
+
+
+def test_mathjax_arriving_late_is_waited_for(browser, tmp_path):
+    problems = page_problems(browser, tmp_path, POWER, head=LATE_MATHJAX)
+    assert problems == []
+    # it waited for MathJax (the waits count from "networkidle", about 0.5 s after load)
+    waited = problems.load_wait + problems.mathjax_wait
+    print(f"waited {problems.load_wait:.2f} s for load, {problems.mathjax_wait:.2f} s for MathJax")
+    assert waited > (LATE_MS - 1000) / 1000, waited
+
+
+def test_mathjax_that_never_arrives_is_reported_with_the_wait(browser, tmp_path):
+    # the page's MathJax configuration, but the script never comes
+    problems = page_problems(browser, tmp_path, POWER, head=MATHJAX_CONFIG, ready_timeout=2)
+    assert_reported(problems, "1 math element(s) but MathJax is not loaded: waited")
+    waited = re.search(r"MathJax is not loaded: waited (\d+\.\d) s", " ".join(problems))
+    assert waited and float(waited.group(1)) >= 2.0, problems
+    assert 2.0 <= problems.mathjax_wait < 10, problems.mathjax_wait
 
 
 def test_mathjax_error_is_reported(browser, tmp_path):
@@ -82,18 +124,38 @@ def test_console_error_is_reported(browser, tmp_path):
     assert_reported(problems, "uncaught exception", "console error: broken")
 
 
+WIDE_CODE = "x = " + "1 + " * 200 + "1"
+WIDE_OUTPUT = "residual " + "0.123456 " * 120
+WIDE_COMMAND = "make pdf     # " + "print the whole book into one PDF, " * 4
+
+
 @pytest.mark.parametrize(
     "box, wide, report",
     [
-        ("cell_input", "x = " + "1 + " * 200 + "1", "code cell overflows"),
-        ("cell_output", "residual " + "0.123456 " * 120, "output overflows"),
+        ('<div class="cell_input">{}</div>', WIDE_CODE, "code cell overflows"),
+        ('<div class="cell_output">{}</div>', WIDE_OUTPUT, "output overflows"),
+        # a code block of a prose page (a fenced block of book/*.md), and a docstring's
+        # example outside a documented object (a module's docstring in the API reference)
+        (
+            '<article class="bd-article"><div class="highlight-bash notranslate">'
+            '<div class="highlight">{}</div></div></article>',
+            WIDE_COMMAND,
+            "code block overflows",
+        ),
+        (
+            '<div class="doctest highlight-default notranslate"><div class="highlight">{}</div>'
+            "</div>",
+            ">>> " + WIDE_CODE,
+            "code block overflows",
+        ),
     ],
+    ids=["code cell", "output", "prose code block", "module docstring example"],
 )
 def test_a_box_wider_than_the_page_is_reported(browser, tmp_path, box, wide, report):
+    pre = '<pre style="overflow: auto">{}</pre>'
     body = (
-        f'<div style="width: 600px"><div class="{box}"><pre style="overflow: auto">'
-        f"{wide}</pre></div>"
-        f'<div class="{box}"><pre style="overflow: auto">short = 1</pre></div></div>'
+        f'<div style="width: 600px">{box.format(pre.format(wide))}'
+        f"{box.format(pre.format('short = 1'))}</div>"
     )
     problems = page_problems(browser, tmp_path, body)
     assert_reported(problems, report, wide[:12])
