@@ -33,6 +33,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
 from IPython.utils.capture import capture_output
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from PIL import Image
 
 from . import figures
@@ -65,8 +66,11 @@ __all__ = [
 # notebook that shows one explorer twice (or a test that repeats it) draws its frames once.
 _BUILT = {}
 
-# Drawing resolution of a frame (dots per inch) and its palette size.
-_DPI = 90
+# Drawing resolution of a frame (dots per inch) and its palette size.  The dpi is the
+# book's (``figures.STYLE``): a frame of the book's width is 649 px wide, as wide as the
+# static figures, and the page shows it at that size in its 672 px text column, so a
+# 7.5 pt legend is 11.5 px tall (tests/companion/test_figure_legibility.py).
+_DPI = figures.STYLE["figure.dpi"]
 _COLORS = 64
 
 # Swaps the frame when a slider moves.  ``document.currentScript`` is this script, so
@@ -101,13 +105,23 @@ def _label(value):
 
 
 def png_frame(fig):
-    """Base64 text of ``fig`` as a palette PNG (the figure is closed afterwards)."""
-    raw = io.BytesIO()
-    fig.savefig(raw, format="png", dpi=_DPI, metadata={"Software": None})
+    """Base64 text of ``fig`` drawn at ``_DPI`` as a palette PNG (the figure is closed afterwards).
+
+    The whole canvas, uncropped, so that every frame of an explorer has the same size and
+    the image does not jump when a slider moves.  One draw straight into the palette
+    encoder: ``savefig`` would draw a constrained-layout figure twice (once for the
+    layout) and compress a PNG only to have it decoded again here (the pixels are the same).
+    """
+    fig.set_dpi(_DPI)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    size = canvas.get_width_height()
+    image = Image.frombuffer("RGBA", size, canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+    image = image.convert("RGB")
     plt.close(fig)
-    image = Image.open(io.BytesIO(raw.getvalue())).convert("RGB")
-    # method 0 is median cut, dither 0 none (integers: the enums are Pillow >= 9.1; Pillow
-    # itself comes with matplotlib, which writes its PNGs with it).
+    # method 0 is median cut (it keeps the white background pure white), dither 0 none
+    # (integers: the enums are Pillow >= 9.1; Pillow itself comes with matplotlib, which
+    # writes its PNGs with it).  figures.offline_animation_html encodes its frames alike.
     palette = image.quantize(colors=_COLORS, method=0, dither=0)
     small = io.BytesIO()
     palette.save(small, format="png", optimize=True)

@@ -12,10 +12,19 @@ or, when it is wider, scaled down to the text column.  So a text of ``s`` points
 chapter 2 page (sphinx-book-theme 1.3.0): every figure ``<img>`` was 672 px wide.  The PDF
 lays the same HTML out at 680 CSS px (180 mm of A4 text width, ``book/_tools/print_pdf.py``),
 so a figure that passes here prints its smallest text at >= 10/96 in, about 7.5 pt.
+
+Two kinds of figure reach the page as frames inside an HTML block instead: the static
+explorers' frames (``geomotion.widgets.png_frame``: the whole canvas, uncropped) and the
+swing animation's (``Animation.to_jshtml``, through ``figures.offline_animation_html``).
+The page shows each frame's ``<img>`` the same way, so the same rule holds with the frame's
+own drawing dpi, read from the stored PNG (its width over the figure's width in inches).
 """
 
+import base64
 import inspect
 import io
+import json
+import re
 
 import matplotlib
 import matplotlib.image
@@ -23,8 +32,9 @@ import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from PIL import Image
 
-from geomotion import figures
+from geomotion import figures, widgets
 
 #: Width [px] of the text column in which the HTML book shows a figure, at a 1280 px window.
 COLUMN_PX = 672
@@ -123,4 +133,94 @@ def test_the_measure_fails_on_a_wide_figure_with_small_text():
     pixels, text, width = smallest_text_px(fig)
     assert text == "a line" and width > COLUMN_PX
     np.testing.assert_allclose(pixels, 8 * 110 / 72 * COLUMN_PX / width, rtol=1e-12)
+    assert pixels < MIN_TEXT_PX
+
+
+# --- Frames inside HTML blocks: the explorers' and the animation's ----------------------
+
+#: The explorers with a static form (frames behind HTML sliders), which the book shows.
+STATIC_EXPLORERS = [
+    "baumgarte_explorer",
+    "phase_loop_explorer",
+    "allocation_explorer",
+    "wrist_timing_explorer",
+]
+
+
+def frame_text_px(fig, png):
+    """(smallest on-screen text [px], its text, stored width [px], drawing dpi) of a frame.
+
+    ``png`` is the frame as stored (bytes); ``fig`` the figure it was drawn from.  The
+    drawing dpi is the stored width over the figure's width in inches.
+    """
+    width = Image.open(io.BytesIO(png)).width
+    dpi = width / fig.get_figwidth()
+    texts = drawn_texts(fig)
+    assert texts, "a frame without text cannot be checked"
+    smallest = min(texts, key=lambda text: text.get_fontsize())
+    pixels = smallest.get_fontsize() * dpi / 72.0 * min(1.0, COLUMN_PX / width)
+    return pixels, smallest.get_text(), width, dpi
+
+
+def assert_legible_frame(name, fig, png):
+    pixels, text, width, dpi = frame_text_px(fig, png)
+    assert pixels >= MIN_TEXT_PX, (
+        f"{name}: {text!r} is {pixels:.1f} px on screen "
+        f"(frame drawn at {dpi:.0f} dpi, stored {width} px wide)"
+    )
+    # Shown near the column's width, as large as the static figures (649 px), not smaller.
+    assert 0.9 * COLUMN_PX <= width <= COLUMN_PX, f"{name}: frames {width} px wide"
+
+
+def test_the_list_of_static_explorers_is_complete():
+    for name in widgets.__all__:
+        has_frames = getattr(widgets, name)().static is not None
+        assert has_frames == (name in STATIC_EXPLORERS), name
+
+
+@pytest.mark.parametrize("name", STATIC_EXPLORERS)
+@pytest.mark.filterwarnings("error")
+def test_explorer_frames_are_legible(name):
+    static = getattr(widgets, name)().static
+    fig = static.draw(**static.default)  # the frame the page shows first
+    png = base64.b64decode(widgets.png_frame(fig))  # stored as every frame is
+    assert_legible_frame(name, fig, png)
+
+
+def test_explorer_frames_in_the_html_block_are_the_measured_ones(monkeypatch):
+    """The block stores png_frame's output: the width measured above is the page's."""
+    monkeypatch.setattr(widgets, "_BUILT", {})
+    static = widgets.baumgarte_explorer().static
+    block = static.html()
+    stored = json.loads(re.search(r'frames">(.*?)</script>', block).group(1))
+    widths = {Image.open(io.BytesIO(base64.b64decode(frame))).width for frame in stored.values()}
+    fig = static.draw(**static.default)
+    assert widths == {Image.open(io.BytesIO(base64.b64decode(widgets.png_frame(fig)))).width}
+
+
+def animation_frames(html):
+    """The PNG bytes of every frame embedded in matplotlib's player."""
+    pattern = r'"data:image/png;base64,((?:[A-Za-z0-9+/=]|\\\n)+)"'
+    return [base64.b64decode(text.replace("\\\n", "")) for text in re.findall(pattern, html)]
+
+
+@pytest.mark.filterwarnings("error")
+def test_animation_frames_are_legible():
+    animation = figures.swing_animation(interval=0.05)
+    frames = animation_frames(figures.offline_animation_html(animation))
+    assert len(frames) == len(list(animation.new_frame_seq()))
+    assert len({Image.open(io.BytesIO(png)).size for png in frames}) == 1  # no jumps
+    # After the player's run the figure shows the last frame: the longest title.
+    assert animation._fig.axes[0].get_title().endswith("(impact)")
+    assert_legible_frame("swing_animation", animation._fig, frames[0])
+
+
+def test_the_frame_measure_fails_on_a_frame_drawn_at_72_dpi(monkeypatch):
+    # The animation's frames were drawn at 72 dpi: 5.9 in is 424 px, and 9.5 pt is 9.5 px.
+    monkeypatch.setattr(widgets, "_DPI", 72)
+    with figures._style.style_context():
+        fig = figures._style.new_figure((figures._style.BOOK_WIDTH, 3.0))
+        fig.subplots().set_xlabel("x (m)")
+    pixels, text, width, dpi = frame_text_px(fig, base64.b64decode(widgets.png_frame(fig)))
+    assert (width, dpi) == (424, 424 / figures._style.BOOK_WIDTH)
     assert pixels < MIN_TEXT_PX

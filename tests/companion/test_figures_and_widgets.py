@@ -832,3 +832,65 @@ def test_figure_options_are_keyword_only(name):
     function = getattr(figures, name)
     parameters = inspect.signature(function).parameters.values()
     assert all(p.kind == p.KEYWORD_ONLY for p in parameters if p.default is not p.empty)
+
+
+# --- Chapter 3: the strobe figure and the animation --------------------------------------
+
+
+def test_strobe_figure_shows_every_posture_whole_and_enlarged_near_the_hub():
+    fig = figures.swing_strobe_figure()
+    golfer, run, _, postures = figures.golf._sampled_downswing(0.03)
+    whole, near = fig.axes
+    width, height = fig.get_size_inches()
+    assert width == figures._style.BOOK_WIDTH and 3.0 <= height <= 8.0
+    assert f"{float(run.impact_time):.3f} s" in whole.get_title()
+    assert "every 30 ms" in fig.get_suptitle()
+    # Both panels draw every posture, four polylines each (trunk bar, lead arm, club,
+    # trail arm), the impact posture last: the enlargement loses nothing.
+    for ax in (whole, near):
+        drawn = [line.get_xydata() for line in ax.get_lines() if len(line.get_xydata()) >= 2]
+        assert len(drawn) == 4 * len(postures)
+        for got, expected in zip(drawn[-4:], figures.golf._stick(golfer, postures[-1])):
+            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    # The enlarged panel holds the trunk bar and both arms of every posture, at a larger
+    # scale; the dashed box on the whole swing marks it.
+    sticks = [figures.golf._stick(golfer, q) for q in postures]
+    body = np.concatenate([np.concatenate([s[0], s[1], s[3]]) for s in sticks])
+    (x0, x1), (y0, y1) = near.get_xlim(), near.get_ylim()
+    assert x0 < body[:, 0].min() and body[:, 0].max() < x1
+    assert y0 < body[:, 1].min() and body[:, 1].max() < y1
+    (box,) = [patch for patch in whole.patches if patch.get_linestyle() == "--"]
+    np.testing.assert_allclose(box.get_bbox().extents, [x0, y0, x1, y1], rtol=0, atol=1e-12)
+    fig.draw_without_rendering()
+    scale = [ax.get_window_extent().width / np.ptp(ax.get_xlim()) for ax in (whole, near)]
+    assert scale[1] > 2.5 * scale[0]
+    # The ball, in the whole swing, and the key: every part named.
+    bx, by = golfer.ball
+    assert whole.get_xlim()[0] < bx < whole.get_xlim()[1]
+    assert whole.get_ylim()[0] < by < whole.get_ylim()[1]
+    (legend,) = fig.legends
+    labels = [text.get_text() for text in legend.get_texts()]
+    assert labels == ["ball", "hub axis", "trunk bar", "lead arm", "club", "trail arm"]
+    for ax in (whole, near):
+        assert ax.get_xlabel() and ax.get_ylabel()
+    assert inside_canvas(fig)
+
+
+def test_animation_keeps_one_layout_with_the_ball_and_the_key_in_view():
+    animation = figures.swing_animation(interval=0.05)
+    fig = animation._fig
+    (ax,) = fig.axes
+    golfer, _, _, postures = figures.golf._sampled_downswing(0.05)
+    bx, by = golfer.ball
+    assert ax.get_xlim()[0] < bx < ax.get_xlim()[1] and ax.get_ylim()[0] < by < ax.get_ylim()[1]
+    labels = [text.get_text() for text in ax.get_legend().get_texts()]
+    assert labels == ["ball", "hub axis", "trunk bar", "lead arm", "club", "trail arm"]
+    assert fig.dpi == figures.STYLE["figure.dpi"]
+    animation._init_draw()  # the player's first draw, then every frame in turn
+    positions = []
+    for i in range(len(postures)):
+        animation._func(i)
+        fig.draw_without_rendering()
+        positions.append(ax.get_position().bounds)
+    assert len(set(positions)) == 1  # the swing does not move from frame to frame
+    assert ax.get_title().endswith("(impact)")

@@ -20,7 +20,10 @@ from geomotion import figures, widgets
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # Each explorer's HTML block stays under this size (characters = bytes; base64 PNGs).
-MAX_HTML = 300_000
+# The frames are drawn at the book's 110 dpi (649 px wide, legible in the 672 px column;
+# tests/companion/test_figure_legibility.py), 1.49 times the pixels of the former 90 dpi:
+# the largest block, the allocation explorer's nine tall frames, grew from 233 to 296 kB.
+MAX_HTML = 350_000
 
 # name: (figure function that the frames redraw, grid of slider values, default position)
 STATIC = {
@@ -97,9 +100,15 @@ def test_one_slider_per_parameter_one_frame_per_grid_point(bundles, name):
     start = ",".join(str(values.index(default[key])) for key, values in grid.items())
     assert image["data-key"] == start
     assert image["src"] == "data:image/png;base64," + frames[start]
+    sizes = set()
     for text in frames.values():
         picture = Image.open(io.BytesIO(base64.b64decode(text)))
-        assert picture.format == "PNG" and picture.width >= 500
+        assert picture.format == "PNG" and picture.mode == "P"  # a palette PNG
+        sizes.add(picture.size)
+    # One size for every frame (the image does not jump when a slider moves), as wide as
+    # the book's static figures: 5.9 in at 110 dpi.
+    ((width, _),) = sizes
+    assert width == int(figures._style.BOOK_WIDTH * figures.STYLE["figure.dpi"]) == 649
 
 
 @pytest.mark.parametrize("name", list(STATIC))

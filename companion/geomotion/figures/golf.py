@@ -7,11 +7,15 @@ the chapter's figures share one simulation of each swing.  Published values draw
 comparison come from :data:`geomotion.models.golf_data.DATA`, never typed in here.
 """
 
+import base64
 import functools
+import io
 import re
 
 import numpy as np
 from matplotlib.animation import Animation, FuncAnimation
+from matplotlib.patches import Rectangle
+from PIL import Image
 
 from .. import contact, models
 from ..models.golf_data import DATA
@@ -108,6 +112,7 @@ def _stick(golfer, q):
 
 
 _PART_COLOURS = (ACCENT, MOTION, FORCE, SECOND)
+_PART_LABELS = ("trunk bar", "lead arm", "club", "trail arm")
 
 
 def _draw_posture(ax, golfer, q, alpha=1.0, linewidth=1.2):
@@ -129,7 +134,9 @@ def swing_strobe_figure(*, interval=0.03):
     Postures of :func:`geomotion.models.simulate_downswing` every ``interval`` seconds
     from the top of the backswing, fading in with time, and the impact posture in full
     (interpolated at the located impact time).  Trunk bar grey, lead arm blue, club red,
-    trail arm purple; the plane coordinates of :mod:`geomotion.models.swing`.
+    trail arm purple; the plane coordinates of :mod:`geomotion.models.swing`.  Left the
+    whole swing; right the same postures near the hub, enlarged (the dashed box on the
+    left), where the trunk and both arms turn within half a metre of the hub axis.
 
     **Batches**: none; one call draws one figure.
 
@@ -149,21 +156,40 @@ def swing_strobe_figure(*, interval=0.03):
     """
     golfer, run, times, postures = _sampled_downswing(interval)
     before = postures[:-1]
+    sticks = [_stick(golfer, q) for q in postures]
+    everything = np.concatenate([np.concatenate(stick) for stick in sticks] + [golfer.ball[None]])
+    # The box near the hub: the trunk bar, both arms and the lead wrist in every posture.
+    body = np.concatenate([np.concatenate([s[0], s[1], s[3]]) for s in sticks])
+    low, high = body.min(axis=0) - 0.06, body.max(axis=0) + 0.06
+    whole_span = everything.max(axis=0) - everything.min(axis=0) + 0.2
+    near_span = high - low
     with style_context():
         fig = new_figure((BOOK_WIDTH, 4.6))
-        ax = fig.subplots()
-        for i, q in enumerate(before):
-            _draw_posture(ax, golfer, q, alpha=0.25 + 0.5 * i / len(before))
-        _draw_posture(ax, golfer, postures[-1], linewidth=2.2)
-        _plane_axes(ax, golfer)
-        ax.plot([], [], color=FORCE, label="club")
-        ax.plot([], [], color=MOTION, label="lead arm")
-        ax.plot([], [], color=SECOND, label="trail arm")
-        ax.set_title(
-            f"Downswing every {fmt(1000 * interval, '.0f')} ms; impact at "
-            f"{fmt(float(run.impact_time), '.3f')} s (bold)"
+        whole, near = fig.subplots(
+            1,
+            2,
+            width_ratios=(whole_span[0] / whole_span[1], near_span[0] / near_span[1]),
         )
-        ax.legend(loc="upper left", fontsize=8)
+        for ax, width in ((whole, 1.2), (near, 1.6)):
+            for i, q in enumerate(before):
+                _draw_posture(ax, golfer, q, alpha=0.25 + 0.5 * i / len(before), linewidth=width)
+            _draw_posture(ax, golfer, postures[-1], linewidth=2.2 if ax is whole else 2.8)
+            _plane_axes(ax, golfer)
+        whole.set_xlim(everything[:, 0].min() - 0.1, everything[:, 0].max() + 0.1)
+        whole.set_ylim(everything[:, 1].min() - 0.1, everything[:, 1].max() + 0.1)
+        whole.add_patch(
+            Rectangle(low, *near_span, fill=False, edgecolor="black", linestyle="--", linewidth=0.8)
+        )
+        near.set_xlim(low[0], high[0])
+        near.set_ylim(low[1], high[1])
+        near.set_xlabel("X (m)")
+        near.set_ylabel("Y (m)")
+        whole.set_title(f"impact at {fmt(float(run.impact_time), '.3f')} s (bold)")
+        near.set_title("near the hub (dashed box), enlarged")
+        fig.suptitle(f"Downswing every {fmt(1000 * interval, '.0f')} ms")
+        for colour, label in zip(_PART_COLOURS, _PART_LABELS):
+            whole.plot([], [], color=colour, label=label)
+        fig.legend(*whole.get_legend_handles_labels(), loc="outside lower center", ncol=3)
     return fig
 
 
@@ -514,7 +540,9 @@ def swing_animation(*, interval=0.01):
     Returns a matplotlib ``FuncAnimation`` over the stored states up to
     impact (the last frame the interpolated impact posture);
     :func:`offline_animation_html` embeds its frames in one HTML block that plays without
-    a kernel or any outside request.
+    a kernel or any outside request.  The frames are drawn at the book's dpi and width
+    (649 px, the width of the static figures), with the colour key beside the swing and
+    the ball in view.
 
     Parameters
     ----------
@@ -532,14 +560,21 @@ def swing_animation(*, interval=0.01):
     """
     golfer, _, times, postures = _sampled_downswing(interval)
     with style_context():
-        fig = new_figure((BOOK_WIDTH, 4.2), dpi=72)
+        fig = new_figure((BOOK_WIDTH, 4.8))
         ax = fig.subplots()
         _plane_axes(ax, golfer)
-        everything = np.concatenate([np.concatenate(_stick(golfer, q)) for q in postures])
+        everything = np.concatenate(
+            [np.concatenate(_stick(golfer, q)) for q in postures] + [golfer.ball[None]]
+        )
         ax.set_xlim(everything[:, 0].min() - 0.1, everything[:, 0].max() + 0.1)
         ax.set_ylim(everything[:, 1].min() - 0.1, everything[:, 1].max() + 0.1)
-        lines = [ax.plot([], [], color=c, linewidth=2.2)[0] for c in _PART_COLOURS]
+        lines = [
+            ax.plot([], [], color=colour, linewidth=2.2, label=label)[0]
+            for colour, label in zip(_PART_COLOURS, _PART_LABELS)
+        ]
         title = ax.set_title("")
+        # The key in the space that the tall, equal-aspect swing leaves free on its right.
+        ax.legend(loc="center left", bbox_to_anchor=(1.05, 0.5))
 
     def frame(i):
         for line, points in zip(lines, _stick(golfer, postures[i])):
@@ -549,24 +584,50 @@ def swing_animation(*, interval=0.01):
         )
         return lines + [title]
 
+    # Lay the figure out once, with the longest title, and keep that layout: every frame
+    # then has the swing in the same place (and is drawn without a layout pass).
+    frame(len(postures) - 1)
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
     return FuncAnimation(fig, frame, frames=len(postures), interval=50, blit=False)
 
 
 # matplotlib's player draws its buttons with Font Awesome icons fetched from a CDN; the
-# book must not fetch anything, so the link goes and each icon becomes a character.
+# book must not fetch anything, so the link goes and each icon becomes characters that
+# the basic fonts draw: the triangles U+25C0 and U+25B6 (Geometric Shapes) and the bars
+# U+2759 and U+275A (Dingbats), all in DejaVu Sans, the sans-serif font of Debian's
+# Chromium, and in the symbol fonts of Windows and macOS.  The media-control characters
+# U+23EE and U+23ED (first and last frame) are in none of Debian's basic fonts: they
+# showed as empty boxes (tests/book/test_animation_player.py renders the buttons).
 _ICON_TEXT = {
     "fa-minus": "\u2212",
-    "fa-fast-backward": "\u23ee",
-    "fa-step-backward": "\u25c0|",
+    "fa-fast-backward": "\u2759\u25c0\u25c0",
+    "fa-step-backward": "\u2759\u25c0",
     "fa-play fa-flip-horizontal": "\u25c0",
     "fa-pause": "\u275a\u275a",
     "fa-play": "\u25b6",
-    "fa-step-forward": "|\u25b6",
-    "fa-fast-forward": "\u23ed",
+    "fa-step-forward": "\u25b6\u2759",
+    "fa-fast-forward": "\u25b6\u25b6\u2759",
     "fa-plus": "+",
 }
 _ICON = re.compile(r'<i class="fa ([a-z -]+)"></i>')
 _STYLESHEET = re.compile(r"<link[^>]*font-awesome[^>]*>")
+# One embedded frame of the player: base64 text that ``to_jshtml`` breaks into lines
+# ending in a backslash (a JavaScript string continued over lines).
+_FRAME = re.compile(r'"data:image/png;base64,((?:[A-Za-z0-9+/=]|\\\n)+)"')
+
+
+def _palette_frame(match):
+    """One embedded frame as a 64-colour palette PNG, encoded as the explorers' frames are.
+
+    Median cut (the white background stays pure white), no dither, no metadata: see
+    ``geomotion.widgets.png_frame``.
+    """
+    image = Image.open(io.BytesIO(base64.b64decode(match.group(1).replace("\\\n", ""))))
+    palette = image.convert("RGB").quantize(colors=64, method=0, dither=0)
+    small = io.BytesIO()
+    palette.save(small, format="png", optimize=True)
+    return '"data:image/png;base64,' + base64.b64encode(small.getvalue()).decode("ascii") + '"'
 
 
 def offline_animation_html(animation):
@@ -574,7 +635,8 @@ def offline_animation_html(animation):
 
     matplotlib's ``Animation.to_jshtml`` (frames as ``data:`` URIs, played
     once by default) without its link to the Font Awesome stylesheet on a CDN; the
-    player's button icons become characters.
+    player's button icons become characters that the basic fonts draw, and each frame
+    becomes a 64-colour palette PNG (about a third of the size; no metadata).
 
     Parameters
     ----------
@@ -590,7 +652,8 @@ def offline_animation_html(animation):
         If ``animation`` is not a matplotlib Animation.
     ValueError
         If matplotlib's player uses an icon this function does not know (a newer
-        template), rather than leave a blank button.
+        template), rather than leave a blank button, or embeds its frames in a form this
+        function does not read.
     """
     if not isinstance(animation, Animation):
         raise TypeError(
@@ -600,4 +663,7 @@ def offline_animation_html(animation):
     unknown = sorted(set(_ICON.findall(html)) - set(_ICON_TEXT))
     if unknown:
         raise ValueError(f"animation: matplotlib's player uses icons {unknown} with no text")
+    html, count = _FRAME.subn(_palette_frame, html)
+    if count == 0 or count != html.count("data:image/png;base64,"):
+        raise ValueError("animation: matplotlib's player embeds its frames in an unknown form")
     return _ICON.sub(lambda match: _ICON_TEXT[match.group(1)], html)
