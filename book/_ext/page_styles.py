@@ -32,6 +32,10 @@ little smaller than the text, and a cell that links a notebook is kept at least 
 wide: each title then takes at most two lines (tests/book/test_book_pages.py measures
 it).  On narrower screens the table keeps the text column's width.  Paper is left to
 book/_tools/print.css.
+
+**The tables of what each cell asserts fit too.**  They take the free column as well, and
+their columns have fixed shares of the width (the checked expression the largest); a long
+expression or value wraps inside its cell instead of widening the table.
 """
 
 STYLE = """<style>
@@ -47,7 +51,19 @@ STYLE = """<style>
   }
   .bd-article table.verification-table { font-size: 0.875em; }
   .bd-article table.verification-table td:has(a.reference) { min-width: 26em; }
+  .bd-main:not(:has(.bd-sidebar-secondary))
+    .bd-article .pst-scrollable-table-container:has(> table.asserted-numbers) {
+    width: calc(100% + var(--pst-sidebar-secondary)); max-width: none;
+  }
 }
+.bd-article table.asserted-numbers { table-layout: fixed; width: 100%; font-size: 0.8em; }
+.bd-article table.asserted-numbers th:nth-child(1) { width: 20%; }
+.bd-article table.asserted-numbers th:nth-child(2) { width: 40%; }
+.bd-article table.asserted-numbers th:nth-child(3) { width: 20%; }
+.bd-article table.asserted-numbers th:nth-child(4) { width: 13%; }
+.bd-article table.asserted-numbers th:nth-child(5) { width: 7%; }
+.bd-article table.asserted-numbers td { overflow-wrap: anywhere; }
+.bd-article table.asserted-numbers code { white-space: normal; overflow-wrap: anywhere; }
 </style>
 """
 

@@ -28,11 +28,13 @@ a loop or a helper function counts once however often it runs.
 A notebook that myst-nb did not execute, or whose execution failed, is reported as a
 warning, which fails the strict build.
 
-Below the table the page lists the **folded checks**: the code cells tagged ``check``
-(``book/_tools/checks.py`` states the rule and applies the tags), which the chapters show
-folded behind a toggle.  Each check cell gets an anchor, ``check-<notebook>-<n>``
-(numbered from 1 in the order of the notebook), and the list links every one of them,
-grouped by the section that contains it.
+Below the table the page lists, notebook by notebook and section by section, **what each
+code cell asserts** (``asserted_numbers.py`` reads it from the source): the label or the
+expression checked, the value or bound, the tolerance, and a link to the cell.  Every code
+cell gets an anchor, ``cell-<notebook>-<index>`` (its index among all the notebook's cells),
+and a small script opens a folded cell (a check, ``book/_tools/checks.py``) when a link
+lands on it, so the reader sees the code that asserts the number.  Folded checks keep their
+own anchors, ``check-<notebook>-<n>`` (numbered from 1 in the order of the notebook).
 """
 
 import ast
@@ -43,6 +45,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+import asserted_numbers
 from docutils import nodes
 from IPython.core.inputtransformer2 import TransformerManager
 from myst_nb.sphinx_ import NbMetadataCollector
@@ -191,26 +194,59 @@ def check_anchor(docname, number):
     return "check-" + nodes.make_id(posixpath.basename(docname)) + f"-{number}"
 
 
+def _is_code_cell(node):
+    return isinstance(node, nodes.container) and node.get("nb_element") == "cell_code"
+
+
+def cell_anchor(docname, index):
+    """The anchor of the code cell at ``index`` (among all cells) of notebook ``docname``."""
+    return "cell-" + nodes.make_id(posixpath.basename(docname)) + f"-{index}"
+
+
 class CheckAnchors(SphinxTransform):
-    """Give every check cell of a notebook its anchor (see the module docstring)."""
+    """Give every code cell its anchor, and every check cell its own (module docstring)."""
 
     default_priority = 900
 
     def apply(self, **kwargs):
-        checks = [node for node in self.document.findall(_is_check)]
-        for number, node in enumerate(checks, start=1):
-            node["ids"].append(check_anchor(self.env.docname, number))
+        number = 0
+        for node in self.document.findall(_is_code_cell):
+            if _is_check(node):  # the check's anchor first: the element's own id
+                number += 1
+                node["ids"].append(check_anchor(self.env.docname, number))
+            node["ids"].append(cell_anchor(self.env.docname, node["cell_index"]))
 
 
-def notebook_checks(env, docname):
-    """(anchor, title of the enclosing section) of each check cell of ``docname``, in order."""
-    found = []
-    for node in env.get_doctree(docname).findall(_is_check):
+#: Opens the folded parts of the cell a link lands on (on load and on every later jump),
+#: so that a link from the Verification page shows the code of a folded check at once.
+OPEN_TARGET_JS = """
+(function () {
+  function openTarget() {
+    var id = decodeURIComponent(window.location.hash.slice(1));
+    var target = id ? document.getElementById(id) : null;
+    if (!target) { return; }
+    var cell = target.closest(".cell") || target;  // a second anchor is a span in the cell
+    cell.querySelectorAll("details").forEach(function (part) { part.open = true; });
+    cell.scrollIntoView();
+  }
+  window.addEventListener("hashchange", openTarget);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", openTarget);
+  } else {
+    openTarget();
+  }
+})();
+"""
+
+
+def cell_sections(env, docname):
+    """Title of the section holding each code cell of ``docname``, by cell index."""
+    found = {}
+    for node in env.get_doctree(docname).findall(_is_code_cell):
         section = node.parent
         while section is not None and not isinstance(section, nodes.section):
             section = section.parent
-        title = section[0].astext() if section is not None else ""
-        found.append(([i for i in node["ids"] if i.startswith("check-")][0], title))
+        found[node["cell_index"]] = section[0].astext() if section is not None else ""
     return found
 
 
@@ -373,7 +409,7 @@ def verification_nodes(env, from_doc):
         "assertion in a loop or in a helper function counts once, however often it runs."
     )
     intro["classes"].append("verification-build")
-    return [intro, _definitions(), _table(rows), *checks_nodes(env, from_doc, notebooks)]
+    return [intro, _definitions(), _table(rows), *asserted_nodes(env, from_doc, notebooks)]
 
 
 def _check_link(builder, from_doc, docname, anchor, text):
@@ -385,43 +421,65 @@ def _check_link(builder, from_doc, docname, anchor, text):
     return nodes.reference("", text, internal=True, refuri=uri, classes=["check-link"])
 
 
-def checks_nodes(env, from_doc, notebooks):
-    """The list of folded checks: per notebook, per section, a link to each check."""
+ASSERTED_HEADERS = ["Section", "Checked", "Value or bound", "Tolerance", "Cell"]
+
+
+def _asserted_table(builder, env, from_doc, docname, rows):
+    """The table of one notebook's asserted numbers, a link to each cell."""
+    sections = cell_sections(env, docname)
+    table = nodes.table(classes=["colwidths-auto", "asserted-numbers"])
+    group = nodes.tgroup(cols=len(ASSERTED_HEADERS))
+    table += group
+    for _ in ASSERTED_HEADERS:
+        group += nodes.colspec(colwidth=1)
+    head, body = nodes.thead(), nodes.tbody()
+    head += _row(ASSERTED_HEADERS)
+    group += head
+    previous = None
+    for row in rows:
+        section = sections.get(row.cell, "")
+        cells = [
+            "" if section == previous else section,
+            _paragraph(nodes.literal(text=row.what)),
+            _paragraph(nodes.literal(text=row.value)) if row.value else "",
+            row.tolerance,
+            _paragraph(
+                _check_link(builder, from_doc, docname, cell_anchor(docname, row.cell), "open")
+            ),
+        ]
+        body += _row(cells)
+        previous = section
+    group += body
+    return table
+
+
+def asserted_nodes(env, from_doc, notebooks):
+    """Per notebook, what its cells assert (``asserted_numbers``), with links to the cells."""
     builder = env.app.builder
-    found = [(docname, notebook_checks(env, docname)) for docname in notebooks]
-    found = [(docname, checks) for docname, checks in found if checks]
-    total = sum(len(checks) for _, checks in found)
+    found = []
+    for docname in notebooks:
+        cells = json.loads(Path(env.doc2path(docname)).read_text(encoding="utf-8"))["cells"]
+        found.append((docname, asserted_numbers.notebook_rows(cells)))
+    total = sum(len(rows) for _, rows in found)
     intro = _paragraph(
-        nodes.strong(text="Folded checks. "),
+        nodes.strong(text="What each cell asserts. "),
         *_rich(
-            f"The chapters show {total} code cells folded: each asserts what "
-            "the text has just said and nothing later in its notebook uses what it defines "
-            "(the rule is in `book/_tools/checks.py`). The page shows a check's printed result; "
-            "to read its code, click “Show the check” above the result, or follow a link below."
+            f"The {total} checks of the notebooks, in order: the label or the expression "
+            "checked, the value or the bound it must meet, the tolerance (numpy's "
+            "`assert_allclose` applies `rtol 1e-07` unless another is written), and a link "
+            "that opens the cell, its code unfolded. A row without a value is an `assert` "
+            "of the condition shown. Checks are read from the code, so a check in a loop "
+            "appears once."
         ),
     )
     intro["classes"].append("verification-checks")
-    items = nodes.bullet_list(classes=["verification-checks"])
-    for docname, checks in found:
+    out = [intro]
+    for docname, rows in found:
         title = env.titles[docname].astext() if docname in env.titles else docname
-        item = nodes.list_item()
-        item += _doc_link(from_doc, docname, title)
-        sections = nodes.bullet_list()
-        by_section = {}
-        for number, (anchor, section) in enumerate(checks, start=1):
-            by_section.setdefault(section, []).append((number, anchor))
-        for section, numbered in by_section.items():
-            entry = nodes.list_item()
-            line = _paragraph(section + ": ")
-            for position, (number, anchor) in enumerate(numbered):
-                if position:
-                    line += nodes.Text(", ")
-                line += _check_link(builder, from_doc, docname, anchor, f"check {number}")
-            entry += line
-            sections += entry
-        item += sections
-        items += item
-    return [intro, items]
+        heading = _paragraph(nodes.strong(text=title + " "), nodes.Text(f"({len(rows)} checks): "))
+        heading += _doc_link(from_doc, docname, "the chapter").children
+        out += [heading, _asserted_table(builder, env, from_doc, docname, rows)]
+    return out
 
 
 class VerificationTableTransform(SphinxPostTransform):
@@ -452,6 +510,7 @@ def setup(app):
     app.add_directive("verification-table", VerificationTable)
     app.add_post_transform(VerificationTableTransform)
     app.add_transform(CheckAnchors)
+    app.add_js_file(None, body=OPEN_TARGET_JS)
     app.connect("env-updated", pages_to_rewrite)
     app.connect("env-purge-doc", purge_page)
     app.connect("env-merge-info", merge_pages)
