@@ -670,7 +670,7 @@ class FramePairStack:
 
     def jacobian(self, q):
         """Stacked Jacobian rows (..., c, nv): rad/s and m/s per unit of v.  A row zero up
-        to rounding (:func:`_rounding_floors`) is exactly zero."""
+        to rounding of the tree's own scale (``_rounding_floors``) is exactly zero."""
         q = self.pairs[0]._checked(q, None)[0]
         return self._run(q, None)[0]
 
