@@ -138,7 +138,8 @@ TEST_LAYERS = test-companion test-book-build test-notebooks test-notebooks-secon
 # write their screenshot under _build/screenshots, a directory the build leaves alone).
 # Every other file of tests/book waits for the build, so a new test file is safe by default.
 RUN_BOOK_TESTS = tests/book/test_execution_stall.py tests/book/test_kernel.py \
-	tests/book/test_pagecheck.py
+	tests/book/test_pagecheck.py tests/book/test_animation_player.py \
+	tests/book/test_prose_numbers.py
 LAB_BOOK_TESTS = tests/book/test_lab.py tests/book/test_lab_explorers.py
 
 .PHONY: $(TEST_LAYERS)

@@ -12,7 +12,7 @@ output would make a batch executor (nbclient, hence ``jupyter nbconvert
 --execute`` and the book build) mimic a front end and send the area's state back
 to the kernel on the shell channel while it waits there for the cell's reply;
 that wait could then miss the reply, which sat unread until the cell's timeout
-(or forever, without one): issue 23, seen under nbconvert and nbclient alike.
+(or forever, without one), as was seen under nbconvert and nbclient alike.
 
 Three explorers (Baumgarte, phase loop, allocation) also carry a static form
 (``StaticExplorer``, below): frames drawn over a small grid of slider positions, with

@@ -143,6 +143,7 @@ def open_player(browser, url, requests):
     tab = browser.new_page(viewport=VIEWPORT)
     tab.on("request", lambda request: requests.append(request.url))
     tab.goto(url, wait_until="networkidle")
+    tab.wait_for_load_state("load")  # "networkidle" may come before it
     return tab
 
 

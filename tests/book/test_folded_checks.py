@@ -134,6 +134,7 @@ def test_reader_opens_a_check_with_its_toggle(browser):
         tab = browser.new_page(viewport=VIEWPORT)
         try:
             tab.goto(f"{url}/notebooks/{chapter.stem}.html", wait_until="networkidle")
+            tab.wait_for_load_state("load")  # "networkidle" may come before it
             check = tab.locator(f"#check-{chapter.stem.replace('_', '-')}-1")
             code = check.locator(".cell_input")
             teaching = tab.locator("div.cell:not([id^=check-])").nth(1).locator(".cell_input")

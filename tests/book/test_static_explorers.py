@@ -29,6 +29,7 @@ def _open(browser, url, page, problems):
     tab.on("request", lambda request: _note_outside(request.url, problems))
     tab.on("pageerror", lambda error: problems.append(f"uncaught exception: {error}"))
     tab.goto(f"{url}/{page}", wait_until="networkidle")
+    tab.wait_for_load_state("load")  # "networkidle" may come before it
     return tab
 
 

@@ -595,7 +595,6 @@ def _without_rounding_rows(J, gamma, floors):
     return J, gamma
 
 
-
 @dataclass(frozen=True)
 class ClosedLoopDynamics:
     r"""Result of :meth:`FramePairStack.forward_dynamics`.
