@@ -295,14 +295,15 @@ def _row(cells, classes=()):
     return row
 
 
-def _table(rows):
-    table = nodes.table(classes=["colwidths-auto", "verification-table"])
-    group = nodes.tgroup(cols=len(HEADERS))
+def _table(rows, headers=HEADERS, kind="verification-table"):
+    """A table of class ``kind``: a head row of ``headers``, then the rows."""
+    table = nodes.table(classes=["colwidths-auto", kind])
+    group = nodes.tgroup(cols=len(headers))
     table += group
-    for _ in HEADERS:
+    for _ in headers:
         group += nodes.colspec(colwidth=1)
     head, body = nodes.thead(), nodes.tbody()
-    head += _row(HEADERS)
+    head += _row(headers)
     group += head
     for row in rows:
         body += row
@@ -427,30 +428,20 @@ ASSERTED_HEADERS = ["Section", "Checked", "Value or bound", "Tolerance", "Cell"]
 def _asserted_table(builder, env, from_doc, docname, rows):
     """The table of one notebook's asserted numbers, a link to each cell."""
     sections = cell_sections(env, docname)
-    table = nodes.table(classes=["colwidths-auto", "asserted-numbers"])
-    group = nodes.tgroup(cols=len(ASSERTED_HEADERS))
-    table += group
-    for _ in ASSERTED_HEADERS:
-        group += nodes.colspec(colwidth=1)
-    head, body = nodes.thead(), nodes.tbody()
-    head += _row(ASSERTED_HEADERS)
-    group += head
-    previous = None
+    body, previous = [], None
     for row in rows:
         section = sections.get(row.cell, "")
+        link = _check_link(builder, from_doc, docname, cell_anchor(docname, row.cell), "open")
         cells = [
             "" if section == previous else section,
             _paragraph(nodes.literal(text=row.what)),
             _paragraph(nodes.literal(text=row.value)) if row.value else "",
             row.tolerance,
-            _paragraph(
-                _check_link(builder, from_doc, docname, cell_anchor(docname, row.cell), "open")
-            ),
+            _paragraph(link),
         ]
-        body += _row(cells)
+        body.append(_row(cells))
         previous = section
-    group += body
-    return table
+    return _table(body, ASSERTED_HEADERS, "asserted-numbers")
 
 
 def asserted_nodes(env, from_doc, notebooks):
