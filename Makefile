@@ -98,7 +98,7 @@ endef
 book: kernels
 	rm -rf _build
 	$(build_the_book)
-	@echo "The book is at $(CURDIR)/_build/html/index.html"
+	@echo "The book is in $(CURDIR)/_build/html: make serve shows it at http://127.0.0.1:8000/"
 
 # Read the built book in a browser at http://127.0.0.1:$(PORT)/ (PORT=8001 make serve for
 # another port), from the current _build/html, without building it again.  Opened as a
