@@ -36,8 +36,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parent
 #: The files of the package that compile kernels (a test checks the list is complete).
 KERNEL_SOURCES = (
     "_linalg.py",
-    "tree/_jit.py",
-    "tree/_jit_frames.py",
+    "tree/_flat.py",
     "tree/_lanes.py",
     "tree/_lanes_frames.py",
     "tree/_lanes_coriolis.py",

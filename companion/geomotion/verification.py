@@ -1,14 +1,14 @@
 r"""Independent checks of the fast tree algorithms.
 
 The fast algorithms :func:`geomotion.tree.crba`, :func:`~geomotion.tree.rnea` and
-:func:`~geomotion.tree.aba` run on operators compiled once per model (canonical joint
-frames, bodies renumbered depth-first, inertias in packed storage), shared between them.
-So a check that compares two fast results with each other (RNEA against CRBA, say)
-passes on a wrong compiled inertia or a transposed joint rotation: both sides carry
-the same error.  Every check here instead puts one fast result against a quantity
-built without any compiled data, in the user's own body frames, from the readable
-reference path of :mod:`geomotion.tree` and the Newton–Euler recursion written out
-here on its explicit 6x6 operators (:func:`reference_inverse_dynamics`):
+:func:`~geomotion.tree.aba` are compiled kernels that read the same flat arrays of the
+model (``geomotion.tree._flat``: joint codes, placements, subspaces, inertias).  So a
+check that compares two fast results with each other (RNEA against CRBA, say) passes on
+a wrong flat inertia or a transposed joint rotation: both sides carry the same error.
+Every check here instead puts one fast result against a quantity built without the
+kernels or their arrays, in the user's own body frames, from the readable oracle
+:mod:`geomotion.tree.reference` (its Newton–Euler recursion on explicit 6x6 operators is
+:func:`geomotion.tree.reference.rnea`):
 
 * ``CRBA vs particle energy``: :math:`\tfrac12\dot q^TM\dot q` from
   :func:`~geomotion.tree.crba` against a direct sum over point particles that move with
@@ -19,7 +19,7 @@ here on its explicit 6x6 operators (:func:`reference_inverse_dynamics`):
   and no gravity (:func:`mass_matrix_from_inverse_dynamics`) against
   :func:`~geomotion.tree.joint_mass_matrix` of :func:`~geomotion.tree.prepare`;
 * ``RNEA vs reference RNEA``: :func:`~geomotion.tree.rnea` against
-  :func:`reference_inverse_dynamics` at the same random state (velocity products and
+  :func:`geomotion.tree.reference.rnea` at the same random state (velocity products and
   gravity included);
 * ``ABA vs dense solve``: :func:`~geomotion.tree.aba` against
   :func:`forward_dynamics_by_dense_solve` (reference ``M`` and bias ``b``);
@@ -32,14 +32,13 @@ motion transform).  The particle check decodes each body's mass, centre of mass 
 central inertia with :func:`geomotion.inertia.mass_properties`, as
 :class:`~geomotion.tree.Tree` does for the fast path's compiled data (the other
 references use the spatial inertias as given), and places the particles with
-:func:`geomotion.inertia.particle_model`.  With the fast path the references share
-only low-level spatial helpers (skew matrices, pose inverse, motion transform; tested
-on their own against hand derivations), which the fast path uses for its constant
-operators.  An error in the fast path's compiled data or helpers therefore shows in
-every check of the algorithm it touches, and the two CRBA checks stay at rounding
-level when only the Newton–Euler passes (RNEA, ABA) are wrong;
-``tests/companion/test_verification.py`` injects such errors into both fast paths
-(batches below and above 96 configurations) to prove it.
+:func:`geomotion.inertia.particle_model`.  The references and the kernels share no code:
+the kernels write their own joint motions and products (numba), the references use the
+joints' own :meth:`~geomotion.tree.Joint.transform` and numpy.  An error in the kernels'
+flat arrays therefore shows in every check of the algorithm it touches, and the two
+CRBA checks stay at rounding level when only the Newton–Euler passes (RNEA, ABA) are
+wrong; ``tests/companion/test_verification.py`` injects such errors into the flat
+arrays, for one configuration and for batches of several blocks of lanes, to prove it.
 
 :func:`tree_checks` runs them all on random states of a model and reports the
 largest relative disagreement of each.
@@ -49,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _validate, inertia, printing, spatial, tree
+from . import _validate, inertia, printing, tree
 
 __all__ = [
     "tree_particle_cloud",
@@ -57,7 +56,6 @@ __all__ = [
     "particle_energy_comparison",
     "mass_matrix_from_body_jacobians",
     "mass_matrix_from_inverse_dynamics",
-    "reference_inverse_dynamics",
     "forward_dynamics_by_dense_solve",
     "TreeCheckReport",
     "EnergyComparison",
@@ -242,85 +240,13 @@ def mass_matrix_from_inverse_dynamics(model, q):
     return np.stack(columns, axis=-1)
 
 
-def reference_inverse_dynamics(model, q, v, a, *, gravity=None):
-    r"""Joint forces by the Newton–Euler recursion on the readable path's explicit operators.
-
-    Outward in every body's own frame, from the base accelerating at :math:`(0, -g)`:
-
-    .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
-              \mathcal A_i = X_i\mathcal A_{\lambda(i)} + S_i\ddot q_i
-              + \mathcal V_i\times S_i\dot q_i,\qquad
-              \mathcal F_i = \mathcal I_i\mathcal A_i
-              + \mathcal V_i\times^*\mathcal I_i\mathcal V_i;
-
-    inward: :math:`\tau_i = S_i^T\mathcal F_i` and
-    :math:`\mathcal F_{\lambda(i)} \mathrel{+}= X_i^T\mathcal F_i`.  The same equations as
-    :func:`geomotion.tree.rnea`, written out on the 6x6 operators ``X_i`` of
-    :func:`geomotion.tree.prepare` in the user's body frames, without the fast path's
-    compiled data.
-
-    Parameters
-    ----------
-    model : Tree
-    q, v, a : (..., N) array_like
-        Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
-        m/s^2); leading axes broadcast.
-    gravity : None or (3,) or (..., 3) array_like
-        Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2; a
-        batch of them broadcasts with the states.
-
-    Returns
-    -------
-    (..., N) ndarray
-        Joint forces (N m or N).
-
-    Raises
-    ------
-    ValueError
-        If an argument is malformed.
-    """
-    prepared = tree.prepare(model, q)
-    n = model.num_bodies
-    v = _validate.trailing_shape(v, "v", (model.nv,))
-    a = _validate.trailing_shape(a, "a", (model.nv,))
-    own = [slice(s, s + k) for s, k in zip(model.v_start, model.joint_nv)]  # joint i's entries
-    g = model.gravity if gravity is None else _validate.trailing_shape(gravity, "gravity", (3,))
-    batch = np.broadcast_shapes(
-        prepared.transform.shape[:-3], v.shape[:-1], a.shape[:-1], g.shape[:-1]
-    )
-    X = np.broadcast_to(prepared.transform, batch + (n, 6, 6))
-    S, I = prepared.subspace, prepared.inertia
-    base = (np.zeros(6), np.concatenate([np.zeros(g.shape), -g], axis=-1))  # twist, acceleration
-    V, A, F = np.zeros((3,) + batch + (n, 6))
-    for i, p in enumerate(prepared.parents):
-        V_parent, A_parent = base if p < 0 else (V[..., p, :], A[..., p, :])
-        X_i, joint_velocity = X[..., i, :, :], _apply(S[i], v[..., own[i]])
-        V[..., i, :] = _apply(X_i, V_parent) + joint_velocity
-        A[..., i, :] = (
-            _apply(X_i, A_parent)
-            + _apply(S[i], a[..., own[i]])
-            + _apply(spatial.motion_cross(V[..., i, :]), joint_velocity)
-        )
-        F[..., i, :] = inertia.newton_euler_wrench(I[i], V[..., i, :], A[..., i, :])
-    for i in reversed(range(n)):
-        p = prepared.parents[i]
-        if p >= 0:
-            F[..., p, :] += _apply(np.swapaxes(X[..., i, :, :], -1, -2), F[..., i, :])
-    return np.concatenate([F[..., i, :] @ S[i] for i in range(n)], axis=-1)
-
-
-def _apply(operator, vector):
-    """(..., m, k) operator times (..., k) vector."""
-    return np.einsum("...jk,...k->...j", operator, vector)
-
-
 def forward_dynamics_by_dense_solve(model, q, v, tau, *, gravity=None):
     r"""Joint accelerations from the reference mass matrix and bias by a dense solve.
 
     .. math:: M(q)\,\ddot q = \tau - b(q, \dot q)
 
     ``M`` from :func:`geomotion.tree.joint_mass_matrix` of :func:`geomotion.tree.prepare`,
-    ``b`` from :func:`reference_inverse_dynamics` at zero acceleration; the system is
+    ``b`` from :func:`geomotion.tree.reference.rnea` at zero acceleration; the system is
     solved with the Cholesky factor of ``M``.
 
     Parameters
@@ -344,7 +270,7 @@ def forward_dynamics_by_dense_solve(model, q, v, tau, *, gravity=None):
     """
     M = tree.joint_mass_matrix(tree.prepare(model, q))
     _, L = _validate.positive_definite_factor(M, "model (its joint mass matrix at q)")
-    bias = reference_inverse_dynamics(model, q, v, np.zeros(model.nv), gravity=gravity)
+    bias = tree.reference.rnea(model, q, v, np.zeros(model.nv), gravity=gravity)
     rhs = _validate.trailing_shape(tau, "tau", (model.nv,)) - bias
     y = np.linalg.solve(L, rhs[..., None])  # M = L L^T
     return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
@@ -459,7 +385,7 @@ def tree_checks(model, rng, *, n_states=100, gravity=None):
     M_reference = tree.joint_mass_matrix(tree.prepare(model, q))
     a_dense = forward_dynamics_by_dense_solve(model, q, v, tau, gravity=gravity)  # checks M first
     a_aba = tree.aba(model, q, v, tau, gravity=gravity)
-    bias_reference = reference_inverse_dynamics(model, q, v, np.zeros(model.nv), gravity=gravity)
+    bias_reference = tree.reference.rnea(model, q, v, np.zeros(model.nv), gravity=gravity)
     errors = {
         "CRBA vs particle energy": _relative_error(
             0.5 * np.einsum("bi,bij,bj->b", v, M, v), tree_particle_energy(model, q, v)
@@ -470,7 +396,7 @@ def tree_checks(model, rng, *, n_states=100, gravity=None):
         ),
         "RNEA vs reference RNEA": _relative_error(
             tree.rnea(model, q, v, a, gravity=gravity),
-            reference_inverse_dynamics(model, q, v, a, gravity=gravity),
+            tree.reference.rnea(model, q, v, a, gravity=gravity),
         ),
         "ABA vs dense solve": _relative_error(a_aba, a_dense),
         "reference M qdd_ABA vs tau - b": _relative_error(

@@ -137,12 +137,12 @@ def test_an_unprivileged_user_imports_a_read_only_copy(tmp_path):
 WARM_THEN_USE = """
 import numba, numpy as np
 from geomotion import constraints, models, tree, _linalg
-from geomotion.tree import _closed_loop, _jit, _jit_frames, _lanes
+from geomotion.tree import _closed_loop, _lanes, _lanes_coriolis, _lanes_frames
 
 def compiled():
     return {
         (module.__name__, name): len(obj.signatures)
-        for module in (_linalg, _jit, _jit_frames, _lanes, _closed_loop)
+        for module in (_linalg, _lanes, _lanes_coriolis, _lanes_frames, _closed_loop)
         for name, obj in vars(module).items()
         if isinstance(obj, numba.core.registry.CPUDispatcher)
     }

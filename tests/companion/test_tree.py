@@ -23,7 +23,7 @@ from trees import (
     two_link_spec,
 )
 
-from geomotion import inertia, models, spatial, tree, verification
+from geomotion import inertia, models, spatial, tree
 
 # ---------------------------------------------------------------------------
 # The chapter's two-link teaching mechanism
@@ -702,10 +702,7 @@ def test_property_fast_paths_match_the_reference_path(spec, batch, seed):
         tree.crba(model, q), M_reference, rtol=0, atol=2e-13 * np.abs(M_reference).max()
     )
     wrench_forces = np.einsum("...kij,...ki->...j", tree.body_jacobians(model, q), wrenches)
-    expected = (
-        verification.reference_inverse_dynamics(model, q, qd, qdd, gravity=PROPERTY_GRAVITY)
-        - wrench_forces
-    )
+    expected = tree.reference.rnea(model, q, qd, qdd, gravity=PROPERTY_GRAVITY) - wrench_forces
     tau = tree.rnea(model, q, qd, qdd, gravity=PROPERTY_GRAVITY, f_ext=wrenches)
     scale = force_scale(M_reference, qdd, expected, wrench_forces)
     np.testing.assert_allclose(tau, expected, rtol=0, atol=2e-13 * scale)
@@ -720,7 +717,7 @@ def test_property_rnea_inverts_aba(spec, batch, seed):
     qdd = tree.aba(model, q, qd, tau, gravity=PROPERTY_GRAVITY, f_ext=wrenches)
     # ABA's accelerations satisfy the reference equations of motion (backward error) ...
     M_reference = tree.joint_mass_matrix(tree.prepare(model, q))
-    bias = verification.reference_inverse_dynamics(model, q, qd, 0 * qd, gravity=PROPERTY_GRAVITY)
+    bias = tree.reference.rnea(model, q, qd, 0 * qd, gravity=PROPERTY_GRAVITY)
     wrench_forces = np.einsum("...kij,...ki->...j", tree.body_jacobians(model, q), wrenches)
     scale = force_scale(M_reference, qdd, bias, wrench_forces, tau)
     np.testing.assert_allclose(

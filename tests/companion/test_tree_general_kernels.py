@@ -1,8 +1,9 @@
-"""The compiled joint-general kernels (tree/_lanes.py, tree/_lanes_frames.py) against the readable numpy recursions.
+"""The compiled kernels (tree/_lanes.py, tree/_lanes_coriolis.py, tree/_lanes_frames.py) against the oracle.
 
-Trees with a ball or free-flyer joint run RNEA, ABA and the CRBA in compiled kernels; the
-same recursions are written out in numpy in ``geomotion.tree.general`` (independent code:
-explicit 6x6 operators, batched with leading axes).  Both are checked on random branched
+Every tree runs RNEA, ABA, the CRBA, the Coriolis matrix and the frame kinematics in
+compiled kernels; the same algorithms are written out once more, readably, in
+:mod:`geomotion.tree.reference` (independent code: explicit 6x6 operators in numpy,
+batched with leading axes, sharing nothing with the kernels).  Both are checked on random branched
 trees mixing every joint type with massless intermediate bodies, single and batched, and
 the ABA of each is checked to invert the other's RNEA.  The cross-checks against Pinocchio
 are in test_tree_joints_cross_engine.py.
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from geomotion import inertia, spatial, tree
-from geomotion.tree import _jit_frames, _lanes, general
+from geomotion.tree import _lanes, _run, reference
 
 SCREWS = [tree.REVOLUTE_X, tree.REVOLUTE_Y, tree.REVOLUTE_Z, tree.PRISMATIC_Z]
 
@@ -48,7 +49,7 @@ def random_tree(seed, n=8):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("batch", [(), (5,), (2, 3)])
-def test_compiled_kernels_match_the_numpy_recursions(seed, batch):
+def test_compiled_kernels_match_the_oracle(seed, batch):
     model = random_tree(seed)
     rng = np.random.default_rng(100 + seed)
     q = tree.random_configuration(model, shape=batch, rng=rng)
@@ -56,7 +57,7 @@ def test_compiled_kernels_match_the_numpy_recursions(seed, batch):
     f_ext = rng.normal(size=(*batch, model.num_bodies, 6))
     g = model.gravity
     for frame in ("body", "world"):
-        tau = general.rnea(model, q, v, a, g, f_ext, frame)
+        tau = reference.rnea(model, q, v, a, gravity=g, f_ext=f_ext, f_ext_frame=frame)
         compiled = tree.rnea(model, q, v, a, f_ext=f_ext, f_ext_frame=frame)
         assert compiled.shape == batch + (model.nv,)
         np.testing.assert_allclose(compiled, tau, rtol=0, atol=1e-12 * np.abs(tau).max())
@@ -65,9 +66,12 @@ def test_compiled_kernels_match_the_numpy_recursions(seed, batch):
             tree.aba(model, q, v, tau, f_ext=f_ext, f_ext_frame=frame), a, rtol=0, atol=1e-9
         )
         np.testing.assert_allclose(
-            general.aba(model, q, v, compiled, g, f_ext, frame), a, rtol=0, atol=1e-9
+            reference.aba(model, q, v, compiled, gravity=g, f_ext=f_ext, f_ext_frame=frame),
+            a,
+            rtol=0,
+            atol=1e-9,
         )
-    M = general.crba(model, q)
+    M = reference.crba(model, q)
     np.testing.assert_allclose(tree.crba(model, q), M, rtol=0, atol=1e-13 * np.abs(M).max())
 
 
@@ -101,9 +105,9 @@ def test_a_singular_joint_at_one_configuration_names_the_joint_and_the_batch_ele
         tree.aba(model, lined_up, v, tau)
     with pytest.raises(ValueError, match=r"singular at configuration 2 of the batch: joint 0"):
         tree.aba(model, np.stack([fine, fine, lined_up]), v, tau)
-    # the numpy recursion agrees that this is where M loses rank
-    assert np.linalg.eigvalsh(general.crba(model, lined_up))[0] < 1e-12
-    assert np.linalg.eigvalsh(general.crba(model, fine))[0] > 1e-3
+    # the oracle agrees that this is where M loses rank
+    assert np.linalg.eigvalsh(reference.crba(model, lined_up))[0] < 1e-12
+    assert np.linalg.eigvalsh(reference.crba(model, fine))[0] > 1e-3
 
 
 def test_compiled_kernels_see_the_same_arrays_whatever_the_input_layout():
@@ -122,45 +126,69 @@ def test_compiled_kernels_see_the_same_arrays_whatever_the_input_layout():
     assert len(_lanes.aba.signatures) == 1  # one compiled specialization serves every layout
 
 
+def _path(model, body):
+    path = []
+    while body >= 0:
+        path.append(body)
+        body = model.parents[body]
+    return path[::-1]
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_compiled_frame_kinematics_match_the_numpy_columns(seed):
+def test_compiled_frame_kinematics_match_the_oracle(seed):
+    # World reference: pose from the oracle's forward kinematics, columns Ad_T0i J_body,
+    # twist J v; the bias's linear rows at a point from the oracle's point kinematics,
+    # its angular rows (d/dt J_w) v by central differences along q(t) = q + t v.
     model = random_tree(seed)
     rng = np.random.default_rng(50 + seed)
     q = tree.random_configuration(model, shape=(3,), rng=rng)
     v = rng.normal(size=(3, model.nv))
-    T_all, S0, dS0, _ = general.base_jacobian_columns(model, q, v)
-    moves = general.supports(model)
+    T_all = reference.forward_kinematics(model, q)
+    J_body = reference.body_jacobians(model, q)
+    h = 1e-6
+    J_ahead = reference.body_jacobians(model, tree.integrate(model, q, v, h))
+    J_behind = reference.body_jacobians(model, tree.integrate(model, q, v, -h))
+    T_ahead = reference.forward_kinematics(model, tree.integrate(model, q, v, h))
+    T_behind = reference.forward_kinematics(model, tree.integrate(model, q, v, -h))
     for body in range(model.num_bodies):
-        path = []
-        b = body
-        while b >= 0:
-            path.append(b)
-            b = model.parents[b]
-        T, J, twist, bias = _jit_frames.run_frame_kinematics(
-            model, q, v, path[::-1], np.eye(4), "world"
-        )
+        path = _path(model, body)
+        T, J, twist, bias = _run.run_frame_kinematics(model, q, v, path, np.eye(4), "world")
         np.testing.assert_allclose(T, T_all[:, body], atol=1e-13)
-        np.testing.assert_allclose(J, np.where(moves[body], S0, 0.0), atol=1e-13)
-        np.testing.assert_allclose(twist, np.einsum("bij,bj->bi", J, v), atol=1e-13)
-        expected = np.einsum("bij,bj->bi", np.where(moves[body], dS0, 0.0), v)
-        np.testing.assert_allclose(bias, expected, atol=1e-12 * (1 + np.abs(expected).max()))
-        T1, J1, none, _ = _jit_frames.run_frame_kinematics(
-            model, q[0], None, path[::-1], np.eye(4), "world"
+        Ad = spatial.motion_transform(T_all[:, body])
+        np.testing.assert_allclose(J, Ad @ J_body[:, body], atol=1e-12)
+        np.testing.assert_allclose(twist, np.einsum("bij,bj->bi", J, v), atol=1e-12)
+        w_rate = (
+            np.einsum("bij,bjk,bk->bi", T_ahead[:, body, :3, :3], J_ahead[:, body, :3], v)
+            - np.einsum("bij,bjk,bk->bi", T_behind[:, body, :3, :3], J_behind[:, body, :3], v)
+        ) / (2 * h)
+        np.testing.assert_allclose(
+            bias[:, :3], w_rate, rtol=0, atol=1e-6 * (1 + np.abs(w_rate).max())
         )
+        r = rng.normal(size=3) * 0.2
+        frame = spatial.pose(np.eye(3), r)
+        _, Jp, _, point_bias = _run.run_frame_kinematics(
+            model, q, v, path, frame, "local_world_aligned"
+        )
+        position, J_r, velocity, expected = reference.point_kinematics(model, q, v, body, r)
+        np.testing.assert_allclose(Jp[:, 3:], J_r, atol=1e-12)
+        np.testing.assert_allclose(
+            point_bias[:, 3:], expected, atol=1e-11 * (1 + np.abs(expected).max())
+        )
+        T1, J1, none, _ = _run.run_frame_kinematics(model, q[0], None, path, np.eye(4), "world")
         assert none is None
         np.testing.assert_allclose(J1, J[0], rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("batch", [(), (4,)])
-def test_compiled_coriolis_matches_the_numpy_formula(seed, batch):
-    # general.coriolis sums J_k^T (I_k dJ_k + B_k J_k) body by body; the kernel uses
+def test_compiled_coriolis_matches_the_oracle(seed, batch):
+    # reference.coriolis_matrix sums J_k^T (I_k dJ_k + B_k J_k) body by body; the kernel uses
     # subtree sums per column: two organisations of the same factorization.
     model = random_tree(seed)
     rng = np.random.default_rng(400 + seed)
     q = tree.random_configuration(model, shape=batch, rng=rng)
     v = rng.normal(size=(*batch, model.nv))
-    expected = general.coriolis(model, q, v)
+    expected = reference.coriolis_matrix(model, q, v)
     got = tree.coriolis_matrix(model, q, v)
     assert got.shape == batch + (model.nv, model.nv)
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-13 * np.abs(expected).max())

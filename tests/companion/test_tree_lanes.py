@@ -1,15 +1,16 @@
 """RNEA, ABA, CRBA and the Coriolis matrix compiled over lanes of configurations (tree/_lanes.py).
 
 The kernels serve every batch size (a block of one lane for one configuration); they
-must give what the readable numpy recursions of geomotion.tree.general give (independent
-code) on random trees mixing free-flyer, ball, screw and helical joints with massless
+must give what the readable oracle, geomotion.tree.reference, gives (independent code)
+on random trees mixing free-flyer, ball, screw and helical joints with massless
 bodies, with external wrenches and one gravity per configuration, for batches of one,
 that fill no block, one block, or end in a partial block.  A singular joint in any block
 is reported with the first configuration that has one.  Frame and point kinematics over
 lanes: each row of a batch against the single call (blocks of 64 lanes against a block
-of one) for the three references, against the numpy point kinematics, and 1 km from the
-base origin; stacked closure rows against each pair's relative kinematics
-(``_jit_frames.relative_kinematics``, a separate walk).
+of one) for the three references, against the oracle's point kinematics, and 1 km from the
+base origin; a frame pair's relative pose, Jacobian and bias against the oracle's body
+poses and Jacobians (the bias by central differences along the motion); stacked
+closure rows against each pair's relative kinematics.
 """
 
 import numpy as np
@@ -18,8 +19,9 @@ from test_tree_degenerate import singular_at_zero
 from test_tree_general_kernels import random_tree
 
 from geomotion import spatial, tree
-from geomotion.tree import _jit, _jit_frames, _lanes, _lanes_coriolis, general
-from geomotion.tree.frames import _path
+from geomotion.tree import _flat, _lanes, _lanes_coriolis, _run
+from geomotion.tree import reference as oracle
+from geomotion.tree._frames import _path
 
 
 def random_states(seed, batch):
@@ -35,10 +37,10 @@ def random_states(seed, batch):
 
 
 def run(kernel, model, q, v, tau, g, f_ext=None):
-    _, (Q, V, T), G, F, use_f = _jit._inputs(model, (q, v, tau), g, f_ext, "body")
+    _, (Q, V, T), G, F, use_f = _run._inputs(model, (q, v, tau), g, f_ext, "body")
     out = np.empty((Q.shape[0], model.nv))
     status = np.full(2, -1, dtype=np.int64)
-    kernel(*_jit.flat_tree(model).arrays(), Q, V, T, G, F, use_f, out, status)
+    kernel(*_flat.flat_tree(model).arrays(), Q, V, T, G, F, use_f, out, status)
     return out, status
 
 
@@ -48,7 +50,7 @@ def test_aba_over_lanes_gives_the_readable_aba(seed, batch):
     model, q, v, tau, f_ext, g = random_states(seed, batch)
     got, status = run(_lanes.aba, model, q, v, tau, g, f_ext)
     assert status.tolist() == [-1, -1]
-    readable = general.aba(model, q, v, tau, g, f_ext, "body")
+    readable = oracle.aba(model, q, v, tau, gravity=g, f_ext=f_ext)
     np.testing.assert_allclose(got, readable, rtol=0, atol=1e-11 * np.abs(readable).max())
 
 
@@ -72,19 +74,19 @@ def test_a_singular_joint_in_a_later_block_is_named_with_its_configuration():
 @pytest.mark.parametrize("batch", [1, 3, 2 * _lanes.LANES + 3])
 def test_rnea_crba_and_coriolis_over_lanes_give_the_readable_recursions(seed, batch):
     model, q, v, a, f_ext, g = random_states(seed, batch)
-    _, (Q, V, A), G, F, use_f = _jit._inputs(model, (q, v, a), g, f_ext, "body")
-    arrays = _jit.flat_tree(model).arrays()
+    _, (Q, V, A), G, F, use_f = _run._inputs(model, (q, v, a), g, f_ext, "body")
+    arrays = _flat.flat_tree(model).arrays()
     got = np.empty((batch, model.nv))
     _lanes.rnea(*arrays, Q, V, A, G, F, use_f, got)
-    readable = general.rnea(model, q, v, a, g, f_ext, "body")
+    readable = oracle.rnea(model, q, v, a, gravity=g, f_ext=f_ext)
     np.testing.assert_allclose(got, readable, rtol=0, atol=1e-11 * np.abs(readable).max())
     M_got = np.empty((batch, model.nv, model.nv))
     _lanes.crba(*arrays, Q, M_got)
-    M_readable = general.crba(model, q)
+    M_readable = oracle.crba(model, q)
     np.testing.assert_allclose(M_got, M_readable, rtol=0, atol=1e-12 * np.abs(M_readable).max())
     C_got = np.empty((batch, model.nv, model.nv))
     _lanes_coriolis.coriolis(*arrays, Q, V, C_got)
-    C_readable = general.coriolis(model, q, v)
+    C_readable = oracle.coriolis_matrix(model, q, v)
     np.testing.assert_allclose(C_got, C_readable, rtol=0, atol=1e-12 * np.abs(C_readable).max())
 
 
@@ -119,21 +121,21 @@ def test_frame_kinematics_of_a_batch_give_each_configuration_s_single_call(seed,
     frames = random_frames(np.random.default_rng(300 + seed), batch)
     for body in range(model.num_bodies):
         path = np.array(_path(model, body), dtype=np.int64)
-        got = _jit_frames.run_frame_kinematics(model, q, v, path, frames, reference)
+        got = _run.run_frame_kinematics(model, q, v, path, frames, reference)
         for k in (0, batch // 2, batch - 1):  # a single call is a block of one lane
-            one = _jit_frames.run_frame_kinematics(model, q[k], v[k], path, frames[k], reference)
+            one = _run.run_frame_kinematics(model, q[k], v[k], path, frames[k], reference)
             for lanes, single in zip(got, one):
                 np.testing.assert_allclose(lanes[k], single, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_points_over_lanes_match_the_readable_numpy_reference(seed):
-    # general.point_kinematics: the numpy recursions over every body (independent code).
+def test_points_over_lanes_match_the_oracle(seed):
+    # reference.point_kinematics: the oracle's recursions over every body (independent code).
     batch = 2 * _lanes.LANES + 3
     model, q, v, _, _, _ = random_states(seed, batch)
     r = np.random.default_rng(400 + seed).normal(size=(batch, 3)) * 0.3
     for body in range(model.num_bodies):
-        position, J, _, bias = general.point_kinematics(model, q, v, body, r)
+        position, J, _, bias = oracle.point_kinematics(model, q, v, body, r)
         np.testing.assert_allclose(tree.point_position(model, q, body, r), position, atol=1e-13)
         np.testing.assert_allclose(tree.point_jacobian(model, q, body, r), J, atol=1e-13)
         got = tree.point_acceleration_bias(model, q, v, body, r)
@@ -198,3 +200,51 @@ def test_closure_rows_over_lanes_are_the_pairs_relative_rows(seed):
         )
     np.testing.assert_array_equal(stack.jacobian(q), J)
     np.testing.assert_array_equal(stack.acceleration_bias(q, v), gamma)
+
+
+def _world_columns(model, q, body):
+    """Pose (..., 4, 4) and world Jacobian (..., 6, nv) of ``body`` from the oracle; the
+    ground (-1) is fixed at the identity."""
+    if body < 0:
+        return np.broadcast_to(np.eye(4), q.shape[:-1] + (4, 4)), np.zeros(
+            q.shape[:-1] + (6, model.nv)
+        )
+    T = oracle.forward_kinematics(model, q)[..., body, :, :]
+    return T, spatial.motion_transform(T) @ oracle.body_jacobians(model, q)[..., body, :, :]
+
+
+def _oracle_pair(model, q, v, a_body, Fa, b_body, Fb):
+    """T_ab and the relative Jacobian in frame a's axes (about its origin) from the
+    oracle's poses and Jacobians."""
+    Ta, Ja = _world_columns(model, q, a_body)
+    Tb, Jb = _world_columns(model, q, b_body)
+    TA, TB = Ta @ Fa, Tb @ Fb
+    T_ab = np.linalg.inv(TA) @ TB
+    J = spatial.motion_transform(np.linalg.inv(TA)) @ (Jb - Ja)
+    return T_ab, J
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_frame_pair_s_relative_kinematics_match_the_oracle(seed):
+    batch = _lanes.LANES + 2
+    model, q, v, _, _, _ = random_states(seed, batch)
+    frames = random_frames(np.random.default_rng(600 + seed), 2)
+    n = model.num_bodies
+    h = 1e-6
+    for a_body, b_body in ((n - 1, n - 2), (n - 3, -1), (-1, n - 1)):
+        pair = tree.FramePair(model, a_body, frames[0], b_body, frames[1])
+        got = pair.kinematics(q, v)
+        T_ab, J = _oracle_pair(model, q, v, a_body, frames[0], b_body, frames[1])
+        np.testing.assert_allclose(got.pose, T_ab, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(got.jacobian, J, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(got.velocity, np.einsum("bij,bj->bi", J, v), atol=1e-12)
+        _, J_ahead = _oracle_pair(
+            model, tree.integrate(model, q, v, h), v, a_body, frames[0], b_body, frames[1]
+        )
+        _, J_behind = _oracle_pair(
+            model, tree.integrate(model, q, v, -h), v, a_body, frames[0], b_body, frames[1]
+        )
+        rate = np.einsum("bij,bj->bi", (J_ahead - J_behind) / (2 * h), v)
+        np.testing.assert_allclose(
+            got.acceleration_bias, rate, rtol=0, atol=1e-6 * (1 + np.abs(rate).max())
+        )

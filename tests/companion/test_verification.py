@@ -12,7 +12,7 @@ import pytest
 from trees import random_spec, two_link_spec
 
 from geomotion import figures, inertia, models, tree, verification
-from geomotion.tree import _jit
+from geomotion.tree import _flat
 
 # ---------------------------------------------------------------------------
 # Hand derivations
@@ -56,10 +56,10 @@ def two_link_closed_form_torques(q, qd, qdd, g):
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_reference_inverse_dynamics_matches_the_two_link_closed_form(seed):
+def test_the_oracle_rnea_matches_the_two_link_closed_form(seed):
     arm = models.two_link_teaching_arm()
     q, qd, qdd = np.random.default_rng(seed).uniform(-2, 2, (3, 2))
-    tau = verification.reference_inverse_dynamics(arm, q, qd, qdd, gravity=(0.0, -9.81, 0.0))
+    tau = tree.reference.rnea(arm, q, qd, qdd, gravity=(0.0, -9.81, 0.0))
     expected = two_link_closed_form_torques(q, qd, qdd, 9.81)
     # Achieved: 3.6e-15 N m on torques up to ~15 N m.
     np.testing.assert_allclose(tau, expected, rtol=0, atol=1e-14 * np.abs(expected).max())
@@ -81,21 +81,19 @@ def test_reference_functions_broadcast_and_accept_a_batch_of_one():
     model = random_spec(np.random.default_rng(4), 5, "rph").tree()
     rng = np.random.default_rng(5)
     q, qd, qdd = rng.normal(size=(3, 2, 3, 5))
-    tau = verification.reference_inverse_dynamics(model, q, qd[0, 0], qdd[:1])
+    tau = tree.reference.rnea(model, q, qd[0, 0], qdd[:1])
     assert tau.shape == (2, 3, 5)
     np.testing.assert_allclose(
         tau[1, 2],
-        verification.reference_inverse_dynamics(model, q[1, 2], qd[0, 0], qdd[0, 2]),
+        tree.reference.rnea(model, q[1, 2], qd[0, 0], qdd[0, 2]),
         rtol=1e-14,
         atol=1e-14,
     )
     gravity = rng.normal(size=(3, 3))  # one gravity per configuration of a (2, 3) batch
-    per_configuration = verification.reference_inverse_dynamics(model, q, qd, qdd, gravity=gravity)
+    per_configuration = tree.reference.rnea(model, q, qd, qdd, gravity=gravity)
     np.testing.assert_allclose(
         per_configuration[0, 1],
-        verification.reference_inverse_dynamics(
-            model, q[0, 1], qd[0, 1], qdd[0, 1], gravity=gravity[1]
-        ),
+        tree.reference.rnea(model, q[0, 1], qd[0, 1], qdd[0, 1], gravity=gravity[1]),
         rtol=1e-14,
         atol=1e-14,
     )
@@ -183,30 +181,30 @@ def one_percent_heavier_body(monkeypatch, model):
     heavier = np.array(model.inertias)
     heavier[BODY] *= 1.01
     wrong = tree.Tree(model.parents, model.screws, model.placements, heavier)
-    monkeypatch.setitem(_jit._FLAT, model, _jit.FlatTree(wrong))
+    monkeypatch.setitem(_flat._FLAT, model, _flat.FlatTree(wrong))
 
 
 def broken_kernel_arrays(monkeypatch, model, attribute, change):
     """The compiled kernels' array ``attribute`` of ``model`` changed."""
-    flat = _jit.FlatTree(model)
+    flat = _flat.FlatTree(model)
     setattr(flat, attribute, change(getattr(flat, attribute)))
-    monkeypatch.setitem(_jit._FLAT, model, flat)
+    monkeypatch.setitem(_flat._FLAT, model, flat)
 
 
 def reversed_joint_rotation(monkeypatch, model):
-    """Every joint moves by exp(-[S] q) (the screws of the motions negated)."""
-    broken_kernel_arrays(monkeypatch, model, "screw", np.negative)
+    """Every joint moves by exp(-[S] q): the kernels' arrays (the screws' motion bases
+    among them) from the model with every screw negated."""
+    negated = tree.Tree(model.parents, -model.screws, model.placements, model.inertias)
+    monkeypatch.setitem(_flat._FLAT, model, _flat.FlatTree(negated))
 
 
 def transposed_placement(monkeypatch, model):
-    """Body BODY's constant joint-frame rotation transposed."""
-
-    def transpose_one(R0):
-        R0 = R0.copy()
-        R0[BODY] = R0[BODY].T
-        return R0
-
-    broken_kernel_arrays(monkeypatch, model, "R0", transpose_one)
+    """Body BODY's constant joint-frame rotation transposed: the kernels' arrays (the
+    placement and the screw's motion bases built on it) from such a model."""
+    placements = np.array(model.placements)
+    placements[BODY, :3, :3] = placements[BODY, :3, :3].T
+    wrong = tree.Tree(model.parents, model.screws, placements, model.inertias)
+    monkeypatch.setitem(_flat._FLAT, model, _flat.FlatTree(wrong))
 
 
 def scaled_motion_subspace(monkeypatch, model):
@@ -357,21 +355,19 @@ def test_tree_checks_reject_a_bad_state_count():
     "call, match",
     [
         (
-            lambda m: verification.reference_inverse_dynamics(m, [0, 0], [0, 0, 0], [0, 0]),
+            lambda m: tree.reference.rnea(m, [0, 0], [0, 0, 0], [0, 0]),
             r"v: expected shape \(\.\.\., 2\)",
         ),
         (
-            lambda m: verification.reference_inverse_dynamics(m, [0, 0], [0, 0], [np.nan, 0]),
+            lambda m: tree.reference.rnea(m, [0, 0], [0, 0], [np.nan, 0]),
             r"a: expected finite",
         ),
         (
-            lambda m: verification.reference_inverse_dynamics(
-                m, [0, 0], [0, 0], [0, 0], gravity=(0, 1)
-            ),
-            r"gravity: expected shape \(\.\.\., 3\)",
+            lambda m: tree.reference.rnea(m, [0, 0], [0, 0], [0, 0], gravity=(0, 1)),
+            r"gravity: expected shape \(3,\) or \(\.\.\., 3\)",
         ),
         (
-            lambda m: verification.reference_inverse_dynamics(m, [0], [0, 0], [0, 0]),
+            lambda m: tree.reference.rnea(m, [0], [0, 0], [0, 0]),
             r"q: expected shape \(\.\.\., 2\)",
         ),
         (

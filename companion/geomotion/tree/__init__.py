@@ -55,7 +55,7 @@ warns (:class:`GravityWarning`) unless ``gravity`` was passed explicitly.
 Model
 -----
 A tree of ``N`` rigid bodies, one joint per body.  ``parents[i] < i`` (``-1`` is the
-fixed base, the ground).  Body ``i`` carries a joint model (:mod:`geomotion.tree.joints`)
+fixed base, the ground).  Body ``i`` carries a joint model (:mod:`geomotion.tree._joints`)
 with a constant motion subspace ``S_i`` (6 x ``nv_i``) in its own coordinates
 (angular-first) and a constant placement ``T_{parent,i}`` of its joint frame; the joint
 motion ``T_J(q_i)`` moves body ``i`` from there, so
@@ -75,34 +75,29 @@ own axes) have ``nq_i > nv_i``: ``q`` has ``model.nq`` entries, ``v``, ``a`` and
 have ``model.nv``, and :func:`integrate`, :func:`difference`, :func:`neutral`,
 :func:`random_configuration` and :func:`normalize` act on the configuration manifold.
 
-Implementation notes: the ways through the same mechanics
----------------------------------------------------------
-* The *readable* path, :class:`PreparedTree` with :func:`composite_inertias` and
-  :func:`joint_mass_matrix` (module :mod:`geomotion.tree.reference`), is the textbook
-  composite-rigid-body algorithm on explicit 6x6 operators: what the book chapter
-  shows, and the independent reference the fast path is tested against.
+Implementation notes: each algorithm once as readable code, once as a kernel
+--------------------------------------------------------------------------------
+* The *readable oracle*, :mod:`geomotion.tree.reference`: every algorithm body by body on
+  explicit poses and 6x6 operators, as the book writes it (:class:`PreparedTree` with
+  :func:`composite_inertias` and :func:`joint_mass_matrix`, the chapter's CRBA, and the
+  RNEA, ABA, Coriolis matrix and point kinematics).  The compiled path is tested against
+  it and imports none of it.
 * The *compiled* path writes each algorithm once for any joint model (screw, ball and
   free-flyer joints).  :func:`rnea`, :func:`aba`, :func:`crba` (and :func:`bias_forces`)
-  and :func:`coriolis_matrix`, and the kinematics of frames and points (pose, Jacobian,
-  velocity, acceleration bias) run as compiled kernels (numba, cached as
-  ``geomotion._kernel_cache`` says) on every tree, over lanes of up to 64 configurations, the innermost
-  axis of every work array, so that each product is one SIMD loop
-  (``geomotion.tree._lanes``; a screw joint's motion comes from constant bases in
-  :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).  One kernel per algorithm serves
-  every batch size (a single configuration is a block of one lane), the kinematics of
-  frames and points included (``geomotion.tree._lanes_frames``).  Measured at 10,000
-  configurations of the 7-body benchmark chain: 0.44, 1.23, 0.75 and 1.3 us per
-  configuration, and 1.5, 4.4, 3.4 and 5.0 us on the golfer (nv = 33).  The same
-  recursions in numpy, body by body with the configurations as leading axes
-  (:mod:`geomotion.tree.general`), are the readable version the kernels are tested
-  against.
+  and :func:`coriolis_matrix`, and the kinematics of frames, frame pairs and points
+  (pose, Jacobian, velocity, acceleration bias) run as compiled kernels (numba, cached
+  as ``geomotion._kernel_cache`` says) on every tree, over lanes of up to 64
+  configurations, the innermost axis of every work array, so that each product is one
+  SIMD loop (``geomotion.tree._lanes``; a screw joint's motion comes from constant bases
+  in :math:`(1, \sin, 1 - \cos, q)`, all lanes at once).  One kernel per algorithm
+  serves every batch size (a single configuration is a block of one lane), the
+  kinematics included (``geomotion.tree._lanes_frames``).  The tree's flat arrays, joint
+  codes and tolerances live in the leaf module ``geomotion.tree._flat``; the Python entry
+  points in ``geomotion.tree._run``.
 """
 
-import numpy as np
-
-from .. import _validate
-from . import _jit
-from .configuration import (
+from . import reference
+from ._configuration import (
     difference,
     integrate,
     lie_bracket,
@@ -110,8 +105,9 @@ from .configuration import (
     normalize,
     random_configuration,
 )
-from .coriolis import coriolis_matrix
-from .frames import (
+from ._coriolis import coriolis_matrix
+from ._dynamics import aba, bias_forces, crba, rnea
+from ._frames import (
     ClosedLoopDynamics,
     FrameKinematics,
     FramePair,
@@ -122,7 +118,7 @@ from .frames import (
     frame_pose,
     frame_velocity,
 )
-from .joints import (
+from ._joints import (
     FREE_FLYER,
     SPHERICAL,
     FreeFlyerJoint,
@@ -130,7 +126,7 @@ from .joints import (
     ScrewJoint,
     SphericalJoint,
 )
-from .model import (
+from ._model import (
     DEFAULT_GRAVITY,
     PRISMATIC_X,
     PRISMATIC_Y,
@@ -140,14 +136,10 @@ from .model import (
     REVOLUTE_Z,
     GravityWarning,
     Tree,
-    _batch_shape,
-    _check_configuration,
-    _check_f_ext,
-    _check_gravity,
-    _check_tangent,
     check_model,
 )
-from .points import point_acceleration_bias, point_jacobian, point_position, point_velocity
+from ._points import point_acceleration_bias, point_jacobian, point_position, point_velocity
+from ._warmup import compile_kernels
 from .reference import (
     PreparedTree,
     body_jacobians,
@@ -162,9 +154,9 @@ from .reference import (
     prepare,
     spatial_momentum,
 )
-from .warmup import compile_kernels
 
 __all__ = [
+    "reference",
     "Tree",
     "check_model",
     "Joint",
@@ -219,261 +211,3 @@ __all__ = [
     "compile_kernels",
     "frame_kinematics",
 ]
-
-# ---------------------------------------------------------------------------
-# Public dynamics
-# ---------------------------------------------------------------------------
-
-
-def crba(model, q):
-    r"""Joint-space mass matrix :math:`M(q)` by the composite-rigid-body algorithm.
-
-    .. math:: M_{ij} = M_{ji} = S_i^T\,({}^{j}X_{i})^T\,\mathcal I^C_j S_j
-              \quad (i \text{ an ancestor of, or equal to, } j),\qquad
-              K = \tfrac12\dot q^T M(q)\dot q
-
-    with :math:`{}^{j}X_{i} = X_j X_{\lambda(j)}\cdots` the motion transform from body
-    :math:`i`'s coordinates to body :math:`j`'s; :math:`M_{ij} = 0` across branches.
-
-    Same mathematics as :func:`joint_mass_matrix` on :func:`prepare`, organized for
-    speed (see the module notes); batches of configurations are one call.
-
-    Parameters
-    ----------
-    model : Tree
-    q : (..., N) array_like
-        Joint positions (rad or m).
-
-    Returns
-    -------
-    (..., N, N) ndarray
-        Symmetric positive (semi)definite ``M`` (kg m^2, kg m or kg by joint types).
-        For large batches the result may be a non-contiguous view.
-
-    Raises
-    ------
-    ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
-
-    Examples
-    --------
-    The book's two-link arm stretched out along x, then with the elbow bent 90 degrees,
-    where the terms :math:`m_2L_1c_2\cos q_2` (0.15 kg m^2 at :math:`q_2 = 0`) vanish:
-
-    >>> import numpy as np
-    >>> from geomotion import models, tree
-    >>> arm = models.two_link_teaching_arm()
-    >>> tree.crba(arm, [0.0, 0.0]).round(6)
-    array([[0.9175, 0.2175],
-           [0.2175, 0.0675]])
-    >>> tree.crba(arm, [0.0, np.radians(90)]).round(6)
-    array([[0.6175, 0.0675],
-           [0.0675, 0.0675]])
-    """
-    check_model(model)
-    return _jit.run_crba(model, _check_configuration(model, q, "q"))
-
-
-def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
-    check_model(model)
-    arrays = [_check_configuration(model, args[0], names[0])]
-    arrays += [_check_tangent(model, a, name) for a, name in zip(args[1:], names[1:])]
-    g = _check_gravity(model, gravity)
-    F = _check_f_ext(model, f_ext, f_ext_frame)
-    _batch_shape(arrays, F, g)  # a ValueError naming the arguments if they do not broadcast
-    return arrays, g, F
-
-
-def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
-    r"""Inverse dynamics by the recursive Newton–Euler algorithm: joint forces for a motion.
-
-    Outward, with the base accelerating at :math:`-g` (so gravity needs no separate term):
-
-    .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
-              \mathcal A_i = X_i\mathcal A_{\lambda(i)} + S_i\ddot q_i + \mathcal V_i\times S_i\dot q_i,
-
-    .. math:: \mathcal F_i = \mathcal I_i\mathcal A_i
-              + \mathcal V_i\times^*\mathcal I_i\mathcal V_i - \mathcal F^{ext}_i ;
-
-    inward: :math:`\tau_i = S_i^T\mathcal F_i`,
-    :math:`\mathcal F_{\lambda(i)} \mathrel{+}= X_i^T\mathcal F_i`.  Equivalently
-    :math:`\tau = M(q)\ddot q + C(q,\dot q)\dot q + g(q) - \sum_i J_i^T\mathcal F^{ext}_i`
-    with the body Jacobians :math:`J_i` of :func:`body_jacobians`.
-
-    Parameters
-    ----------
-    model : Tree
-    q, v, a : (..., N) array_like
-        Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
-        m/s^2).  Leading axes broadcast against each other.
-    gravity : None or (3,) or (..., 3) array_like
-        Default None: the model's gravity (``model.gravity``, set where the tree is
-        built).  Or gravitational acceleration in base coordinates for this call,
-        m/s^2; leading axes broadcast with the configurations' (one gravity per
-        configuration).
-    f_ext : (..., N, 6) array_like, optional
-        External wrench on each body, moment-first (N m, N).
-    f_ext_frame : {"body", "world"}
-        ``"body"``: ``f_ext[..., i, :]`` in body ``i`` coordinates about body ``i``'s
-        origin; ``"world"``: in base coordinates about the base origin.
-
-    Returns
-    -------
-    (..., N) ndarray
-        Joint forces ``tau`` (N m for revolute/helical, N for prismatic joints).
-
-    Raises
-    ------
-    ValueError
-        Naming the argument, for a wrong model type, wrong shapes or lengths,
-        non-broadcasting batches, non-finite values, or an unknown ``f_ext_frame``.
-    TypeError
-        Naming the argument, if ``q``, ``v`` or ``a`` is None (or holds None).
-    FloatingPointError
-        If finite inputs overflow the float range inside the recursion (velocities
-        beyond about 1e154 rad/s or m/s, whose squares pass 1.8e308), naming the inputs
-        and their sizes, instead of returning NaN.
-
-    Examples
-    --------
-    The two-link arm at rest, stretched out along x, made to accelerate joint 1 at
-    1 rad/s^2: without gravity the torques are the first column of :math:`M(0)`; with
-    the model's gravity the holding torques (14.2245, 2.4525) N m are added.
-
-    >>> from geomotion import models, tree
-    >>> arm = models.two_link_teaching_arm()
-    >>> q, v = [0.0, 0.0], [0.0, 0.0]
-    >>> tree.rnea(arm, q, v, [1.0, 0.0], gravity=[0.0, 0.0, 0.0]).round(6)
-    array([0.9175, 0.2175])
-    >>> tree.rnea(arm, q, v, [1.0, 0.0]).round(6)
-    array([15.142,  2.67 ])
-    """
-    (q, v, a), g, F = _dynamics_inputs(
-        model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame
-    )
-    return _jit.run_rnea(model, q, v, a, g, F, f_ext_frame)
-
-
-def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
-    r"""Joint forces at zero joint acceleration, the bias of the equations of motion.
-
-    .. math:: b(q,\dot q) = C(q,\dot q)\dot q + g(q) - \sum_i J_i^T\mathcal F^{ext}_i
-
-    Equal to ``rnea(model, q, v, 0, gravity=gravity, f_ext=f_ext, f_ext_frame=f_ext_frame)``, so that
-    :math:`M\ddot q + b = \tau`.
-
-    Parameters
-    ----------
-    model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
-    gravity : None or (3,) or (..., 3) array_like
-        Default None: ``model.gravity``; see :func:`rnea`.
-    f_ext : (..., N, 6) array_like, optional
-        External wrenches, see :func:`rnea`.
-    f_ext_frame : {"body", "world"}
-        Frame of ``f_ext``, see :func:`rnea`.
-
-    Returns
-    -------
-    (..., N) ndarray
-        N m or N per joint.
-
-    Raises
-    ------
-    ValueError, TypeError, FloatingPointError
-        As :func:`rnea`.
-
-    Examples
-    --------
-    The two-link arm held still, stretched out along x: :math:`g(m_1c_1 + m_2(L_1 + c_2))`
-    and :math:`gm_2c_2`.  Then, without gravity, the elbow bent 90 degrees and joint 1
-    turning at 2 rad/s: the centrifugal load :math:`m_2L_1c_2\sin q_2\,\dot q_1^2` =
-    0.6 N m on joint 2.
-
-    >>> import numpy as np
-    >>> from geomotion import models, tree
-    >>> arm = models.two_link_teaching_arm()
-    >>> tree.bias_forces(arm, [0.0, 0.0], [0.0, 0.0]).round(6)
-    array([14.2245,  2.4525])
-    >>> tree.bias_forces(arm, [0.0, np.radians(90)], [2.0, 0.0], gravity=[0.0, 0.0, 0.0]).round(6)
-    array([0. , 0.6])
-    """
-    v_arr = _validate.real_array(v, "v")
-    return rnea(
-        model,
-        q,
-        v_arr,
-        np.zeros(v_arr.shape),
-        gravity=gravity,
-        f_ext=f_ext,
-        f_ext_frame=f_ext_frame,
-    )
-
-
-def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
-    r"""Forward dynamics by the articulated-body algorithm, O(N): accelerations for given forces.
-
-    Solves :math:`M(q)\ddot q = \tau - b(q,\dot q)` without forming :math:`M`.  Inward,
-    starting from :math:`\mathcal I^A_i = \mathcal I_i` and the bias wrenches :math:`p^A_i`,
-    with :math:`U_i = \mathcal I^A_i S_i`, :math:`D_i = S_i^T U_i`,
-    :math:`u_i = \tau_i - S_i^T p^A_i`:
-
-    .. math:: \mathcal I^A_{\lambda(i)} \mathrel{+}=
-              X_i^T\Big(\mathcal I^A_i - \frac{U_iU_i^T}{D_i}\Big)X_i,\qquad
-              p^A_{\lambda(i)} \mathrel{+}= X_i^T\Big(p^A_i + U_i\frac{u_i}{D_i}\Big);
-
-    outward, from the base accelerating at :math:`-g`:
-
-    .. math:: \ddot q_i = \big(u_i - U_i^T X_i\mathcal A_{\lambda(i)}\big)/D_i,\qquad
-              \mathcal A_i = X_i\mathcal A_{\lambda(i)} + S_i\ddot q_i .
-
-    Here each body's velocity-product acceleration :math:`c_i` (its acceleration when all
-    :math:`\ddot q = 0` and :math:`g = 0`) is folded into the bias wrench,
-    :math:`p^A_i = \mathcal I_i c_i + \mathcal V_i\times^*\mathcal I_i\mathcal V_i - \mathcal F^{ext}_i`,
-    and :math:`\mathcal A_i` excludes it; this is algebraically the textbook algorithm
-    (whose :math:`\mathcal I^a_i c_i` terms it absorbs).
-
-    Parameters
-    ----------
-    model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
-    tau : (..., N) array_like
-        Joint forces (N m or N).
-    gravity : None or (3,) or (..., 3) array_like
-        Default None: ``model.gravity``; see :func:`rnea`.
-    f_ext : (..., N, 6) array_like, optional
-        External wrenches, see :func:`rnea`.
-    f_ext_frame : {"body", "world"}
-        Frame of ``f_ext``, see :func:`rnea`.
-
-    Returns
-    -------
-    (..., N) ndarray
-        Joint accelerations (rad/s^2 or m/s^2).
-
-    Raises
-    ------
-    ValueError, TypeError, FloatingPointError
-        As :func:`rnea`.
-
-    Examples
-    --------
-    The two-link arm at rest, stretched out along x: without gravity the first column of
-    :math:`M(0)` as torques gives :math:`\ddot q = (1, 0)`; under gravity the holding
-    torques of :func:`bias_forces` hold it still.
-
-    >>> import numpy as np
-    >>> from geomotion import models, tree
-    >>> arm = models.two_link_teaching_arm()
-    >>> q, v = [0.0, 0.0], [0.0, 0.0]
-    >>> tree.aba(arm, q, v, [0.9175, 0.2175], gravity=[0.0, 0.0, 0.0]).round(6)
-    array([1., 0.])
-    >>> bool(np.allclose(tree.aba(arm, q, v, tree.bias_forces(arm, q, v)), 0.0))
-    True
-    """
-    (q, v, tau), g, F = _dynamics_inputs(
-        model, (q, v, tau), ("q", "v", "tau"), gravity, f_ext, f_ext_frame
-    )
-    return _jit.run_aba(model, q, v, tau, g, F, f_ext_frame)

@@ -27,7 +27,8 @@ import numba
 import numpy as np
 
 from .. import _linalg
-from . import _jit, _lanes, _lanes_frames
+from . import _lanes, _lanes_frames
+from ._flat import KERNEL, flat_tree, rows
 
 #: Configurations per block.  Measured on the golfer (nv = 33, 15 rows) at 10^4
 #: configurations: 15.2, 11.5, 9.6 and 11.8 us per configuration for blocks of 16, 32, 64
@@ -36,9 +37,9 @@ from . import _jit, _lanes, _lanes_frames
 BLOCK = 64
 
 
-@numba.njit(**_lanes._KERNEL)
+@numba.njit(**KERNEL)
 def closed_loop_dynamics(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, T, G,
+    parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, T, G,
     floors, ratio, rtol, a, lam, status,
 ):  # fmt: skip
     r"""Accelerations ``a`` (B, nv) and multipliers ``lam`` (B, c) of the closed-loop
@@ -62,7 +63,7 @@ def closed_loop_dynamics(
     st, squares = np.empty(W, dtype=np.int64), np.empty(W)
     for start in range(0, B, W):
         m = min(W, B - start)
-        _lanes._block_transforms(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, X)
+        _lanes._block_transforms(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, X)
         _lanes._to_lanes(V, start, m, Vt)
         _lanes._base_acceleration(G, start, m, a0)
         _lanes._rnea_block(
@@ -105,12 +106,12 @@ def run(stack, q, v, tau, batch, rtol):
     flattened: (B, nv), (B, c), and (B,) the ``geomotion._linalg`` status of each
     configuration (the others hold no answer)."""
     model = stack.model
-    Q, V, T = (_jit._rows(x, batch, x.shape[-1:]) for x in (q, v, tau))
+    Q, V, T = (rows(x, batch, x.shape[-1:]) for x in (q, v, tau))
     G = np.broadcast_to(model.gravity, (Q.shape[0], 3))
     a, lam = np.empty((Q.shape[0], model.nv)), np.empty((Q.shape[0], stack._rows.shape[0]))
     status = np.empty(Q.shape[0], dtype=np.int64)
     closed_loop_dynamics(
-        *_jit.flat_tree(model).arrays(), stack._paths, stack._ends, stack._frames, stack._rows,
+        *flat_tree(model).arrays(), stack._paths, stack._ends, stack._frames, stack._rows,
         Q, V, T, np.ascontiguousarray(G), stack._floors, _linalg._CERTIFIED_SIGMA_RATIO, rtol,
         a, lam, status,
     )  # fmt: skip

@@ -2,7 +2,7 @@ r"""RNEA, ABA and CRBA compiled over *lanes*: a block of configurations at once,
 every batch size (one configuration is a block of one lane); the Coriolis matrix, on the
 same lane operations, is in ``geomotion.tree._lanes_coriolis``.
 
-The recursions of :mod:`geomotion.tree.general` (the readable numpy version they are
+The recursions of :mod:`geomotion.tree.reference` (the readable oracle they are
 tested against) are written with the configurations of a block as the innermost,
 contiguous axis of every work array (``X[i, r, s, lane]``), so that each elementary
 product is a loop over lanes that the compiler turns into SIMD instructions (a
@@ -25,25 +25,33 @@ import math
 import numba
 import numpy as np
 
-from .. import _kernel_cache
-from . import _jit
-from .general import SINGULAR_JOINT_RTOL
+from ._flat import BALL, KERNEL, SCREW, SINGULAR_JOINT_RTOL
 
 #: Configurations per block: the block's work arrays (about 2 kB per body and lane for
 #: the transforms, inertias and projections) stay in the caches.
 LANES = 64
 
-_KERNEL = dict(cache=_kernel_cache.CACHE, nogil=True, fastmath=False, error_model="numpy")
 
-
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _block_width(B):
     """Configurations per block for a batch of B: ``LANES``, or the whole batch when it is
     smaller (so one configuration allocates work for one lane, not for ``LANES``)."""
     return min(LANES, max(B, 1))
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
+def _joint_size(S, base, k):
+    """Largest squared length of the k motion-subspace columns from row ``base`` of S."""
+    size = 0.0
+    for j in range(k):
+        col = 0.0
+        for r in range(6):
+            col += S[base + j, r] * S[base + j, r]
+        size = max(size, col)
+    return size
+
+
+@numba.njit(**KERNEL)
 def _xv(X, x, out, m):
     """out[:, l] = X[:, :, l] x[:, l] for a motion transform (zero upper-right block)."""
     for r in range(3):
@@ -61,7 +69,7 @@ def _xv(X, x, out, m):
             )
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _xtv_add(X, x, out, m):
     """out[:, l] += X[:, :, l]^T x[:, l] (a force moved to the parent; zero block skipped)."""
     for s in range(3):
@@ -79,7 +87,7 @@ def _xtv_add(X, x, out, m):
             out[s, l] += X[3, s, l] * x[3, l] + X[4, s, l] * x[4, l] + X[5, s, l] * x[5, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _child_twist(X, parent_twist, own, out, m):
     """out = X parent_twist + own: the child's twist (a root's parent twist is zero)."""
     _xv(X, parent_twist, out, m)
@@ -88,7 +96,7 @@ def _child_twist(X, parent_twist, own, out, m):
             out[r, l] += own[r, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _cross_motion(V, x, out, m):
     """out = V x x (motion cross), lane by lane."""
     for l in range(m):
@@ -100,7 +108,7 @@ def _cross_motion(V, x, out, m):
         out[5, l] = V[0, l] * x[4, l] - V[1, l] * x[3, l] + V[3, l] * x[1, l] - V[4, l] * x[0, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _cross_force(V, f, out, m):
     """out = V x* f (force cross), lane by lane."""
     for l in range(m):
@@ -112,7 +120,7 @@ def _cross_force(V, f, out, m):
         out[5, l] = V[0, l] * f[4, l] - V[1, l] * f[3, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _congruence_add(X, A, out, work, m):
     """out[:, :, l] += X^T A X for motion transforms X and symmetric A, lane by lane.
 
@@ -162,7 +170,7 @@ def _congruence_add(X, A, out, work, m):
                         out[s, r, l] += acc
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _lanes_to_rows(Mt, out, start, m):
     """out[start + l] = Mt[:, :, l] for the m lanes of a block: eight lanes at a time, so
     that each cache line of ``Mt`` is read once (one line holds eight lanes)."""
@@ -180,7 +188,7 @@ def _lanes_to_rows(Mt, out, start, m):
                 out[start + l, r, c] = Mt[r, c, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _block_inverse(D, k, floor, inv, L, m, bad):
     """inv[:k, :k, l] = D[:k, :k, l]^-1 (symmetric positive definite) by a Cholesky factor in
     ``L``.  A lane whose pivot is at most ``floor[l]`` is marked in ``bad[l]`` (its pivot
@@ -224,67 +232,12 @@ def _block_inverse(D, k, floor, inv, L, m, bad):
     return marked
 
 
-@numba.njit(**_KERNEL)
-def _screw_bases(jtype, screw, R0, p0):
-    r"""Constant bases of each screw joint's placed motion, linear in (1, sin, 1 - cos, q).
-
-    For :math:`S = (\omega, v)`, :math:`w = |\omega|`, the unit axis :math:`k` and
-    :math:`K = [k]`, :math:`\phi = wq`: :math:`e^{[S]q}` has :math:`R_J = I + \sin\phi\,K
-    + (1 - \cos\phi)K^2` and :math:`p_J = (I - R_J)(k\times v)/w + k(k\cdot v)q`
-    (Murray, Li and Sastry, prop. 2.9); a prismatic joint (:math:`\omega = 0`) has
-    :math:`R_J = I`, :math:`p_J = vq`.  So the placed pose :math:`(R_0R_J, R_0p_J + p_0)`
-    is ``A[i] @ (1, s, 1 - c)`` and ``b[i] @ (1, s, 1 - c, q)``; returns ``(A, b, w)``
-    with A (n, 3, 3, 3), b (n, 4, 3) and w (n,) (1 for a prismatic joint).
-    """
-    n = jtype.shape[0]
-    A, b, w = np.zeros((n, 3, 3, 3)), np.zeros((n, 4, 3)), np.ones(n)
-    K, K2, u = np.empty((3, 3)), np.empty((3, 3)), np.empty(3)
-    for i in range(n):
-        if jtype[i] != _jit.SCREW:
-            continue
-        om, v = screw[i, :3], screw[i, 3:]
-        norm = math.sqrt(om[0] * om[0] + om[1] * om[1] + om[2] * om[2])
-        for r in range(3):
-            for c in range(3):
-                A[i, 0, r, c] = R0[i, r, c]
-            b[i, 0, r] = p0[i, r]
-        if norm == 0.0:  # prismatic: R = R0, p = p0 + q R0 v
-            for r in range(3):
-                b[i, 3, r] = R0[i, r, 0] * v[0] + R0[i, r, 1] * v[1] + R0[i, r, 2] * v[2]
-            continue
-        w[i] = norm
-        k0, k1, k2 = om[0] / norm, om[1] / norm, om[2] / norm
-        K[0, 0], K[0, 1], K[0, 2] = 0.0, -k2, k1
-        K[1, 0], K[1, 1], K[1, 2] = k2, 0.0, -k0
-        K[2, 0], K[2, 1], K[2, 2] = -k1, k0, 0.0
-        for r in range(3):
-            for c in range(3):
-                K2[r, c] = K[r, 0] * K[0, c] + K[r, 1] * K[1, c] + K[r, 2] * K[2, c]
-        u[0] = (k1 * v[2] - k2 * v[1]) / norm  # k x v / w
-        u[1] = (k2 * v[0] - k0 * v[2]) / norm
-        u[2] = (k0 * v[1] - k1 * v[0]) / norm
-        kv = k0 * v[0] + k1 * v[1] + k2 * v[2]
-        for r in range(3):
-            for c in range(3):
-                A[i, 1, r, c] = (
-                    R0[i, r, 0] * K[0, c] + R0[i, r, 1] * K[1, c] + R0[i, r, 2] * K[2, c]
-                )
-                A[i, 2, r, c] = (
-                    R0[i, r, 0] * K2[0, c] + R0[i, r, 1] * K2[1, c] + R0[i, r, 2] * K2[2, c]
-                )
-        for r in range(3):  # p = p0 - s R0 K u - (1 - c) R0 K^2 u + q R0 k (k.v)
-            b[i, 1, r] = -(A[i, 1, r, 0] * u[0] + A[i, 1, r, 1] * u[1] + A[i, 1, r, 2] * u[2])
-            b[i, 2, r] = -(A[i, 2, r, 0] * u[0] + A[i, 2, r, 1] * u[1] + A[i, 2, r, 2] * u[2])
-            b[i, 3, r] = (R0[i, r, 0] * k0 + R0[i, r, 1] * k1 + R0[i, r, 2] * k2) * kv
-    return A, b, w
-
-
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _quaternion_joint(jtype, iq, Q, start, m, RJ, pJ):
     """The motion of a ball joint or a free flyer over lanes: RJ[:, :, l], the rotation of
     its quaternion (w, x, y, z) in ``q`` (after the offset for a free flyer), and pJ[:, l],
-    the offset (zero for a ball joint); the formulas of :func:`geomotion.tree._jit._joint_pose`."""
-    k = iq if jtype == _jit.BALL else iq + 3
+    the offset (zero for a ball joint); as :meth:`geomotion.tree.SphericalJoint.transform` writes them."""
+    k = iq if jtype == BALL else iq + 3
     for l in range(m):
         w, x, y, z = Q[start + l, k], Q[start + l, k + 1], Q[start + l, k + 2], Q[start + l, k + 3]
         RJ[0, 0, l] = 1.0 - 2.0 * (y * y + z * z)
@@ -297,7 +250,7 @@ def _quaternion_joint(jtype, iq, Q, start, m, RJ, pJ):
         RJ[2, 1, l] = 2.0 * (y * z + w * x)
         RJ[2, 2, l] = 1.0 - 2.0 * (x * x + y * y)
     for r in range(3):
-        if jtype == _jit.BALL:
+        if jtype == BALL:
             for l in range(m):
                 pJ[r, l] = 0.0
         else:
@@ -305,21 +258,21 @@ def _quaternion_joint(jtype, iq, Q, start, m, RJ, pJ):
                 pJ[r, l] = Q[start + l, iq + r]
 
 
-@numba.njit(**_KERNEL)
-def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, bodies):
+@numba.njit(**KERNEL)
+def _block_poses(jtype, bases, R0, p0, iq, Q, start, m, R, p, bodies):
     """The pose in its parent of each body i of ``bodies``, R[i, :, :, l] and p[i, :, l],
     for configurations start..start+m.
 
-    Screw joints from the constant bases of :func:`_screw_bases`, every lane at once
-    (only sine and cosine are taken lane by lane); ball and free-flyer joints from their
+    Screw joints from their constant bases (``bases``, packed by
+    ``geomotion.tree._flat.screw_bases`` once per model), every lane at once (only sine
+    and cosine are taken lane by lane); ball and free-flyer joints from their
     quaternions over lanes (:func:`_quaternion_joint`).
     """
-    A, bvec, w = _screw_bases(jtype, screw, R0, p0)
     W = R.shape[3]
     s, c1, qv = np.empty(W), np.empty(W), np.empty(W)
     RJ, pJ = np.empty((3, 3, W)), np.empty((3, W))
     for i in bodies:
-        if jtype[i] != _jit.SCREW:
+        if jtype[i] != SCREW:
             _quaternion_joint(jtype[i], iq[i], Q, start, m, RJ, pJ)
             for r in range(3):  # (R, p) = (R0 R_J, R0 p_J + p0)
                 for c in range(3):
@@ -339,7 +292,7 @@ def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, bodies):
             continue
         for l in range(m):
             x = Q[start + l, iq[i]]
-            phi = w[i] * x
+            phi = bases[i, 39] * x
             sine, cosine = math.sin(phi), math.cos(phi)
             s[l] = sine
             # 1 - cos(phi), without cancellation at small phi (and one sincos per lane)
@@ -347,15 +300,17 @@ def _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, bodies):
             qv[l] = x
         for r in range(3):
             for c in range(3):
-                a0, a1, a2 = A[i, 0, r, c], A[i, 1, r, c], A[i, 2, r, c]
+                k = 3 * r + c
+                a0, a1, a2 = bases[i, k], bases[i, 9 + k], bases[i, 18 + k]
                 for l in range(m):
                     R[i, r, c, l] = a0 + s[l] * a1 + c1[l] * a2
-            b0, b1, b2, b3 = bvec[i, 0, r], bvec[i, 1, r], bvec[i, 2, r], bvec[i, 3, r]
+            b0, b1 = bases[i, 27 + r], bases[i, 30 + r]
+            b2, b3 = bases[i, 33 + r], bases[i, 36 + r]
             for l in range(m):
                 p[i, r, l] = b0 + s[l] * b1 + c1[l] * b2 + qv[l] * b3
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _pose_transform(R, p, X, m):
     """X[:, :, l] = Ad^-1 of the pose (R, p): [[E, 0], [-E[p], E]], E = R^T."""
     for r in range(3):  # row r of E is column r of R
@@ -371,18 +326,18 @@ def _pose_transform(R, p, X, m):
             X[r + 3, 2, l] = -(e0 * p[1, l] - e1 * p[0, l])
 
 
-@numba.njit(**_KERNEL)
-def _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, R, p, X):
+@numba.njit(**KERNEL)
+def _block_transforms(jtype, bases, R0, p0, iq, Q, start, m, R, p, X):
     """Every body's pose in its parent, R[i, :, :, l] and p[i, :, l], and its motion
     transform X[i, :, :, l] (parent to child), for configurations start..start+m
     (:func:`_block_poses`, then :func:`_pose_transform`)."""
     n = X.shape[0]
-    _block_poses(jtype, screw, R0, p0, iq, Q, start, m, R, p, np.arange(n))
+    _block_poses(jtype, bases, R0, p0, iq, Q, start, m, R, p, np.arange(n))
     for i in range(n):
         _pose_transform(R[i], p[i], X[i], m)
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _joint_motion(S, iv, nvj, Xt, out, m):
     """out[:, l] = S_i x_i for joint rows iv..iv+nvj of the lane-major vector ``Xt`` (nv, W)."""
     for r in range(6):
@@ -394,7 +349,7 @@ def _joint_motion(S, iv, nvj, Xt, out, m):
                 out[r, l] += S[j, r] * Xt[j, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _inertia_times(I, x, out, m):
     """out[:, l] = I x[:, l] for one constant 6x6 inertia."""
     for r in range(6):
@@ -405,8 +360,8 @@ def _inertia_times(I, x, out, m):
             out[r, l] = acc
 
 
-@numba.njit(**_KERNEL)
-def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status):
+@numba.njit(**KERNEL)
+def aba(parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status):
     r"""Forward dynamics by the ABA, block by block (see the module notes): accelerations
     ``out`` (B, nv) at configurations ``Q`` (B, nq), velocities ``V`` and joint forces
     ``T`` (B, nv), gravity ``G`` (B, 3), and body wrenches ``F`` (B, N, 6) when ``use_f``.
@@ -415,18 +370,18 @@ def aba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, o
     if Q.shape[0] >= LANES:  # blocks of the constant width: the compiler knows every stride
         W = LANES
         _aba_blocks(
-            parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
+            parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
         )
     else:
         W = _block_width(Q.shape[0])
         _aba_blocks(
-            parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
+            parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
         )
 
 
-@numba.njit(inline="always", **_KERNEL)
+@numba.njit(inline="always", **KERNEL)
 def _aba_blocks(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
+    parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, Q, V, T, G, F, use_f, out, status, W
 ):
     """The body of :func:`aba` for blocks of W configurations, inlined into it twice: with
     W the constant ``LANES`` the compiler knows every stride of the work arrays, which
@@ -458,7 +413,7 @@ def _aba_blocks(
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, X)
+        _block_transforms(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, X)
         for l in range(m):
             b = start + l
             for j in range(nv):
@@ -483,7 +438,7 @@ def _aba_blocks(
         first_bad[:m] = -1  # per lane, its first singular joint
         for i in range(n - 1, -1, -1):  # inward: articulated inertias and bias wrenches
             k, base = nvj[i], iv[i]
-            size = _jit._joint_size(S, base, k)
+            size = _joint_size(S, base, k)
             for l in range(m):
                 trace[l] = 0.0
             for r in range(6):
@@ -583,7 +538,7 @@ def _aba_blocks(
                 out[start + l, j] = qdd[j, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _rnea_block(parent, S, iv, nvj, I, X, Vt, At, a0, F, use_f, start, m, Vb, Ab, Fb, w, out):
     r"""RNEA of one block, lane-major: joint velocities and accelerations ``Vt``, ``At``
     (nv, W), the base's acceleration ``a0`` (6, W) (minus gravity), external wrenches
@@ -622,7 +577,7 @@ def _rnea_block(parent, S, iv, nvj, I, X, Vt, At, a0, F, use_f, start, m, Vb, Ab
             _xtv_add(X[i], Fb[i], Fb[parent[i]], m)
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _to_lanes(x, start, m, out):
     """out[j, l] = x[start + l, j]: rows of a (B, k) array into a lane-major (k, W) block."""
     for l in range(m):
@@ -630,7 +585,7 @@ def _to_lanes(x, start, m, out):
             out[j, l] = x[start + l, j]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _base_acceleration(G, start, m, a0):
     """a0[:, l] = (0, -g): the base accelerating against gravity, lane by lane."""
     for l in range(m):
@@ -638,8 +593,8 @@ def _base_acceleration(G, start, m, a0):
         a0[3, l], a0[4, l], a0[5, l] = -G[start + l, 0], -G[start + l, 1], -G[start + l, 2]
 
 
-@numba.njit(**_KERNEL)
-def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, out):
+@numba.njit(**KERNEL)
+def rnea(parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, out):
     r"""Inverse dynamics by the RNEA, block by block: joint forces ``out`` (B, nv) at
     configurations ``Q`` (B, nq), velocities ``V`` and accelerations ``A`` (B, nv),
     gravity ``G`` (B, 3) and body wrenches ``F`` (B, N, 6) when ``use_f``.  Outward
@@ -656,7 +611,7 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
     Rl, pl = np.empty((n, 3, 3, W)), np.empty((n, 3, W))
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, X)
+        _block_transforms(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, X)
         _to_lanes(V, start, m, Vt)
         _to_lanes(A, start, m, At)
         _base_acceleration(G, start, m, a0)
@@ -666,7 +621,7 @@ def rnea(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, A, G, F, use_f, 
                 out[start + l, j] = tau[j, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _rigid_parameters(I, IC, m):
     """IC[i, :, l] = the ten parameters (m, h, upper triangle of the rotational inertia
     about the origin, rows 0-2 then 1-2 then 2) of each body's spatial inertia
@@ -681,7 +636,7 @@ def _rigid_parameters(I, IC, m):
                 IC[i, k, l] = values[k]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _rigid_to_parent_add(R, p, C, out, m):
     r"""out[:, l] += the rigid inertia C[:, l] (ten parameters, :func:`_rigid_parameters`)
     of a child whose pose in its parent is (R, p), in the parent's coordinates.
@@ -726,7 +681,7 @@ def _rigid_to_parent_add(R, p, C, out, m):
         out[9, l] += t20 * r20 + t21 * r21 + t22 * r22 + up2 - 2.0 * p2 * u2
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _rigid_times(C, s, out, m):
     """out[:, l] = the force (n, f) of the rigid inertia C[:, l] moving with the constant
     motion s = (w, v): n = Ibar w + h x v, f = m v - h x w."""
@@ -742,7 +697,7 @@ def _rigid_times(C, s, out, m):
         out[5, l] = mass * v2 - (h0 * w1 - h1 * w0)
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _joint_rows(S, bb, kb, Fc, base, k, m, Mt):
     """Mt[bb + j, base + h] = S_{bb+j} . Fc[:, h]: the rows of the joint whose columns start
     at ``bb`` (kb of them) against the k force columns of the joint at ``base``, and the
@@ -758,7 +713,7 @@ def _joint_rows(S, bb, kb, Fc, base, k, m, Mt):
                     Mt[base + h, bb + j, l] = acc
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _crba_block(parent, iv, nvj, S, I, Rl, pl, X, m, IC, Fc, Fn, Mt):
     r"""CRBA of one block, lane-major, into ``Mt`` (nv, nv, W): composite inertias
     :math:`\mathcal I^C_{\lambda(i)} \mathrel{+}= X_i^T\mathcal I^C_iX_i` inward, as
@@ -805,8 +760,8 @@ def _crba_block(parent, iv, nvj, S, I, Rl, pl, X, m, IC, Fc, Fn, Mt):
             _joint_rows(S, iv[jb], nvj[jb], Fc, base, k, m, Mt)
 
 
-@numba.njit(**_KERNEL)
-def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
+@numba.njit(**KERNEL)
+def crba(parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, Q, out):
     r"""The joint-space mass matrices ``out`` (B, nv, nv) at configurations ``Q`` (B, nq)
     by the CRBA, block by block (:func:`_crba_block`), each block's matrices then written
     out configuration by configuration."""
@@ -818,6 +773,6 @@ def crba(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, out):
     Mt = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_transforms(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, X)
+        _block_transforms(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, X)
         _crba_block(parent, iv, nvj, S, I, Rl, pl, X, m, IC, Fc, Fn, Mt)
         _lanes_to_rows(Mt, out, start, m)

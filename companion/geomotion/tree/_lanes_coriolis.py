@@ -2,14 +2,14 @@ r"""The Christoffel-consistent Coriolis matrix compiled over lanes of configurat
 
 Built from the lane operations of ``geomotion.tree._lanes`` (poses, transforms, cross
 products, the congruence, the write-out), for every batch size; the formulas are those
-of :mod:`geomotion.tree.coriolis` (see :func:`coriolis`).
+of :mod:`geomotion.tree._coriolis` (see :func:`coriolis`).
 """
 
 import numba
 import numpy as np
 
+from ._flat import KERNEL
 from ._lanes import (
-    _KERNEL,
     _block_poses,
     _block_width,
     _congruence_add,
@@ -20,8 +20,8 @@ from ._lanes import (
 )
 
 
-@numba.njit(**_KERNEL)
-def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
+@numba.njit(**KERNEL)
+def coriolis(parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, Q, V, out):
     r"""Christoffel-consistent Coriolis matrices ``out`` (B, nv, nv), base coordinates, at
     configurations ``Q`` (B, nq) and velocities ``V`` (B, nv), block by block.
 
@@ -54,7 +54,7 @@ def coriolis(parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, Q, V, out):
     Ct = np.zeros((nv, nv, W))  # entries across branches stay zero; every block writes the rest
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, np.arange(n))
+        _block_poses(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, np.arange(n))
         for l in range(m):
             for j in range(nv):
                 Vt[j, l] = V[start + l, j]

@@ -6,18 +6,21 @@ block of configurations at once (:func:`_path_walk`), about the first joint's pl
 so that a tree far from the base origin keeps its precision, and every world column,
 twist and bias is then mapped to the frame asked for (:func:`_to_frame`).
 :func:`frame_kinematics` serves :func:`geomotion.tree.frame_kinematics` and the point
-kinematics, :func:`closure_rows` :class:`geomotion.tree.FramePairStack`, and
-:func:`_closure_block` the closed-loop pass of ``geomotion.tree._closed_loop``.
+kinematics, :func:`relative_kinematics` :class:`geomotion.tree.FramePair`,
+:func:`closure_rows` :class:`geomotion.tree.FramePairStack` (and so
+:class:`geomotion.constraints.FrameClosure` and :class:`geomotion.constraints.ClosureSet`),
+:func:`_closure_block` the closed-loop pass of ``geomotion.tree._closed_loop``, and
+:func:`body_poses` the world poses that external wrenches given in world axes need.
 """
 
 import numba
 import numpy as np
 
-from . import _jit
-from ._lanes import _KERNEL, _block_poses, _block_width, _cross_motion
+from ._flat import KERNEL
+from ._lanes import _block_poses, _block_width, _cross_motion
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _to_frame(RA, pA, x, out, m):
     r"""x (6, W), a motion vector in base axes about the walk's origin, in the axes RA
     (3, 3, W) about the point pA (3, W): :math:`(R_A^T\omega,\ R_A^T(v + \omega\times
@@ -31,10 +34,10 @@ def _to_frame(RA, pA, x, out, m):
             out[3 + r, l] = RA[0, r, l] * u0 + RA[1, r, l] * u1 + RA[2, r, l] * u2
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, sign, o, R, p, Jw, twist, bias, w):
     r"""One path over lanes: from the base (identity rotation, position ``-o``: positions
-    about the point ``o``, as in ``geomotion.tree._jit_frames._walk``), compose the
+    about the point ``o``), compose the
     placed poses (Rl, pl) into (R, p); add ``sign`` times each world column
     :math:`\mathrm{Ad}_{T_{0i}}S_i` into ``Jw`` (6, nv, W) at its own column; with
     ``use_v``, the twist and :math:`\dot J^0v` into ``twist`` and ``bias``.  ``w`` (4, 6,
@@ -93,7 +96,7 @@ def _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, sign, o, R, p, Jw, 
                     bias[r, l] += cr[r, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _zero_columns(Jw, iv, nvj, path, m):
     """Jw[:, c, :m] = 0 for the columns of the joints on ``path``."""
     for i in path:
@@ -101,7 +104,7 @@ def _zero_columns(Jw, iv, nvj, path, m):
             Jw[:, c, :m] = 0.0
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _frame_of(R, p, F, RF, pF, m):
     """The pose (R, p) times the constant pose F (4, 4), lanes: RF = R F_R, pF = p + R F_p."""
     for r in range(3):
@@ -112,9 +115,9 @@ def _frame_of(R, p, F, RF, pF, m):
                 RF[r, c, l] = R[r, 0, l] * F[0, c] + R[r, 1, l] * F[1, c] + R[r, 2, l] * F[2, c]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def frame_kinematics(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, path, F, reference, row0, Q, V, use_v,
+    parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, path, F, reference, row0, Q, V, use_v,
     use_j, T, J, Vel, Bias,
 ):  # fmt: skip
     r"""Pose, Jacobian and (with ``use_v``) twist and bias of a frame fixed in the last body
@@ -143,7 +146,7 @@ def frame_kinematics(
     o = p0[path[0]]
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, path)
+        _block_poses(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, path)
         _zero_columns(Jw, iv, nvj, path, m)
         _path_walk(S, iv, nvj, path, Rl, pl, V, start, m, use_v, 1.0, o, R, p, Jw, twist, bias, w)
         for l in range(m):  # T_0F = T_0b F, and the reference's axes RA and origin pA
@@ -179,7 +182,16 @@ def frame_kinematics(
                     Bias[start + l, 5] += z[0, l] * z[4, l] - z[1, l] * z[3, l]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
+def _near_origin(p0, path_a, path_b, o):
+    """The point a pair's walks measure positions from: the first body's placement on a
+    nonempty path (the base origin when both are empty), into ``o`` (3,)."""
+    path = path_a if path_a.shape[0] > 0 else path_b
+    for r in range(3):
+        o[r] = p0[path[0], r] if path.shape[0] > 0 else 0.0
+
+
+@numba.njit(**KERNEL)
 def _closure_block(
     p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, use_v, use_j, Jl, Gl, Jd,
     poses, points, vectors, w,
@@ -199,7 +211,7 @@ def _closure_block(
     for k in range(frames.shape[0] // 2):
         path_a = paths[ends[2 * k] : ends[2 * k + 1]]
         path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
-        _jit._near_origin(p0, path_a, path_b, o)
+        _near_origin(p0, path_a, path_b, o)
         _zero_columns(Jd, iv, nvj, path_a, m)
         _zero_columns(Jd, iv, nvj, path_b, m)
         _path_walk(
@@ -232,7 +244,7 @@ def _closure_block(
                     Gl[out, :m] = g6[rows[out, 1], :m] - cr[rows[out, 1], :m]
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def _closure_work(n, nv, c, paths, W):
     """Work arrays of :func:`_closure_block` for blocks of W lanes, the bodies on the
     paths, and the columns they move (``moved[j]``)."""
@@ -246,13 +258,13 @@ def _closure_work(n, nv, c, paths, W):
     )  # fmt: skip
 
 
-@numba.njit(**_KERNEL)
+@numba.njit(**KERNEL)
 def closure_rows(
-    parent, jtype, screw, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
+    parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, paths, ends, frames, rows, Q, V, use_v, use_j,
     J, G,
 ):  # fmt: skip
     r"""The selected rows of several frame pairs' relative Jacobians and biases
-    (``geomotion.tree._jit_frames.relative_kinematics``), stacked, block by block
+    (:func:`relative_kinematics`), stacked, block by block
     (:func:`_closure_block`): pair ``k`` walks ``paths[ends[2k]:ends[2k+1]]`` (a) and
     ``paths[ends[2k+1]:ends[2k+2]]`` (b) with frames ``frames[2k]``, ``frames[2k+1]``;
     ``rows`` (c, 2) lists (pair, component) for each output row.  Jacobian rows into
@@ -266,7 +278,7 @@ def closure_rows(
         moved[iv[i] : iv[i] + nvj[i]] = True
     for start in range(0, B, W):
         m = min(W, B - start)
-        _block_poses(jtype, screw, R0, p0, iq, Q, start, m, Rl, pl, bodies)
+        _block_poses(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, bodies)
         _closure_block(
             p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, use_v, use_j, Jl,
             Gl, Jd, poses, points, vectors, w,
@@ -279,3 +291,126 @@ def closure_rows(
                             J[start + l, out, j] = Jl[out, j, l]
                 if use_v:
                     G[start + l, out] = Gl[out, l]
+
+
+@numba.njit(**KERNEL)
+def relative_kinematics(
+    parent, jtype, bases, R0, p0, iq, iv, nvj, S, I, path_a, path_b, Fa, Fb, Q, V, use_v,
+    use_j, T, J, W, G,
+):  # fmt: skip
+    r"""Pose of frame b in frame a, the relative-twist Jacobian in a's axes and (with
+    ``use_v``) the relative twist and its bias, block by block.
+
+    Frame a is fixed in the last body of ``path_a`` at the constant pose ``Fa`` (4, 4),
+    frame b likewise; an empty path is the ground.  Both paths are walked about the same
+    point (:func:`_near_origin`, :func:`_path_walk`), giving the world columns
+    :math:`J^0_b - J^0_a`, the twists :math:`\mathcal V^0` and the biases
+    :math:`\dot J^0v`.  With :math:`X` the map from those motion vectors to frame a's
+    axes about its origin (:func:`_to_frame`): :math:`T_{ab} = T_{0a}^{-1}T_{0b}` into
+    ``T`` (B, 4, 4); :math:`J = X(J^0_b - J^0_a)` into ``J`` (B, 6, nv) with ``use_j``
+    (zero on entry: the columns off both paths stay zero); :math:`\mathcal V_{ab} =
+    X(\mathcal V^0_b - \mathcal V^0_a)` into ``W`` and :math:`\gamma = X(\dot J^0_bv -
+    \dot J^0_av) - (X\mathcal V^0_a)\times\mathcal V_{ab}` into ``G`` (B, 6) with
+    ``use_v``.
+    """
+    n, nv, B = parent.shape[0], S.shape[0], Q.shape[0]
+    width = _block_width(B)
+    Rl, pl = np.empty((n, 3, 3, width)), np.empty((n, 3, width))
+    Jd = np.zeros((6, nv, width))
+    poses, points = np.empty((4, 3, 3, width)), np.empty((4, 3, width))
+    vectors, w = np.empty((9, 6, width)), np.empty((4, 6, width))
+    Va, Ba, Vb, Bb, x, Wab, ya, cr, y = (
+        vectors[0], vectors[1], vectors[2], vectors[3], vectors[4], vectors[5], vectors[6],
+        vectors[7], vectors[8],
+    )  # fmt: skip
+    o = np.empty(3)
+    _near_origin(p0, path_a, path_b, o)
+    bodies = np.concatenate((path_a, path_b))
+    RA, pA, RB, pB = poses[2], points[2], poses[3], points[3]
+    for start in range(0, B, width):
+        m = min(width, B - start)
+        _block_poses(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, bodies)
+        _zero_columns(Jd, iv, nvj, path_a, m)
+        _zero_columns(Jd, iv, nvj, path_b, m)
+        _path_walk(
+            S, iv, nvj, path_a, Rl, pl, V, start, m, use_v, -1.0, o, poses[0], points[0], Jd,
+            Va, Ba, w,
+        )  # fmt: skip
+        _path_walk(
+            S, iv, nvj, path_b, Rl, pl, V, start, m, use_v, 1.0, o, poses[1], points[1], Jd,
+            Vb, Bb, w,
+        )  # fmt: skip
+        _frame_of(poses[0], points[0], Fa, RA, pA, m)
+        _frame_of(poses[1], points[1], Fb, RB, pB, m)
+        for l in range(m):  # T_ab = T_0a^-1 T_0b
+            t = T[start + l]
+            for r in range(3):
+                t[r, 3] = (
+                    RA[0, r, l] * (pB[0, l] - pA[0, l]) + RA[1, r, l] * (pB[1, l] - pA[1, l])
+                    + RA[2, r, l] * (pB[2, l] - pA[2, l])
+                )  # fmt: skip
+                t[3, r] = 0.0
+                for c in range(3):
+                    t[r, c] = (
+                        RA[0, r, l] * RB[0, c, l] + RA[1, r, l] * RB[1, c, l]
+                        + RA[2, r, l] * RB[2, c, l]
+                    )  # fmt: skip
+            t[3, 3] = 1.0
+        if use_j:
+            for path in (path_a, path_b):
+                for i in path:
+                    for c in range(iv[i], iv[i] + nvj[i]):
+                        _to_frame(RA, pA, Jd[:, c], y, m)
+                        for l in range(m):
+                            for r in range(6):
+                                J[start + l, r, c] = y[r, l]
+        if use_v:
+            x[:, :m] = Vb[:, :m] - Va[:, :m]
+            _to_frame(RA, pA, x, Wab, m)
+            _to_frame(RA, pA, Va, ya, m)
+            _cross_motion(ya, Wab, cr, m)
+            x[:, :m] = Bb[:, :m] - Ba[:, :m]
+            _to_frame(RA, pA, x, y, m)
+            for l in range(m):
+                for r in range(6):
+                    W[start + l, r] = Wab[r, l]
+                    G[start + l, r] = y[r, l] - cr[r, l]
+
+
+@numba.njit(**KERNEL)
+def body_poses(parent, jtype, bases, R0, p0, iq, Q, R, p):
+    r"""Every body's pose in the base, ``R`` (B, N, 3, 3) and ``p`` (B, N, 3), block by
+    block: the placed joint poses (:func:`_block_poses`) composed from the root,
+    :math:`T_{0i} = T_{0\lambda(i)}T_{\lambda(i)i}`."""
+    n, B = parent.shape[0], Q.shape[0]
+    width = _block_width(B)
+    Rl, pl = np.empty((n, 3, 3, width)), np.empty((n, 3, width))
+    R0i, p0i = np.empty((n, 3, 3, width)), np.empty((n, 3, width))
+    bodies = np.arange(n)
+    for start in range(0, B, width):
+        m = min(width, B - start)
+        _block_poses(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, bodies)
+        for i in range(n):
+            k = parent[i]
+            if k < 0:
+                R0i[i, :, :, :m] = Rl[i, :, :, :m]
+                p0i[i, :, :m] = pl[i, :, :m]
+                continue
+            for r in range(3):
+                for l in range(m):
+                    p0i[i, r, l] = (
+                        p0i[k, r, l] + R0i[k, r, 0, l] * pl[i, 0, l]
+                        + R0i[k, r, 1, l] * pl[i, 1, l] + R0i[k, r, 2, l] * pl[i, 2, l]
+                    )  # fmt: skip
+                for c in range(3):
+                    for l in range(m):
+                        R0i[i, r, c, l] = (
+                            R0i[k, r, 0, l] * Rl[i, 0, c, l] + R0i[k, r, 1, l] * Rl[i, 1, c, l]
+                            + R0i[k, r, 2, l] * Rl[i, 2, c, l]
+                        )  # fmt: skip
+        for l in range(m):
+            for i in range(n):
+                for r in range(3):
+                    p[start + l, i, r] = p0i[i, r, l]
+                    for c in range(3):
+                        R[start + l, i, r, c] = R0i[i, r, c, l]

@@ -14,12 +14,13 @@ import time
 import numpy as np
 
 from .. import inertia, spatial
-from .configuration import random_configuration
-from .coriolis import coriolis_matrix
-from .frames import FramePair, FramePairStack, frame_kinematics
-from .joints import FREE_FLYER, SPHERICAL
-from .model import PRISMATIC_X, REVOLUTE_Z, Tree
-from .points import point_acceleration_bias
+from ._configuration import random_configuration
+from ._coriolis import coriolis_matrix
+from ._dynamics import aba, crba, rnea
+from ._frames import FramePair, FramePairStack, frame_kinematics
+from ._joints import FREE_FLYER, SPHERICAL
+from ._model import PRISMATIC_X, REVOLUTE_Z, Tree
+from ._points import point_acceleration_bias
 
 __all__ = ["compile_kernels"]
 
@@ -52,7 +53,6 @@ def compile_kernels():
     >>> tree.compile_kernels() >= 0.0
     True
     """
-    from . import aba, crba, rnea  # the package's public functions (defined after this module)
 
     start = time.perf_counter()
     model = _every_joint_tree()

@@ -19,18 +19,18 @@ which includes the centripetal term :math:`\omega\times(\omega\times p)`.  These
 what a loop closure between two points needs (:func:`geomotion.constraints.loop_closure`).
 
 A point is a frame with the body's axes at ``r``, seen in the ``"local_world_aligned"``
-reference of :mod:`geomotion.tree.frames`: its position, the linear rows of that frame's
+reference of :mod:`geomotion.tree._frames`: its position, the linear rows of that frame's
 Jacobian and of its classical acceleration bias.  One compiled kernel computes both, for
 every tree and every batch (``geomotion.tree._lanes_frames.frame_kinematics``);
-``geomotion.tree.general.point_kinematics`` is the readable numpy reference.
+:func:`geomotion.tree.reference.point_kinematics` is the readable oracle.
 """
 
 import numpy as np
 
 from .. import _validate
-from . import _jit_frames
-from .frames import _path
-from .model import _check_configuration, _check_tangent, check_model
+from . import _run
+from ._frames import _path
+from ._model import _check_configuration, _check_tangent, check_model
 
 __all__ = ["point_position", "point_velocity", "point_jacobian", "point_acceleration_bias"]
 
@@ -75,7 +75,7 @@ def _point_kinematics(model, q, v, body, point):
     frame[..., :3, 3] = r
     frame[..., 3, 3] = 1.0
     v = arrays[1] if v is not None else None
-    T, J, _, bias = _jit_frames.run_frame_kinematics(
+    T, J, _, bias = _run.run_frame_kinematics(
         model, arrays[0], v, _path(model, b), frame, "local_world_aligned", row0=3
     )
     return T[..., :3, 3], J, None if bias is None else bias[..., 3:]

@@ -2,7 +2,7 @@ r"""Configurations on the tree's manifold: neutral, integrate, difference, rando
 
 With ball and free-flyer joints, ``q`` holds unit quaternions, so it lives on a manifold
 of dimension ``nv < nq``.  These functions act joint by joint with the rules of
-:mod:`geomotion.tree.joints` and are batched over leading axes:
+:mod:`geomotion.tree._joints` and are batched over leading axes:
 
 .. math:: q \oplus v\,dt = \big(q_i \oplus v_i\,dt\big)_i,\qquad
           q_1 \ominus q_0 = \big(q_{1,i} \ominus q_{0,i}\big)_i,\qquad
@@ -12,7 +12,7 @@ of dimension ``nv < nq``.  These functions act joint by joint with the rules of
 import numpy as np
 
 from .. import _validate
-from .model import _check_configuration, _check_tangent, check_model
+from ._model import _check_configuration, _check_tangent, check_model
 
 __all__ = ["neutral", "integrate", "difference", "random_configuration", "normalize", "lie_bracket"]
 

@@ -44,8 +44,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _linalg, _validate
-from . import _closed_loop, _jit, _jit_frames
-from .model import _check_configuration, _check_tangent, check_model
+from . import _closed_loop, _run
+from ._flat import flat_tree, rows
+from ._model import _check_configuration, _check_tangent, check_model
 
 __all__ = [
     "ClosedLoopDynamics",
@@ -77,9 +78,8 @@ def _check_reference(reference):
 def _path(model, body):
     """Bodies from the root to ``body`` (its ancestors and itself): the joints that move it.
 
-    The compiled kernel ``geomotion.tree._lanes_frames.frame_kinematics`` walks only these;
-    the numpy recursions of :func:`geomotion.tree.general.base_jacobian_columns`, which
-    visit every body, are the reference it is tested against."""
+    The compiled kernels of ``geomotion.tree._lanes_frames`` walk only these; the oracle,
+    :func:`geomotion.tree.reference.point_kinematics`, visits every body."""
     path = []
     while body >= 0:
         path.append(body)
@@ -116,7 +116,7 @@ def _kinematics(model, q, v, body, frame, reference, want):
         return T, np.zeros(batch + (6, nv)), zeros, (zeros.copy() if v is not None else None)
     q = arrays[0]
     v = arrays[1] if v is not None else None
-    T, J, velocity, bias = _jit_frames.run_frame_kinematics(
+    T, J, velocity, bias = _run.run_frame_kinematics(
         model, q, v, _path(model, b), T_bF, reference, jacobian=want != "pose"
     )
     return T, J, velocity, (bias if want == "bias" else None)
@@ -485,9 +485,7 @@ class FramePair:
         q : (..., nq) array_like
         """
         q = _check_configuration(self.model, q, "q")
-        return _jit_frames.run_relative_kinematics(
-            self.model, q, None, *self._paths, *self._frames()
-        )[0]
+        return _run.run_relative_kinematics(self.model, q, None, *self._paths, *self._frames())[0]
 
     def kinematics(self, q, v=None):
         r"""Pose, Jacobian, twist and (with ``v``) acceleration bias of b relative to a.
@@ -512,7 +510,7 @@ class FramePair:
             axes do not broadcast.
         """
         q, v = self._checked(q, v)
-        T, J, velocity, gamma = _jit_frames.run_relative_kinematics(
+        T, J, velocity, gamma = _run.run_relative_kinematics(
             self.model, q, v, *self._paths, *self._frames()
         )
         return FrameKinematics(T, J, velocity, gamma)
@@ -532,7 +530,7 @@ class FramePair:
             As :meth:`kinematics`.
         """
         q, v = self._checked(q, v)
-        return _jit_frames.run_relative_kinematics(
+        return _run.run_relative_kinematics(
             self.model, q, v, *self._paths, *self._frames(), jacobian=False
         )[3]
 
@@ -573,7 +571,7 @@ def _rounding_floors(model, pairs, components):
     The rank rule alone (relative to the longest row) cannot tell when every row is of
     that kind; this floor can, since it knows the tree's size.
     """
-    flat = _jit.flat_tree(model)
+    flat = flat_tree(model)
     offsets = max(
         np.linalg.norm(pair.frame_a[:3, 3]) + np.linalg.norm(pair.frame_b[:3, 3]) for pair in pairs
     )
@@ -749,10 +747,10 @@ class FramePairStack:
             rest = np.arange(size)
         rank = np.full(size, c)
         if rest.size:  # each configuration the pass did not solve, by the composition
-            qr, vr, taur = (_jit._rows(x, batch, x.shape[-1:])[rest] for x in (q, v, tau))
+            qr, vr, taur = (rows(x, batch, x.shape[-1:])[rest] for x in (q, v, tau))
             J, gamma = self._run(qr, vr)
-            M = _jit.run_crba(model, qr)
-            h = _jit.run_rnea(model, qr, vr, np.zeros(vr.shape), model.gravity, finite=False)
+            M = _run.run_crba(model, qr)
+            h = _run.run_rnea(model, qr, vr, np.zeros(vr.shape), model.gravity, finite=False)
             with np.errstate(over="ignore", invalid="ignore"):
                 load = (taur - h)[..., None]
             solved = _linalg._constrained_solve(
@@ -768,7 +766,7 @@ class FramePairStack:
 
     def _run(self, q, v):
         """(J, gamma) of the stacked rows (gamma None without v), rounding rows zeroed."""
-        J, gamma = _jit_frames.run_closure_rows(
+        J, gamma = _run.run_closure_rows(
             self.model, q, v, self._paths, self._ends, self._frames, self._rows, True
         )
         return _without_rounding_rows(J, gamma, self._floors)

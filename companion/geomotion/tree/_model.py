@@ -1,6 +1,6 @@
 r"""The tree model: :class:`Tree`, its validation, and the default gravity.
 
-A tree of ``N`` rigid bodies, one joint model per body (:mod:`geomotion.tree.joints`).
+A tree of ``N`` rigid bodies, one joint model per body (:mod:`geomotion.tree._joints`).
 ``parents[i] < i`` (``-1`` is the fixed base).  Everything here checks input at the
 boundary.
 """
@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import _validate
 from ..inertia import is_physically_realizable, mass_properties
-from .general import SINGULAR_JOINT_RTOL
-from .joints import ScrewJoint, _unit_quaternions, as_joint
+from . import _run
+from ._joints import ScrewJoint, _unit_quaternions, as_joint
 
 #: Default gravity of a :class:`Tree`, in base coordinates (z up), m/s^2.
 DEFAULT_GRAVITY = (0.0, 0.0, -9.81)
@@ -163,10 +163,8 @@ def _warn_if_gravity_does_no_work(model, q):
     does no work on the tree, as for a mechanism in the x-y plane with z joints under
     the default (0, 0, -9.81).  Only called when the user left ``gravity`` unset.
     """
-    from . import general  # the joint-general path imports this module
-
     zero = np.zeros(q.shape[:-1] + (model.nv,))
-    torques = general.rnea(model, q, zero, zero, model.gravity)
+    torques = _run.run_rnea(model, q, zero, zero, model.gravity)
     size = (
         np.abs(model.placements[:, :3, 3]).sum()
         + np.linalg.norm(model.centers_of_mass, axis=1).sum()
@@ -191,29 +189,30 @@ def _check_mass_matrix_definite(model, q):
     A massless body with nothing beyond it, a point mass on a joint axis, or a thin rod
     spinning about its length has no inertia along that joint's freedom, so ``M`` is
     singular for every configuration.  :math:`\det M = \prod_i\det D_i` with the ABA's
-    joint pivots :math:`D_i = S_i^T\mathcal I^A_iS_i`, analytic in ``q``: a pivot that is
-    singular at the neutral configuration and at three random ones is singular
-    everywhere (up to rounding), and names its joint.  Configuration-dependent
-    singularities are caught where ``M`` is inverted (:func:`geomotion.tree.aba`).
+    joint pivots :math:`D_i = S_i^T\mathcal I^A_iS_i` is analytic in ``q``: singular at
+    each of the sample configurations ``q`` (the neutral one and random ones) means
+    singular everywhere (up to rounding).  The ABA kernel finds the pivots, one
+    configuration at a time (it stops a batch at its first singular configuration);
+    the joint named is the one it finds at the first configuration.
+    Configuration-dependent singularities are caught where ``M`` is inverted
+    (:func:`geomotion.tree.aba`).
     """
-    from . import general  # the joint-general path imports this module
-
-    pivots, sizes = general.articulated_pivots(model, general.motion_transforms(model, q))
-    for i, (D, size) in enumerate(zip(pivots, sizes)):
-        smallest = np.linalg.eigvalsh(D)[..., 0]
-        if np.all(smallest <= SINGULAR_JOINT_RTOL * size):
-            kind = model.joints[i].kind
-            along = (
-                "about its own axis"
-                if model.joints[i].nv == 1
-                else f"along one of its freedoms (a {kind} joint)"
-            )
-            raise ValueError(
-                f"inertias: joint {i} moves no inertia {along} at any configuration (a massless "
-                f"body, a point mass on the axis, or a thin rod spinning about its length, with "
-                f"nothing beyond it), so the mass matrix would be singular for every q: give "
-                f"that body inertia, or remove the joint"
-            )
+    found = _run.singular_joints(model, q)
+    if np.any(found < 0):
+        return
+    i = int(found[0])
+    kind = model.joints[i].kind
+    along = (
+        "about its own axis"
+        if model.joints[i].nv == 1
+        else f"along one of its freedoms (a {kind} joint)"
+    )
+    raise ValueError(
+        f"inertias: joint {i} moves no inertia {along} at any configuration (a massless "
+        f"body, a point mass on the axis, or a thin rod spinning about its length, with "
+        f"nothing beyond it), so the mass matrix would be singular for every q: give "
+        f"that body inertia, or remove the joint"
+    )
 
 
 def _check_motion_transforms(X, name):
@@ -237,7 +236,7 @@ def _check_motion_transforms(X, name):
 
 
 def _check_configuration(model, value, name):
-    """A (..., nq) configuration with unit quaternions (see :mod:`geomotion.tree.joints`)."""
+    """A (..., nq) configuration with unit quaternions (see :mod:`geomotion.tree._joints`)."""
     array = _validate.real_array(value, name)
     n = model.nq
     if array.ndim == 0 or array.shape[-1] != n:
@@ -326,7 +325,7 @@ class Tree:
 
     Joint ``i`` owns ``joint_nq[i]`` entries of ``q``, from ``q_start[i]``, and
     ``joint_nv[i]`` entries of ``v`` (and of ``a`` and ``tau``), from ``v_start[i]``, in
-    body order (see :mod:`geomotion.tree.joints`).  With only screw joints ``nq = nv = N``
+    body order (see :mod:`geomotion.tree._joints`).  With only screw joints ``nq = nv = N``
     and ``v = dq/dt``; a ball or free-flyer joint stores a unit quaternion, so
     ``nq > nv`` and configurations advance with :func:`integrate`.  A root with a
     free-flyer joint is a floating base.

@@ -19,12 +19,13 @@ use).  It is computed here without differentiating :math:`M`: with the body Jaco
 where :math:`(f\bar\times^*)\,x = x\times^* f`; Echeandia and Wensing (2021) show that
 this factorization is the Christoffel one.  Organized by subtrees it costs
 :math:`O(N^2)` per configuration (the size of :math:`C`); the compiled
-kernel (``geomotion.tree._lanes_coriolis.coriolis``, over lanes of configurations) gives the
-formulas.
+kernel (``geomotion.tree._lanes_coriolis.coriolis``, over lanes of configurations) runs
+these formulas, and :func:`geomotion.tree.reference.coriolis_matrix` is their readable
+oracle.
 """
 
-from . import _jit
-from .model import (
+from . import _run
+from ._model import (
     _batch_shape,
     _check_configuration,
     _check_tangent,
@@ -81,4 +82,4 @@ def coriolis_matrix(model, q, v):
     check_model(model)
     arrays = [_check_configuration(model, q, "q"), _check_tangent(model, v, "v")]
     _batch_shape(arrays)  # a ValueError naming q and v if they do not broadcast
-    return _jit.run_coriolis(model, *arrays)
+    return _run.run_coriolis(model, *arrays)

@@ -33,7 +33,7 @@ quaternion has four coordinates but three rotational freedoms, so configurations
 with :meth:`~geomotion.tree.Joint.integrate`, never with :math:`q + v\,dt`.
 
 Quaternions are stored scalar-first, as in :mod:`geomotion.dualquat` (Pinocchio and
-scipy store them scalar-last); they must be unit to within ``_QUATERNION_ATOL`` wherever a
+scipy store them scalar-last); they must be unit to within ``QUATERNION_ATOL`` wherever a
 configuration enters an algorithm, and :meth:`~geomotion.tree.Joint.integrate` returns them normalized,
 so a trajectory built from it does not drift off the unit sphere.
 """
@@ -47,7 +47,7 @@ from .._kernels import _cross, _inverse_pose, _pose, _qconj, _qmul, _quaternion_
 from ..spatial import exp_twist, log_pose
 
 #: Largest | |quaternion| - 1 | accepted in a configuration.
-_QUATERNION_ATOL = 1e-9
+QUATERNION_ATOL = 1e-9
 
 
 def _quaternion_of_rotation_vector(omega):
@@ -79,7 +79,7 @@ def _unit_quaternions(q, name, what="a ball or free-flyer joint", *, joints=None
     ``q``), the message names the joint; the remaining leading axes are the batch.
     """
     norm = np.sqrt(np.einsum("...i,...i->...", q, q))
-    bad = np.abs(norm - 1.0) > _QUATERNION_ATOL
+    bad = np.abs(norm - 1.0) > QUATERNION_ATOL
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         value = norm[index]
@@ -89,7 +89,7 @@ def _unit_quaternions(q, name, what="a ball or free-flyer joint", *, joints=None
         where = f" at batch index {index}" if index else ""
         raise ValueError(
             f"{name}: expected a unit quaternion (w, x, y, z) for {what} (| |q| - 1 | <= "
-            f"{_QUATERNION_ATOL:g}), got norm {value:.12g}{where}; "
+            f"{QUATERNION_ATOL:g}), got norm {value:.12g}{where}; "
             f"normalize it (geomotion.tree.normalize) or advance configurations with "
             f"geomotion.tree.integrate, which keeps quaternions unit"
         )
@@ -224,7 +224,7 @@ class Joint:
         ------
         ValueError
             Naming ``name``, for a quaternion whose norm is off 1 by more than
-            ``_QUATERNION_ATOL``.
+            ``QUATERNION_ATOL``.
         """
 
     def normalize(self, q):
