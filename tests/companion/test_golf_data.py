@@ -83,9 +83,9 @@ def test_head_principal_moments_as_published_and_within_the_rule():
 
 
 def test_the_3d_golfer_uses_the_one_club_inertia_and_head():
-    golfer = importlib.import_module("geomotion.models.golfer")
-    assert golfer._club_inertia is golf_data.club_spatial_inertia
-    assert golfer.CLUB_HEAD is golf_data.CLUB_HEAD
+    golfer3d = importlib.import_module("geomotion.models._golfer3d")
+    assert golfer3d.club_spatial_inertia is golf_data.club_spatial_inertia
+    assert golfer3d.CLUB_HEAD is golf_data.CLUB_HEAD
 
 
 def test_de_leva_by_sex():

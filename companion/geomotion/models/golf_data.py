@@ -14,7 +14,7 @@ The measured driver head (``CLUB_HEAD``), the rules' length limit (``MAX_CLUB_LE
 and the club's stated shape (``CLUB_DEFAULTS``) live here too, with the one function that
 turns head, shaft and grip into a club inertia (:func:`club_spatial_inertia`), used by
 both the 3-D golfer (:func:`geomotion.models.golfer`) and the swing-plane golfer
-(:func:`geomotion.models.swing.driver`).
+(:func:`geomotion.models.driver`).
 """
 
 from dataclasses import dataclass
