@@ -77,8 +77,8 @@ def test_a_null_input_changes_the_squeeze_not_the_motion(golfer, run):
     k = int(run.impact_step) // 2
     q, v = run.trajectory.q[k], run.trajectory.v[k]
     B4 = np.eye(5)[:, [0, 1, 2, 4]]
-    M, h, J_c, gamma = golfer.constrained_terms(q, v)
-    G = constraints.reduced_dynamics(M, J_c, h, gamma, B4).G
+    terms = golfer.constrained_terms(q, v)
+    G = constraints.reduced_dynamics(terms.M, terms.J_c, terms.h, terms.gamma, B4).G
     null = np.linalg.svd(G)[2][-1]
     tau = swing.INPUT_MATRIX @ models.SwingTorques()(run.trajectory.t[k], q, v)
     before = models.grip_loads(golfer, q, v, tau)

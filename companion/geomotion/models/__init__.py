@@ -50,7 +50,7 @@ from ._mechanisms import (
 )
 from ._shared import GOLFER_LENGTHS, BodyFrame
 from .golf_data import CLUB_HEAD
-from .swing import SwingPlaneGolfer, swing_plane_golfer, swing_population
+from .swing import ConstrainedTerms, SwingPlaneGolfer, swing_plane_golfer, swing_population
 
 __all__ = [
     "REVOLUTE_Z",
@@ -75,6 +75,7 @@ __all__ = [
     "Club",
     "driver",
     "SwingPlaneGolfer",
+    "ConstrainedTerms",
     "swing_plane_golfer",
     "SwingTorques",
     "activation_ramp",

@@ -89,6 +89,7 @@ from .golf_data import CLUB_DEFAULTS, DATA
 
 __all__ = [
     "SwingPlaneGolfer",
+    "ConstrainedTerms",
     "swing_plane_golfer",
     "BODY_NAMES",
     "INPUT_MATRIX",
@@ -185,6 +186,34 @@ def _combine(parts):
 # ---------------------------------------------------------------------------
 # The golfer
 # ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConstrainedTerms:
+    r"""The terms of the swing-plane golfer's constrained equations at one state.
+
+    :math:`M\dot v + h = \tau + J_c^T\lambda` with the trail grip held,
+    :math:`J_c\dot v + \gamma = 0`: the arguments of
+    :func:`geomotion.constraints.constrained_dynamics` and
+    :func:`geomotion.constraints.reduced_dynamics`.  Returned by
+    :meth:`SwingPlaneGolfer.constrained_terms`; read by name, it does not unpack.
+
+    Attributes
+    ----------
+    M : (..., 5, 5) ndarray
+        Mass matrix, kg m^2.
+    h : (..., 5) ndarray
+        Bias forces (velocity terms and gravity), N m.
+    J_c : (..., 2, 5) ndarray
+        The trail grip's closure Jacobian, m/rad.
+    gamma : (..., 2) ndarray
+        Its acceleration bias :math:`\dot J_cv`, m/s^2.
+    """
+
+    M: np.ndarray
+    h: np.ndarray
+    J_c: np.ndarray
+    gamma: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -302,15 +331,28 @@ class SwingPlaneGolfer:
         return -np.einsum("...k,...kx,...x->...", self.masses, p, self.gravity)
 
     def constrained_terms(self, q, v):
-        r"""The terms of the constrained equations at ``(q, v)``: :math:`M` (..., 5, 5),
-        :math:`h` (..., 5), the trail grip's :math:`J_c` (..., 2, 5) and
-        :math:`\gamma = \dot J_cv` (..., 2), as a tuple ``(M, h, J_c, gamma)``."""
+        r"""The terms of the constrained equations at ``(q, v)``.
+
+        Parameters
+        ----------
+        q : (..., 5) array_like
+            Joint angles, rad.
+        v : (..., 5) array_like
+            Joint rates, rad/s.
+
+        Returns
+        -------
+        ConstrainedTerms
+            :math:`M` (..., 5, 5) in kg m^2, :math:`h` (..., 5) in N m, the trail grip's
+            :math:`J_c` (..., 2, 5) in m/rad and :math:`\gamma = \dot J_cv` (..., 2) in
+            m/s^2, read by name (``terms.M``, ``terms.J_c``).
+        """
         closure = self.trail_grip
-        return (
-            self.mass_matrix(q),
-            self.bias(q, v),
-            closure.jacobian(q),
-            closure.acceleration_bias(q, v),
+        return ConstrainedTerms(
+            M=self.mass_matrix(q),
+            h=self.bias(q, v),
+            J_c=closure.jacobian(q),
+            gamma=closure.acceleration_bias(q, v),
         )
 
     def constrained_dynamics(self, q, v, tau):
@@ -318,8 +360,8 @@ class SwingPlaneGolfer:
         (N m, (..., 5)): :math:`M\dot v + h = \tau + J_c^T\lambda`,
         :math:`J_c\dot v + \gamma = 0` (:func:`geomotion.constraints.constrained_dynamics`).
         """
-        M, h, J_c, gamma = self.constrained_terms(q, v)
-        return constraints.constrained_dynamics(M, J_c, h, gamma, tau)
+        terms = self.constrained_terms(q, v)
+        return constraints.constrained_dynamics(terms.M, terms.J_c, terms.h, terms.gamma, tau)
 
     def system(self):
         """The batched equations as a :class:`geomotion.systems.MechanicalSystem`."""
