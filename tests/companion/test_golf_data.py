@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pytest
 
+from geomotion import models
 from geomotion.models import body_segments, golf_data
 from geomotion.models.golf_data import DATA, Datum
 
@@ -80,6 +81,26 @@ def test_head_principal_moments_as_published_and_within_the_rule():
     moments = np.linalg.eigvalsh(np.reshape(DATA["head_inertia"].value, (3, 3)))
     assert moments * 1e7 == pytest.approx([2497, 4244, 5866], abs=1.0)
     assert moments.max() < DATA["max_head_moi"].value
+
+
+@pytest.mark.parametrize(
+    "build",
+    [lambda length: models.driver(length=length), lambda length: models.golfer(club_length=length)],
+    ids=["driver", "golfer"],
+)
+def test_the_club_length_limit_is_48_in_inclusive(build):
+    """The rules (USGARules): a club other than a putter must not exceed 48 in = 1.2192 m.
+
+    48 in itself is legal, in either spelling (``48 * 0.0254`` rounds a little below the
+    double nearest 1.2192), and a club a nanometre longer, or 48.01 in, is not: both
+    sides of the boundary, for both golfers' clubs.
+    """
+    assert golf_data.MAX_CLUB_LENGTH == pytest.approx(1.2192, rel=1e-15)
+    for legal in (48 * 0.0254, 1.2192):
+        build(legal)
+    for illegal in (1.2192 * (1 + 1e-9), 48.01 * 0.0254):
+        with pytest.raises(ValueError, match="length: expected at most 48 in"):
+            build(illegal)
 
 
 def test_the_3d_golfer_uses_the_one_club_inertia_and_head():

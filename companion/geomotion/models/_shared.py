@@ -139,8 +139,9 @@ def translation(p):
 def checked_club_length(value, name):
     r"""A club length checked against the equipment rules' limit of 48 in.
 
-    The rules allow a club (other than a putter) of at most 48 in (``MAX_CLUB_LENGTH``,
-    USGARules); the comparison allows a relative 1e-12 for rounding.
+    The rules allow a club (other than a putter) of at most 48 in, :math:`48 \times 0.0254
+    = 1.2192` m (``MAX_CLUB_LENGTH``, USGARules): 48 in itself is legal, whether given as
+    1.2192 or as ``48 * 0.0254`` (which rounds just below it), and anything longer is not.
 
     Parameters
     ----------
@@ -160,7 +161,7 @@ def checked_club_length(value, name):
         If a length is not positive and finite, or exceeds 48 in.
     """
     length = _validate.positive(value, name)
-    too_long = length > MAX_CLUB_LENGTH * (1 + 1e-12)
+    too_long = length > MAX_CLUB_LENGTH
     if np.any(too_long):
         longest = length[too_long].max()
         raise ValueError(
