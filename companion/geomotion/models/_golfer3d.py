@@ -29,9 +29,9 @@ and scale in proportion to ``height``.  Each centre of mass lies on the line bet
 segment's two endpoints, where de Leva's table puts it (for the foot that line runs from
 heel to toe tip on the sole, so the foot's centre of mass sits at sole level, a
 simplification).  Joint signs: knee ``q > 0`` flexes (about +y), elbow, hip-flexion and
-ankle ``q > 0`` flex or dorsiflex (about -y), subtalar ``q > 0`` inverts and wrist
-deviation ``q > 0`` deviates radially (about the foot's or hand's axis, mirrored
-between sides).
+ankle ``q > 0`` flex or dorsiflex (about -y), subtalar ``q > 0`` everts (turns the sole
+away from the other foot) and wrist deviation ``q > 0`` deviates radially (about the
+foot's or hand's axis, mirrored between sides).
 """
 
 from dataclasses import dataclass, field

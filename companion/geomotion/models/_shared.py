@@ -440,9 +440,10 @@ def add_shank(add, side, knee, body_mass, L):
 def add_ankle_and_foot(add, side, shank, sign, body_mass, L):
     """A two-axis ankle (a massless body between its hinges) and the foot under the shank.
 
-    Dorsiflexion about -y, then subtalar inversion about the foot's long axis ``(sign, 0,
-    0)``: ``sign`` is +1 on the left (lead) side and -1 on the right (trail) side (the two
-    axes are mirror images across the sagittal plane).
+    Dorsiflexion about -y, then subtalar inversion-eversion about the foot's long axis
+    ``(sign, 0, 0)``: ``sign`` is +1 on the left (lead) side and -1 on the right (trail)
+    side, so that a positive angle everts either foot, turning its sole away from the
+    other foot (the two axes are mirror images across the sagittal plane).
 
     Parameters
     ----------
