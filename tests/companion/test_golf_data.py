@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pytest
 
+from geomotion import models
 from geomotion.models import body_segments, golf_data
 from geomotion.models.golf_data import DATA, Datum
 
@@ -82,10 +83,30 @@ def test_head_principal_moments_as_published_and_within_the_rule():
     assert moments.max() < DATA["max_head_moi"].value
 
 
+@pytest.mark.parametrize(
+    "build",
+    [lambda length: models.driver(length=length), lambda length: models.golfer(club_length=length)],
+    ids=["driver", "golfer"],
+)
+def test_the_club_length_limit_is_48_in_inclusive(build):
+    """The rules (USGARules): a club other than a putter must not exceed 48 in = 1.2192 m.
+
+    48 in itself is legal, in either spelling (``48 * 0.0254`` rounds a little below the
+    double nearest 1.2192), and a club a nanometre longer, or 48.01 in, is not: both
+    sides of the boundary, for both golfers' clubs.
+    """
+    assert golf_data.MAX_CLUB_LENGTH == pytest.approx(1.2192, rel=1e-15)
+    for legal in (48 * 0.0254, 1.2192):
+        build(legal)
+    for illegal in (1.2192 * (1 + 1e-9), 48.01 * 0.0254):
+        with pytest.raises(ValueError, match="length: expected at most 48 in"):
+            build(illegal)
+
+
 def test_the_3d_golfer_uses_the_one_club_inertia_and_head():
-    golfer = importlib.import_module("geomotion.models.golfer")
-    assert golfer._club_inertia is golf_data.club_spatial_inertia
-    assert golfer.CLUB_HEAD is golf_data.CLUB_HEAD
+    golfer3d = importlib.import_module("geomotion.models._golfer3d")
+    assert golfer3d.club_spatial_inertia is golf_data.club_spatial_inertia
+    assert golfer3d.CLUB_HEAD is golf_data.CLUB_HEAD
 
 
 def test_de_leva_by_sex():

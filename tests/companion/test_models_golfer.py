@@ -303,6 +303,38 @@ def test_golfer_rejects_bad_input(point_golfer):
         models.golfer(height=0.9)  # a child's arms cannot reach an adult's driver
 
 
+def test_the_trail_subtalar_axis_mirrors_the_lead_one(point_golfer):
+    """The feet are mirror images across the sagittal (x-z) plane, subtalar joints included.
+
+    At the neutral configuration (upright, every joint at zero) the world twist (w, v) of
+    each subtalar joint is read from the built model's frame Jacobian.  Under the mirror
+    M = diag(1, -1, 1) a rotation axis is a pseudovector, so the trail axis must be -M w of
+    the lead axis w, and its moment v = p x w (p a point on the axis) must be M v; then
+    one positive angle turns both feet into mirror-image poses and (as documented) everts
+    them: the lead sole turns towards +y, away from the trail foot.
+    """
+    model, bodies = point_golfer.model, point_golfer.bodies
+    q = tree.neutral(model)
+    mirror = np.diag([1.0, -1.0, 1.0])
+    feet = {role: bodies[f"{role} foot"] for role in ("lead", "trail")}
+    twist = {
+        role: tree.frame_jacobian(model, q, foot, np.eye(4), reference="world")[
+            :, model.v_start[foot]
+        ]
+        for role, foot in feet.items()
+    }
+    np.testing.assert_allclose(twist["lead"][:3], [1.0, 0.0, 0.0], atol=1e-12)  # the long axis
+    np.testing.assert_allclose(twist["trail"][:3], -mirror @ twist["lead"][:3], atol=1e-12)
+    np.testing.assert_allclose(twist["trail"][3:], mirror @ twist["lead"][3:], atol=1e-12)
+    for foot in feet.values():
+        q[model.q_start[foot]] = 0.3
+    T = tree.forward_kinematics(model, q)
+    S = np.diag([1.0, -1.0, 1.0, 1.0])
+    np.testing.assert_allclose(T[feet["trail"]], S @ T[feet["lead"]] @ S, atol=1e-12)
+    sole_normal = T[feet["lead"], :3, :3] @ [0.0, 0.0, -1.0]
+    assert sole_normal[1] == pytest.approx(np.sin(0.3), abs=1e-12)  # everted: facing +y
+
+
 def test_body_frame_rejects_bad_input():
     with pytest.raises(TypeError, match="body"):
         models.BodyFrame(1.0, np.eye(4))

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from geomotion import constraints, figures, tree, widgets
-from geomotion.models import downswing, swing
+from geomotion import constraints, figures, models, tree, widgets
+from geomotion.models import swing
 from geomotion.models.golf_data import DATA
 
 
@@ -23,21 +23,21 @@ def golfer():
 
 @pytest.fixture(scope="module")
 def run(golfer):
-    return downswing.simulate_downswing(golfer, downswing.SwingTorques(), t_max=0.3)
+    return models.simulate_downswing(golfer, models.SwingTorques(), t_max=0.3)
 
 
 def states(run, every=20):
     """Stored states up to impact, every few steps: t, q, v and the joint torques."""
     k = np.arange(0, int(run.impact_step) + 1, every)
     t, q, v = run.trajectory.t[k], run.trajectory.q[k], run.trajectory.v[k]
-    tau = downswing.SwingTorques()(t[:, None], q, v) @ swing.INPUT_MATRIX.T
+    tau = models.SwingTorques()(t[:, None], q, v) @ swing.INPUT_MATRIX.T
     return k, q, v, tau
 
 
 def test_grip_multiplier_is_the_tree_twins(golfer, run):
     """The particle-sum multiplier against the Tree and loop_closure route."""
     k, q, v, tau = states(run)
-    loads = downswing.grip_loads(golfer, q, v, tau)
+    loads = models.grip_loads(golfer, q, v, tau)
     model, closure = golfer.model, golfer.tree_closure()
     twin = constraints.constrained_dynamics(
         tree.crba(model, q),
@@ -54,7 +54,7 @@ def test_grip_multiplier_is_the_tree_twins(golfer, run):
 
 def test_hand_loads_balance_the_club_bodys_angular_momentum(golfer, run):
     _, q, v, tau = states(run)
-    loads = downswing.grip_loads(golfer, q, v, tau)
+    loads = models.grip_loads(golfer, q, v, tau)
     c = golfer.body_centres(q)[:, 2]
 
     def moment(point, force):
@@ -77,12 +77,12 @@ def test_a_null_input_changes_the_squeeze_not_the_motion(golfer, run):
     k = int(run.impact_step) // 2
     q, v = run.trajectory.q[k], run.trajectory.v[k]
     B4 = np.eye(5)[:, [0, 1, 2, 4]]
-    M, h, J_c, gamma = golfer.constrained_terms(q, v)
-    G = constraints.reduced_dynamics(M, J_c, h, gamma, B4).G
+    terms = golfer.constrained_terms(q, v)
+    G = constraints.reduced_dynamics(terms.M, terms.J_c, terms.h, terms.gamma, B4).G
     null = np.linalg.svd(G)[2][-1]
-    tau = swing.INPUT_MATRIX @ downswing.SwingTorques()(run.trajectory.t[k], q, v)
-    before = downswing.grip_loads(golfer, q, v, tau)
-    after = downswing.grip_loads(golfer, q, v, tau + B4 @ (10.0 * null / null[3]))
+    tau = swing.INPUT_MATRIX @ models.SwingTorques()(run.trajectory.t[k], q, v)
+    before = models.grip_loads(golfer, q, v, tau)
+    after = models.grip_loads(golfer, q, v, tau + B4 @ (10.0 * null / null[3]))
     np.testing.assert_allclose(after.acceleration, before.acceleration, atol=1e-9)
     np.testing.assert_allclose(after.resultant_force, before.resultant_force, atol=1e-9)
     line = golfer.point(q, "trail grip on club") - golfer.point(q, "lead wrist")
@@ -106,14 +106,14 @@ def test_centre_velocities_are_the_rate_of_the_centres(golfer):
 def test_a_branched_run_continues_the_unbranched_one(golfer, run):
     k = int(run.impact_step) // 2
     t_branch = run.trajectory.t[k]
-    shifted = downswing.SwingTorques(onset=np.zeros(3) - t_branch)
-    branch = downswing.simulate_downswing(
+    shifted = models.SwingTorques(onset=np.zeros(3) - t_branch)
+    branch = models.simulate_downswing(
         golfer, shifted, q0=run.trajectory.q[k], v0=run.trajectory.v[k], t_max=0.3
     )
     assert abs(branch.clubhead_speed - run.clubhead_speed) < 1e-6
     assert abs(t_branch + branch.impact_time - run.impact_time) < 1e-9
     with pytest.raises(ValueError, match="v0"):
-        downswing.simulate_downswing(golfer, shifted, q0=run.trajectory.q[k], v0=np.zeros(4))
+        models.simulate_downswing(golfer, shifted, q0=run.trajectory.q[k], v0=np.zeros(4))
 
 
 def test_population_draws_within_its_ranges_and_repeats_with_its_seed():
@@ -143,9 +143,9 @@ def test_population_draws_within_its_ranges_and_repeats_with_its_seed():
 def test_bad_inputs_of_the_new_functions_name_the_argument(golfer):
     q = golfer.top_of_backswing()
     with pytest.raises(TypeError, match="golfer"):
-        downswing.grip_loads("golfer", q, np.zeros(5), np.zeros(5))
+        models.grip_loads("golfer", q, np.zeros(5), np.zeros(5))
     with pytest.raises(ValueError, match="tau"):
-        downswing.grip_loads(golfer, q, np.zeros(5), np.zeros(3))
+        models.grip_loads(golfer, q, np.zeros(5), np.zeros(3))
     with pytest.raises(ValueError, match="count"):
         swing.swing_population(0)
     with pytest.raises(TypeError, match="count"):
@@ -171,15 +171,15 @@ def test_speed_figure_draws_the_runs_and_the_published_band(golfer, run):
     data = ax.transData.inverted().transform(band)
     np.testing.assert_allclose(data[:, 1], [low, high], atol=1e-9)
     impact_points = [line.get_ydata()[0] for line in ax.get_lines() if line.get_marker() == "o"]
-    off = downswing.simulate_downswing(golfer, downswing.SwingTorques(peak=(100.0, 60.0, 0.0)))
+    off = models.simulate_downswing(golfer, models.SwingTorques(peak=(100.0, 60.0, 0.0)))
     np.testing.assert_allclose(impact_points, [run.clubhead_speed, off.clubhead_speed], rtol=1e-12)
 
 
 def test_wrist_timing_figure_grid_and_single_runs_agree():
     grid = figures.wrist_timing_figure(wrist_onset=30.0, head_mass=0.190)
-    golfer = swing.swing_plane_golfer(club=swing.driver(head_mass=0.190))
-    alone = downswing.simulate_downswing(
-        golfer, downswing.SwingTorques(wrist_onset_angle=np.radians(30.0))
+    golfer = swing.swing_plane_golfer(club=models.driver(head_mass=0.190))
+    alone = models.simulate_downswing(
+        golfer, models.SwingTorques(wrist_onset_angle=np.radians(30.0))
     )
     (point,) = [line for line in grid.axes[0].get_lines() if line.get_marker() == "o"]
     np.testing.assert_allclose(point.get_ydata()[0], alone.clubhead_speed, rtol=1e-9)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from geomotion import inertia, integrators, models, spatial, tree
-from geomotion.models import body_segments, downswing, golf_data, swing
+from geomotion.models import body_segments, golf_data, swing
 
 DEFAULT_DT = 1e-3
 
@@ -24,9 +24,9 @@ def golfer():
 @pytest.fixture(scope="module")
 def runs(golfer):
     """The default downswing at two steps, and at a 4x smaller one (the reference)."""
-    torques = downswing.SwingTorques()
+    torques = models.SwingTorques()
     return {
-        dt: downswing.simulate_downswing(golfer, torques, dt=dt, t_max=0.3)
+        dt: models.simulate_downswing(golfer, torques, dt=dt, t_max=0.3)
         for dt in (DEFAULT_DT, DEFAULT_DT / 2, DEFAULT_DT / 4)
     }
 
@@ -39,7 +39,7 @@ def batch():
         body_mass=rng.uniform(55, 100, P),
         height=rng.uniform(1.60, 1.95, P),
         sex=["male", "female", "female", "male"],
-        club=swing.driver(
+        club=models.driver(
             head_mass=rng.uniform(0.17, 0.21, P),
             shaft_mass=rng.uniform(0.055, 0.075, P),
             grip_mass=rng.uniform(0.04, 0.06, P),
@@ -57,7 +57,7 @@ def batch():
 
 def test_club_from_its_parts_by_hand():
     head, shaft, grip, length = 0.19, 0.07, 0.045, 44.5 * 0.0254
-    club = swing.driver(head_mass=head, shaft_mass=shaft, grip_mass=grip, length=length)
+    club = models.driver(head_mass=head, shaft_mass=shaft, grip_mass=grip, length=length)
     lie = np.radians(58.0)
     c = np.array([-42.3, 2.9, 1.0]) * 1e-3  # head CoM from the face centre, face frame
     # Club axes in the head frame: x the face normal, z (head to butt) at the lie.
@@ -99,16 +99,16 @@ def test_the_3d_golfers_club_agrees_with_the_planar_club():
     club_in_hand = three_d.model.inertias[body] - hand_inertia
     butt = three_d.frames["club butt"].pose
     club_at_butt = inertia.transform_inertia(club_in_hand, spatial.inverse_pose(butt))
-    planar = swing.driver()
+    planar = models.driver()
     assert np.abs(club_at_butt - planar.spatial_inertia).max() < 1e-12
     assert club_at_butt[1, 1] == pytest.approx(float(planar.inertia_butt), rel=1e-12)
 
 
 def test_batched_club_rows_equal_single_clubs():
     heads = np.array([0.174, 0.190, 0.200])
-    clubs = swing.driver(head_mass=heads)
+    clubs = models.driver(head_mass=heads)
     for i, head in enumerate(heads):
-        one = swing.driver(head_mass=head)
+        one = models.driver(head_mass=head)
         assert clubs.inertia_butt[i] == pytest.approx(float(one.inertia_butt), rel=1e-14)
         assert clubs.row(i).balance_point == pytest.approx(float(one.balance_point), rel=1e-14)
 
@@ -234,13 +234,13 @@ def test_body_energies_add_up_and_momentum_balance_gives_the_stand_impulse(golfe
 
 
 def test_batched_run_rows_equal_single_runs(batch):
-    torques = downswing.SwingTorques(
+    torques = models.SwingTorques(
         peak=[[100.0, 60.0, 20.0], [90.0, 60.0, 25.0], [100, 50, 20], [110, 70, 15]]
     )
-    together = downswing.simulate_downswing(batch, torques, t_max=0.35)
+    together = models.simulate_downswing(batch, torques, t_max=0.35)
     for i in (1, 3):
-        alone = downswing.simulate_downswing(
-            batch.parameter_set(i), downswing.SwingTorques(peak=torques.peak[i]), t_max=0.35
+        alone = models.simulate_downswing(
+            batch.parameter_set(i), models.SwingTorques(peak=torques.peak[i]), t_max=0.35
         )
         assert together.clubhead_speed[i] == pytest.approx(alone.clubhead_speed, rel=1e-9)
         assert together.impact_time[i] == pytest.approx(alone.impact_time, abs=1e-9)
@@ -253,22 +253,22 @@ def test_batched_run_rows_equal_single_runs(batch):
 
 def test_activation_ramp_is_c1_from_zero_to_one():
     onset, rise = 0.1, 0.05
-    assert downswing.activation_ramp([0.0, 0.1, 0.125, 0.15, 1.0], onset, rise) == pytest.approx(
+    assert models.activation_ramp([0.0, 0.1, 0.125, 0.15, 1.0], onset, rise) == pytest.approx(
         [0.0, 0.0, 0.5, 1.0, 1.0]
     )
     eps = 1e-7
     for t in (onset, onset + rise):  # slope zero at both joins, from both sides
         for side in (-1, 1):
-            a = downswing.activation_ramp(t + side * np.array([eps, 2 * eps]), onset, rise)
+            a = models.activation_ramp(t + side * np.array([eps, 2 * eps]), onset, rise)
             assert abs(a[1] - a[0]) / eps < 1e-3 * 1.5 / rise  # vs the mid-ramp slope
-    middle = downswing.activation_ramp(np.array([0.125 - eps, 0.125 + eps]), onset, rise)
+    middle = models.activation_ramp(np.array([0.125 - eps, 0.125 + eps]), onset, rise)
     assert (middle[1] - middle[0]) / (2 * eps) == pytest.approx(1.5 / rise, rel=1e-6)
 
 
 def test_wrist_switches_on_when_the_lead_arm_passes_its_onset_angle(golfer):
     onset = np.radians(30.0)
-    torques = downswing.SwingTorques(wrist_onset_angle=onset)
-    run = downswing.simulate_downswing(golfer, torques, t_max=0.3).trajectory
+    torques = models.SwingTorques(wrist_onset_angle=onset)
+    run = models.simulate_downswing(golfer, torques, t_max=0.3).trajectory
     below = golfer.lead_arm_below_horizontal(run.q)
     wrist = np.array([torques(t, q, v)[2] for t, q, v in zip(run.t, run.q, run.v)])
     assert np.all(wrist[below <= onset] == 0.0)
@@ -283,12 +283,12 @@ def test_wrist_switches_on_when_the_lead_arm_passes_its_onset_angle(golfer):
 
 def test_bad_inputs_name_the_argument(golfer):
     with pytest.raises(ValueError, match="length: expected at most 48 in"):
-        swing.driver(length=48.5 * 0.0254)
-    swing.driver(length=48 * 0.0254)  # the limit itself is legal
+        models.driver(length=48.5 * 0.0254)
+    models.driver(length=48 * 0.0254)  # the limit itself is legal
     with pytest.raises(ValueError, match="head_mass"):
-        swing.driver(head_mass=-0.2)
+        models.driver(head_mass=-0.2)
     with pytest.raises(ValueError, match="shaft_mass"):
-        swing.driver(shaft_mass=[0.06, 0.0])
+        models.driver(shaft_mass=[0.06, 0.0])
     with pytest.raises(ValueError, match="sex"):
         swing.swing_plane_golfer(sex="other")
     with pytest.raises(ValueError, match="body_mass, height"):
@@ -302,11 +302,11 @@ def test_bad_inputs_name_the_argument(golfer):
     with pytest.raises(ValueError, match="model: a Tree holds one parameter set"):
         swing.swing_plane_golfer(body_mass=[70.0, 80.0]).model  # noqa: B018
     with pytest.raises(ValueError, match="t_max: the clubhead never reached the ball"):
-        downswing.simulate_downswing(golfer, downswing.SwingTorques(), t_max=0.05)
+        models.simulate_downswing(golfer, models.SwingTorques(), t_max=0.05)
     with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
-        downswing.simulate_downswing(golfer, downswing.SwingTorques(peak=[[100, 60, 20]] * 3))
+        models.simulate_downswing(golfer, models.SwingTorques(peak=[[100, 60, 20]] * 3))
     two = swing.swing_plane_golfer(body_mass=[70.0, 80.0])
     with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
-        downswing.simulate_downswing(two, downswing.SwingTorques(), q0=np.zeros((3, 5)))
+        models.simulate_downswing(two, models.SwingTorques(), q0=np.zeros((3, 5)))
     with pytest.raises(TypeError, match="torques"):
-        downswing.simulate_downswing(golfer, (100.0, 60.0, 20.0))
+        models.simulate_downswing(golfer, (100.0, 60.0, 20.0))

@@ -14,7 +14,7 @@ The measured driver head (``CLUB_HEAD``), the rules' length limit (``MAX_CLUB_LE
 and the club's stated shape (``CLUB_DEFAULTS``) live here too, with the one function that
 turns head, shaft and grip into a club inertia (:func:`club_spatial_inertia`), used by
 both the 3-D golfer (:func:`geomotion.models.golfer`) and the swing-plane golfer
-(:func:`geomotion.models.swing.driver`).
+(:func:`geomotion.models.driver`).
 """
 
 from dataclasses import dataclass
@@ -126,8 +126,10 @@ CLUB_HEAD = {
     * 1e-7,
 }
 
-#: Largest club length the equipment rules allow, 48 in (USGARules), in m.
-MAX_CLUB_LENGTH = 48 * INCH
+#: Largest club length the equipment rules allow, 48 in (USGARules), in m: 48 x 0.0254 =
+#: 1.2192 exactly, written as that decimal (its nearest double), since ``48 * INCH``
+#: rounds to the double just below it and would refuse a club given as 1.2192 m.
+MAX_CLUB_LENGTH = 1.2192
 
 #: The club's shape and parts, trade values (with the ranges of ``DATA``) or modelling
 #: choices (not measurements), as marked.

@@ -48,7 +48,7 @@ most 6 % for the arm segments).
 Masses and inertias: de Leva (1996) fractions of the stated sex (``de_leva``) times
 ``body_mass``; lengths ``GOLFER_LENGTHS`` (a modelling choice for a 1.80 m golfer) times
 ``height / 1.80`` times optional per-segment scale factors.  The club is
-:func:`driver`.
+:func:`geomotion.models.driver`.
 
 Closure ``trail_grip`` (2 rows, m): the tip of the trail forearm-and-hand body (the trail
 palm point, "palm" beyond the trail wrist centre) held at the club's trail grip point
@@ -82,21 +82,14 @@ import numpy as np
 
 from .. import _numerics, _validate, constraints, inertia, spatial, tree
 from ..systems import MechanicalSystem
+from ._club import Club, club_from_parts, driver
+from ._shared import GOLFER_LENGTHS, PLANE_GRAVITY, REFERENCE_HEIGHT, frozen, wrap_angle
 from .body_segments import de_leva
-from .golf_data import (
-    CLUB_DEFAULTS,
-    CLUB_HEAD,
-    DATA,
-    INCH,
-    MAX_CLUB_LENGTH,
-    club_spatial_inertia,
-)
-from .golfer import GOLFER_LENGTHS
+from .golf_data import CLUB_DEFAULTS, DATA
 
 __all__ = [
-    "Club",
-    "driver",
     "SwingPlaneGolfer",
+    "ConstrainedTerms",
     "swing_plane_golfer",
     "BODY_NAMES",
     "INPUT_MATRIX",
@@ -105,9 +98,7 @@ __all__ = [
 ]
 
 #: Gravitational acceleration, m/s^2 (the package's planar models' value).
-_G = 9.81
-#: Stature that ``GOLFER_LENGTHS`` describes, m.
-_REFERENCE_HEIGHT = 1.80
+_G = -PLANE_GRAVITY[1]
 #: Segments whose length ``segment_scales`` may scale.
 _SCALABLE = ("upper_arm", "forearm", "hand", "palm", "shoulder_width", "trunk")
 #: Names of the five bodies, in the order of the per-body arrays.
@@ -130,7 +121,6 @@ _TERM_ROWS = _ANGLES[[0, 1, 2, 2, 3, 4]]
 # a_k a_k^T of each body's absolute-angle row, flattened (5, 25): sum_k I_k a_k a_k^T = I @ it.
 _ANGLE_PRODUCTS = (_ANGLES[:, :, None] * _ANGLES[:, None, :]).reshape(len(_ANGLES), -1)
 _TERM_PHASES = np.array([np.pi / 2, 0.0, 0.0, np.pi / 2, 0.0, 0.0])
-_HUB_X, _LEAD_ARM, _SHAFT, _FACE, _TRAIL_UPPER, _TRAIL_FORE = range(6)
 #: Input matrix, 5 x 3, the hub, lead shoulder and lead wrist driven, the trail arm passive.
 INPUT_MATRIX = np.eye(5)[:, :3]
 #: Default plane inclination to the ground, rad (a modelling choice).
@@ -142,135 +132,6 @@ _TOP = {
     "wrist_cock": np.radians(90.0),
 }
 _PLANE_ROWS = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
-
-
-def _frozen(array):
-    array = np.array(array, dtype=float)
-    array.flags.writeable = False
-    return array
-
-
-# ---------------------------------------------------------------------------
-# The club
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class Club:
-    """A driver reduced to the swing plane (see :func:`driver`); arrays of the batch shape.
-
-    Attributes
-    ----------
-    mass : ndarray
-        kg.
-    balance_point : ndarray
-        Centre of mass from the butt along the shaft towards the head, m.
-    com_offset : ndarray
-        Centre of mass off the shaft line along the face normal (in the plane), m;
-        negative: behind the face.
-    inertia_butt : ndarray
-        Moment of inertia about the plane normal through the butt, kg m^2.
-    inertia_com : ndarray
-        Moment of inertia about the plane normal through the centre of mass, kg m^2.
-    length : ndarray
-        Butt to face centre along the shaft, m.
-    parts : dict of str to ndarray
-        ``head_mass``, ``shaft_mass``, ``grip_mass`` (kg) and ``length`` (m).
-    spatial_inertia : (..., 6, 6) ndarray
-        The 3-D club about the butt, club axes (:func:`geomotion.models.golf_data.club_spatial_inertia`).
-    """
-
-    mass: np.ndarray
-    balance_point: np.ndarray
-    com_offset: np.ndarray
-    inertia_butt: np.ndarray
-    inertia_com: np.ndarray
-    length: np.ndarray
-    parts: dict
-    spatial_inertia: np.ndarray
-
-    @property
-    def com(self):
-        """In-plane centre of mass (along the shaft from the butt, along the face normal), m."""
-        return np.stack([self.balance_point, self.com_offset], axis=-1)
-
-    def row(self, i):
-        """The club of parameter set ``i`` of a batch."""
-        return _club_from_parts({key: value[i] for key, value in self.parts.items()})
-
-
-def driver(
-    *,
-    head_mass=CLUB_HEAD["mass"],
-    shaft_mass=CLUB_DEFAULTS["shaft_mass"],
-    grip_mass=CLUB_DEFAULTS["grip_mass"],
-    length=CLUB_DEFAULTS["length"],
-):
-    r"""A driver built from its parts, reduced to the swing plane.
-
-    Head (measured mass, centre of mass and inertia ``CLUB_HEAD``, ISEA2020Head; scaled
-    with ``head_mass`` when another mass is asked for), uniform shaft over the whole
-    length and uniform grip over 0.27 m from the butt (solid cylinders; shapes, radii and
-    the 58 degree lie are modelling choices, ``CLUB_DEFAULTS``), combined by
-    :func:`geomotion.models.golf_data.club_spatial_inertia` (the one implementation, also
-    used by the 3-D golfer).  The face normal lies in the swing plane and the toe-heel
-    axis along its normal, so the in-plane reduction keeps the club frame's x (face
-    normal) and z (shaft) components of the centre of mass and its moment about y:
-
-    .. math:: I_{butt} = \mathcal I_{yy},\qquad
-              I_{com} = I_{butt} - m\,(c_x^2 + c_z^2)
-
-    Parameters
-    ----------
-    head_mass, shaft_mass, grip_mass : float or (P,) array_like, keyword only
-        kg, positive; defaults 0.204 (measured head), 0.065 and 0.050 (trade values,
-        ranges in ``golf_data.DATA``).
-    length : float or (P,) array_like, keyword only
-        Butt to face centre, m, positive, at most 48 in (the rules); default 45 in.
-
-    Returns
-    -------
-    Club
-
-    Raises
-    ------
-    ValueError
-        If a mass or the length is not positive, the length exceeds 48 in, or the
-        arguments' shapes do not broadcast.
-    """
-    parts = {
-        "head_mass": _validate.positive(head_mass, "head_mass"),
-        "shaft_mass": _validate.positive(shaft_mass, "shaft_mass"),
-        "grip_mass": _validate.positive(grip_mass, "grip_mass"),
-        "length": _validate.positive(length, "length"),
-    }
-    too_long = parts["length"] > MAX_CLUB_LENGTH * (1 + 1e-12)
-    if np.any(too_long):
-        raise ValueError(
-            f"length: expected at most 48 in = {MAX_CLUB_LENGTH} m (the equipment rules' "
-            f"limit, USGARules), got {parts['length'][too_long].max()} m "
-            f"({parts['length'][too_long].max() / INCH:.2f} in)"
-        )
-    shape = _validate.batch_shape({name: value.shape for name, value in parts.items()})
-    return _club_from_parts({k: np.broadcast_to(v, shape) for k, v in parts.items()})
-
-
-def _club_from_parts(parts):
-    I = club_spatial_inertia(dict(CLUB_DEFAULTS, **parts))
-    properties = inertia.mass_properties(I)
-    com = properties.com
-    mass = properties.mass
-    inertia_butt = I[..., 1, 1]
-    return Club(
-        mass=_frozen(mass),
-        balance_point=_frozen(-com[..., 2]),
-        com_offset=_frozen(com[..., 0]),
-        inertia_butt=_frozen(inertia_butt),
-        inertia_com=_frozen(inertia_butt - mass * (com[..., 0] ** 2 + com[..., 2] ** 2)),
-        length=_frozen(parts["length"]),
-        parts={key: _frozen(value) for key, value in parts.items()},
-        spatial_inertia=_frozen(I),
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -327,6 +188,34 @@ def _combine(parts):
 # ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class ConstrainedTerms:
+    r"""The terms of the swing-plane golfer's constrained equations at one state.
+
+    :math:`M\dot v + h = \tau + J_c^T\lambda` with the trail grip held,
+    :math:`J_c\dot v + \gamma = 0`: the arguments of
+    :func:`geomotion.constraints.constrained_dynamics` and
+    :func:`geomotion.constraints.reduced_dynamics`.  Returned by
+    :meth:`SwingPlaneGolfer.constrained_terms`; read by name, it does not unpack.
+
+    Attributes
+    ----------
+    M : (..., 5, 5) ndarray
+        Mass matrix, kg m^2.
+    h : (..., 5) ndarray
+        Bias forces (velocity terms and gravity), N m.
+    J_c : (..., 2, 5) ndarray
+        The trail grip's closure Jacobian, m/rad.
+    gamma : (..., 2) ndarray
+        Its acceleration bias :math:`\dot J_cv`, m/s^2.
+    """
+
+    M: np.ndarray
+    h: np.ndarray
+    J_c: np.ndarray
+    gamma: np.ndarray
+
+
 @dataclass(frozen=True, eq=False)
 class SwingPlaneGolfer:
     r"""The swing-plane golfer of :func:`swing_plane_golfer` (see the module documentation).
@@ -365,7 +254,7 @@ class SwingPlaneGolfer:
 
     def __post_init__(self):
         ball = self.point(np.zeros(self.batch_shape + (5,)), "clubhead")
-        object.__setattr__(self, "ball", _frozen(ball))
+        object.__setattr__(self, "ball", frozen(ball))
 
     # Kinematics -----------------------------------------------------------------
 
@@ -442,15 +331,28 @@ class SwingPlaneGolfer:
         return -np.einsum("...k,...kx,...x->...", self.masses, p, self.gravity)
 
     def constrained_terms(self, q, v):
-        r"""The terms of the constrained equations at ``(q, v)``: :math:`M` (..., 5, 5),
-        :math:`h` (..., 5), the trail grip's :math:`J_c` (..., 2, 5) and
-        :math:`\gamma = \dot J_cv` (..., 2), as a tuple ``(M, h, J_c, gamma)``."""
+        r"""The terms of the constrained equations at ``(q, v)``.
+
+        Parameters
+        ----------
+        q : (..., 5) array_like
+            Joint angles, rad.
+        v : (..., 5) array_like
+            Joint rates, rad/s.
+
+        Returns
+        -------
+        ConstrainedTerms
+            :math:`M` (..., 5, 5) in kg m^2, :math:`h` (..., 5) in N m, the trail grip's
+            :math:`J_c` (..., 2, 5) in m/rad and :math:`\gamma = \dot J_cv` (..., 2) in
+            m/s^2, read by name (``terms.M``, ``terms.J_c``).
+        """
         closure = self.trail_grip
-        return (
-            self.mass_matrix(q),
-            self.bias(q, v),
-            closure.jacobian(q),
-            closure.acceleration_bias(q, v),
+        return ConstrainedTerms(
+            M=self.mass_matrix(q),
+            h=self.bias(q, v),
+            J_c=closure.jacobian(q),
+            gamma=closure.acceleration_bias(q, v),
         )
 
     def constrained_dynamics(self, q, v, tau):
@@ -458,8 +360,8 @@ class SwingPlaneGolfer:
         (N m, (..., 5)): :math:`M\dot v + h = \tau + J_c^T\lambda`,
         :math:`J_c\dot v + \gamma = 0` (:func:`geomotion.constraints.constrained_dynamics`).
         """
-        M, h, J_c, gamma = self.constrained_terms(q, v)
-        return constraints.constrained_dynamics(M, J_c, h, gamma, tau)
+        terms = self.constrained_terms(q, v)
+        return constraints.constrained_dynamics(terms.M, terms.J_c, terms.h, terms.gamma, tau)
 
     def system(self):
         """The batched equations as a :class:`geomotion.systems.MechanicalSystem`."""
@@ -577,8 +479,8 @@ class SwingPlaneGolfer:
         theta3 = towards + np.arccos(cosine)
         elbow = target - upper[..., None] * np.stack([np.sin(theta3), -np.cos(theta3)], -1)
         theta4 = np.arctan2(elbow[..., 0], -elbow[..., 1])
-        q[..., 3] = _wrap(theta3 - q0)
-        q[..., 4] = _wrap(theta4 - theta3)
+        q[..., 3] = wrap_angle(theta3 - q0)
+        q[..., 4] = wrap_angle(theta4 - theta3)
         return q
 
     def lead_arm_below_horizontal(self, q):
@@ -587,14 +489,10 @@ class SwingPlaneGolfer:
         return q[..., 0] + q[..., 1] + np.pi / 2
 
 
-def _wrap(angle):
-    return (angle + np.pi) % (2 * np.pi) - np.pi
-
-
 def swing_plane_golfer(
     *,
     body_mass=80.0,
-    height=_REFERENCE_HEIGHT,
+    height=REFERENCE_HEIGHT,
     sex="male",
     club=None,
     plane_inclination=_PLANE_INCLINATION,
@@ -667,9 +565,9 @@ def swing_plane_golfer(
     if len(shape) > 1:
         raise ValueError(f"body_mass, height, ...: expected scalars or (P,) arrays, got {shape}")
     if club.mass.shape != shape:
-        club = _club_from_parts({k: np.broadcast_to(v, shape) for k, v in club.parts.items()})
+        club = club_from_parts({k: np.broadcast_to(v, shape) for k, v in club.parts.items()})
     sexes = np.broadcast_to(sexes, shape)
-    b = lambda x: _frozen(np.broadcast_to(x, shape))  # noqa: E731
+    b = lambda x: frozen(np.broadcast_to(x, shape))  # noqa: E731
     parameters = {
         "body_mass": b(values["body_mass"]),
         "height": b(values["height"]),
@@ -696,7 +594,7 @@ POPULATION_RANGES = {
 }
 
 
-def swing_population(count, *, seed=2026, head_mass=None, body_mass=80.0, height=_REFERENCE_HEIGHT):
+def swing_population(count, *, seed=2026, head_mass=None, body_mass=80.0, height=REFERENCE_HEIGHT):
     r"""``count`` parameter sets of the swing-plane golfer, drawn for the uncertainty study.
 
     Each set draws independently and uniformly from ``POPULATION_RANGES``: six
@@ -758,7 +656,7 @@ def _sexes(sex):
 
 
 def _lengths(height, scales, b):
-    scale = height / _REFERENCE_HEIGHT
+    scale = height / REFERENCE_HEIGHT
     base = dict(GOLFER_LENGTHS)
     base["trunk"] = base["upper_trunk"] + base["middle_trunk"] + base["lower_trunk"]
     return {name: b(base[name] * scale * scales.get(name, 1.0)) for name in _SCALABLE}
@@ -836,11 +734,11 @@ def _assemble(p, shape):
     return SwingPlaneGolfer(
         parameters=p,
         batch_shape=shape,
-        masses=_frozen(np.stack([np.broadcast_to(b[0][0], shape) for b in bodies], -1)),
-        inertias=_frozen(np.stack([np.broadcast_to(b[0][3], shape) for b in bodies], -1)),
-        body_terms=_frozen(np.stack([b[1] for b in bodies], axis=-2)),
-        point_terms={name: _frozen(value) for name, value in points.items()},
-        gravity=_frozen(gravity),
+        masses=frozen(np.stack([np.broadcast_to(b[0][0], shape) for b in bodies], -1)),
+        inertias=frozen(np.stack([np.broadcast_to(b[0][3], shape) for b in bodies], -1)),
+        body_terms=frozen(np.stack([b[1] for b in bodies], axis=-2)),
+        point_terms={name: frozen(value) for name, value in points.items()},
+        gravity=frozen(gravity),
     )
 
 

@@ -1,8 +1,9 @@
-r"""A 3-D golfer and the body-building pieces it shares with chapter 2's legs (``models/legs.py``).
+r"""A 3-D golfer holding a driver, both feet planted (:func:`geomotion.models.golfer`).
 
-Both models stand on a floating pelvis (a free-flyer joint) and plant their feet with
-weld closures (:func:`geomotion.constraints.frame_closure`, all six components) to the
-ground at the soles' current poses; the golfer also holds one club with two hands.  How
+The golfer stands on a floating pelvis (a free-flyer joint), as chapter 2's legs do
+(``models/_legs.py``; the body-building pieces the two share are in ``models/_shared.py``),
+and plants its feet with weld closures (:func:`geomotion.constraints.frame_closure`, all six components) to the
+ground at the soles' current poses; it also holds one club with two hands.  How
 many degrees of freedom are left is *computed* from the rank of the stacked closure
 Jacobian (:func:`geomotion.constraints.constraint_rank`), not counted by hand.
 
@@ -28,9 +29,9 @@ and scale in proportion to ``height``.  Each centre of mass lies on the line bet
 segment's two endpoints, where de Leva's table puts it (for the foot that line runs from
 heel to toe tip on the sole, so the foot's centre of mass sits at sole level, a
 simplification).  Joint signs: knee ``q > 0`` flexes (about +y), elbow, hip-flexion and
-ankle ``q > 0`` flex or dorsiflex (about -y), subtalar ``q > 0`` inverts and wrist
-deviation ``q > 0`` deviates radially (about the foot's or hand's axis, mirrored
-between sides).
+ankle ``q > 0`` flex or dorsiflex (about -y), subtalar ``q > 0`` everts (turns the sole
+away from the other foot) and wrist deviation ``q > 0`` deviates radially (about the
+foot's or hand's axis, mirrored between sides).
 """
 
 from dataclasses import dataclass, field
@@ -38,49 +39,36 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _validate, constraints, inertia, spatial, tree
-from ..errors import ConvergenceError
-from .body_segments import DE_LEVA_MALE, segment_central_inertia
-from .golf_data import CLUB_DEFAULTS as _CLUB_DEFAULTS
-from .golf_data import CLUB_HEAD, MAX_CLUB_LENGTH
-from .golf_data import club_spatial_inertia as _club_inertia
+from ._shared import (
+    GOLFER_LENGTHS,
+    MASSLESS,
+    UPRIGHT,
+    Y_AXIS,
+    BodyFrame,
+    Chain,
+    add_ankle_and_foot,
+    add_shank,
+    check_posture,
+    checked_club_length,
+    frozen,
+    hanging_segment,
+    limb_columns,
+    mobility,
+    pelvis_inertia,
+    pose_error,
+    quaternion,
+    revolute,
+    scaled_lengths,
+    segment_between,
+    set_joint,
+    solve_posture,
+    translation,
+    weld_to_ground,
+)
+from .golf_data import CLUB_DEFAULTS, CLUB_HEAD, club_spatial_inertia
 
-__all__ = [
-    "GOLFER_LENGTHS",
-    "CLUB_HEAD",
-    "BodyFrame",
-    "Golfer",
-    "golfer",
-]
+__all__ = ["Golfer", "golfer"]
 
-#: Segment lengths and joint-centre offsets of the stated 1.80 m golfer, m (our modelling
-#: choice, not a measurement; see the module documentation).  Keys with a de Leva row
-#: are that row's endpoint distance; the others place joint centres.
-GOLFER_LENGTHS = {
-    "head": 0.21,  # VERT-MIDG
-    "neck": 0.08,  # SUPR up to MIDG (placement of the head on the trunk)
-    "upper_trunk": 0.18,  # SUPR-XYPH
-    "middle_trunk": 0.22,  # XYPH-OMPH
-    "lower_trunk": 0.15,  # OMPH-MIDH
-    "upper_arm": 0.30,  # SJC-EJC
-    "forearm": 0.27,  # EJC-WJC
-    "hand": 0.09,  # WJC-MET3
-    "thigh": 0.44,  # HJC-KJC
-    "shank": 0.44,  # KJC-AJC
-    "ankle_height": 0.08,  # AJC above the sole
-    "foot": 0.27,  # HEEL-TTIP
-    "heel_behind_ankle": 0.06,  # HEEL behind AJC, along the foot
-    "foot_width": 0.10,  # the sole's width (its support rectangle)
-    "hip_width": 0.18,  # between the hip joint centres
-    "shoulder_width": 0.38,  # between the shoulder joint centres
-    "shoulder_below_suprasternale": 0.04,
-    "palm": 0.07,  # grip point on the hand: this far from WJC towards MET3 ...
-    "palm_depth": 0.02,  # ... and this far in front of the palm
-}
-
-#: Stature that ``GOLFER_LENGTHS`` describes, m.
-_REFERENCE_HEIGHT = 1.80
-
-_MASSLESS = np.zeros((6, 6))
 #: Elbow flexion of the address posture, lead and trail, rad (our choice).
 _ADDRESS_ELBOWS = np.radians([5.0, 20.0])
 #: Distance from the lead shoulder to the lead grip point that places the ball, m (x 1.80 m
@@ -90,290 +78,6 @@ _LEAD_REACH = 0.55
 _THORAX_WEIGHT = 0.02
 #: Initial guess of the thorax: forward flexion and side bend towards the trail, degrees.
 _THORAX_START = (25.0, 10.0)
-_Y = np.array([0.0, 1.0, 0.0])
-
-
-def _revolute(axis):
-    return np.concatenate([np.asarray(axis, dtype=float), np.zeros(3)])
-
-
-def _translation(p):
-    return spatial.pose(np.eye(3), p)
-
-
-@dataclass(frozen=True, eq=False)
-class BodyFrame:
-    """A frame fixed in a body: its pose in the body's coordinates.
-
-    Attributes
-    ----------
-    body : int
-        Index of the body in the model.
-    pose : (4, 4) ndarray
-        The frame's pose in the body's coordinates (translation in m), read-only.
-
-    Raises
-    ------
-    TypeError
-        If ``body`` is not an integer.
-    ValueError
-        If ``body`` is negative or ``pose`` is not one rigid (4, 4) pose.
-    """
-
-    body: int
-    pose: np.ndarray
-
-    def __post_init__(self):
-        if isinstance(self.body, bool) or not isinstance(self.body, (int, np.integer)):
-            raise TypeError(f"body: expected a body index (int), got {self.body!r}")
-        if self.body < 0:
-            raise ValueError(f"body: expected a body index >= 0, got {self.body}")
-        pose = _validate.pose(self.pose, "pose")
-        if pose.shape != (4, 4):
-            raise ValueError(f"pose: expected one (4, 4) pose, got shape {pose.shape}")
-        pose = np.array(pose, dtype=float)
-        pose.flags.writeable = False
-        object.__setattr__(self, "pose", pose)
-
-    def world_pose(self, model, q):
-        """The frame's pose in the world at configuration ``q``.
-
-        Parameters
-        ----------
-        model : geomotion.tree.Tree
-        q : (..., nq) array_like
-
-        Returns
-        -------
-        (..., 4, 4) ndarray
-            :math:`T_{0,b}(q)\\,T_{b,f}`, translation in m.
-        """
-        return tree.forward_kinematics(model, q)[..., self.body, :, :] @ self.pose
-
-
-# ---------------------------------------------------------------------------
-# Segment inertias
-# ---------------------------------------------------------------------------
-
-
-def _hanging_segment(name, body_mass, length):
-    """A limb segment along -z from its proximal joint (its body origin)."""
-    row = DE_LEVA_MALE[name]
-    m, i_sag, i_trans, i_long = segment_central_inertia(row, body_mass=body_mass, length=length)
-    return inertia.spatial_inertia(
-        m, [0.0, 0.0, -row.com * length], np.diag([i_sag, i_trans, i_long])
-    )
-
-
-def _segment_between(name, body_mass, origin_point, other_point, axes):
-    """A segment whose row's origin and other endpoint sit at the given body points.
-
-    ``axes`` = indices (sagittal, transverse, longitudinal) of the body axes about which
-    the three radii act.
-    """
-    row = DE_LEVA_MALE[name]
-    origin_point, other_point = np.asarray(origin_point), np.asarray(other_point)
-    length = float(np.linalg.norm(other_point - origin_point))
-    m, *moments = segment_central_inertia(row, body_mass=body_mass, length=length)
-    I_C = np.zeros((3, 3))
-    for axis, moment in zip(axes, moments):
-        I_C[axis, axis] = moment
-    com = origin_point + row.com * (other_point - origin_point)
-    return inertia.spatial_inertia(m, com, I_C)
-
-
-_UPRIGHT = (0, 1, 2)  # sagittal about x, transverse about y, longitudinal about z
-_FOOT_AXES = (2, 1, 0)  # sagittal about z (vertical), transverse about y, longitudinal x
-
-
-def _foot(body_mass, L):
-    heel = np.array([-L["heel_behind_ankle"], 0.0, -L["ankle_height"]])
-    toe = heel + np.array([L["foot"], 0.0, 0.0])
-    return _segment_between("foot", body_mass, heel, toe, _FOOT_AXES)
-
-
-def _pelvis(body_mass, L):
-    """Lower trunk, OMPH (above) to MIDH (the body origin)."""
-    return _segment_between("lower_trunk", body_mass, [0, 0, L["lower_trunk"]], [0, 0, 0], _UPRIGHT)
-
-
-def _thorax(body_mass, L):
-    """Middle and upper trunk and the head, one rigid body with its origin at OMPH."""
-    xyph = L["middle_trunk"]
-    supr = xyph + L["upper_trunk"]
-    vert = supr + L["neck"] + L["head"]
-    parts = [
-        _segment_between("middle_trunk", body_mass, [0, 0, xyph], [0, 0, 0], _UPRIGHT),
-        _segment_between("upper_trunk", body_mass, [0, 0, supr], [0, 0, xyph], _UPRIGHT),
-        _segment_between("head", body_mass, [0, 0, vert], [0, 0, vert - L["head"]], _UPRIGHT),
-    ]
-    return sum(parts)
-
-
-def _scaled_lengths(height):
-    scale = height / _REFERENCE_HEIGHT
-    return {key: value * scale for key, value in GOLFER_LENGTHS.items()}
-
-
-# ---------------------------------------------------------------------------
-# Posture solver (used to build the stated postures, not a public IK)
-# ---------------------------------------------------------------------------
-
-_POSTURE_ATOL = 1e-12
-_POSTURE_MAX_ITER = 60
-_POSTURE_STEP = 1e-7
-
-
-def _solve_posture(model, q, columns, residual, what, weights=None):
-    """Gauss-Newton on ``residual(q) = 0`` over the velocity coordinates ``columns``.
-
-    Minimum-norm steps (``lstsq``, in the coordinates scaled by ``weights``: a small
-    weight makes a coordinate expensive to move) from the given ``q``, central-difference
-    Jacobian along :func:`geomotion.tree.integrate`, steps capped at 0.5 (rad or m).
-    ``residual`` takes a stack of configurations (..., nq): the two displaced
-    configurations of every column are evaluated in one call.
-    """
-    columns = np.asarray(columns)
-    weights = np.ones(columns.size) if weights is None else np.asarray(weights)
-    displacements = np.zeros((2, columns.size, model.nv))  # +step, then -step, per column
-    displacements[0, np.arange(columns.size), columns] = _POSTURE_STEP
-    displacements[1] = -displacements[0]
-    norm = np.inf
-    for _ in range(_POSTURE_MAX_ITER):
-        r = residual(q)
-        norm = float(np.abs(r).max())
-        if norm <= _POSTURE_ATOL:
-            return q
-        plus, minus = residual(tree.integrate(model, q, displacements, 1.0))
-        J = (plus - minus).T / (2 * _POSTURE_STEP)
-        step = weights * np.linalg.lstsq(J * weights, -r, rcond=None)[0]
-        step *= min(1.0, 0.5 / max(float(np.abs(step).max()), np.finfo(float).tiny))
-        dv = np.zeros(model.nv)
-        dv[columns] = step
-        q = tree.integrate(model, q, dv, 1.0)
-    raise ConvergenceError(
-        f"{what}: the stated posture was not reached (residual {norm:.3g} after "
-        f"{_POSTURE_MAX_ITER} Gauss-Newton steps)",
-        residual=norm,
-        tolerance=_POSTURE_ATOL,
-        iterations=_POSTURE_MAX_ITER,
-        suggestion="keep the body proportions and club length near the stated golfer's",
-    )
-
-
-def _pose_error(T_target):
-    T_inv = spatial.inverse_pose(T_target)
-    return lambda T: spatial.log_pose(T_inv @ T)
-
-
-def _limb_columns(model, bodies):
-    return np.concatenate(
-        [np.arange(model.v_start[b], model.v_start[b] + model.joint_nv[b]) for b in bodies]
-    )
-
-
-def _set_joint(model, q, body, value):
-    q = np.array(q, dtype=float)
-    q[model.q_start[body] : model.q_start[body] + model.joint_nq[body]] = value
-    return q
-
-
-def _quaternion(R):
-    """Unit quaternion (w, x, y, z) of a rotation matrix (w >= 0)."""
-    rotvec = spatial.log_pose(spatial.pose(R, np.zeros(3)))[:3]
-    angle = np.linalg.norm(rotvec)
-    axis = rotvec / angle if angle > 0 else np.zeros(3)
-    return np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * axis])
-
-
-def _free_flyer(R, p):
-    return np.concatenate([p, _quaternion(R)])
-
-
-def _check_frame_closure():
-    if not hasattr(constraints, "frame_closure"):  # pragma: no cover - until it is merged
-        raise NotImplementedError(
-            "constraints.frame_closure is needed for the foot and grip closures and is not "
-            "available in this version of geomotion"
-        )
-
-
-def _weld_to_ground(model, frame, q):
-    """Weld ``frame`` to the ground at its current world pose."""
-    _check_frame_closure()
-    return constraints.frame_closure(model, frame.body, frame.pose, -1, frame.world_pose(model, q))
-
-
-def _mobility(model, closures, q):
-    J = np.concatenate([c.jacobian(q) for c in closures], axis=-2)
-    return model.nv - constraints.constraint_rank(J)
-
-
-def _check_posture(model, q):
-    """A single configuration of shape (nq,); quaternions are checked (not normalized)
-    where the tree uses it."""
-    q = _validate.trailing_shape(q, "q", (model.nq,))
-    if q.ndim != 1:
-        raise ValueError(f"q: expected one configuration of shape ({model.nq},), got {q.shape}")
-    return q
-
-
-# ---------------------------------------------------------------------------
-# Chapter 2: a floating pelvis on two legs
-# ---------------------------------------------------------------------------
-
-
-class _Chain:
-    """The bodies of a tree as they are added: ``add`` returns the new body's index."""
-
-    def __init__(self):
-        self.names, self.parents, self.joints, self.placements, self.inertias = [], [], [], [], []
-
-    def add(self, name, parent, joint, placement, body_inertia):
-        for values, value in zip(
-            (self.names, self.parents, self.joints, self.placements, self.inertias),
-            (name, parent, joint, placement, body_inertia),
-        ):
-            values.append(value)
-        return len(self.names) - 1
-
-    def tree(self):
-        """The Tree of the bodies added, under the default gravity (z up)."""
-        return tree.Tree(
-            parents=tuple(self.parents),
-            joints=self.joints,
-            placements=np.array(self.placements),
-            inertias=np.array(self.inertias),
-            gravity=tree.DEFAULT_GRAVITY,
-        )
-
-    def bodies(self):
-        """Body index by name."""
-        return {name: i for i, name in enumerate(self.names)}
-
-
-def _add_shank(add, side, knee, body_mass, L):
-    """The shank on a knee hinge (about y) at the end of the thigh; returns its index."""
-    return add(
-        f"{side} shank",
-        knee,
-        _revolute(_Y),
-        _translation([0, 0, -L["thigh"]]),
-        _hanging_segment("shank", body_mass, L["shank"]),
-    )
-
-
-def _add_ankle_and_foot(add, side, shank, sign, body_mass, L):
-    """A two-axis ankle (a massless body between its hinges) and the foot under the shank."""
-    ankle = add(
-        f"{side} ankle", shank, _revolute(-_Y), _translation([0, 0, -L["shank"]]), _MASSLESS
-    )
-    return add(f"{side} foot", ankle, _revolute([sign, 0, 0]), np.eye(4), _foot(body_mass, L))
-
-
-# ---------------------------------------------------------------------------
-# The golfer
-# ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, eq=False)
@@ -410,9 +114,7 @@ class Golfer:
     parameters: dict = field(repr=False)
 
     def __post_init__(self):
-        q0 = np.array(self.q0, dtype=float)
-        q0.flags.writeable = False
-        object.__setattr__(self, "q0", q0)
+        object.__setattr__(self, "q0", frozen(self.q0))
 
     def sole_outline(self):
         """The support polygon of each sole in its own frame: the rectangle from heel to toe
@@ -466,8 +168,8 @@ class Golfer:
         ValueError
             If ``q`` is not a configuration of the model.
         """
-        q = _check_posture(self.model, q)
-        feet = [_weld_to_ground(self.model, self.frames[f"{s} sole"], q) for s in ("lead", "trail")]
+        q = check_posture(self.model, q)
+        feet = [weld_to_ground(self.model, self.frames[f"{s} sole"], q) for s in ("lead", "trail")]
         hand, club = self.frames["trail grip on hand"], self.frames["trail grip on club"]
         grip = constraints.frame_closure(
             self.model,
@@ -492,7 +194,7 @@ class Golfer:
             From :func:`geomotion.constraints.constraint_rank` of the stacked Jacobians of
             :meth:`constraints` at ``q``.
         """
-        return _mobility(self.model, self.constraints(q), _check_posture(self.model, q))
+        return mobility(self.model, self.constraints(q), check_posture(self.model, q))
 
 
 def golfer(
@@ -632,49 +334,44 @@ def golfer(
         raise ValueError(f"trail_grip: expected 'point' or 'weld', got {trail_grip!r}")
     body_mass = float(_validate.positive(body_mass, "body_mass"))
     height = float(_validate.positive(height, "height"))
-    club_length = float(_validate.positive(club_length, "club_length"))
-    if club_length > MAX_CLUB_LENGTH:
-        raise ValueError(
-            f"club_length: expected at most 48 in = {MAX_CLUB_LENGTH} m (the equipment "
-            f"rules' limit), got {club_length} m"
-        )
+    club_length = float(checked_club_length(club_length, "club_length"))
     club = dict(
-        _CLUB_DEFAULTS,
+        CLUB_DEFAULTS,
         length=club_length,
         shaft_mass=float(_validate.positive(shaft_mass, "shaft_mass")),
         grip_mass=float(_validate.positive(grip_mass, "grip_mass")),
     )
-    L = _scaled_lengths(height)
+    L = scaled_lengths(height)
     T_hand_club = _lead_hand_club_pose(L, club)
-    club_inertia = _club_inertia(club)
-    chain = _Chain()
+    club_inertia = club_spatial_inertia(club)
+    chain = Chain()
     add = chain.add
-    add("pelvis", -1, tree.FREE_FLYER, np.eye(4), _pelvis(body_mass, L))
-    add("thorax", 0, tree.SPHERICAL, _translation([0, 0, L["lower_trunk"]]), _thorax(body_mass, L))
+    add("pelvis", -1, tree.FREE_FLYER, np.eye(4), pelvis_inertia(body_mass, L))
+    add("thorax", 0, tree.SPHERICAL, translation([0, 0, L["lower_trunk"]]), _thorax(body_mass, L))
     shoulder_z = L["middle_trunk"] + L["upper_trunk"] - L["shoulder_below_suprasternale"]
     for role, sign in (("lead", 1.0), ("trail", -1.0)):
         b = add(
             f"{role} upper arm",
             1,
             tree.SPHERICAL,
-            _translation([0, sign * L["shoulder_width"] / 2, shoulder_z]),
-            _hanging_segment("upper_arm", body_mass, L["upper_arm"]),
+            translation([0, sign * L["shoulder_width"] / 2, shoulder_z]),
+            hanging_segment("upper_arm", body_mass, L["upper_arm"]),
         )
         b = add(
             f"{role} forearm",
             b,
-            _revolute(-_Y),
-            _translation([0, 0, -L["upper_arm"]]),
-            _hanging_segment("forearm", body_mass, L["forearm"]),
+            revolute(-Y_AXIS),
+            translation([0, 0, -L["upper_arm"]]),
+            hanging_segment("forearm", body_mass, L["forearm"]),
         )
-        b = add(f"{role} wrist", b, _revolute(-_Y), _translation([0, 0, -L["forearm"]]), _MASSLESS)
-        hand = _hanging_segment("hand", body_mass, L["hand"])
+        b = add(f"{role} wrist", b, revolute(-Y_AXIS), translation([0, 0, -L["forearm"]]), MASSLESS)
+        hand = hanging_segment("hand", body_mass, L["hand"])
         if role == "lead":
             hand = hand + inertia.transform_inertia(club_inertia, T_hand_club)
         add(
             f"{role} hand" + (" and club" if role == "lead" else ""),
             b,
-            _revolute([sign, 0, 0]),
+            revolute([sign, 0, 0]),
             np.eye(4),
             hand,
         )
@@ -683,15 +380,15 @@ def golfer(
             f"{role} thigh",
             0,
             tree.SPHERICAL,
-            _translation([0, sign * L["hip_width"] / 2, 0]),
-            _hanging_segment("thigh", body_mass, L["thigh"]),
+            translation([0, sign * L["hip_width"] / 2, 0]),
+            hanging_segment("thigh", body_mass, L["thigh"]),
         )
-        b = _add_shank(add, role, b, body_mass, L)
-        _add_ankle_and_foot(add, role, b, sign, body_mass, L)
+        b = add_shank(add, role, b, body_mass, L)
+        add_ankle_and_foot(add, role, b, sign, body_mass, L)
     model, bodies = chain.tree(), chain.bodies()
     lead_hand = bodies["lead hand and club"]
-    sole = _translation([0.0, 0.0, -L["ankle_height"]])
-    along = lambda s: T_hand_club @ _translation([0.0, 0.0, -s])  # noqa: E731
+    sole = translation([0.0, 0.0, -L["ankle_height"]])
+    along = lambda s: T_hand_club @ translation([0.0, 0.0, -s])  # noqa: E731
     frames = {
         "lead sole": BodyFrame(bodies["lead foot"], sole),
         "trail sole": BodyFrame(bodies["trail foot"], sole),
@@ -736,22 +433,22 @@ def _address(model, bodies, frames, L):
     scale = L["thigh"] / GOLFER_LENGTHS["thigh"]
     q = tree.neutral(model)
     pelvis_R = spatial.rot_y(np.radians(20.0))
-    q = _set_joint(model, q, 0, _free_flyer(pelvis_R, np.array([-0.06, 0.0, 0.90]) * scale))
+    q = set_joint(model, q, 0, _free_flyer(pelvis_R, np.array([-0.06, 0.0, 0.90]) * scale))
     thorax_R = spatial.rot_y(np.radians(_THORAX_START[0])) @ spatial.rot_x(
         np.radians(_THORAX_START[1])
     )
-    q = _set_joint(model, q, bodies["thorax"], _quaternion(thorax_R))
+    q = set_joint(model, q, bodies["thorax"], quaternion(thorax_R))
     # Legs: each sole onto its target (6 equations, 6 joint coordinates).
     for role, sign, yaw in (("lead", 1.0, 20.0), ("trail", -1.0, 0.0)):
-        q = _set_joint(model, q, bodies[f"{role} thigh"], _quaternion(spatial.rot_y(-0.6)))
-        q = _set_joint(model, q, bodies[f"{role} shank"], [0.7])
-        q = _set_joint(model, q, bodies[f"{role} ankle"], [0.1])
+        q = set_joint(model, q, bodies[f"{role} thigh"], quaternion(spatial.rot_y(-0.6)))
+        q = set_joint(model, q, bodies[f"{role} shank"], [0.7])
+        q = set_joint(model, q, bodies[f"{role} ankle"], [0.1])
         target = spatial.pose(
             spatial.rot_z(np.radians(yaw)), np.array([0.0, sign * 0.22, 0.0]) * scale
         )
-        error, frame = _pose_error(target), frames[f"{role} sole"]
-        columns = _limb_columns(model, range(bodies[f"{role} thigh"], bodies[f"{role} foot"] + 1))
-        q = _solve_posture(
+        error, frame = pose_error(target), frames[f"{role} sole"]
+        columns = limb_columns(model, range(bodies[f"{role} thigh"], bodies[f"{role} foot"] + 1))
+        q = solve_posture(
             model,
             q,
             columns,
@@ -768,7 +465,7 @@ def _address(model, bodies, frames, L):
     face[0] = _ball_distance(model, q, bodies, face, z_club, to_grip, scale)
     R_club = np.column_stack([x_club, np.cross(z_club, x_club), z_club])
     butt = face + length * z_club
-    club_error = _pose_error(spatial.pose(R_club, butt))
+    club_error = pose_error(spatial.pose(R_club, butt))
     # Arms and thorax together: the club frame onto its address pose (6 equations), the
     # trail palm point onto the club's trail grip point (3) and the elbows at
     # _ADDRESS_ELBOWS (2), over the thorax's and both arms' 15 coordinates (moving the
@@ -777,9 +474,9 @@ def _address(model, bodies, frames, L):
     club, grip_frame = frames["club butt"], frames["trail grip on club"]
     hand = bodies["trail hand"]
     for role in ("lead", "trail"):  # initial guess: arms flexed forward
-        q = _set_joint(model, q, bodies[f"{role} upper arm"], _quaternion(spatial.rot_y(-0.5)))
-    q = _set_joint(model, q, bodies["lead forearm"], [0.2])
-    q = _set_joint(model, q, bodies["trail forearm"], [0.8])
+        q = set_joint(model, q, bodies[f"{role} upper arm"], quaternion(spatial.rot_y(-0.5)))
+    q = set_joint(model, q, bodies["lead forearm"], [0.2])
+    q = set_joint(model, q, bodies["trail forearm"], [0.8])
 
     elbows = model.q_start[[bodies["lead forearm"], bodies["trail forearm"]]]
 
@@ -795,9 +492,9 @@ def _address(model, bodies, frames, L):
             axis=-1,
         )
 
-    columns = _limb_columns(model, range(bodies["thorax"], hand + 1))
+    columns = limb_columns(model, range(bodies["thorax"], hand + 1))
     weights = np.where(columns < model.v_start[bodies["thorax"]] + 3, _THORAX_WEIGHT, 1.0)
-    return _solve_posture(model, q, columns, arms_error, "golfer (arms)", weights)
+    return solve_posture(model, q, columns, arms_error, "golfer (arms)", weights)
 
 
 def _ball_distance(model, q, bodies, face, z_club, to_grip, scale):
@@ -808,3 +505,21 @@ def _ball_distance(model, q, bodies, face, z_club, to_grip, scale):
     dz, dy = shoulder[2] - grip[2], shoulder[1] - grip[1]
     dx = np.sqrt(max(reach**2 - dz**2 - dy**2, 0.0))
     return shoulder[0] + dx - grip[0]
+
+
+def _thorax(body_mass, L):
+    """Middle and upper trunk and the head, one rigid body with its origin at OMPH."""
+    xyph = L["middle_trunk"]
+    supr = xyph + L["upper_trunk"]
+    vert = supr + L["neck"] + L["head"]
+    parts = [
+        segment_between("middle_trunk", body_mass, [0, 0, xyph], [0, 0, 0], UPRIGHT),
+        segment_between("upper_trunk", body_mass, [0, 0, supr], [0, 0, xyph], UPRIGHT),
+        segment_between("head", body_mass, [0, 0, vert], [0, 0, vert - L["head"]], UPRIGHT),
+    ]
+    return sum(parts)
+
+
+def _free_flyer(R, p):
+    """Free-flyer coordinates (position in m, then the unit quaternion) of a pose."""
+    return np.concatenate([p, quaternion(R)])

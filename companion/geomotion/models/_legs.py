@@ -1,8 +1,8 @@
 r"""Chapter 2's counting model: a floating pelvis on two legs whose feet can be planted.
 
-Built from the same segments, lengths and helpers as the golfer (``models/golfer.py``,
-whose notes give the axes, joint signs and de Leva (1996) data); its mobility is the
-rank count of the feet's weld closures.
+Built from the same segments, lengths and helpers as the 3-D golfer (``models/_shared.py``;
+the notes of ``models/_golfer3d.py`` give the axes, joint signs and de Leva (1996) data);
+its mobility is the rank count of the feet's weld closures.
 """
 
 from dataclasses import dataclass
@@ -10,27 +10,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate, spatial, tree
-from .golfer import (
-    _MASSLESS,
-    _Y,
+from ._shared import (
     GOLFER_LENGTHS,
+    MASSLESS,
+    Y_AXIS,
     BodyFrame,
-    _add_ankle_and_foot,
-    _add_shank,
-    _Chain,
-    _check_posture,
-    _hanging_segment,
-    _limb_columns,
-    _mobility,
-    _pelvis,
-    _pose_error,
-    _quaternion,
-    _revolute,
-    _scaled_lengths,
-    _set_joint,
-    _solve_posture,
-    _translation,
-    _weld_to_ground,
+    Chain,
+    add_ankle_and_foot,
+    add_shank,
+    check_posture,
+    frozen,
+    hanging_segment,
+    limb_columns,
+    mobility,
+    pelvis_inertia,
+    pose_error,
+    quaternion,
+    revolute,
+    scaled_lengths,
+    set_joint,
+    solve_posture,
+    translation,
+    weld_to_ground,
 )
 
 __all__ = ["LegsAndPelvis", "legs_and_pelvis"]
@@ -67,9 +68,7 @@ class LegsAndPelvis:
     leg_joints: int
 
     def __post_init__(self):
-        q0 = np.array(self.q0, dtype=float)
-        q0.flags.writeable = False
-        object.__setattr__(self, "q0", q0)
+        object.__setattr__(self, "q0", frozen(self.q0))
 
     def foot_welds(self, q, *, feet=("left", "right")):
         """Weld closures of the given feet to the ground, at the soles' poses at ``q``.
@@ -91,9 +90,9 @@ class LegsAndPelvis:
         ValueError
             If ``q`` is not a configuration of the model or a foot name is unknown.
         """
-        q = _check_posture(self.model, q)
+        q = check_posture(self.model, q)
         names = [_foot_name(f) for f in feet]
-        return [_weld_to_ground(self.model, self.soles[name], q) for name in names]
+        return [weld_to_ground(self.model, self.soles[name], q) for name in names]
 
     def mobility(self, q, *, feet=("left", "right")):
         r"""Local mobility :math:`n_v - \operatorname{rank}J` with the given feet planted at ``q``.
@@ -113,7 +112,7 @@ class LegsAndPelvis:
         closures = self.foot_welds(q, feet=feet)
         if not closures:
             return self.model.nv
-        return _mobility(self.model, closures, _check_posture(self.model, q))
+        return mobility(self.model, closures, check_posture(self.model, q))
 
 
 def _foot_name(value):
@@ -179,30 +178,30 @@ def legs_and_pelvis(*, leg_joints=7, body_mass=80.0, height=1.80):
         raise ValueError(f"leg_joints: expected 7 or 5 joints per leg, got {leg_joints!r}")
     body_mass = float(_validate.positive(body_mass, "body_mass"))
     height = float(_validate.positive(height, "height"))
-    L = _scaled_lengths(height)
-    chain = _Chain()
+    L = scaled_lengths(height)
+    chain = Chain()
     add = chain.add
-    add("pelvis", -1, tree.FREE_FLYER, np.eye(4), _pelvis(body_mass, L))
+    add("pelvis", -1, tree.FREE_FLYER, np.eye(4), pelvis_inertia(body_mass, L))
     for side, sign in (("left", 1.0), ("right", -1.0)):
-        hip = _translation([0.0, sign * L["hip_width"] / 2, 0.0])
-        thigh = _hanging_segment("thigh", body_mass, L["thigh"])
+        hip = translation([0.0, sign * L["hip_width"] / 2, 0.0])
+        thigh = hanging_segment("thigh", body_mass, L["thigh"])
         if leg_joints == 7:
             b = add(f"{side} thigh", 0, tree.SPHERICAL, hip, thigh)
-            b = add(f"{side} knee", b, _revolute(_Y), _translation([0, 0, -L["thigh"]]), _MASSLESS)
+            b = add(f"{side} knee", b, revolute(Y_AXIS), translation([0, 0, -L["thigh"]]), MASSLESS)
             b = add(
                 f"{side} shank",
                 b,
                 tree.REVOLUTE_Z,
                 np.eye(4),
-                _hanging_segment("shank", body_mass, L["shank"]),
+                hanging_segment("shank", body_mass, L["shank"]),
             )
         else:
-            b = add(f"{side} hip", 0, _revolute(-_Y), hip, _MASSLESS)
-            b = add(f"{side} thigh", b, _revolute([sign, 0, 0]), np.eye(4), thigh)
-            b = _add_shank(add, side, b, body_mass, L)
-        _add_ankle_and_foot(add, side, b, sign, body_mass, L)
+            b = add(f"{side} hip", 0, revolute(-Y_AXIS), hip, MASSLESS)
+            b = add(f"{side} thigh", b, revolute([sign, 0, 0]), np.eye(4), thigh)
+            b = add_shank(add, side, b, body_mass, L)
+        add_ankle_and_foot(add, side, b, sign, body_mass, L)
     model, bodies = chain.tree(), chain.bodies()
-    sole = _translation([0.0, 0.0, -L["ankle_height"]])
+    sole = translation([0.0, 0.0, -L["ankle_height"]])
     soles = {side: BodyFrame(bodies[f"{side} foot"], sole) for side in ("left", "right")}
     q0 = _legs_stance(model, bodies, soles, L, leg_joints)
     return LegsAndPelvis(model, bodies, soles, q0, leg_joints)
@@ -212,24 +211,24 @@ def _legs_stance(model, bodies, soles, L, leg_joints):
     """Pelvis level at 0.93 m (x 1.80 m stature), soles level under the hips, knees flexed."""
     scale = L["thigh"] / GOLFER_LENGTHS["thigh"]
     q = tree.neutral(model)
-    q = _set_joint(model, q, 0, [0.0, 0.0, 0.93 * scale, 1.0, 0.0, 0.0, 0.0])
+    q = set_joint(model, q, 0, [0.0, 0.0, 0.93 * scale, 1.0, 0.0, 0.0, 0.0])
     for side, sign in (("left", 1.0), ("right", -1.0)):
         # A flexed initial guess: hip 0.3 rad, knee 0.6 rad, ankle 0.3 rad.
         thigh, shank = bodies[f"{side} thigh"], bodies[f"{side} shank"]
         ankle = bodies[f"{side} ankle"]
         if leg_joints == 7:
-            q = _set_joint(model, q, thigh, _quaternion(spatial.rot_y(-0.3)))
-            q = _set_joint(model, q, bodies[f"{side} knee"], [0.6])
+            q = set_joint(model, q, thigh, quaternion(spatial.rot_y(-0.3)))
+            q = set_joint(model, q, bodies[f"{side} knee"], [0.6])
         else:
-            q = _set_joint(model, q, bodies[f"{side} hip"], [0.3])
-            q = _set_joint(model, q, shank, [0.6])
-        q = _set_joint(model, q, ankle, [0.3])
-        target = _translation([0.0, sign * L["hip_width"] / 2, 0.0])
-        error = _pose_error(target)
+            q = set_joint(model, q, bodies[f"{side} hip"], [0.3])
+            q = set_joint(model, q, shank, [0.6])
+        q = set_joint(model, q, ankle, [0.3])
+        target = translation([0.0, sign * L["hip_width"] / 2, 0.0])
+        error = pose_error(target)
         frame = soles[side]
         first = bodies[f"{side} hip"] if leg_joints == 5 else thigh
-        columns = _limb_columns(model, range(first, bodies[f"{side} foot"] + 1))
-        q = _solve_posture(
+        columns = limb_columns(model, range(first, bodies[f"{side} foot"] + 1))
+        q = solve_posture(
             model,
             q,
             columns,

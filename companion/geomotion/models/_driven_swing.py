@@ -1,7 +1,7 @@
 r"""The 3-D golfer driven through the swing-plane downswing: a prescribed motion and its ground loads.
 
 The swing-plane golfer (``models/swing.py``) is simulated forward under declared torques;
-the 3-D golfer (``models/golfer.py``) cannot be driven by those torques, since its joints
+the 3-D golfer (``models/_golfer3d.py``) cannot be driven by those torques, since its joints
 are not the planar model's.  What carries over is the planar swing's *kinematics*: the
 clubhead's path and speed, and the trunk's turn.  The 3-D golfer's face centre follows
 the planar face centre, carried into the 3-D golfer's own swing plane, and its thorax
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate, spatial, tree
-from .downswing import Downswing
-from .golfer import Golfer
+from ._downswing import Downswing
+from ._golfer3d import Golfer
 from .swing import SwingPlaneGolfer
 
 __all__ = ["DrivenSwing", "drive_golfer", "ground_wrench"]

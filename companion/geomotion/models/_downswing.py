@@ -17,7 +17,8 @@ import numpy as np
 
 from .. import _validate
 from ..integrators import simulate_constrained
-from .swing import INPUT_MATRIX, SwingPlaneGolfer, _frozen, _wrap
+from ._shared import frozen, wrap_angle
+from .swing import INPUT_MATRIX, SwingPlaneGolfer
 
 __all__ = [
     "activation_ramp",
@@ -103,10 +104,10 @@ class SwingTorques:
     def __post_init__(self):
         for name in ("peak", "onset"):
             object.__setattr__(
-                self, name, _frozen(_validate.trailing_shape(getattr(self, name), name, (3,)))
+                self, name, frozen(_validate.trailing_shape(getattr(self, name), name, (3,)))
             )
         object.__setattr__(
-            self, "rise_time", _frozen(_validate.positive(self.rise_time, "rise_time"))
+            self, "rise_time", frozen(_validate.positive(self.rise_time, "rise_time"))
         )
         object.__setattr__(
             self,
@@ -115,7 +116,7 @@ class SwingTorques:
         )
         if self.wrist_onset_angle is not None:
             angle = _validate.real_array(self.wrist_onset_angle, "wrist_onset_angle")
-            object.__setattr__(self, "wrist_onset_angle", _frozen(angle))
+            object.__setattr__(self, "wrist_onset_angle", frozen(angle))
 
     def activation(self, t, q):
         """Activations (..., 3) in [0, 1] at time ``t`` (s) and configuration ``q``."""
@@ -443,7 +444,7 @@ def _locate_impact(golfer, torques, run, step):
     for _ in range(60):  # bisection to round-off (2^-60 of a step)
         middle = 0.5 * (low + high)
         q, _ = state(middle)
-        ahead = _wrap(_polar_angle(golfer, q) - ball) >= 0
+        ahead = wrap_angle(_polar_angle(golfer, q) - ball) >= 0
         low, high = np.where(ahead, low, middle), np.where(ahead, middle, high)
     s = 0.5 * (low + high)
     q, v = state(s)
