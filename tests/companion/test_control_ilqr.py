@@ -323,7 +323,7 @@ class AlteredCost:
 def test_regularization_limit_stops_without_a_step(cost, cause):
     u_init = np.zeros((5, 1))
     with pytest.raises(ConvergenceError) as caught:
-        control.ilqr(linear_step, Z0_LIN, u_init, cost, max_regularization=1e-2)
+        control.ilqr(linear_step, Z0_LIN, u_init, cost, mu_max=1e-2)
     error = caught.value
     # mu grew tenfold from 1e-6 and stopped at the first value above the limit.
     assert str(error).startswith(f"ilqr: regularization limit: {cause} (regularization mu = 0.1)")

@@ -539,8 +539,8 @@ def ilqr(
     max_iter=100,
     rtol=1e-9,
     step=None,
-    max_regularization=1e10,
-    min_regularization=1e-6,
+    mu_max=1e10,
+    mu_min=1e-6,
 ):
     r"""Optimize the inputs of a discrete transition :math:`z_{k+1} = F(z_k, u_k)` by iLQR.
 
@@ -590,10 +590,12 @@ def ilqr(
         at most ``rtol`` times the current total cost (a relative cost decrease).
     step : float or (n + m,) array_like, optional
         Difference step for the Jacobians, per state then input coordinate.
-    max_regularization : float
-        Give up when :math:`\mu` would exceed this (units of :math:`Q_{uu}`).
-    min_regularization : float
-        Smallest nonzero :math:`\mu`; it starts at zero and is reset to zero below this.
+    mu_max : float, optional
+        Upper bound of the regularization: give up when :math:`\mu` would exceed this
+        (units of :math:`Q_{uu}`; default 1e10).
+    mu_min : float, optional
+        Lower bound of a nonzero :math:`\mu`; it starts at zero and is reset to zero
+        below this (units of :math:`Q_{uu}`; default 1e-6).
 
     Returns
     -------
@@ -612,7 +614,7 @@ def ilqr(
     geomotion.errors.ConvergenceError
         When the iteration stops before the predicted decrease falls to ``rtol`` times
         the cost: after ``max_iter`` accepted updates, or when the regularization
-        :math:`\mu` would exceed ``max_regularization`` (no positive definite
+        :math:`\mu` would exceed ``mu_max`` (no positive definite
         :math:`\tilde Q_{uu}` or no step decreased the cost).  Its ``residual`` is the
         last predicted relative decrease and ``tolerance`` is ``rtol``.
     TypeError
@@ -634,12 +636,8 @@ def ilqr(
     bounds = _input_bounds(u_min, u_max, u)
     max_iter = _validate.count(max_iter, "max_iter")
     tol = _number(rtol, "rtol", _validate.nonnegative, "non-negative")
-    max_regularization = _number(
-        max_regularization, "max_regularization", _validate.positive, "positive"
-    )
-    min_regularization = _number(
-        min_regularization, "min_regularization", _validate.positive, "positive"
-    )
+    mu_max = _number(mu_max, "mu_max", _validate.positive, "positive")
+    mu_min = _number(mu_min, "mu_min", _validate.positive, "positive")
     problem = _Problem(dynamics, dynamics_jacobians, cost, z0.shape[0], u.shape[1], step, bounds)
 
     z = _rollout(problem, z0, u)
@@ -663,10 +661,10 @@ def ilqr(
                 stepped = _line_search(problem, z, u, k_ff, K_fb, delta_1, delta_2, history)
                 if stepped:
                     z, u = stepped
-                    mu = mu / _MU_FACTOR if mu / _MU_FACTOR >= min_regularization else 0.0
+                    mu = mu / _MU_FACTOR if mu / _MU_FACTOR >= mu_min else 0.0
                     break
-            mu = max(min_regularization, _MU_FACTOR * mu)
-            if mu > max_regularization:
+            mu = max(mu_min, _MU_FACTOR * mu)
+            if mu > mu_max:
                 reason = "regularization limit: " + (
                     "Q_uu + mu I not positive definite"
                     if backward is None
@@ -683,8 +681,7 @@ def ilqr(
             suggestion=(
                 "a larger max_iter"
                 if reason.startswith("maximum")
-                else "a better initial input sequence u_init, a larger max_regularization "
-                "or a larger rtol"
+                else "a better initial input sequence u_init, a larger mu_max or a larger rtol"
             ),
         )
     saturated = (
