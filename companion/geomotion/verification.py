@@ -153,12 +153,12 @@ class EnergyComparison:
     matrix_energy: np.ndarray
 
 
-def particle_energy_comparison(model, *, n_states=200, seed=0):
+def particle_energy_comparison(model, *, n_states=200, rng=0):
     r"""Kinetic energies at random states by particle sums and by the fast mass matrix.
 
     States: :math:`q` from :func:`geomotion.tree.random_configuration` (angles uniform in
     [-pi, pi], offsets in [-1, 1] m, rotations uniform) and :math:`v` standard normal, from
-    ``numpy.random.default_rng(seed)``.  The two energies agree to rounding error
+    ``numpy.random.default_rng(rng)``.  The two energies agree to rounding error
     for a correct CRBA (about 1e-15 relative for the book's humanoid tree).
 
     **Batches**: the call draws its own batch of ``n_states`` states for one model.
@@ -168,8 +168,9 @@ def particle_energy_comparison(model, *, n_states=200, seed=0):
     model : Tree
     n_states : int
         Number of random states.
-    seed : int
-        Seed of the random states.
+    rng : None, int or numpy.random.Generator, optional, keyword only
+        Random source (anything :func:`numpy.random.default_rng` takes; a Generator is
+        used and advanced); default 0, a fixed seed, so that the book's numbers repeat.
 
     Returns
     -------
@@ -179,7 +180,7 @@ def particle_energy_comparison(model, *, n_states=200, seed=0):
         (n_states,), in J.
     """
     n_states = _validate.count(n_states, "n_states")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng)
     q = tree.random_configuration(model, shape=(n_states,), rng=rng)
     v = rng.normal(size=(n_states, model.nv))
     matrix_energy = 0.5 * np.einsum("bi,bij,bj->b", v, tree.crba(model, q), v)
@@ -343,7 +344,7 @@ class TreeCheckReport:
         return "\n".join(rows)
 
 
-def tree_checks(model, rng, *, n_states=100, gravity=None):
+def tree_checks(model, *, rng=0, n_states=100, gravity=None):
     """Run every independent check of this module on random states of ``model``.
 
     Each fast algorithm is called once on the whole batch, so ``n_states`` below and
@@ -359,9 +360,11 @@ def tree_checks(model, rng, *, n_states=100, gravity=None):
         rods included.  The forward-dynamics checks need a positive definite joint mass
         matrix at the sampled states: a singular configuration (an arm of point masses
         held straight, say) is met with probability zero by random states.
-    rng : numpy.random.Generator
+    rng : None, int or numpy.random.Generator, optional, keyword only
         Source of the random states (q from :func:`geomotion.tree.random_configuration`;
-        v, a and tau standard normal).
+        v, a and tau standard normal): anything :func:`numpy.random.default_rng` takes
+        (a Generator is used and advanced); default 0, a fixed seed, so that a failing
+        check can be repeated.
     n_states : int
         Number of states, checked in one batched call per algorithm.
     gravity : None or (3,) array_like
@@ -378,6 +381,7 @@ def tree_checks(model, rng, *, n_states=100, gravity=None):
         For a bad ``n_states`` or ``model``, or a singular joint mass matrix.
     """
     n_states = _validate.count(n_states, "n_states")
+    rng = np.random.default_rng(rng)
     n = model.num_bodies
     q = tree.random_configuration(model, shape=(n_states,), rng=rng)
     v, a, tau = rng.normal(size=(3, n_states, model.nv))

@@ -109,11 +109,11 @@ def test_underactuated_full_column_rank_map_has_a_unique_input():
 
 def test_exercise_bounds_0_to_0_3_make_b_equal_1_infeasible():
     # With 0 <= u_i <= 0.3 the row u1 + u2 reaches at most 0.6 < 1.
-    with pytest.raises(ValueError, match=r"upper.*b\[0\] within \[0, 0\.6\].*got b\[0\] = 1"):
+    with pytest.raises(ValueError, match=r"u_max.*b\[0\] within \[0, 0\.6\].*got b\[0\] = 1"):
         allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 0.3)
     # Symmetric torque-like limits |u_i| <= 0.3 fail the same way, naming both bounds.
     with pytest.raises(
-        ValueError, match=r"b, lower, upper: expected b\[0\] within \[-0\.6, 0\.6\]"
+        ValueError, match=r"b, u_min, u_max: expected b\[0\] within \[-0\.6, 0\.6\]"
     ):
         allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, -0.3, 0.3)
     # The same request as a muscle problem (areas 1 and 1/2 give W = diag(1, 4)).
@@ -731,7 +731,7 @@ def test_fixed_inputs_are_moved_to_the_request():
     np.testing.assert_allclose(report.solution, [0.4, 0.2, 0.4], atol=1e-15)
     # A row that only a fixed input moves must already be met.
     with pytest.raises(
-        ValueError, match=r"b, lower, upper: expected b\[0\] = 0\.3, the only value"
+        ValueError, match=r"b, u_min, u_max: expected b\[0\] = 0\.3, the only value"
     ):
         allocation.bounded_allocation(
             np.eye(2), [0.3 + 1e-8, 0.5], np.eye(2), [0.3, 0.0], [0.3, 1.0]
@@ -760,7 +760,7 @@ def test_bounded_problems_broadcast_over_a_batch():
     # An infeasible element stops the batch, named by its index.
     with pytest.raises(
         ValueError,
-        match=r"batch element \(1,\): b, lower, upper: expected b\[0\] within \[0, 0\.6\]",
+        match=r"batch element \(1,\): b, u_min, u_max: expected b\[0\] within \[0, 0\.6\]",
     ):
         allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, [[1.0, 1.0], [0.3, 0.3]])
 
@@ -948,17 +948,17 @@ def test_integer_input_is_read_as_real():
         ),
         (
             lambda: allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.5, 0.4),
-            r"lower, upper: expected lower <= upper",
+            r"u_min, u_max: expected u_min <= u_max",
         ),
         (
             lambda: allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, [0, 0, 0], 1),
-            r"lower: expected a scalar or shape \(2,\)",
+            r"u_min: expected a scalar or shape \(2,\)",
         ),
         (
             lambda: allocation.bounded_allocation(
                 np.ones((3, 1, 2)), np.ones((2, 1)), W_SEED, 0, 1
             ),
-            r"G, b, W, lower, upper: expected leading \(batch\) axes that broadcast",
+            r"G, b, W, u_min, u_max: expected leading \(batch\) axes that broadcast",
         ),
         (
             lambda: allocation.muscle_forces(G_SEED, B_SEED, [1e-3, -1e-3], 100.0),

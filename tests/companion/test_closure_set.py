@@ -31,7 +31,8 @@ def test_the_set_stacks_each_closure_rows_in_order(golfer_set):
     assert both.sizes == (6, 6, 3)
     rng = np.random.default_rng(3)
     q, v = random_states(model, rng, (4, 3))
-    J, gamma = both.jacobian_and_bias(q, v)
+    rows = both.jacobian_and_bias(q, v)
+    J, gamma = rows.J_c, rows.gamma
     J_each = np.concatenate([c.jacobian(q) for c in closures], axis=-2)
     g_each = np.concatenate([c.acceleration_bias(q, v) for c in closures], axis=-1)
     assert J.shape == (4, 3, 15, model.nv) and gamma.shape == (4, 3, 15)
@@ -90,7 +91,8 @@ def states_near_address(model, q0, rng, batch):
 
 def composed(closure_set, q, v, tau):
     model = closure_set.model
-    J, gamma = closure_set.jacobian_and_bias(q, v)
+    rows = closure_set.jacobian_and_bias(q, v)
+    J, gamma = rows.J_c, rows.gamma
     M, h = tree.crba(model, q), tree.bias_forces(model, q, v)
     return constraints.constrained_dynamics(M, J, h, gamma, tau), (M, J, h, gamma)
 

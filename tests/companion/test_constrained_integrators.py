@@ -422,7 +422,7 @@ def test_energy_balance_with_input_damping_and_another_source_converges_and_each
         "u": u,
         "B": [[1.0], [0.5]],
         "damping": [0.3, 0.3],
-        "other_force": lambda t, q, v: np.stack([-k * q[..., 0], 0 * q[..., 1]], -1),
+        "other_tau": lambda t, q, v: np.stack([-k * q[..., 0], 0 * q[..., 1]], -1),
     }
     residuals = []
     for dt in (0.01, 0.005):
@@ -654,7 +654,7 @@ WRONG_ROWS = constraints.FunctionConstraint(
         ({"B": np.eye(3)}, "B"),
         ({"u": [1.0, 2.0, 3.0]}, "u"),
         ({"u": lambda t, q, v: np.zeros(3)}, r"u\(t, q, v\)"),
-        ({"other_force": [1.0]}, "other_force"),
+        ({"other_tau": [1.0]}, "other_tau"),
         ({"damping": [[0.0, 1.0], [1.0, 0.0]]}, "damping"),
         ({"gravity": (0.0, -G, 0.0)}, "gravity"),
         ({"constraint": WRONG_ROWS}, r"constraint\.jacobian\(q\)"),

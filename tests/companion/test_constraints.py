@@ -47,7 +47,7 @@ def test_seed_exercise_numbers():
     np.testing.assert_allclose(r.reduced_inertia, [[5.0]], atol=1e-15)  # 2 + 3
     np.testing.assert_allclose(r.projected_load, [1.0], atol=1e-15)
     np.testing.assert_allclose(r.reduced_bias, [0.0], atol=0)
-    np.testing.assert_allclose(r.nudot, [0.2], atol=1e-15)
+    np.testing.assert_allclose(r.a_reduced, [0.2], atol=1e-15)
     np.testing.assert_allclose(r.a, [0.2, -0.2], atol=1e-15)
     # J_c^T lambda = M qdd - load = (0.4 - 1, -0.6) = (-0.6, -0.6)
     np.testing.assert_allclose(r.multiplier, [-0.6], atol=1e-14)
@@ -58,7 +58,7 @@ def test_normalized_basis_changes_reduced_quantities_but_not_the_physical_accele
     r = constraints.null_space_reduction(M_SEED, N, 0.0, LOAD_SEED, J_c=J_SEED)
     np.testing.assert_allclose(r.reduced_inertia, [[2.5]], atol=1e-15)  # 5 / 2
     np.testing.assert_allclose(r.projected_load, [1 / np.sqrt(2)], atol=1e-15)
-    np.testing.assert_allclose(r.nudot, [0.2 * np.sqrt(2)], atol=1e-15)  # (1/sqrt 2) / 2.5
+    np.testing.assert_allclose(r.a_reduced, [0.2 * np.sqrt(2)], atol=1e-15)  # (1/sqrt 2) / 2.5
     np.testing.assert_allclose(r.a, [0.2, -0.2], atol=1e-15)
     np.testing.assert_allclose(r.multiplier, [-0.6], atol=1e-14)
 
@@ -94,9 +94,9 @@ def test_particle_on_a_circle_gets_centripetal_acceleration_from_ndot_nu():
     m, r, nu, F = 1.5, 0.8, 2.0, 3.0
     x, y = r, 0.0
     result = constraints.null_space_reduction(
-        m * np.eye(2), [[-y], [x]], 0.0, [0.0, F], Ndot_nu=-(nu**2) * np.array([x, y]), J_c=[[x, y]]
+        m * np.eye(2), [[-y], [x]], 0.0, [0.0, F], a_bias=-(nu**2) * np.array([x, y]), J_c=[[x, y]]
     )
-    np.testing.assert_allclose(result.nudot, [F / (m * r)], rtol=1e-14)
+    np.testing.assert_allclose(result.a_reduced, [F / (m * r)], rtol=1e-14)
     np.testing.assert_allclose(result.a, [-(nu**2) * r, F / m], rtol=1e-14)
     np.testing.assert_allclose(result.multiplier, [-m * nu**2], rtol=1e-14)
 
@@ -109,7 +109,7 @@ def test_pendulum_as_a_constrained_particle_recovers_minus_g_sin_phi_over_r():
         m * np.eye(2), [[-y], [x]], [0.0, m * g], [0.0, 0.0], J_c=[[x, y]]
     )
     np.testing.assert_allclose(result.reduced_bias, [m * g * r * np.sin(phi)], rtol=1e-14)
-    np.testing.assert_allclose(result.nudot, [-g * np.sin(phi) / r], rtol=1e-14)
+    np.testing.assert_allclose(result.a_reduced, [-g * np.sin(phi) / r], rtol=1e-14)
     # J_c^T lambda = lambda (x, y) = M qdd + b; qdd = N nudot is perpendicular to (x, y), so
     # lambda r^2 = b . (x, y) = m g y = -m g r cos(phi):  lambda = -m g cos(phi) / r.
     np.testing.assert_allclose(result.multiplier, [-m * g * np.cos(phi) / r], rtol=1e-14)
@@ -125,10 +125,10 @@ def test_matches_a_dense_kkt_solve_for_random_systems():
         J = rng.normal(size=(m, n))
         load, bias = rng.normal(size=n), rng.normal(size=n)
         # Any velocity-dependent term: pick Ndot nu arbitrary; then Jdot qd = -J Ndot nu.
-        Ndot_nu = rng.normal(size=n)
+        a_bias = rng.normal(size=n)
         N = constraints.null_space_basis(J)
-        r = constraints.null_space_reduction(M, N, bias, load, Ndot_nu=Ndot_nu, J_c=J)
-        qdd, lam = kkt_solve(M, J, load, bias, -J @ Ndot_nu)
+        r = constraints.null_space_reduction(M, N, bias, load, a_bias=a_bias, J_c=J)
+        qdd, lam = kkt_solve(M, J, load, bias, -J @ a_bias)
         np.testing.assert_allclose(r.a, qdd, atol=1e-12)
         np.testing.assert_allclose(r.multiplier, lam, atol=1e-12)
 
@@ -260,8 +260,8 @@ def test_null_space_reduction_rejects_bad_input():
         reduce(M_SEED, N_SEED, 0.0, 1.0)
     with pytest.raises(ValueError, match="^h:"):
         reduce(M_SEED, N_SEED, [np.nan, 0.0], LOAD_SEED)
-    with pytest.raises(ValueError, match="^Ndot_nu:"):
-        reduce(M_SEED, N_SEED, 0.0, LOAD_SEED, Ndot_nu=[0.0])
+    with pytest.raises(ValueError, match="^a_bias:"):
+        reduce(M_SEED, N_SEED, 0.0, LOAD_SEED, a_bias=[0.0])
     with pytest.raises(ValueError, match="^rtol:"):
         reduce(M_SEED, N_SEED, 0.0, LOAD_SEED, rtol=-1.0)
     with pytest.raises(TypeError):

@@ -573,7 +573,7 @@ WRONG_TYPES = {
             "x: expected a state",
         ),
         (lambda: control.mechanical_fields("arm", np.eye(2)), "system: expected"),
-        (lambda: control.mechanical_fields(ARM, np.eye(2)[None]), "input_matrix: expected"),
+        (lambda: control.mechanical_fields(ARM, np.eye(2)[None]), "^B: expected"),
         (
             lambda: control.mechanical_fields(INDEFINITE, np.eye(2)).drift(np.zeros(4)),
             r"system.mass_matrix\(q\): expected a symmetric positive definite",

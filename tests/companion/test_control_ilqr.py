@@ -4,6 +4,8 @@ bounded least-squares solution, a torque-limited pendulum swing-up built with ge
 (monotone cost, bounds, re-simulation with geomotion.integrators.simulate), and bad or
 degenerate input."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scipy.linalg import solve_discrete_are
@@ -296,17 +298,17 @@ class AlteredCost:
         return self.base.running(z, u)
 
     def running_derivatives(self, z, u):
-        l_z, l_u, l_zz, l_uu, l_uz = self.base.running_derivatives(z, u)
+        d = self.base.running_derivatives(z, u)
         if self.reverse_gradient:
-            l_z, l_u = -l_z, -l_u
-        return l_z, l_u, l_zz, l_uu if self.l_uu is None else self.l_uu, l_uz
+            d = dataclasses.replace(d, l_z=-d.l_z, l_u=-d.l_u)
+        return d if self.l_uu is None else dataclasses.replace(d, l_uu=self.l_uu)
 
     def terminal(self, z):
         return self.base.terminal(z)
 
     def terminal_derivatives(self, z):
-        phi_z, phi_zz = self.base.terminal_derivatives(z)
-        return (-phi_z if self.reverse_gradient else phi_z), phi_zz
+        d = self.base.terminal_derivatives(z)
+        return dataclasses.replace(d, phi_z=-d.phi_z) if self.reverse_gradient else d
 
 
 @pytest.mark.parametrize(
@@ -321,7 +323,7 @@ class AlteredCost:
 def test_regularization_limit_stops_without_a_step(cost, cause):
     u_init = np.zeros((5, 1))
     with pytest.raises(ConvergenceError) as caught:
-        control.ilqr(linear_step, Z0_LIN, u_init, cost, max_regularization=1e-2)
+        control.ilqr(linear_step, Z0_LIN, u_init, cost, mu_max=1e-2)
     error = caught.value
     # mu grew tenfold from 1e-6 and stopped at the first value above the limit.
     assert str(error).startswith(f"ilqr: regularization limit: {cause} (regularization mu = 0.1)")
@@ -357,11 +359,59 @@ class NoTerminal:
         return 0.0
 
 
+class TupleDerivatives:
+    """GOOD_COST with its derivatives as unnamed tuples (the 1.x protocol)."""
+
+    running, terminal = GOOD_COST.running, GOOD_COST.terminal
+
+    def running_derivatives(self, z, u):
+        return tuple(vars(GOOD_COST.running_derivatives(z, u)).values())
+
+    def terminal_derivatives(self, z):
+        return tuple(vars(GOOD_COST.terminal_derivatives(z)).values())
+
+
+class TupleTerminal(TupleDerivatives):
+    """Named running derivatives, a tuple for the terminal ones."""
+
+    running_derivatives = GOOD_COST.running_derivatives
+
+
+class NoCurvature(TupleDerivatives):
+    """Running derivatives without l_uu."""
+
+    def running_derivatives(self, z, u):
+        d = GOOD_COST.running_derivatives(z, u)
+        return type("Partial", (), dict(l_z=d.l_z, l_u=d.l_u, l_zz=d.l_zz, l_uz=d.l_uz))()
+
+
+def test_the_quadratic_cost_derivatives_are_read_by_name():
+    z, u = np.array([[1.0, 2.0], [0.5, -1.0]]), np.array([[0.3], [-0.2]])
+    running = GOOD_COST.running_derivatives(z, u)
+    assert isinstance(running, control.RunningCostDerivatives)
+    np.testing.assert_array_equal(running.l_z, z @ Q_LIN)
+    np.testing.assert_array_equal(running.l_u, u @ R_LIN)
+    np.testing.assert_array_equal(running.l_zz, Q_LIN)
+    np.testing.assert_array_equal(running.l_uu, R_LIN)
+    np.testing.assert_array_equal(running.l_uz, np.zeros((1, 2)))
+    terminal = GOOD_COST.terminal_derivatives(z[0])
+    assert isinstance(terminal, control.TerminalCostDerivatives)
+    np.testing.assert_array_equal(terminal.phi_z, z[0] @ Q_LIN)
+    np.testing.assert_array_equal(terminal.phi_zz, Q_LIN)
+    with pytest.raises(TypeError):
+        l_z, l_u, l_zz, l_uu, l_uz = running  # does not unpack like a tuple
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        terminal.phi_z = None
+
+
 # Matches of the cases that pass a value of the wrong type (TypeError, not ValueError).
 WRONG_TYPES = {
     "dynamics: expected",
     "dynamics_jacobians: expected",
     "cost: expected an object",
+    r"cost.running_derivatives\(z, u\): expected a RunningCostDerivatives",
+    r"cost.terminal_derivatives\(z\): expected a TerminalCostDerivatives",
+    "without l_uu",
 }
 
 
@@ -378,6 +428,18 @@ WRONG_TYPES = {
         (
             lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), NoTerminal()),
             "cost: expected an object",
+        ),
+        (
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), TupleDerivatives()),
+            r"cost.running_derivatives\(z, u\): expected a RunningCostDerivatives",
+        ),
+        (
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), TupleTerminal()),
+            r"cost.terminal_derivatives\(z\): expected a TerminalCostDerivatives",
+        ),
+        (
+            lambda: control.ilqr(linear_step, Z0_LIN, np.zeros((5, 1)), NoCurvature()),
+            "without l_uu",
         ),
         (
             lambda: control.ilqr(linear_step, [np.nan, 0.0], np.zeros((5, 1)), GOOD_COST),

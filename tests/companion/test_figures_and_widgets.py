@@ -732,15 +732,15 @@ def test_phase_loop_figure_ends_at_minus_k_a0_b0_with_the_loop_sign(k, a0, b0, c
 def test_phase_loop_figure_adds_the_dynamic_phase_of_a_momentum_and_a_known_torque():
     # p(t) = p0 + tau t with I = 1: theta gains p0 t + tau t^2 / 2 on top of the geometric part.
     p0, tau = 0.05, 0.1
-    fig = figures.phase_loop_figure(momentum=p0, torque=tau)
+    fig = figures.phase_loop_figure(momentum=p0, tau=tau)
     t, theta = fig.axes[1].get_lines()[0].get_data()
     geometric = theta_by_hand(t, 1.0, 1.0, 0.5, (0.0, 0.0), False)
     np.testing.assert_allclose(theta, geometric + p0 * t + 0.5 * tau * t**2, rtol=0, atol=1e-13)
     assert theta[-1] == pytest.approx(-0.5 + 4 * p0 + 8 * tau, abs=1e-13)
     drawn = texts(fig)
     assert "Δθ = 0.5 rad (k = 1; dynamic part 1)" in drawn and "θ(t) at p_θ = 0" in drawn
-    with pytest.raises(ValueError, match="^torque"):
-        figures.phase_loop_figure(torque=np.nan)
+    with pytest.raises(ValueError, match="^tau"):
+        figures.phase_loop_figure(tau=np.nan)
 
 
 def damped_violation_by_scipy(t, phi0, rate0, alpha, beta):

@@ -273,13 +273,13 @@ def test_newton_euler_matches_the_rate_of_inertial_momentum():
         return spatial.force_transform(body_pose(s)) @ inertia.momentum(I_B, body_twist(s))
 
     F_space = (momentum_in_space(t + h) - momentum_in_space(t - h)) / (2 * h)
-    Vdot = (body_twist(t + h) - body_twist(t - h)) / (2 * h)
-    F_body = inertia.newton_euler_wrench(I_B, body_twist(t), Vdot)
+    A = (body_twist(t + h) - body_twist(t - h)) / (2 * h)
+    F_body = inertia.newton_euler_wrench(I_B, body_twist(t), A)
     np.testing.assert_allclose(
         spatial.force_transform(body_pose(t)) @ F_body, F_space, rtol=1e-5, atol=1e-6
     )
     # Without the bias term the balance fails: the test can tell.
-    wrong = spatial.force_transform(body_pose(t)) @ inertia.momentum(I_B, Vdot)
+    wrong = spatial.force_transform(body_pose(t)) @ inertia.momentum(I_B, A)
     assert np.abs(wrong - F_space).max() > 1e-2
 
 
@@ -311,7 +311,7 @@ def test_bad_inputs_raise_clear_value_errors():
         inertia.particle_model(1.0, [0, 0, 0], np.diag([1.0, 1.0, 3.0]))
     with pytest.raises(ValueError, match="masses: expected non-negative values"):
         inertia.particle_kinetic_energy([-1.0], [[0, 0, 0]], np.zeros(6))
-    with pytest.raises(ValueError, match=r"Vdot: expected shape \(\.\.\., 6\)"):
+    with pytest.raises(ValueError, match=r"^A: expected shape \(\.\.\., 6\)"):
         inertia.newton_euler_wrench(link_one(), np.zeros(6), np.zeros(3))
     with pytest.raises(ValueError, match=r"V: expected shape \(\.\.\., 6\)"):
         inertia.kinetic_energy(link_one(), np.zeros(5))
@@ -449,13 +449,13 @@ def test_tolerances_are_per_body_not_per_batch():
 
 
 def test_newton_euler_functions_accept_python_lists():
-    I, V, Vdot = link_one(), np.array([0.2, -0.5, 1.0, 0.3, 0.1, -0.2]), np.arange(6.0)
+    I, V, A = link_one(), np.array([0.2, -0.5, 1.0, 0.3, 0.1, -0.2]), np.arange(6.0)
     np.testing.assert_array_equal(
         inertia.newton_euler_bias(I.tolist(), V.tolist()), inertia.newton_euler_bias(I, V)
     )
     np.testing.assert_array_equal(
-        inertia.newton_euler_wrench(I.tolist(), list(V), list(Vdot)),
-        inertia.newton_euler_wrench(I, V, Vdot),
+        inertia.newton_euler_wrench(I.tolist(), list(V), list(A)),
+        inertia.newton_euler_wrench(I, V, A),
     )
     with pytest.raises(ValueError, match=r"V: expected shape \(\.\.\., 6\)"):
         inertia.newton_euler_bias(I, [1.0, 2.0])

@@ -88,7 +88,8 @@ def kept_rows(J):
 
 def reduced_solve(model, closures, q, v, tau):
     """The constrained dynamics with the vanishing rows removed by hand."""
-    J, gamma = closures.jacobian_and_bias(q, v)
+    rows = closures.jacobian_and_bias(q, v)
+    J, gamma = rows.J_c, rows.gamma
     keep = kept_rows(J)
     M, h = tree.crba(model, q), tree.bias_forces(model, q, v)
     return constraints.constrained_dynamics(M, J[keep], h, gamma[keep], tau), keep

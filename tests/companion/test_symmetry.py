@@ -239,14 +239,14 @@ def test_exercise_7_full_system_integration(torque_name, clockwise, momentum):
         loop,
         momentum=momentum,
         times=times,
-        torque=tau if torque_name != "none" else None,
+        tau=tau if torque_name != "none" else None,
     )
     np.testing.assert_allclose(phase.geometric, geometric, rtol=1e-12)
     # constant torque: exact; the sine's Gauss error on 0.075 s segments is below rounding
     # (achieved 2e-16 for both)
     np.testing.assert_allclose(phase.dynamic, expected_dynamic, rtol=1e-12, atol=1e-14)
     # the torque's contribution alone: the dynamic phase at zero initial momentum
-    extra = symmetry.dynamic_phase(1.0, loop, times, momentum=0.0, torque=tau)
+    extra = symmetry.dynamic_phase(1.0, loop, times, momentum=0.0, tau=tau)
     np.testing.assert_allclose(extra, double_integral(T), rtol=1e-12, atol=1e-14)
 
 
@@ -295,7 +295,7 @@ def test_varying_inertia_reconstruction_matches_euler_lagrange_and_conserves_mom
         times = np.linspace(0, 2 * np.pi, K)
         loop = ellipse(times)[0]
         loop[-1] = loop[0]
-        phase = symmetry.loop_phase(inertia, coupling, loop, momentum=p0, times=times, torque=tau)
+        phase = symmetry.loop_phase(inertia, coupling, loop, momentum=p0, times=times, tau=tau)
         errors.append(phase.total - theta)
     # piecewise-linear path: error ~ h^2 (achieved 3.5e-5, 8.7e-6, 2.2e-6); ratios 4.02, 4.01
     np.testing.assert_allclose(np.array(errors[:-1]) / errors[1:], 4.0, rtol=0.02)
@@ -594,7 +594,7 @@ def test_kinetic_blocks_refuses(metric, match):
         ({"shape": SQUARE[:1]}, "K >= 2"),
         ({"shape": np.where(SQUARE == 1, np.nan, SQUARE)}, "shape: expected finite"),
         ({"momentum": 1.0}, "times: expected the sample times"),
-        ({"torque": 0.1}, "times: expected the sample times"),
+        ({"tau": 0.1}, "times: expected the sample times"),
         (
             {"momentum": 1.0, "times": [0, 1, 1, 2, 3]},
             "times: expected strictly increasing.*sample 1",
@@ -605,10 +605,10 @@ def test_kinetic_blocks_refuses(metric, match):
             {"momentum": [1.0, 2.0], "times": np.arange(5.0)[None].repeat(3, 0)},
             "shape, times, momentum: expected leading",
         ),
-        ({"times": np.arange(5.0), "torque": lambda t: np.nan}, "torque: expected finite"),
+        ({"times": np.arange(5.0), "tau": lambda t: np.nan}, "tau: expected finite"),
         (
-            {"times": np.arange(5.0), "torque": [0.1, 0.2]},
-            r"torque: expected a callable or a constant",
+            {"times": np.arange(5.0), "tau": [0.1, 0.2]},
+            r"tau: expected a callable or a constant",
         ),
         ({"inertia": lambda s: 1.0 - s[0]}, r"locked_inertia: .* got 0 at s = \[1\. "),
         (
@@ -744,6 +744,6 @@ def test_callables_broadcast_once_or_are_called_per_node_with_errors_unchanged()
         return 0.5
 
     times = np.linspace(0.0, 2.0, loop.shape[0])
-    phase = symmetry.dynamic_phase(1.0, loop, times, torque=torque)
+    phase = symmetry.dynamic_phase(1.0, loop, times, tau=torque)
     assert seen[0] == 0
     np.testing.assert_allclose(phase, 0.5 * 2.0**2 / 2, rtol=1e-13)  # int_0^T tau t dt / I

@@ -628,7 +628,7 @@ def test_the_readable_reference_path_agrees(case):
     tau = tree.rnea(model, q, v, a)
     assert relative(tree.reference.rnea(model, q, v, a), tau) < 1e-13
     assert relative(verification.forward_dynamics_by_dense_solve(model, q, v, tau), a) < 1e-10
-    report = verification.tree_checks(model, np.random.default_rng(20), n_states=5)
+    report = verification.tree_checks(model, rng=np.random.default_rng(20), n_states=5)
     assert report.max_relative_error() < 1e-10
 
 

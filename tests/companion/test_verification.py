@@ -124,7 +124,7 @@ def helical_random_tree():
 @pytest.mark.parametrize("n_states", [SMALL, LARGE])
 @pytest.mark.parametrize("make", [mixed_model, helical_random_tree, models.humanoid_upper_body])
 def test_tree_checks_pass_on_correct_algorithms(make, n_states):
-    report = verification.tree_checks(make(), np.random.default_rng(3), n_states=n_states)
+    report = verification.tree_checks(make(), rng=np.random.default_rng(3), n_states=n_states)
     # Achieved: 6e-14 for the forward error of ABA (it carries cond M), 8e-15 or less for
     # the others (at most 1.3e-13 and 2.4e-14 over twelve random trees).
     assert report.max_relative_error() < 1e-12
@@ -137,7 +137,7 @@ def test_tree_checks_catch_a_wrong_mass_matrix(monkeypatch):
     body = models.humanoid_upper_body()
     correct_crba = tree.crba
     monkeypatch.setattr(tree, "crba", lambda model, q: 1.01 * correct_crba(model, q))
-    report = verification.tree_checks(body, np.random.default_rng(0), n_states=10)
+    report = verification.tree_checks(body, rng=np.random.default_rng(0), n_states=10)
     assert report.errors["CRBA vs particle energy"] > 5e-3
     assert report.errors["CRBA vs body Jacobians"] > 5e-3
     with pytest.raises(AssertionError, match="^  CRBA vs particle energy *: .* is not below 1e-12"):
@@ -160,7 +160,7 @@ def test_tree_checks_catch_a_wrong_forward_dynamics(monkeypatch):
     body = models.humanoid_upper_body()
     correct_aba = tree.aba
     monkeypatch.setattr(tree, "aba", lambda *args, **kwargs: correct_aba(*args, **kwargs) + 1e-3)
-    report = verification.tree_checks(body, np.random.default_rng(0), n_states=10)
+    report = verification.tree_checks(body, rng=np.random.default_rng(0), n_states=10)
     assert report.errors["ABA vs dense solve"] > 1e-6
     assert report.errors["reference M qdd_ABA vs tau - b"] > 1e-6
 
@@ -245,7 +245,7 @@ def test_every_check_of_a_broken_algorithm_reports_an_injected_error(
 ):
     model = mixed_model()
     inject(monkeypatch, model)
-    report = verification.tree_checks(model, np.random.default_rng(3), n_states=n_states)
+    report = verification.tree_checks(model, rng=np.random.default_rng(3), n_states=n_states)
     missed = {
         name: error
         for name, error in report.errors.items()
@@ -269,7 +269,7 @@ def test_fast_against_fast_comparisons_miss_what_tree_checks_catch(monkeypatch, 
         rtol=0,
         atol=1e-12,
     )
-    report = verification.tree_checks(model, np.random.default_rng(3), n_states=n_states)
+    report = verification.tree_checks(model, rng=np.random.default_rng(3), n_states=n_states)
     assert min(report.errors.values()) > 1e-4
 
 
@@ -289,7 +289,7 @@ def singular_model():
 @pytest.mark.parametrize("n_states", [SMALL, LARGE])
 def test_tree_checks_accept_point_masses_and_thin_rods(n_states):
     _, model = singular_model()
-    report = verification.tree_checks(model, np.random.default_rng(6), n_states=n_states)
+    report = verification.tree_checks(model, rng=np.random.default_rng(6), n_states=n_states)
     assert report.max_relative_error() < 1e-12  # achieved: 4e-14
 
 
@@ -335,7 +335,7 @@ def test_a_configuration_where_m_is_singular_has_no_forward_dynamics_to_check():
     ):
         verification.forward_dynamics_by_dense_solve(model, [0.3, 0.0], [1.0, 2.0], [0.5, 0.1])
     # Away from q2 = 0 the arm is an ordinary tree: every check applies.
-    report = verification.tree_checks(model, np.random.default_rng(0), n_states=SMALL)
+    report = verification.tree_checks(model, rng=np.random.default_rng(0), n_states=SMALL)
     assert report.max_relative_error() < 1e-11  # achieved 5e-13, from states near q2 = 0
 
 
@@ -346,9 +346,21 @@ def test_a_configuration_where_m_is_singular_has_no_forward_dynamics_to_check():
 
 def test_tree_checks_reject_a_bad_state_count():
     with pytest.raises(ValueError, match="n_states: expected an integer >= 1"):
-        verification.tree_checks(
-            models.two_link_teaching_arm(), np.random.default_rng(0), n_states=0
-        )
+        verification.tree_checks(models.two_link_teaching_arm(), n_states=0)
+
+
+def test_random_sources_are_seeds_or_generators():
+    """rng= takes what numpy.random.default_rng takes: the same seed, the same states."""
+    arm = models.two_link_teaching_arm()
+    by_seed = verification.tree_checks(arm, rng=4, n_states=5)
+    by_generator = verification.tree_checks(arm, rng=np.random.default_rng(4), n_states=5)
+    assert by_seed.errors == by_generator.errors
+    assert verification.tree_checks(arm, n_states=5).errors == (
+        verification.tree_checks(arm, rng=0, n_states=5).errors
+    )
+    one = verification.particle_energy_comparison(arm, n_states=6, rng=2)
+    two = verification.particle_energy_comparison(arm, n_states=6, rng=np.random.default_rng(2))
+    np.testing.assert_array_equal(one.matrix_energy, two.matrix_energy)
 
 
 @pytest.mark.parametrize(
@@ -388,13 +400,13 @@ def test_bad_arguments_name_the_argument(call, match):
 
 def test_particle_energy_comparison_agrees_and_catches_a_wrong_mass_matrix(monkeypatch):
     body = models.humanoid_upper_body()
-    energies = verification.particle_energy_comparison(body, n_states=50, seed=3)
+    energies = verification.particle_energy_comparison(body, n_states=50, rng=3)
     particles, matrix = energies.particle_energy, energies.matrix_energy
     assert particles.shape == matrix.shape == (50,)
     assert np.max(np.abs(particles - matrix) / matrix) < 1e-13  # ~1e-15 achieved
     correct_crba = tree.crba
     monkeypatch.setattr(tree, "crba", lambda model, q: 1.01 * correct_crba(model, q))
-    energies = verification.particle_energy_comparison(body, n_states=50, seed=3)
+    energies = verification.particle_energy_comparison(body, n_states=50, rng=3)
     particles, matrix = energies.particle_energy, energies.matrix_energy
     np.testing.assert_allclose(matrix / particles, 1.01, rtol=1e-12)
     with pytest.raises(ValueError, match="n_states: expected an integer >= 1"):

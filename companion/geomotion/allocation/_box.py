@@ -49,8 +49,8 @@ class Labels:
     unknown: str  # "u" or "s"
     matrix: str  # "G" or "R"
     rhs: str  # "b" or "tau"
-    lower: str  # "lower" or "0"
-    upper: str  # "upper" or "s_max"
+    lower: str  # "u_min" or "0"
+    upper: str  # "u_max" or "s_max"
 
     @property
     def bound_arguments(self):

@@ -46,7 +46,8 @@ class BoundedAllocation:
         times :math:`|b_j| + \sum_i|G_{ji}u_i|` in every row.
     at_lower, at_upper : (..., m) ndarray of bool
         Which entries sit at their lower or upper bound, within :math:`10^{-9}` times
-        that entry's own scale (its bound magnitude :math:`\max(|\ell_i|, |h_i|)` times
+        that entry's own scale (its bound magnitude, the larger of :math:`|u_{\min,i}|` and
+        :math:`|u_{\max,i}|` (or of 0 and :math:`s_{\max,i}`), times
         the size, at most 1, of the solution relative to the bounds; see
         ``geomotion.allocation._box``).
     optimality : numpy.float64 or (...) ndarray
@@ -72,11 +73,11 @@ class BoundedAllocation:
     message: str
 
 
-def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
+def bounded_allocation(G, b, W, u_min, u_max, *, rtol=1e-9):
     r"""The weighted allocation of eq. (10) under input bounds: a convex quadratic program.
 
     .. math:: \min_u \tfrac12u^TWu \quad\text{subject to}\quad Gu = b,\qquad
-              \ell\le u\le h
+              u_{\min}\le u\le u_{\max}
 
     With no bound active the answer is
     :func:`~geomotion.allocation.weighted_allocation`.  With active bounds it is not the
@@ -102,8 +103,9 @@ def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
         Requested acceleration minus drift.
     W : (..., m, m) array_like
         Symmetric positive definite weight.
-    lower, upper : float or (..., m) array_like
-        Finite input bounds with ``lower <= upper`` (equal entries fix an input).
+    u_min, u_max : float or (..., m) array_like
+        Finite input bounds with ``u_min <= u_max`` (equal entries fix an input), in the
+        units of the inputs.
     rtol : float, keyword-only
         Accepted residual of the request, row by row, relative to the request's size
         :math:`|b_j| + \sum_i|G_{ji}u_i|` (default ``1e-9``).  The same tolerance decides
@@ -120,7 +122,7 @@ def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
 
     Notes
     -----
-    **Batches**: leading axes of ``G``, ``b``, ``W``, ``lower`` and ``upper`` broadcast to
+    **Batches**: leading axes of ``G``, ``b``, ``W``, ``u_min`` and ``u_max`` broadcast to
     one problem per element, solved one after the other (DAQP has no batched
     interface); every field of the result carries the batch shape, and an element that
     is infeasible or fails raises with ``batch element (i, ...)`` in front of its
@@ -130,7 +132,7 @@ def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
     ------
     ValueError
         If an argument is malformed or non-finite, shapes or batches disagree, ``W`` is
-        not symmetric positive definite, ``lower > upper`` somewhere, or no input within
+        not symmetric positive definite, ``u_min > u_max`` somewhere, or no input within
         the bounds achieves :math:`Gu = b` (naming the unreachable row of ``b`` and its
         reachable interval, or the joint miss when the rows are reachable only one at a
         time; in a batch, prefixed by the element's index).
@@ -144,15 +146,15 @@ def bounded_allocation(G, b, W, lower, upper, *, rtol=1e-9):
     d, m = G.shape[-2:]
     b = _vector(b, "b", d)
     W, _ = _metric_factor(W, "W", m, "G")
-    lower, upper = _per_unknown(lower, "lower", m), _per_unknown(upper, "upper", m)
-    labels = _box.Labels("u", "G", "b", "lower", "upper")
+    lower, upper = _per_unknown(u_min, "u_min", m), _per_unknown(u_max, "u_max", m)
+    labels = _box.Labels("u", "G", "b", "u_min", "u_max")
 
     rtol = _residual_rtol(rtol)
 
     def solve_one(G, b, W, lower, upper):
         return _allocate(G, b, lower, upper, _Quadratic(W), labels, rtol)
 
-    arguments = {"G": (G, 2), "b": (b, 1), "W": (W, 2), "lower": (lower, 1), "upper": (upper, 1)}
+    arguments = {"G": (G, 2), "b": (b, 1), "W": (W, 2), "u_min": (lower, 1), "u_max": (upper, 1)}
     return _over_batch(arguments, solve_one)
 
 

@@ -76,6 +76,7 @@ from .frame_closures import (
     FRAME_CLOSURE_COMPONENTS,
     ClosureSet,
     FrameClosure,
+    JacobianAndBias,
     frame_closure,
 )
 from .integrability import (
@@ -107,6 +108,7 @@ __all__ = [
     "FrameClosure",
     "frame_closure",
     "ClosureSet",
+    "JacobianAndBias",
     "revolute_joint_residual",
     "revolute_joint_jacobian",
     "exterior_derivative",

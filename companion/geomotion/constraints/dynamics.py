@@ -586,9 +586,10 @@ class NullSpaceReduction:
         :math:`N^TQ`, the applied load seen by the reduced coordinates.
     reduced_bias : (..., k) ndarray
         :math:`N^T(M\dot N\nu + b)`.
-    nudot : (..., k) ndarray
+    a_reduced : (..., k) ndarray
         Reduced acceleration :math:`\dot\nu`, solving
-        :math:`(N^TMN)\dot\nu = N^T\tau - N^T(M\dot N\nu + h)`.
+        :math:`(N^TMN)\dot\nu = N^T\tau - N^T(M\dot N\nu + h)` (units of :math:`\nu`
+        per second).
     a : (..., n) ndarray
         Generalized accelerations :math:`\dot v = N\dot\nu + \dot N\nu` (independent
         of the choice of basis).
@@ -601,12 +602,12 @@ class NullSpaceReduction:
     reduced_inertia: np.ndarray
     projected_load: np.ndarray
     reduced_bias: np.ndarray
-    nudot: np.ndarray
+    a_reduced: np.ndarray
     a: np.ndarray
     multiplier: np.ndarray | None
 
 
-def null_space_reduction(M, N, h, tau, *, Ndot_nu=0.0, J_c=None, rtol=_ORTHOGONALITY_RTOL):
+def null_space_reduction(M, N, h, tau, *, a_bias=0.0, J_c=None, rtol=_ORTHOGONALITY_RTOL):
     r"""Solve ideal constrained dynamics by projection onto the allowed velocities.
 
     .. math:: (N^TMN)\,\dot\nu + N^T(M\dot N\nu + h) = N^T\tau,\qquad
@@ -630,9 +631,10 @@ def null_space_reduction(M, N, h, tau, *, Ndot_nu=0.0, J_c=None, rtol=_ORTHOGONA
         N for prismatic coordinates.
     tau : (..., n) array_like or 0
         Applied generalized load :math:`\tau = Bu`, same units.
-    Ndot_nu : (..., n) array_like or 0, optional
-        The product :math:`\dot N\nu` (generalized acceleration units); default 0,
-        right for a constant basis.
+    a_bias : (..., n) array_like or 0, optional
+        The product :math:`\dot N\nu`, the generalized acceleration at zero reduced
+        acceleration (rad/s^2, m/s^2 by coordinate); default 0, right for a constant
+        basis.
     J_c : (..., m, n) array_like, optional
         Constraint Jacobian, :math:`J_c\dot q = 0`; if given, :math:`J_cN = 0` is checked
         and the multiplier computed.  It must then have full row rank (regular
@@ -646,7 +648,7 @@ def null_space_reduction(M, N, h, tau, *, Ndot_nu=0.0, J_c=None, rtol=_ORTHOGONA
     Returns
     -------
     NullSpaceReduction
-        Reduced inertia, projected load, reduced bias, :math:`\dot\nu`, ``a`` =
+        Reduced inertia, projected load, reduced bias, ``a_reduced`` = :math:`\dot\nu`, ``a`` =
         :math:`\dot v` and (if ``J_c`` is given) ``multiplier`` = :math:`\lambda`.
 
     Raises
@@ -663,17 +665,17 @@ def null_space_reduction(M, N, h, tau, *, Ndot_nu=0.0, J_c=None, rtol=_ORTHOGONA
     N = _basis(N, n)
     Q = _vector(tau, "tau", n)
     b = _vector(h, "h", n)
-    a0 = _vector(Ndot_nu, "Ndot_nu", n)
+    a0 = _vector(a_bias, "a_bias", n)
 
     Nt = np.swapaxes(N, -1, -2)
     Mr = Nt @ M @ N
     projected_load = np.einsum("...ij,...j->...i", Nt, Q)
     reduced_bias = np.einsum("...ij,...j->...i", Nt, np.einsum("...ij,...j->...i", M, a0) + b)
-    nudot = np.zeros(np.broadcast_shapes(Mr.shape[:-1], projected_load.shape))
+    a_reduced = np.zeros(np.broadcast_shapes(Mr.shape[:-1], projected_load.shape))
     if N.shape[-1]:
         L_r = _reduced_inertia_factor(Mr)
-        nudot = _cho_solve(L_r, (projected_load - reduced_bias)[..., None])[..., 0]
-    a = np.einsum("...ij,...j->...i", N, nudot) + a0
+        a_reduced = _cho_solve(L_r, (projected_load - reduced_bias)[..., None])[..., 0]
+    a = np.einsum("...ij,...j->...i", N, a_reduced) + a0
 
     multiplier = None
     if J_c is not None:
@@ -708,4 +710,4 @@ def null_space_reduction(M, N, h, tau, *, Ndot_nu=0.0, J_c=None, rtol=_ORTHOGONA
                 "N: expected a basis of the whole null space of J_c (the reaction J_c^T lambda "
                 f"must balance M a + h - tau), got an unbalanced residual of {misfit:.3g}"
             )
-    return NullSpaceReduction(Mr, projected_load, reduced_bias, nudot, a, multiplier)
+    return NullSpaceReduction(Mr, projected_load, reduced_bias, a_reduced, a, multiplier)

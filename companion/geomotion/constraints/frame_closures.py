@@ -293,6 +293,27 @@ class FrameClosure:
         return self._stack.acceleration_bias(q, v)
 
 
+@dataclass(frozen=True)
+class JacobianAndBias:
+    r"""The Jacobian and the acceleration bias of a constraint at one state, from one pass
+    (:meth:`ClosureSet.jacobian_and_bias`).
+
+    Read by name (``rows.J_c``, ``rows.gamma``); it does not unpack like a tuple.  The
+    constrained equations they enter are :math:`J_c\dot v + \gamma = 0`.
+
+    Attributes
+    ----------
+    J_c : (..., c, nv) ndarray
+        Constraint Jacobian :math:`J_c(q)`: rad/s and m/s per unit of v (the units of
+        each row's relative motion).
+    gamma : (..., c) ndarray
+        Acceleration bias :math:`\gamma = \dot J_cv`: rad/s^2 and m/s^2.
+    """
+
+    J_c: np.ndarray
+    gamma: np.ndarray
+
+
 class ClosureSet:
     r"""Several frame closures of one tree as one constraint, their rows stacked in order.
 
@@ -339,11 +360,11 @@ class ClosureSet:
     >>> both.sizes
     (5, 3)
     >>> q, v = [0.0, 0.0], [1.0, -2.0]
-    >>> J, gamma = both.jacobian_and_bias(q, v)
-    >>> J[:, 0].round(12) + 0.0  # joint 1: the anchor seen from the tip moves at -1.1 m/s along y
+    >>> rows = both.jacobian_and_bias(q, v)
+    >>> rows.J_c[:, 0].round(12) + 0.0  # joint 1: the anchor seen from the tip moves at -1.1 m/s along y
     array([ 0. ,  0. ,  0. , -1.1,  0. ,  0. , -1.1,  0. ])
     >>> each = [c.acceleration_bias(q, v) for c in both.closures]
-    >>> bool(np.allclose(gamma, np.concatenate(each), rtol=0, atol=1e-14))
+    >>> bool(np.allclose(rows.gamma, np.concatenate(each), rtol=0, atol=1e-14))
     True
     """
 
@@ -385,7 +406,23 @@ class ClosureSet:
         return self._stack.acceleration_bias(q, v)
 
     def jacobian_and_bias(self, q, v):
-        r"""``(J_c, gamma)`` from one pass: (..., c, nv) and (..., c).
+        r""":math:`J_c` and :math:`\gamma = \dot J_cv` from one compiled pass.
+
+        The same values as :meth:`jacobian` and :meth:`acceleration_bias` at the same
+        state, for the price of one.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+            Configurations (unit quaternions for ball and free-flyer joints).
+        v : (..., nv) array_like
+            Velocities (rad/s, m/s); leading axes broadcast with those of ``q``.
+
+        Returns
+        -------
+        JacobianAndBias
+            ``J_c`` (..., c, nv) in rad/s and m/s per unit of v, and ``gamma`` (..., c)
+            in rad/s^2 and m/s^2.
 
         Raises
         ------
@@ -393,7 +430,8 @@ class ClosureSet:
             If ``q`` or ``v`` is malformed, a quaternion is not unit, or their leading
             axes do not broadcast.
         """
-        return self._stack.jacobian_and_bias(q, v)
+        J_c, gamma = self._stack.jacobian_and_bias(q, v)
+        return JacobianAndBias(J_c=J_c, gamma=gamma)
 
     def forward_dynamics(self, q, v, tau, *, rtol=None):
         r"""Accelerations and multipliers of the tree held by these closures, under ``tau``.

@@ -13,7 +13,8 @@ Files, by idea:
   :func:`geomotion.constraints.reduced_dynamics` by :func:`mechanical_fields`;
 * ``pontryagin.py``: minimizing the Hamiltonian over the inputs --
   :func:`bang_bang_control`, :func:`quadratic_control`, :func:`box_quadratic_control`;
-* ``ilqr.py``: :func:`ilqr` for discrete transitions, with :class:`QuadraticCost`;
+* ``ilqr.py``: :func:`ilqr` for discrete transitions, with :class:`QuadraticCost` (its
+  derivatives read by name: :class:`RunningCostDerivatives`, :class:`TerminalCostDerivatives`);
 * ``riccati.py``: the infinite-horizon LQR gains of a linear system, each checked before it
   is returned -- :func:`lqr` in continuous time (the CARE, by scipy's Schur method, with
   the closed loop's eigenvalues, :class:`LQRResult`) and :func:`discrete_lqr` in discrete
@@ -60,7 +61,14 @@ from .brackets import (
 )
 from .discretization import ZeroOrderHold, zero_order_hold
 from .examples import car_kinematics, forward_drift_example, oscillator_fields
-from .ilqr import ILQRReport, ILQRResult, QuadraticCost, ilqr
+from .ilqr import (
+    ILQRReport,
+    ILQRResult,
+    QuadraticCost,
+    RunningCostDerivatives,
+    TerminalCostDerivatives,
+    ilqr,
+)
 from .mechanical import mechanical_fields, second_order_fields
 from .observability import ObservabilityReport, observability_rank
 from .pontryagin import (
@@ -89,6 +97,8 @@ __all__ = [
     "BoxQuadraticControl",
     "box_quadratic_control",
     "QuadraticCost",
+    "RunningCostDerivatives",
+    "TerminalCostDerivatives",
     "ILQRReport",
     "ILQRResult",
     "ilqr",

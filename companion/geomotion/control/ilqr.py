@@ -30,6 +30,7 @@ local, optimum of the continuous-time problem, and the discretization itself (st
 integrator, zero-order-hold inputs) is part of the problem solved.
 """
 
+import dataclasses
 from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
@@ -39,7 +40,14 @@ from .._linalg import _cho_solve
 from ..errors import ConvergenceError
 from .pontryagin import _box, _solve_one_box_qp
 
-__all__ = ["QuadraticCost", "ILQRReport", "ILQRResult", "ilqr"]
+__all__ = [
+    "QuadraticCost",
+    "RunningCostDerivatives",
+    "TerminalCostDerivatives",
+    "ILQRReport",
+    "ILQRResult",
+    "ilqr",
+]
 
 #: Fraction of the predicted decrease a step must achieve to be accepted.
 _ARMIJO = 1e-4
@@ -49,6 +57,54 @@ _ALPHAS = 0.5 ** np.arange(11)
 
 #: Regularization schedule: mu is multiplied or divided by this factor.
 _MU_FACTOR = 10.0
+
+
+@dataclass(frozen=True)
+class RunningCostDerivatives:
+    r"""First and second derivatives of a running cost :math:`\ell(z, u)` at states and inputs
+    (what a cost's ``running_derivatives(z, u)`` returns to :func:`ilqr`).
+
+    The units are those of :math:`\ell` divided by the units of the state and input
+    coordinates differentiated.  Every field broadcasts over the leading (horizon) axes
+    of the states and inputs: a constant Hessian may be given once.
+
+    Attributes
+    ----------
+    l_z : (..., n) ndarray
+        :math:`\partial\ell/\partial z`.
+    l_u : (..., m) ndarray
+        :math:`\partial\ell/\partial u`.
+    l_zz : (..., n, n) ndarray
+        :math:`\partial^2\ell/\partial z^2`.
+    l_uu : (..., m, m) ndarray
+        :math:`\partial^2\ell/\partial u^2`.
+    l_uz : (..., m, n) ndarray
+        :math:`\partial^2\ell/\partial u\,\partial z`.
+    """
+
+    l_z: np.ndarray
+    l_u: np.ndarray
+    l_zz: np.ndarray
+    l_uu: np.ndarray
+    l_uz: np.ndarray
+
+
+@dataclass(frozen=True)
+class TerminalCostDerivatives:
+    r"""First and second derivatives of a terminal cost :math:`\phi(z)` at the final state
+    (what a cost's ``terminal_derivatives(z)`` returns to :func:`ilqr`).
+
+    Attributes
+    ----------
+    phi_z : (n,) ndarray
+        :math:`\partial\phi/\partial z`, units of :math:`\phi` per unit of each state
+        coordinate.
+    phi_zz : (n, n) ndarray
+        :math:`\partial^2\phi/\partial z^2`.
+    """
+
+    phi_z: np.ndarray
+    phi_zz: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -74,7 +130,9 @@ class QuadraticCost:
     u_goal : (m,) array_like, optional
         Keyword-only reference input (default zero), e.g. a gravity-compensating torque.
 
-    Any other cost works with :func:`ilqr` if it has the same four methods.
+    Any other cost works with :func:`ilqr` if it has the same four methods, its
+    derivatives returned as :class:`RunningCostDerivatives` and
+    :class:`TerminalCostDerivatives`.
 
     Raises
     ------
@@ -146,17 +204,18 @@ class QuadraticCost:
 
         Returns
         -------
-        tuple of ndarray
-            (:math:`\ell_z, \ell_u, \ell_{zz}, \ell_{uu}, \ell_{uz}`), broadcastable to
-            (..., n), (..., m), (n, n), (m, m), (m, n).
+        RunningCostDerivatives
+            ``l_z`` = :math:`Q(z - z_g)` (..., n), ``l_u`` = :math:`R(u - u_g)` (..., m),
+            ``l_zz`` = :math:`Q` (n, n), ``l_uu`` = :math:`R` (m, m) and ``l_uz`` = 0
+            (m, n), in the units of the cost per unit (squared) of the coordinates.
         """
         dz, du = z - self.z_goal, u - self.u_goal
-        return (
-            dz @ self.Q,
-            du @ self.R,
-            self.Q,
-            self.R,
-            np.zeros(self.R.shape[:1] + self.Q.shape[:1]),
+        return RunningCostDerivatives(
+            l_z=dz @ self.Q,
+            l_u=du @ self.R,
+            l_zz=self.Q,
+            l_uu=self.R,
+            l_uz=np.zeros(self.R.shape[:1] + self.Q.shape[:1]),
         )
 
     def terminal(self, z):
@@ -184,10 +243,10 @@ class QuadraticCost:
 
         Returns
         -------
-        tuple of ndarray
-            (:math:`\phi_z, \phi_{zz}`), shapes (n,) and (n, n).
+        TerminalCostDerivatives
+            ``phi_z`` = :math:`Q_f(z - z_g)` (n,) and ``phi_zz`` = :math:`Q_f` (n, n).
         """
-        return (z - self.z_goal) @ self.Q_final, self.Q_final
+        return TerminalCostDerivatives(phi_z=(z - self.z_goal) @ self.Q_final, phi_zz=self.Q_final)
 
 
 @dataclass(frozen=True)
@@ -302,19 +361,50 @@ class _Problem:
         return D[..., :n], D[..., n:]
 
     def cost_derivatives(self, z, u):
+        """The running derivatives (l_z, l_u, l_zz, l_uu, l_uz) along the horizon and the
+        terminal ones (phi_z, phi_zz), read by name from the cost's results and checked."""
         N, n, m = u.shape[0], self.n, self.m
-        value = self.cost.running_derivatives(z[:-1], u)
-        shapes = ((N, n), (N, m), (N, n, n), (N, m, m), (N, m, n))
-        labels = ("l_z", "l_u", "l_zz", "l_uu", "l_uz")
-        running = [
-            _numerics.checked_result(v, s, f"cost.running_derivatives {label}", s[1:])
-            for v, s, label in zip(value, shapes, labels)
-        ]
-        phi_z, phi_zz = self.cost.terminal_derivatives(z[-1])
-        return running, (
-            _numerics.checked_result(phi_z, (n,), "cost.terminal_derivatives"),
-            _numerics.checked_result(phi_zz, (n, n), "cost.terminal_derivatives"),
+        running = _fields(
+            self.cost.running_derivatives(z[:-1], u),
+            RunningCostDerivatives,
+            "cost.running_derivatives(z, u)",
         )
+        shapes = {
+            "l_z": (N, n),
+            "l_u": (N, m),
+            "l_zz": (N, n, n),
+            "l_uu": (N, m, m),
+            "l_uz": (N, m, n),
+        }
+        running = [
+            _numerics.checked_result(
+                running[label], shape, f"cost.running_derivatives {label}", shape[1:]
+            )
+            for label, shape in shapes.items()
+        ]
+        terminal = _fields(
+            self.cost.terminal_derivatives(z[-1]),
+            TerminalCostDerivatives,
+            "cost.terminal_derivatives(z)",
+        )
+        return running, (
+            _numerics.checked_result(terminal["phi_z"], (n,), "cost.terminal_derivatives phi_z"),
+            _numerics.checked_result(
+                terminal["phi_zz"], (n, n), "cost.terminal_derivatives phi_zz"
+            ),
+        )
+
+
+def _fields(value, kind, call):
+    """The named fields of a cost's derivatives (a ``kind`` or any object with them)."""
+    names = [field.name for field in dataclasses.fields(kind)]
+    missing = [name for name in names if not hasattr(value, name)]
+    if isinstance(value, tuple) or missing:
+        raise TypeError(
+            f"{call}: expected a {kind.__name__} (fields {', '.join(names)}), got "
+            f"{type(value).__name__}" + (f" without {', '.join(missing)}" if missing else "")
+        )
+    return {name: getattr(value, name) for name in names}
 
 
 def _gains(Q_u, Q_uu_reg, Q_uz, u_k, bounds):
@@ -449,8 +539,8 @@ def ilqr(
     max_iter=100,
     rtol=1e-9,
     step=None,
-    max_regularization=1e10,
-    min_regularization=1e-6,
+    mu_max=1e10,
+    mu_min=1e-6,
 ):
     r"""Optimize the inputs of a discrete transition :math:`z_{k+1} = F(z_k, u_k)` by iLQR.
 
@@ -483,9 +573,11 @@ def ilqr(
     u_init : (N, m) array_like
         Initial input sequence; ``N`` >= 1 is the horizon.  Within the bounds, if any.
     cost : QuadraticCost or object
-        With ``running(z, u)`` -> (...), ``running_derivatives(z, u)`` -> (l_z, l_u,
-        l_zz, l_uu, l_uz), ``terminal(z)`` -> (), ``terminal_derivatives(z)`` -> (phi_z,
-        phi_zz), all broadcasting over a leading horizon axis.
+        With ``running(z, u)`` -> (...), ``running_derivatives(z, u)`` ->
+        :class:`RunningCostDerivatives` (``l_z``, ``l_u``, ``l_zz``, ``l_uu``, ``l_uz``),
+        ``terminal(z)`` -> (), ``terminal_derivatives(z)`` ->
+        :class:`TerminalCostDerivatives` (``phi_z``, ``phi_zz``), all broadcasting over a
+        leading horizon axis.
     dynamics_jacobians : callable, optional
         ``(z, u) -> (A, B)`` of shapes (..., n, n), (..., n, m): exact Jacobians.
     u_min, u_max : float or array_like, optional
@@ -498,10 +590,12 @@ def ilqr(
         at most ``rtol`` times the current total cost (a relative cost decrease).
     step : float or (n + m,) array_like, optional
         Difference step for the Jacobians, per state then input coordinate.
-    max_regularization : float
-        Give up when :math:`\mu` would exceed this (units of :math:`Q_{uu}`).
-    min_regularization : float
-        Smallest nonzero :math:`\mu`; it starts at zero and is reset to zero below this.
+    mu_max : float, optional
+        Upper bound of the regularization: give up when :math:`\mu` would exceed this
+        (units of :math:`Q_{uu}`; default 1e10).
+    mu_min : float, optional
+        Lower bound of a nonzero :math:`\mu`; it starts at zero and is reset to zero
+        below this (units of :math:`Q_{uu}`; default 1e-6).
 
     Returns
     -------
@@ -520,12 +614,13 @@ def ilqr(
     geomotion.errors.ConvergenceError
         When the iteration stops before the predicted decrease falls to ``rtol`` times
         the cost: after ``max_iter`` accepted updates, or when the regularization
-        :math:`\mu` would exceed ``max_regularization`` (no positive definite
+        :math:`\mu` would exceed ``mu_max`` (no positive definite
         :math:`\tilde Q_{uu}` or no step decreased the cost).  Its ``residual`` is the
         last predicted relative decrease and ``tolerance`` is ``rtol``.
     TypeError
         Naming the argument: non-callable ``dynamics``/``dynamics_jacobians``; a cost
-        without the four methods.
+        without the four methods, or whose derivatives are not returned with their
+        named fields (a tuple, say).
     ValueError
         Naming the argument: ``z0`` not one finite state; ``u_init`` not a finite
         (N, m) array with N, m >= 1, or outside the bounds; bounds that are non-finite,
@@ -541,12 +636,8 @@ def ilqr(
     bounds = _input_bounds(u_min, u_max, u)
     max_iter = _validate.count(max_iter, "max_iter")
     tol = _number(rtol, "rtol", _validate.nonnegative, "non-negative")
-    max_regularization = _number(
-        max_regularization, "max_regularization", _validate.positive, "positive"
-    )
-    min_regularization = _number(
-        min_regularization, "min_regularization", _validate.positive, "positive"
-    )
+    mu_max = _number(mu_max, "mu_max", _validate.positive, "positive")
+    mu_min = _number(mu_min, "mu_min", _validate.positive, "positive")
     problem = _Problem(dynamics, dynamics_jacobians, cost, z0.shape[0], u.shape[1], step, bounds)
 
     z = _rollout(problem, z0, u)
@@ -570,10 +661,10 @@ def ilqr(
                 stepped = _line_search(problem, z, u, k_ff, K_fb, delta_1, delta_2, history)
                 if stepped:
                     z, u = stepped
-                    mu = mu / _MU_FACTOR if mu / _MU_FACTOR >= min_regularization else 0.0
+                    mu = mu / _MU_FACTOR if mu / _MU_FACTOR >= mu_min else 0.0
                     break
-            mu = max(min_regularization, _MU_FACTOR * mu)
-            if mu > max_regularization:
+            mu = max(mu_min, _MU_FACTOR * mu)
+            if mu > mu_max:
                 reason = "regularization limit: " + (
                     "Q_uu + mu I not positive definite"
                     if backward is None
@@ -590,8 +681,7 @@ def ilqr(
             suggestion=(
                 "a larger max_iter"
                 if reason.startswith("maximum")
-                else "a better initial input sequence u_init, a larger max_regularization "
-                "or a larger rtol"
+                else "a better initial input sequence u_init, a larger mu_max or a larger rtol"
             ),
         )
     saturated = (

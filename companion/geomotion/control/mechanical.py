@@ -31,7 +31,7 @@ def _split(z):
     return z[..., :d], z[..., d:]
 
 
-def second_order_fields(acceleration, input_matrix, num_inputs, *, dimension=None):
+def second_order_fields(acceleration, G, num_inputs, *, dimension=None):
     r"""The fields :math:`F_0 = (v, f(q, v))`, :math:`F_i = (0, G_i(q))` of :math:`\dot v = f + Gu`.
 
     Parameters
@@ -39,8 +39,10 @@ def second_order_fields(acceleration, input_matrix, num_inputs, *, dimension=Non
     acceleration : callable
         :math:`f(q, v) -> (..., d)`, the drift acceleration (rad/s^2 or m/s^2), reactions
         at zero input included; broadcasting over leading axes.
-    input_matrix : callable
-        :math:`G(q) -> (..., d, m)`, acceleration per unit input; broadcasting.
+    G : callable
+        :math:`G(q) -> (..., d, m)`, the effective input map: acceleration per unit input
+        (rad/s^2 or m/s^2 per input unit; :math:`G = M^{-1}B` without constraints);
+        broadcasting.
     num_inputs : int
         :math:`m` >= 1.
     dimension : int or callable, optional
@@ -63,7 +65,7 @@ def second_order_fields(acceleration, input_matrix, num_inputs, *, dimension=Non
         non-finite values.
     """
     _numerics.callable_argument(acceleration, "acceleration", "f(q, v) -> (..., d)")
-    _numerics.callable_argument(input_matrix, "input_matrix", "G(q) -> (..., d, m)")
+    _numerics.callable_argument(G, "G", "G(q) -> (..., d, m)")
     num_inputs = _validate.count(num_inputs, "num_inputs")
 
     def drift(z):
@@ -75,8 +77,8 @@ def second_order_fields(acceleration, input_matrix, num_inputs, *, dimension=Non
         def field(z):
             q, _ = _split(z)
             d = q.shape[-1]
-            G = _numerics.evaluate(input_matrix, (q,), (d, num_inputs), "input_matrix(q)")
-            return np.concatenate([np.zeros(G.shape[:-1]), G[..., i]], axis=-1)
+            G_q = _numerics.evaluate(G, (q,), (d, num_inputs), "G(q)")
+            return np.concatenate([np.zeros(G_q.shape[:-1]), G_q[..., i]], axis=-1)
 
         return _numerics.Trusted(field)
 
@@ -88,7 +90,7 @@ def second_order_fields(acceleration, input_matrix, num_inputs, *, dimension=Non
     )
 
 
-def mechanical_fields(system, input_matrix, *, constraint=None):
+def mechanical_fields(system, B, *, constraint=None):
     r"""The first-order fields of a mechanical system, with or without ideal constraints.
 
     Without a constraint, :math:`f = -M^{-1}h` and :math:`G = M^{-1}B` (Cholesky solves).
@@ -104,9 +106,9 @@ def mechanical_fields(system, input_matrix, *, constraint=None):
     ----------
     system : geomotion.integrators.MechanicalSystem
         :math:`M(q)` and :math:`h(q, v)` (e.g. ``MechanicalSystem.from_tree(model)``).
-    input_matrix : (n, m) array_like
-        Constant :math:`B`: the applied load is :math:`Bu` (N m or N per coordinate per
-        input unit).
+    B : (n, m) array_like
+        Constant input map: the applied load is :math:`\tau = Bu` (N m or N per
+        coordinate per input unit).
     constraint : object, optional
         A constraint with ``jacobian(q)`` and ``acceleration_bias(q, v)`` (the protocol of
         :mod:`geomotion.constraints`); regular where evaluated.  Default (None):
@@ -122,7 +124,7 @@ def mechanical_fields(system, input_matrix, *, constraint=None):
     TypeError
         If ``system`` is not a MechanicalSystem.
     ValueError
-        If ``input_matrix`` is not a finite
+        If ``B`` is not a finite
         (n, m) matrix with n, m >= 1, or ``constraint`` lacks the protocol's methods;
         when evaluated, as :func:`geomotion.constraints.reduced_dynamics`.
     """
@@ -131,10 +133,10 @@ def mechanical_fields(system, input_matrix, *, constraint=None):
             f"system: expected a geomotion.integrators.MechanicalSystem, got "
             f"{type(system).__name__}"
         )
-    B = _validate.matrix(input_matrix, "input_matrix")
+    B = _validate.matrix(B, "B")
     if B.ndim != 2 or 0 in B.shape:
         raise ValueError(
-            f"input_matrix: expected a constant (n, m) matrix with n, m >= 1, got shape {B.shape}"
+            f"B: expected a constant (n, m) matrix with n, m >= 1, got shape {B.shape}"
         )
     n, m = B.shape
     checked = None if constraint is None else CheckedConstraint(constraint, n)

@@ -272,7 +272,7 @@ def car_bracket_figure(*, wheelbase=1.0, steer=0.3, drive=0.4):
     return fig
 
 
-def _theta_along(k, loop, seconds_per_side, points_per_side, momentum=0.0, torque=0.0):
+def _theta_along(k, loop, seconds_per_side, points_per_side, momentum=0.0, tau=0.0):
     r""":math:`\theta(t)` along a sampled loop, from the reconstruction rate (eq. 12).
 
     The loop is traversed at constant speed on each side and the momentum changes only
@@ -285,7 +285,7 @@ def _theta_along(k, loop, seconds_per_side, points_per_side, momentum=0.0, torqu
     times = dt * np.arange(loop.shape[0])
     rates = np.diff(loop, axis=0) / dt  # shape rate on each segment
     coupling = symmetry.constant_curvature_coupling(loop, k)
-    momenta = momentum + torque * times
+    momenta = momentum + tau * times
     start = symmetry.reconstruct_rate(1.0, coupling[:-1], momenta[:-1], rates)
     end = symmetry.reconstruct_rate(1.0, coupling[1:], momenta[1:], rates)
     theta = np.concatenate([[0.0], np.cumsum(0.5 * dt * (start + end))])
@@ -293,7 +293,7 @@ def _theta_along(k, loop, seconds_per_side, points_per_side, momentum=0.0, torqu
 
 
 def phase_loop_figure(
-    *, k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False, momentum=0.0, torque=0.0
+    *, k=1.0, a0=1.0, b0=0.5, corner=(0.0, 0.0), clockwise=False, momentum=0.0, tau=0.0
 ):
     r"""Figure: a rectangular shape loop at zero momentum turns the body by :math:`-ka_0b_0`.
 
@@ -308,7 +308,7 @@ def phase_loop_figure(
     counterclockwise and :math:`+ka_0b_0` clockwise, wherever the corner lies (the
     curvature is :math:`k` everywhere).  The result holds in this specified model only.
 
-    With an initial ``momentum`` or a known external ``torque`` about :math:`\theta`
+    With an initial ``momentum`` or a known external torque ``tau`` about :math:`\theta`
     (eq. 13, :math:`p_\theta(t) = p_0 + \tau t`) the net rotation gains the dynamic
     phase :math:`\int_0^T I^{-1}p_\theta\,dt = p_0T + \tau T^2/2` (:math:`T` = 4 s); the
     zero-momentum curve is then drawn too, for comparison.
@@ -327,8 +327,8 @@ def phase_loop_figure(
         Traverse the loop clockwise (first along +s2).
     momentum : float
         :math:`p_\theta` at the start, N m s.
-    torque : float
-        Constant external torque about :math:`\theta`, N m.
+    tau : float
+        Constant external torque :math:`\tau` about :math:`\theta`, N m.
 
     Returns
     -------
@@ -338,10 +338,10 @@ def phase_loop_figure(
     ------
     ValueError
         As :func:`geomotion.symmetry.rectangle_loop` (negative sides, bad corner) or for
-        a non-finite ``k``, ``momentum`` or ``torque``.
+        a non-finite ``k``, ``momentum`` or ``tau``.
     """
-    k, momentum, torque = float(k), float(momentum), float(torque)
-    for name, value in (("k", k), ("momentum", momentum), ("torque", torque)):
+    k, momentum, tau = float(k), float(momentum), float(tau)
+    for name, value in (("k", k), ("momentum", momentum), ("tau", tau)):
         if not np.isfinite(value):
             raise ValueError(f"{name}: expected a finite number, got {value!r}")
     points_per_side = 50
@@ -349,16 +349,16 @@ def phase_loop_figure(
     loop = symmetry.rectangle_loop(
         a0, b0, corner=corner, clockwise=clockwise, points_per_side=points_per_side
     )
-    forced = momentum != 0.0 or torque != 0.0
+    forced = momentum != 0.0 or tau != 0.0
     phase = symmetry.loop_phase(
         1.0,
         lambda s: symmetry.constant_curvature_coupling(s, k),
         vertices,
         momentum=momentum,
         times=np.arange(5.0) if forced else None,
-        torque=torque if forced else None,
+        tau=tau if forced else None,
     )
-    times, theta = _theta_along(k, loop, 1.0, points_per_side, momentum, torque)
+    times, theta = _theta_along(k, loop, 1.0, points_per_side, momentum, tau)
     direction = "clockwise" if clockwise else "counterclockwise"
 
     with style_context():
@@ -403,7 +403,7 @@ def phase_loop_figure(
                 theta,
                 color=MOTION,
                 linewidth=2.0,
-                label=f"θ(t), p_θ(0) = {momentum:g} N m s, τ = {torque:g} N m",
+                label=f"θ(t), p_θ(0) = {momentum:g} N m s, τ = {tau:g} N m",
             )
             right.plot(
                 *_theta_along(k, loop, 1.0, points_per_side),

@@ -315,7 +315,7 @@ def screw_axis_figure(*, V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
     return fig
 
 
-def particle_energy_figure(*, model=None, n_states=200, seed=0):
+def particle_energy_figure(*, model=None, n_states=200, rng=0):
     """Figure: a tree's particle cloud, and particle-sum energies against spatial-inertia energies.
 
     Each body is replaced by six point masses with its exact mass, centre of mass and
@@ -333,15 +333,16 @@ def particle_energy_figure(*, model=None, n_states=200, seed=0):
         :func:`geomotion.models.humanoid_upper_body`.
     n_states : int
         Number of random (q, v) states.
-    seed : int
-        Seed of the random states.
+    rng : None, int or numpy.random.Generator
+        Source of the random states (as :func:`numpy.random.default_rng` takes it);
+        default 0, the book's figure.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
     model = models.humanoid_upper_body() if model is None else model
-    energies = verification.particle_energy_comparison(model, n_states=n_states, seed=seed)
+    energies = verification.particle_energy_comparison(model, n_states=n_states, rng=rng)
     particle_energy, matrix_energy = energies.particle_energy, energies.matrix_energy
     posture = np.zeros(model.num_bodies)
     cloud = verification.tree_particle_cloud(model, posture)

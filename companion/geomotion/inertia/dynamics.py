@@ -160,12 +160,13 @@ def newton_euler_bias(I, V):
     return np.concatenate([np.cross(w, n) + np.cross(v, f), np.cross(w, f)], axis=-1)
 
 
-def newton_euler_wrench(I, V, Vdot):
+def newton_euler_wrench(I, V, A):
     r"""Net wrench on a rigid body from the body-frame Newton–Euler equation.
 
     .. math:: \mathcal F_B = \mathcal I_B\dot{\mathcal V}_B + [\mathcal V_B\times^*]\,\mathcal I_B\mathcal V_B
 
-    ``Vdot`` differentiates the body-coordinate components of ``V``; its linear block
+    ``A`` (:math:`\dot{\mathcal V}_B`, the body's twist rate, as ``a`` is the rate of
+    ``v``) differentiates the body-coordinate components of ``V``; its linear block
     is not the Cartesian acceleration of the origin (that is
     :math:`\dot v_B + \omega_B\times v_B`).
 
@@ -175,8 +176,9 @@ def newton_euler_wrench(I, V, Vdot):
         Body-fixed spatial inertia.
     V : (..., 6) array_like
         Body twist (rad/s, m/s).
-    Vdot : (..., 6) array_like
-        Time derivative of the body twist components (rad/s^2, m/s^2).
+    A : (..., 6) array_like
+        Time derivative :math:`\dot{\mathcal V}_B` of the body twist components
+        (rad/s^2, m/s^2).
 
     Returns
     -------
@@ -197,11 +199,11 @@ def newton_euler_wrench(I, V, Vdot):
     >>> from geomotion import inertia
     >>> I_C = inertia.thin_rod_central_inertia(1.0, 0.3, axis=0)
     >>> I_O = inertia.spatial_inertia(1.0, [0.15, 0.0, 0.0], I_C)
-    >>> V, Vdot = [0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
-    >>> inertia.newton_euler_wrench(I_O, V, Vdot).round(9)
+    >>> V, A = [0.0, 0.0, 2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
+    >>> inertia.newton_euler_wrench(I_O, V, A).round(9)
     array([ 0.  ,  0.  ,  0.03, -0.6 ,  0.15,  0.  ])
     """
-    return momentum(I, _validate.trailing_shape(Vdot, "Vdot", (6,))) + newton_euler_bias(I, V)
+    return momentum(I, _validate.trailing_shape(A, "A", (6,))) + newton_euler_bias(I, V)
 
 
 def planar_inertia(I):

@@ -2,7 +2,7 @@ r"""Whole trajectories of constrained systems, with residual and energy reports.
 
 :func:`simulate_constrained` integrates
 
-.. math:: M(q)\dot v + h(q, v) = Bu + Q_{other} - B_dv + J_c^T\lambda,\qquad \Phi(q) = 0,
+.. math:: M(q)\dot v + h(q, v) = Bu + \tau_{other} - B_dv + J_c^T\lambda,\qquad \Phi(q) = 0,
 
 by one of three methods:
 
@@ -18,7 +18,7 @@ It reports, per state, the position residual :math:`|\Phi|`, the velocity residu
 :math:`|J_cv|` and the terms of the work-inclusive energy balance
 
 .. math:: \dot E = u^Ty + P_{other} - D,\qquad E = T + V,\quad y = B^Tv,\quad
-          P_{other} = Q_{other}^Tv,\quad D = v^TB_dv \ge 0,
+          P_{other} = \tau_{other}^Tv,\quad D = v^TB_dv \ge 0,
 
 integrated consistently with the method, with the balance residual
 :math:`E - E_0 - W_{in} - W_{other} + W_{diss}`; per step, the multipliers and the
@@ -87,7 +87,7 @@ class ConstrainedTrajectory:
     input_work : (n_steps + 1, ...) ndarray
         :math:`\int u^Ty\,dt`, :math:`y = B^Tv`, in J.
     other_work : (n_steps + 1, ...) ndarray
-        :math:`\int P_{other}\,dt = \int Q_{other}^Tv\,dt` in J.
+        :math:`\int P_{other}\,dt = \int \tau_{other}^Tv\,dt` in J.
     dissipated : (n_steps + 1, ...) ndarray
         :math:`\int v^TB_dv\,dt \ge 0` in J.
     energy_residual : (n_steps + 1, ...) ndarray
@@ -185,7 +185,7 @@ def simulate_constrained(
     method="projection",
     u=None,
     B=None,
-    other_force=None,
+    other_tau=None,
     damping=None,
     gravity=None,
     alpha=None,
@@ -197,8 +197,8 @@ def simulate_constrained(
 ):
     r"""Integrate a constrained mechanical system and report residuals and the energy balance.
 
-    .. math:: M\dot v + h = Bu + Q_{other} - B_dv + J_c^T\lambda,\qquad \Phi(q) = 0,\qquad
-              \dot E = u^TB^Tv + Q_{other}^Tv - v^TB_dv
+    .. math:: M\dot v + h = Bu + \tau_{other} - B_dv + J_c^T\lambda,\qquad \Phi(q) = 0,\qquad
+              \dot E = u^TB^Tv + \tau_{other}^Tv - v^TB_dv
 
     Methods (see the module documentation): ``"projection"`` (order 4),
     ``"baumgarte"`` (order 4 while the violation stays small), ``"rattle"`` (order
@@ -233,10 +233,10 @@ def simulate_constrained(
     B : None or (n, m) array_like, optional
         Constant input matrix: generalized load :math:`Bu`, port output
         :math:`y = B^Tv`; identity by default.
-    other_force : None, (..., n) array_like, or callable
-        Declared other generalized load :math:`Q_{other}` (e.g. a spring not in
-        :math:`V`, a prescribed external load), constant or ``other_force(t, q, v)``;
-        its work is reported apart from the inputs'.
+    other_tau : None, (..., n) array_like, or callable
+        Declared other generalized load :math:`\tau_{other}` (e.g. a spring not in
+        :math:`V`, a prescribed external load), N or N m by coordinate, constant or
+        ``other_tau(t, q, v)``; its work is reported apart from the inputs'.
     damping : None, (n,) or (n, n) array_like
         Viscous damping :math:`B_d`, diagonal or symmetric positive semidefinite.
     gravity : None or (3,) array_like
@@ -329,9 +329,7 @@ def simulate_constrained(
     advance = integrate_function(equations.integrate, nq)
     B = _input_matrix(B, n)
     u_of, u_batch = _common.load_function(u, "u", B.shape[1], "u(t, q, v)")
-    other_of, other_batch = _common.load_function(
-        other_force, "other_force", n, "other_force(t, q, v)"
-    )
+    other_of, other_batch = _common.load_function(other_tau, "other_tau", n, "other_tau(t, q, v)")
     B_d = _common.damping_matrix(damping, n)
     q0, v0 = _common.initial_state(q0, v0, n, ("q0", "v0"), u_batch, other_batch, nq=nq)
     tolerance = tolerance.at(q0)

@@ -169,7 +169,7 @@ def rattle_step(
     constraint,
     q,
     v,
-    force,
+    tau,
     dt,
     *,
     t=0.0,
@@ -183,7 +183,7 @@ def rattle_step(
 
     The position multiplier is found by Newton's method on
     :math:`\Phi(q_{k+1}(\lambda_k)) = 0` to ``atol``; the velocity multiplier by a linear
-    solve (iterated when ``force`` depends on the velocity).
+    solve (iterated when ``tau`` depends on the velocity).
 
     Parameters
     ----------
@@ -194,10 +194,10 @@ def rattle_step(
         With ``residual(q)``, ``jacobian(q)`` and ``acceleration_bias(q, v)``.
     q, v : (..., n) array_like
         A consistent state: :math:`\Phi(q) = 0`, :math:`J_c(q)v = 0`.
-    force : None, (..., n) array_like, or callable
-        Applied generalized force without the constraint reaction (conservative,
-        input and dissipative loads together), N or N m by coordinate: constant or
-        ``force(t, q, v)``.
+    tau : None, (..., n) array_like, or callable
+        Applied generalized load :math:`\tau` without the constraint reaction
+        (conservative, input and dissipative loads together), N or N m by coordinate:
+        constant or ``tau(t, q, v)``.
     dt : float
         Step in s, positive.
     t : float, optional
@@ -245,7 +245,7 @@ def rattle_step(
     ...     residual=lambda q: 0.5 * ((q * q).sum(-1, keepdims=True) - 1.0),
     ...     jacobian=lambda q: q[..., None, :], acceleration_bias=lambda q, v: (v * v).sum(-1, keepdims=True))
     >>> step = integrators.rattle_step(2.0 * np.eye(2), circle, [0.0, -1.0], [1.0, 0.0],
-    ...                               force=[0.0, -2.0 * 9.81], dt=0.01)
+    ...                               tau=[0.0, -2.0 * 9.81], dt=0.01)
     >>> float(np.linalg.norm(step.q).round(9)), bool(abs(step.q @ step.v) < 1e-12)
     (1.0, True)
     >>> float(step.position_multiplier[0].round(2))
@@ -265,14 +265,14 @@ def rattle_step(
     v = configuration(v, nq if integrate is None else None, "v")
     n = v.shape[-1]
     M = mass_function(M, n)(q)
-    force_of, batch = _common.load_function(force, "force", n, "force(t, q, v)")
+    tau_of, batch = _common.load_function(tau, "tau", n, "tau(t, q, v)")
     q, v = _common.initial_state(q, v, n, ("q", "v"), batch, nq=nq)
     t = _validate.real_array(t, "t")
     if t.ndim:
         raise ValueError(f"t: expected a scalar time in s, got shape {t.shape}")
 
     def loads_of(time, position, rate):
-        return force_of(time, position, rate)[..., None, :]
+        return tau_of(time, position, rate)[..., None, :]
 
     checked = CheckedConstraint(constraint, n)
     start = loads_of(float(t), q, v)

@@ -66,7 +66,7 @@ QUANTITIES = ("position", "velocity", "acceleration", "energy")
 _OPTIONS = (
     "u",
     "B",
-    "other_force",
+    "other_tau",
     "damping",
     "gravity",
     "alpha",
@@ -402,7 +402,7 @@ def step_size_study(
         Any of ``"baumgarte"``, ``"projection"``, ``"rattle"``, each once; default all
         three in that order.
     **options
-        Passed to :func:`~geomotion.integrators.simulate_constrained`: ``u``, ``B``, ``other_force``,
+        Passed to :func:`~geomotion.integrators.simulate_constrained`: ``u``, ``B``, ``other_tau``,
         ``damping``, ``gravity``, ``atol``, ``rtol``, ``length_scale``, ``max_iter``, and
         the Baumgarte gains
         ``alpha``, ``beta`` (1/s; required when ``"baumgarte"`` is studied, given to

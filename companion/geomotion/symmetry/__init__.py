@@ -35,7 +35,7 @@ When the momentum is conserved
 not depend on it, so constraints and potentials must respect the symmetry too) and no
 applied load acts about it.  A known external torque :math:`\tau(t)` about :math:`\theta`
 instead gives :math:`p_\theta(t) = p_\theta(0) + \int_0^t\tau\,dt'`, which only adds to
-the dynamic phase: :func:`dynamic_phase` and :func:`loop_phase` take it as ``torque``.  A
+the dynamic phase: :func:`dynamic_phase` and :func:`loop_phase` take it as ``tau``.  A
 golfer standing on the ground receives such moments from the ground, so conservation is a
 property of a model, to be checked, not a given.
 
@@ -76,7 +76,7 @@ where it is locally Euclidean, whatever its Christoffel symbols).
 Callables
 ---------
 ``locked_inertia`` and ``coupling`` may be constants or functions of one shape sample
-``s`` (shape ``(k,)``), returning a float (kg m^2) and a ``(k,)`` array; ``torque`` may
+``s`` (shape ``(k,)``), returning a float (kg m^2) and a ``(k,)`` array; ``tau`` may
 be a constant or a function of one time (s) returning a float (N m); ``metric`` (of
 :func:`gaussian_curvature`) a function of one point returning a (2, 2) matrix.  They go
 through the package's one contract for functions you pass in (see the API convention

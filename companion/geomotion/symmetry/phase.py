@@ -48,7 +48,7 @@ class LoopPhase:
         return self.dynamic + self.geometric
 
 
-def _torque_impulses(torque, t, h):
+def _torque_impulses(tau, t, h):
     r"""Impulse :math:`\int_{t_0}^{t}\tau` at the Gauss time nodes of every segment (..., K-1, n).
 
     Inside segment i the impulse from its start to node j is
@@ -57,19 +57,19 @@ def _torque_impulses(torque, t, h):
     """
     start = t[..., :-1]
     inner_times = start[..., None, None] + (_XI[:, None] * _XI) * h[..., None, None]
-    tau_inner = _field(torque, inner_times, 0, (), "torque")
-    tau_nodes = _field(torque, _time_nodes(start, h), 0, (), "torque")
+    tau_inner = _field(tau, inner_times, 0, (), "tau")
+    tau_nodes = _field(tau, _time_nodes(start, h), 0, (), "tau")
     within = _XI * h[..., None] * (tau_inner @ _W)
     whole = h * (tau_nodes @ _W)
     before = np.cumsum(whole, axis=-1) - whole
     return before[..., None] + within
 
 
-def dynamic_phase(locked_inertia, shape, times, *, momentum=0.0, torque=None):
+def dynamic_phase(locked_inertia, shape, times, *, momentum=0.0, tau=None):
     r"""Dynamic phase :math:`\int_{t_0}^{t_K} I(s(t))^{-1}p_\theta(t)\,dt` along a sampled path.
 
     The first term of eq. 13.  The momentum starts at ``momentum`` and changes only by
-    the impulse of a known external ``torque`` about :math:`\theta`,
+    the impulse of a known external torque ``tau`` about :math:`\theta`,
     :math:`p_\theta(t) = p_\theta(t_0) + \int_{t_0}^t\tau\,dt'`.  The phase is linear in
     :math:`(p_\theta(t_0), \tau)`: the part owed to the torque is this function with
     ``momentum=0``.  The path need not be closed.
@@ -84,9 +84,9 @@ def dynamic_phase(locked_inertia, shape, times, *, momentum=0.0, torque=None):
         Strictly increasing sample times (s).
     momentum : float or (...) array_like, optional
         :math:`p_\theta` at ``times[..., 0]`` (N m s); default 0.
-    torque : callable or float, optional
-        Known external torque about :math:`\theta` (N m): a function of one time (s), or
-        a constant.  None (default) conserves the momentum.
+    tau : callable or float, optional
+        Known external torque :math:`\tau` about :math:`\theta` (N m): a function of one
+        time (s), or a constant.  None (default) conserves the momentum.
 
     Returns
     -------
@@ -106,8 +106,8 @@ def dynamic_phase(locked_inertia, shape, times, *, momentum=0.0, torque=None):
     h = np.diff(t, axis=-1)
     I = _locked_inertia_at(locked_inertia, _segment_nodes(s[..., :-1, :], np.diff(s, axis=-2)))
     p = p0[..., None, None]
-    if torque is not None:
-        p = p + _torque_impulses(torque, t, h)
+    if tau is not None:
+        p = p + _torque_impulses(tau, t, h)
     return _scalar_or_array(np.sum(h * ((p / I) @ _W), axis=-1))
 
 
@@ -152,7 +152,7 @@ def geometric_phase(locked_inertia, coupling, shape):
     return _scalar_or_array(-np.einsum("...ink,...ik,n->...", A, ds, _W))
 
 
-def loop_phase(locked_inertia, coupling, shape, *, momentum=0.0, times=None, torque=None):
+def loop_phase(locked_inertia, coupling, shape, *, momentum=0.0, times=None, tau=None):
     r"""Dynamic and geometric phase of a closed shape loop (eq. 13).
 
     .. math:: \Delta\theta = \int_0^T I(s(t))^{-1}p_\theta\,dt - \oint A(s)\,ds
@@ -173,9 +173,9 @@ def loop_phase(locked_inertia, coupling, shape, *, momentum=0.0, times=None, tor
     times : (..., K) array_like, optional
         Strictly increasing sample times (s); required unless the momentum is zero and
         there is no torque.
-    torque : callable or float, optional
-        Known external torque about :math:`\theta` (N m), see :func:`dynamic_phase`;
-        default None (no torque).
+    tau : callable or float, optional
+        Known external torque :math:`\tau` about :math:`\theta` (N m), see
+        :func:`dynamic_phase`; default None (no torque).
 
     Returns
     -------
@@ -191,7 +191,7 @@ def loop_phase(locked_inertia, coupling, shape, *, momentum=0.0, times=None, tor
     geometric = geometric_phase(locked_inertia, coupling, shape)
     p0 = _validate.real_array(momentum, "momentum")
     if times is None:
-        if torque is not None or np.any(p0 != 0):
+        if tau is not None or np.any(p0 != 0):
             raise ValueError(
                 "times: expected the sample times (s) of the loop, required for the dynamic "
                 "phase at nonzero momentum or torque, got None"
@@ -199,5 +199,5 @@ def loop_phase(locked_inertia, coupling, shape, *, momentum=0.0, times=None, tor
         batch = _batch_shape(shape=np.shape(geometric), momentum=p0.shape)
         dynamic = _scalar_or_array(np.zeros(batch))
     else:
-        dynamic = dynamic_phase(locked_inertia, shape, times, momentum=p0, torque=torque)
+        dynamic = dynamic_phase(locked_inertia, shape, times, momentum=p0, tau=tau)
     return LoopPhase(dynamic=dynamic, geometric=geometric)
