@@ -102,10 +102,6 @@ PENDING_TREE_AND_MODELS = {
     "summary, and read it by name in constraints.ClosureSet.jacobian_and_bias "
     "(frame_closures.py: `J_c, gamma = self._stack.jacobian_and_bias(q, v)`) and in "
     "tests/companion/test_tree_lanes.py, test_frame_pair.py",
-    "models.SwingPlaneGolfer.constrained_terms": "returns the tuple (M, h, J_c, gamma): "
-    "return a frozen dataclass with those fields; read it by name in "
-    "SwingPlaneGolfer.constrained_dynamics, tests/companion/test_swing_loads.py and three "
-    "cells of notebooks/golf_downswing.ipynb",
     # options after self -> keyword-only
     "tree.FramePair.kinematics(v=...)": "kinematics(self, q, *, v=None)",
     "models.PlanarClosedChain.aligned_angles(branch=...)": "aligned_angles(self, *, "

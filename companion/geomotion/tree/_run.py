@@ -81,11 +81,11 @@ def one_state(model, arrays, sizes):
     """The rows (1, n) of one configuration's arrays, or None to take the general path.
 
     The lean path of a single call: each array must already be what the kernels take (a
-    writable, C-contiguous float64 vector of its size) and the configuration's
-    quaternions unit.  Finiteness is judged on the result (a non-finite input makes a
-    non-finite result, and the ``*_one`` functions then return None): anything else
-    returns None, and the caller's general path then converts, broadcasts or refuses the
-    input with its own message.
+    writable, C-contiguous float64 vector of its size), finite, and the configuration's
+    quaternions unit.  (Finiteness is checked on the inputs, not judged from the result:
+    a coordinate that does not enter the result, the root joint's angle in ``M``, could
+    hide a NaN.)  Anything else returns None, and the caller's general path then
+    converts, broadcasts or refuses the input with its own message.
     """
     for x, n in zip(arrays, sizes):
         if (
@@ -94,6 +94,7 @@ def one_state(model, arrays, sizes):
             or x.shape != (n,)
             or not x.flags.c_contiguous
             or not x.flags.writeable
+            or not math.isfinite(x.dot(x))
         ):
             return None
     columns, _ = model._quaternion_columns
@@ -106,7 +107,8 @@ def one_state(model, arrays, sizes):
 
 
 def _finite(out):
-    """``out`` (1, ...) without its row axis if every entry is finite, else None."""
+    """``out`` (1, ...) without its row axis if every entry is finite, else None (finite
+    inputs can still overflow; the general path then says so)."""
     row = out.reshape(-1)
     return out[0] if math.isfinite(row.dot(row)) else None
 
