@@ -73,6 +73,9 @@ def _inputs(model, arrays, g, f_ext, frame):
     return batch, laid, G, F, use_f
 
 
+_FLOAT64 = np.dtype(np.float64)
+_ONE_STRIDE = (_FLOAT64.itemsize,)  # a contiguous float64 vector
+
 #: The kernels' placeholder for "no external wrenches" (``use_f`` False).
 NO_WRENCH = np.zeros((1, 1, 6))
 
@@ -90,9 +93,9 @@ def one_state(model, arrays, sizes):
     for x, n in zip(arrays, sizes):
         if (
             type(x) is not np.ndarray
-            or x.dtype != np.float64
+            or x.dtype is not _FLOAT64
             or x.shape != (n,)
-            or not x.flags.c_contiguous
+            or x.strides != _ONE_STRIDE
             or not x.flags.writeable
             or not math.isfinite(x.dot(x))
         ):
@@ -103,13 +106,13 @@ def one_state(model, arrays, sizes):
         norms = np.sqrt((quaternions * quaternions).sum(axis=1))
         if not np.all(np.abs(norms - 1.0) <= QUATERNION_ATOL):
             return None
-    return [x.reshape(1, n) for x, n in zip(arrays, sizes)]
+    return [x[None] for x in arrays]
 
 
 def _finite(out):
     """``out`` (1, ...) without its row axis if every entry is finite, else None (finite
     inputs can still overflow; the general path then says so)."""
-    row = out.reshape(-1)
+    row = out.ravel()
     return out[0] if math.isfinite(row.dot(row)) else None
 
 
