@@ -1,20 +1,23 @@
 r"""Independent checks of the fast tree algorithms.
 
 The fast algorithms :func:`geomotion.tree.crba`, :func:`~geomotion.tree.rnea` and
-:func:`~geomotion.tree.aba` run on operators compiled once per model (canonical joint
-frames, bodies renumbered depth-first, inertias in packed storage), shared between them.
-So a check that compares two fast results with each other (RNEA against CRBA, say)
-passes on a wrong compiled inertia or a transposed joint rotation: both sides carry
-the same error.  Every check here instead puts one fast result against a quantity
-built without any compiled data, in the user's own body frames, from the readable
-reference path of :mod:`geomotion.tree` and the Newton–Euler recursion written out
-here on its explicit 6x6 operators (:func:`reference_inverse_dynamics`):
+:func:`~geomotion.tree.aba` run as compiled kernels (``geomotion.tree._lanes``) on one set
+of flat arrays built once per model and shared between them (``geomotion.tree._jit``:
+per body its parent, joint type, screw, placement, slices of ``q`` and ``v``, spatial
+inertia and motion-subspace columns), and they compute the joint motions and 6x6
+operators with their own compiled code.  So a check that compares two fast results with
+each other (RNEA against CRBA, say) passes on a wrong array or a wrong joint motion: both
+sides carry the same error.  Every check here instead puts one fast result against a
+quantity built without those arrays or kernels, in the user's own body frames, from the
+readable reference path of :mod:`geomotion.tree` and the Newton–Euler recursion written
+out here on its explicit 6x6 operators (:func:`reference_inverse_dynamics`):
 
-* ``CRBA vs particle energy``: :math:`\tfrac12\dot q^TM\dot q` from
+* ``CRBA vs particle energy``: :math:`\tfrac12v^TMv` from
   :func:`~geomotion.tree.crba` against a direct sum over point particles that move with
   the reference body twists (:func:`tree_particle_energy`);
 * ``CRBA vs body Jacobians``: :func:`~geomotion.tree.crba` against
-  :math:`\sum_iJ_i^T\mathcal I_iJ_i` (:func:`mass_matrix_from_body_jacobians`);
+  :math:`\sum_iJ_i^T\mathcal I_iJ_i` (:func:`mass_matrix_from_body_jacobians`,
+  equation :eq:`eq-mass-matrix-jacobians`);
 * ``RNEA columns vs reference M``: inverse dynamics with unit accelerations, no velocity
   and no gravity (:func:`mass_matrix_from_inverse_dynamics`) against
   :func:`~geomotion.tree.joint_mass_matrix` of :func:`~geomotion.tree.prepare`;
@@ -26,20 +29,21 @@ here on its explicit 6x6 operators (:func:`reference_inverse_dynamics`):
 * ``reference M qdd_ABA vs tau - b``: the residual of the fast accelerations in the
   reference equations of motion, relative to the net joint force ``tau - b``.
 
-What the checks share.  All reference sides start from
-:func:`~geomotion.tree.joint_transforms` (each joint's screw exponential and its 6x6
-motion transform).  The particle check decodes each body's mass, centre of mass and
-central inertia with :func:`geomotion.inertia.mass_properties`, as
-:class:`~geomotion.tree.Tree` does for the fast path's compiled data (the other
-references use the spatial inertias as given), and places the particles with
-:func:`geomotion.inertia.particle_model`.  With the fast path the references share
-only low-level spatial helpers (skew matrices, pose inverse, motion transform; tested
-on their own against hand derivations), which the fast path uses for its constant
-operators.  An error in the fast path's compiled data or helpers therefore shows in
-every check of the algorithm it touches, and the two CRBA checks stay at rounding
-level when only the Newton–Euler passes (RNEA, ABA) are wrong;
-``tests/companion/test_verification.py`` injects such errors into both fast paths
-(batches below and above 96 configurations) to prove it.
+What the checks share.  All reference sides start from the joint models' own motions
+(``joint.transform``: the screw exponential :func:`geomotion.spatial.exp_twist` of a screw
+joint, the quaternion's rotation of a ball or free-flyer joint), through
+:func:`~geomotion.tree.joint_transforms` (their 6x6 motion transforms) or
+:func:`~geomotion.tree.forward_kinematics`.  The particle check decodes each body's mass,
+centre of mass and central inertia with :func:`geomotion.inertia.mass_properties` (the
+decoder with which :class:`~geomotion.tree.Tree` checks the inertias it is given) and
+places the particles with :func:`geomotion.inertia.particle_model`; the other references,
+like the compiled arrays, use the spatial inertias as given.  With the fast path the
+references share only the model's data as the user gave it (parents, placements, joint
+screws and subspaces, inertias), not the code that computes with it.  An error in the fast path's arrays or kernels
+therefore shows in every check of the algorithm it touches, and the two CRBA checks stay
+at rounding level when only the Newton–Euler passes (RNEA, ABA) are wrong;
+``tests/companion/test_verification.py`` injects such errors into the compiled arrays
+(batches smaller than one block of lanes, and of several blocks) to prove it.
 
 :func:`tree_checks` runs them all on random states of a model and reports the
 largest relative disagreement of each.
@@ -86,8 +90,8 @@ def tree_particle_cloud(model, q):
     ----------
     model : Tree
         The mechanism; ideal point masses and thin rods are allowed.
-    q : (..., N) array_like
-        Joint positions (rad or m).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
 
     Returns
     -------
@@ -97,7 +101,7 @@ def tree_particle_cloud(model, q):
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) array.
     """
     T = tree.forward_kinematics(model, q)  # (..., N, 4, 4): T_0i
     _, positions = _body_particles(model)
@@ -110,14 +114,16 @@ def tree_particle_energy(model, q, v):
     .. math:: K = \sum_i\sum_k \tfrac12 m_{ik}\|v_i + \omega_i\times r_{ik}\|^2
 
     with :math:`(\omega_i, v_i)` body i's twist in its own frame (from the reference
-    velocity recursion :func:`geomotion.tree.body_twists`) and :math:`r_{ik}` its
-    particles in that frame.
+    velocity recursion :func:`geomotion.tree.body_twists`, equation
+    :eq:`eq-velocity-recursion`) and :math:`r_{ik}` its particles in that frame.
 
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
+    v : (..., nv) array_like
+        Velocities (rad/s or m/s).
 
     Returns
     -------
@@ -193,23 +199,25 @@ def particle_energy_comparison(model, *, n_states=200, seed=0):
 def mass_matrix_from_body_jacobians(model, q):
     r"""Joint inertia :math:`M = \sum_i J_i^T\mathcal I_iJ_i` from the reference body Jacobians.
 
+    Equation :eq:`eq-mass-matrix-jacobians`.
+
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
-        Joint positions (rad or m).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
 
     Returns
     -------
-    (..., N, N) ndarray
+    (..., nv, nv) ndarray
         kg m^2 / kg m / kg entries by joint type.
 
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) array.
     """
-    J = tree.body_jacobians(model, q)  # (..., N, 6, N)
+    J = tree.body_jacobians(model, q)  # (..., N, 6, nv)
     return np.einsum("...iak,iab,...ibl->...kl", J, model.inertias, J)
 
 
@@ -221,17 +229,17 @@ def mass_matrix_from_inverse_dynamics(model, q):
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
-        Joint positions (rad or m).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
 
     Returns
     -------
-    (..., N, N) ndarray
+    (..., nv, nv) ndarray
 
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) array.
     """
     q = _validate.real_array(q, "q")
     zero = np.zeros(q.shape[:-1] + (model.nv,))
@@ -257,21 +265,24 @@ def reference_inverse_dynamics(model, q, v, a, *, gravity=None):
     :math:`\mathcal F_{\lambda(i)} \mathrel{+}= X_i^T\mathcal F_i`.  The same equations as
     :func:`geomotion.tree.rnea`, written out on the 6x6 operators ``X_i`` of
     :func:`geomotion.tree.prepare` in the user's body frames, without the fast path's
-    compiled data.
+    compiled data: the velocity recursion :eq:`eq-velocity-recursion` and the body-frame
+    Newton–Euler equation :eq:`eq-spatial_newton_euler_final`.
 
     Parameters
     ----------
     model : Tree
-    q, v, a : (..., N) array_like
-        Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
-        m/s^2); leading axes broadcast.
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
+    v, a : (..., nv) array_like
+        Velocities (rad/s or m/s) and accelerations (rad/s^2 or m/s^2); leading axes
+        broadcast.
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2; a
         batch of them broadcasts with the states.
 
     Returns
     -------
-    (..., N) ndarray
+    (..., nv) ndarray
         Joint forces (N m or N).
 
     Raises
@@ -319,21 +330,24 @@ def forward_dynamics_by_dense_solve(model, q, v, tau, *, gravity=None):
 
     .. math:: M(q)\,\ddot q = \tau - b(q, \dot q)
 
-    ``M`` from :func:`geomotion.tree.joint_mass_matrix` of :func:`geomotion.tree.prepare`,
-    ``b`` from :func:`reference_inverse_dynamics` at zero acceleration; the system is
-    solved with the Cholesky factor of ``M``.
+    (the joint-space equations :eq:`conv-joint-space` of the conventions, with
+    :math:`b = C\dot q + g`), with ``M`` from :func:`geomotion.tree.joint_mass_matrix` of
+    :func:`geomotion.tree.prepare` and ``b`` from :func:`reference_inverse_dynamics` at
+    zero acceleration; the system is solved with the Cholesky factor of ``M``.
 
     Parameters
     ----------
     model : Tree
-    q, v, tau : (..., N) array_like
-        Joint positions (rad or m), rates (rad/s or m/s), forces (N m or N).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
+    v, tau : (..., nv) array_like
+        Velocities (rad/s or m/s) and joint forces (N m or N).
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2.
 
     Returns
     -------
-    (..., N) ndarray
+    (..., nv) ndarray
         Joint accelerations (rad/s^2 or m/s^2).
 
     Raises
@@ -420,9 +434,10 @@ class TreeCheckReport:
 def tree_checks(model, rng, *, n_states=100, gravity=None):
     """Run every independent check of this module on random states of ``model``.
 
-    Each fast algorithm is called once on the whole batch, so ``n_states`` below and
-    above the batch size where :func:`geomotion.tree.crba` and friends switch
-    implementation (96) exercises each of the two fast paths.
+    Each fast algorithm is called once on the whole batch, which the kernels run in
+    blocks of 64 configurations (``geomotion.tree._lanes.LANES``; a smaller batch is one
+    block of its own size), so ``n_states`` below and above 64 exercises both block
+    widths.
 
     **Batches**: the call draws its own batch of ``n_states`` states for one model.
 

@@ -102,8 +102,9 @@ def twist_row_scale(length_scale):
     r"""Row scale of a twist Jacobian for :func:`scaled_singular_values`: :math:`(1, 1, 1, L, L, L)`.
 
     One rad/s of angular rate counts as much as :math:`L` m/s of linear speed (a point at
-    distance :math:`L` from the axis).  :math:`L` is a modelling choice -- e.g. the club
-    length -- and must be reported with any singular value computed from it.
+    distance :math:`L` from the axis): the scaled norm :eq:`conv-scaled-norm` of the
+    conventions.  :math:`L` is a modelling choice -- e.g. the club length -- and must be
+    reported with any singular value computed from it.
 
     Parameters
     ----------
