@@ -141,7 +141,8 @@ def floating_base_mobility(
     With a 6-D floating pelvis and two 7-joint legs, :math:`n = 6 + 7 + 7 = 20`; a rigid
     stationary foot imposes up to 6 constraints, leaving 14, and two leave 8.  The base
     must be counted before constraints are subtracted: starting from the 14 joint
-    coordinates alone drops it.
+    coordinates alone drops it.  The count :math:`\dim Q_c = n - c` of equation
+    :eq:`eq-ch2-tangent-constraint`.
 
     The constraint count bounds the number of *independent* constraints from above, so
     :math:`d` is the mobility at regular configurations and a lower bound elsewhere
