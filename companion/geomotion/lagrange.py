@@ -8,7 +8,9 @@ The kinetic energy :math:`K = \tfrac12 v^TM(q)v` of generalized coordinates :mat
           \Gamma_{ijk} = \tfrac12\left(\partial_kM_{ij} + \partial_jM_{ik}
                                         - \partial_iM_{jk}\right),
 
-built from the first partial derivatives of the metric :math:`M` alone.  This module
+built from the first partial derivatives of the metric :math:`M` alone (equation
+:eq:`eq-ch2-christoffel`, in the equations of motion :eq:`eq-ch2-euler-lagrange-constrained`;
+the energy identity is :eq:`eq-ch2-energy-identity`).  This module
 works for *any* mass-matrix function -- a tree's CRBA, a hand-written metric, a
 reduced model -- in four steps:
 
@@ -252,6 +254,8 @@ def christoffel_first_kind(dM):
     .. math:: \Gamma_{ijk} = \tfrac12\left(\partial_kM_{ij} + \partial_jM_{ik}
                                             - \partial_iM_{jk}\right)
 
+    Equation :eq:`eq-ch2-christoffel`.
+
     Parameters
     ----------
     dM : (..., n, n, n) array_like
@@ -284,7 +288,8 @@ def christoffel_second_kind(M, dM, *, rtol=_SINGULARITY_RTOL):
     Computed by solving :math:`M\,\Gamma^{\cdot}_{jk} = \Gamma_{\cdot jk}` with the
     Cholesky factor :math:`M = LL^T` (no inverse is formed).  With them the
     force-free motion reads :math:`\ddot q^i = -\sum_{j,k}\Gamma^i_{jk}\dot q^j\dot q^k`,
-    since :math:`(M^{-1}c)_i = \sum_{j,k}\Gamma^i_{jk}v_jv_k`.
+    since :math:`(M^{-1}c)_i = \sum_{j,k}\Gamma^i_{jk}v_jv_k` (:math:`c` of
+    :eq:`eq-ch2-christoffel`).
 
     Parameters
     ----------
@@ -342,8 +347,8 @@ def _contract_last(array, v, name_of_array):
 def coriolis_matrix(dM, v):
     r"""Coriolis matrix of the Christoffel symbols, :math:`C_{ij} = \sum_k\Gamma_{ijk}v_k`.
 
-    It represents the velocity load, :math:`Cv = c`, and makes :math:`\dot M - 2C`
-    skew-symmetric.
+    It represents the velocity load, :math:`Cv = c` (equation :eq:`eq-ch2-christoffel`),
+    and makes :math:`\dot M - 2C` skew-symmetric.
 
     Parameters
     ----------
@@ -371,7 +376,8 @@ def coriolis_forces(dM, v):
 
     The centrifugal and Coriolis part of the generalized force, :math:`c = Cv`; it is
     independent of the matrix chosen to represent it.  For a tree it equals
-    ``geomotion.tree.bias_forces(model, q, v, gravity=(0, 0, 0))``.
+    ``geomotion.tree.bias_forces(model, q, v, gravity=(0, 0, 0))``.  Equation
+    :eq:`eq-ch2-christoffel`.
 
     Parameters
     ----------
@@ -430,8 +436,9 @@ def energy_identity_residual(dM, v, *, c=None):
 
     .. math:: v^Tc = \sum_{i,j,k}\Gamma_{ijk}v_iv_jv_k = \tfrac12v^T\dot Mv .
 
-    With ``c`` given, checks that load (e.g. a tree's bias forces at zero gravity)
-    against the metric derivatives instead of this module's own :func:`coriolis_forces`.
+    Equation :eq:`eq-ch2-energy-identity`.  With ``c`` given, checks that load (e.g. a
+    tree's bias forces at zero gravity) against the metric derivatives instead of this
+    module's own :func:`coriolis_forces`.
 
     Parameters
     ----------
@@ -468,7 +475,8 @@ def skew_residual(dM, v, *, C=None):
 
     For the Christoffel :math:`C` of :func:`coriolis_matrix` (the default) :math:`r` is
     zero up to rounding; pass another representation ``C`` (e.g. from an analytic tree
-    algorithm) to check it.  Not every ``C`` with :math:`Cv = c` passes.
+    algorithm) to check it.  Not every ``C`` with :math:`Cv = c` passes.  The
+    skew-symmetry is the matrix form of the energy identity :eq:`eq-ch2-energy-identity`.
 
     Parameters
     ----------

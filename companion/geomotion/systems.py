@@ -29,8 +29,10 @@ __all__ = ["MechanicalSystem"]
 class MechanicalSystem:
     r"""Equations of motion :math:`M(q)\dot v + h(q, v) = Q` given by three functions.
 
-    For systems that are not trees (e.g. a particle in the plane with
-    :math:`M = mI`); :meth:`from_tree` wraps a :class:`geomotion.tree.Tree`.  Each
+    The unconstrained form of equation :eq:`eq-ch2-euler-lagrange-constrained` (or
+    :eq:`conv-joint-space` of the conventions), for systems that are not trees (e.g. a
+    particle in the plane with :math:`M = mI`); :meth:`from_tree` wraps a
+    :class:`geomotion.tree.Tree`.  Each
     function may be written for one point or broadcast over leading batch axes; the
     integrators and control modules call it through the package's callable contract.
 

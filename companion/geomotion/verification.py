@@ -10,11 +10,12 @@ kernels or their arrays, in the user's own body frames, from the readable oracle
 :mod:`geomotion.tree.reference` (its Newton–Euler recursion on explicit 6x6 operators is
 :func:`geomotion.tree.reference.rnea`):
 
-* ``CRBA vs particle energy``: :math:`\tfrac12\dot q^TM\dot q` from
+* ``CRBA vs particle energy``: :math:`\tfrac12v^TMv` from
   :func:`~geomotion.tree.crba` against a direct sum over point particles that move with
   the reference body twists (:func:`tree_particle_energy`);
 * ``CRBA vs body Jacobians``: :func:`~geomotion.tree.crba` against
-  :math:`\sum_iJ_i^T\mathcal I_iJ_i` (:func:`mass_matrix_from_body_jacobians`);
+  :math:`\sum_iJ_i^T\mathcal I_iJ_i` (:func:`mass_matrix_from_body_jacobians`,
+  equation :eq:`eq-mass-matrix-jacobians`);
 * ``RNEA columns vs reference M``: inverse dynamics with unit accelerations, no velocity
   and no gravity (:func:`mass_matrix_from_inverse_dynamics`) against
   :func:`~geomotion.tree.joint_mass_matrix` of :func:`~geomotion.tree.prepare`;
@@ -84,8 +85,8 @@ def tree_particle_cloud(model, q):
     ----------
     model : Tree
         The mechanism; ideal point masses and thin rods are allowed.
-    q : (..., N) array_like
-        Joint positions (rad or m).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
 
     Returns
     -------
@@ -95,7 +96,7 @@ def tree_particle_cloud(model, q):
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) array.
     """
     T = tree.forward_kinematics(model, q)  # (..., N, 4, 4): T_0i
     _, positions = _body_particles(model)
@@ -108,14 +109,16 @@ def tree_particle_energy(model, q, v):
     .. math:: K = \sum_i\sum_k \tfrac12 m_{ik}\|v_i + \omega_i\times r_{ik}\|^2
 
     with :math:`(\omega_i, v_i)` body i's twist in its own frame (from the reference
-    velocity recursion :func:`geomotion.tree.body_twists`) and :math:`r_{ik}` its
-    particles in that frame.
+    velocity recursion :func:`geomotion.tree.body_twists`, equation
+    :eq:`eq-velocity-recursion`) and :math:`r_{ik}` its particles in that frame.
 
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
+    v : (..., nv) array_like
+        Velocities (rad/s or m/s).
 
     Returns
     -------
@@ -192,23 +195,25 @@ def particle_energy_comparison(model, *, n_states=200, rng=0):
 def mass_matrix_from_body_jacobians(model, q):
     r"""Joint inertia :math:`M = \sum_i J_i^T\mathcal I_iJ_i` from the reference body Jacobians.
 
+    Equation :eq:`eq-mass-matrix-jacobians`.
+
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
-        Joint positions (rad or m).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
 
     Returns
     -------
-    (..., N, N) ndarray
+    (..., nv, nv) ndarray
         kg m^2 / kg m / kg entries by joint type.
 
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) array.
     """
-    J = tree.body_jacobians(model, q)  # (..., N, 6, N)
+    J = tree.body_jacobians(model, q)  # (..., N, 6, nv)
     return np.einsum("...iak,iab,...ibl->...kl", J, model.inertias, J)
 
 
@@ -220,17 +225,17 @@ def mass_matrix_from_inverse_dynamics(model, q):
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
-        Joint positions (rad or m).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
 
     Returns
     -------
-    (..., N, N) ndarray
+    (..., nv, nv) ndarray
 
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) array.
     """
     q = _validate.real_array(q, "q")
     zero = np.zeros(q.shape[:-1] + (model.nv,))
@@ -246,21 +251,24 @@ def forward_dynamics_by_dense_solve(model, q, v, tau, *, gravity=None):
 
     .. math:: M(q)\,\ddot q = \tau - b(q, \dot q)
 
-    ``M`` from :func:`geomotion.tree.joint_mass_matrix` of :func:`geomotion.tree.prepare`,
-    ``b`` from :func:`geomotion.tree.reference.rnea` at zero acceleration; the system is
-    solved with the Cholesky factor of ``M``.
+    (the joint-space equations :eq:`conv-joint-space` of the conventions, with
+    :math:`b = C\dot q + g`), with ``M`` from :func:`geomotion.tree.joint_mass_matrix` of
+    :func:`geomotion.tree.prepare` and ``b`` from :func:`geomotion.tree.reference.rnea` at
+    zero acceleration; the system is solved with the Cholesky factor of ``M``.
 
     Parameters
     ----------
     model : Tree
-    q, v, tau : (..., N) array_like
-        Joint positions (rad or m), rates (rad/s or m/s), forces (N m or N).
+    q : (..., nq) array_like
+        Configurations (rad or m; unit quaternions for ball and free-flyer joints).
+    v, tau : (..., nv) array_like
+        Velocities (rad/s or m/s) and joint forces (N m or N).
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``.  Or gravity in base coordinates, m/s^2.
 
     Returns
     -------
-    (..., N) ndarray
+    (..., nv) ndarray
         Joint accelerations (rad/s^2 or m/s^2).
 
     Raises
@@ -347,9 +355,10 @@ class TreeCheckReport:
 def tree_checks(model, *, rng=0, n_states=100, gravity=None):
     """Run every independent check of this module on random states of ``model``.
 
-    Each fast algorithm is called once on the whole batch, so ``n_states`` below and
-    above the batch size where :func:`geomotion.tree.crba` and friends switch
-    implementation (96) exercises each of the two fast paths.
+    Each fast algorithm is called once on the whole batch, which the kernels run in
+    blocks of 64 configurations (``geomotion.tree._lanes.LANES``; a smaller batch is one
+    block of its own size), so ``n_states`` below and above 64 exercises both block
+    widths.
 
     **Batches**: the call draws its own batch of ``n_states`` states for one model.
 

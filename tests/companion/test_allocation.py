@@ -1,5 +1,6 @@
-"""Redundancy and allocation: solution families (eq. 9), the weighted allocation (eq. 10),
-the minimum-kinetic-energy velocity, and bounded (input-limited, muscle) allocation.
+"""Redundancy and allocation: solution families (eq-ch2-general-control), the weighted
+allocation (eq-ch2-optimal-null-space), the minimum-kinetic-energy velocity, and bounded
+(input-limited, muscle) allocation.
 
 Checks: the seed's numbers and exercise worked by hand; hypothesis properties on random
 maps of every rank, with the references computed independently (numpy's pinv and lstsq,
@@ -278,7 +279,8 @@ def test_constraint_and_task_stacking_gives_a_constraint_preserving_task_velocit
 
 def test_reduced_dynamics_map_full_family_and_reduced_eq_10_agree():
     # G from constraints.reduced_dynamics has n rows but rank d = n - c (J_c G = 0), so
-    # eq. (10) needs the reduced, full-row-rank map G_bar = N^T G in a tangent basis N.
+    # eq-ch2-optimal-null-space needs the reduced, full-row-rank map G_bar = N^T G in a
+    # tangent basis N.
     rng = np.random.default_rng(3)
     n, c, m = 4, 1, 3
     M, J_c, B = random_spd(rng, n), rng.normal(size=(c, n)), rng.normal(size=(n, m))
@@ -359,7 +361,7 @@ def test_issue_reproductions_give_the_kkt_answer():
     np.testing.assert_allclose(report.solution, np.array([8, 2, 2]) / 11, rtol=1e-14)
     np.testing.assert_allclose(W @ report.solution, 8 / 11 * G[0], rtol=1e-14)
     assert report.residual <= 1e-15 and not report.at_lower.any()
-    # b = 1e-6 with bound 1e3: eq. (10) scaled by 1e-6, (0.8, 0.2) x 1e-6.
+    # b = 1e-6 with bound 1e3: eq-ch2-optimal-null-space scaled by 1e-6, (0.8, 0.2) x 1e-6.
     report = allocation.bounded_allocation(G_SEED, [1e-6], W_SEED, 0.0, 1e3)
     np.testing.assert_allclose(report.solution, [0.8e-6, 0.2e-6], rtol=1e-14)
     assert report.residual <= 1e-21 and not report.at_lower.any()
@@ -405,7 +407,8 @@ def test_mixed_scale_random_problems_meet_the_kkt_conditions(coupled_scales, dec
 
 
 def test_muscle_forces_without_active_bounds_match_the_closed_form():
-    # p = 2, sum (s_i / A_i)^2 = s^T diag(1/A^2) s: eq. (10) with W^-1 = diag(A^2), i.e.
+    # p = 2, sum (s_i / A_i)^2 = s^T diag(1/A^2) s: eq-ch2-optimal-null-space with
+    # W^-1 = diag(A^2), i.e.
     # s = A^2 * R^T (R diag(A^2) R^T)^-1 tau, written out here by hand.
     R = np.array([[0.04, 0.03, -0.02], [0.0, 0.02, 0.05]])  # m
     areas = np.array([8e-4, 5e-4, 6e-4])  # m^2
@@ -677,7 +680,7 @@ def test_certificate_rejects_a_suboptimal_point_whatever_the_multipliers():
     # suboptimality from above, so a clearly suboptimal point can never pass.
     lower, upper, rng = np.zeros(2), np.ones(2), np.random.default_rng(5)
     quadratic = allocation_bounded._Quadratic(W_SEED)
-    # G = (1, 1), b = 1, W = diag(1, 4): minimum 0.4 at (0.8, 0.2) (hand, eq. 10); the
+    # G = (1, 1), b = 1, W = diag(1, 4): minimum 0.4 at (0.8, 0.2) (hand, eq-ch2-optimal-null-space); the
     # Euclidean (0.5, 0.5) costs 0.625, a true relative gap of 0.36.
     for lam in [-3.0, 0.0, 0.8, 1.25, 5.0, *rng.normal(scale=3, size=20)]:
         gap = _box.relative_gap(
@@ -740,7 +743,8 @@ def test_fixed_inputs_are_moved_to_the_request():
 
 def test_bounded_problems_broadcast_over_a_batch():
     # Exercise 4's bounds as one batch: upper bounds 1, 0.7, 0.5 give (0.8, 0.2), (0.7, 0.3)
-    # and (0.5, 0.5) (hand: eq. 10, then the face u1 = 0.7, then the only feasible point).
+    # and (0.5, 0.5) (hand: eq-ch2-optimal-null-space, then the face u1 = 0.7, then the only
+    # feasible point).
     upper = np.array([1.0, 0.7, 0.5])[:, None] * np.ones(2)
     report = allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, upper)
     np.testing.assert_allclose(report.solution, [[0.8, 0.2], [0.7, 0.3], [0.5, 0.5]], atol=1e-15)

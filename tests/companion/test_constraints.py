@@ -431,7 +431,7 @@ def test_reaction_depends_on_the_input_at_the_same_state(system, w_all):
     scale = 1.0 + np.abs(np.concatenate([h, tau, gamma, w])).max()
     np.testing.assert_allclose(qdd2, qdd1, rtol=0, atol=1e-11 * scale)
     np.testing.assert_allclose(lam2 - lam1, -w, rtol=0, atol=1e-11 * scale)
-    # A general input change moves the reaction by -K_c^-1 J_c M^-1 dtau (eq. 6, dense).
+    # A general input change moves the reaction by -K_c^-1 J_c M^-1 dtau (eq-ch2-multiplier, dense).
     dtau = np.roll(tau, 1) + 1.0
     lam3 = constraints.constrained_dynamics(M, J, h, gamma, tau + dtau).multiplier
     MinvJt = np.linalg.solve(M, J.T)
@@ -464,7 +464,7 @@ def test_reduced_dynamics_drift_and_input_matrix(system, u):
     scale = 1.0 + np.abs(np.concatenate([h, gamma])).max()
     np.testing.assert_allclose(J @ f, -gamma, rtol=0, atol=1e-12 * scale)
     np.testing.assert_allclose(J @ G, 0.0, rtol=0, atol=1e-12)
-    # eqs. 7, 8 written out with dense solves
+    # eq-ch2-drift and eq-ch2-input-field written out with dense solves
     P = dense_projector(M, J)
     MinvJt = np.linalg.solve(M, J.T)
     f_dense = -P @ np.linalg.solve(M, h) - MinvJt @ np.linalg.solve(J @ MinvJt, gamma)

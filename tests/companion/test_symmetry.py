@@ -1,6 +1,7 @@
-"""geomotion.symmetry: the chapter's rectangle-loop example (eqs. 12, 13), exercise 7 by an
-independent ODE integration of the Euler-Lagrange equation, Stokes' theorem on random
-loops, the quadrature's order, the reconstruction identities, and bad input."""
+"""geomotion.symmetry: the chapter's rectangle-loop example (eq-ch2-mechanical-connection,
+eq-ch2-berry-phase-formula), exercise 7 by an independent ODE integration of the
+Euler-Lagrange equation, Stokes' theorem on random loops, the quadrature's order, the
+reconstruction identities, and bad input."""
 
 import dataclasses
 from itertools import pairwise
@@ -273,8 +274,8 @@ def ellipse(t):
 
 def test_varying_inertia_reconstruction_matches_euler_lagrange_and_conserves_momentum():
     """Shape-dependent I and a, a smooth loop and a known torque: the Euler-Lagrange
-    integration and eq. 13 agree (second order in the sample spacing), and along the
-    integrated motion I thd + a . sdot equals p0 + int tau at every time."""
+    integration and eq-ch2-berry-phase-formula agree (second order in the sample spacing),
+    and along the integrated motion I thd + a . sdot equals p0 + int tau at every time."""
     inertia, grad_inertia, coupling, jacobian = varying_inertia_model()
     p0, tau = 0.4, (lambda t: 0.2 * np.cos(t))
     s0, sd0, _ = ellipse(0.0)

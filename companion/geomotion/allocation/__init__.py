@@ -1,7 +1,8 @@
 r"""Redundancy and allocation: choosing one input (or velocity) among many that do the job.
 
 A linear requirement :math:`Gu = b` with :math:`m` unknowns and numerical rank :math:`r`
-has, when :math:`b\in\operatorname{range}G`, the affine family of solutions (eq. 9)
+has, when :math:`b\in\operatorname{range}G`, the affine family of solutions
+(equation :eq:`eq-ch2-general-control`)
 
 .. math:: u = G^+b + (I - G^+G)z,\qquad z\in\mathbb R^m,
 
@@ -12,13 +13,13 @@ model (reactions may still change).  Fewer inputs do not make more solutions: wi
 
 Picking one member is a modelling choice expressed by an objective:
 
-* the :math:`W`-weighted minimum of :math:`\tfrac12u^TWu` gives eq. (10),
-  :func:`weighted_allocation`; the Euclidean pseudoinverse is the special case
-  :math:`W = I`, not a neutral default;
+* the :math:`W`-weighted minimum of :math:`\tfrac12u^TWu` gives
+  :eq:`eq-ch2-optimal-null-space`, :func:`weighted_allocation`; the Euclidean
+  pseudoinverse is the special case :math:`W = I`, not a neutral default;
 * the same algebra with the mass matrix, :math:`\tfrac12v^TMv` subject to
   :math:`Av = b`, gives the minimum-kinetic-energy velocity
-  :func:`minimum_energy_velocity` (stack the constraint rows over the task rows with
-  :func:`stack_constraint_and_task`);
+  :eq:`eq-ch2-minimum-energy-velocity`, :func:`minimum_energy_velocity` (stack the
+  constraint rows over the task rows with :func:`stack_constraint_and_task`);
 * bounds on the unknowns (actuator limits, muscles that only pull) turn the choice into
   a constrained optimization solved numerically: :func:`bounded_allocation` (weighted
   quadratic objective, general box) and :func:`muscle_forces` (stress objective

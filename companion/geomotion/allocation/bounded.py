@@ -74,13 +74,14 @@ class BoundedAllocation:
 
 
 def bounded_allocation(G, b, W, u_min, u_max, *, rtol=1e-9):
-    r"""The weighted allocation of eq. (10) under input bounds: a convex quadratic program.
+    r"""The weighted allocation under input bounds: a convex quadratic program.
 
     .. math:: \min_u \tfrac12u^TWu \quad\text{subject to}\quad Gu = b,\qquad
               u_{\min}\le u\le u_{\max}
 
     With no bound active the answer is
-    :func:`~geomotion.allocation.weighted_allocation`.  With active bounds it is not the
+    :func:`~geomotion.allocation.weighted_allocation`, equation
+    :eq:`eq-ch2-optimal-null-space`.  With active bounds it is not the
     clipped unbounded answer: clipping breaks :math:`Gu = b`, and the other inputs must
     take over the clipped share in the proportions :math:`W` dictates (clipping is right
     only without the equality and with a diagonal :math:`W`).  Bounds can also rule out
@@ -176,7 +177,8 @@ def muscle_forces(R, tau, areas, s_max, *, p=2, rtol=1e-9):
     activation dynamics that further restrict the forces are not modelled here.
 
     For ``p = 2`` the problem is a convex quadratic program whose answer, while no bound
-    is active, is eq. (10) with :math:`W = \mathrm{diag}(1/A_i^2)`; it is solved as in
+    is active, is equation :eq:`eq-ch2-optimal-null-space` with
+    :math:`W = \mathrm{diag}(1/A_i^2)`; it is solved as in
     :func:`bounded_allocation`.  Every ``p > 1`` gives a strictly convex objective on
     :math:`s\ge 0`, minimized by Newton's method on the separable dual, started from the
     ``p = 2`` answer.  ``p = 1`` is a linear program, solved by

@@ -1,4 +1,6 @@
-r"""The solution family of a linear requirement :math:`Gu = b` (eq. 9) and its dimension.
+r"""The solution family of a linear requirement :math:`Gu = b` and its dimension.
+
+The family is equation :eq:`eq-ch2-general-control`.
 
 See :mod:`geomotion.allocation` for the conventions.
 """
@@ -24,6 +26,8 @@ def _map(value, name):
 
 def redundancy_dimension(G, *, rtol=None):
     r"""Input redundancy :math:`m - r`: the dimension of :math:`\ker G`.
+
+    The dimension of the family of equation :eq:`eq-ch2-general-control`.
 
     Parameters
     ----------
@@ -52,7 +56,9 @@ def redundancy_dimension(G, *, rtol=None):
 
 @dataclass(frozen=True)
 class SolutionFamily:
-    r"""All solutions :math:`u = u_0 + Zz` of :math:`Gu = b` (eq. 9), from :func:`solution_family`.
+    r"""All solutions :math:`u = u_0 + Zz` of :math:`Gu = b`, from :func:`solution_family`.
+
+    The family of equation :eq:`eq-ch2-general-control`.
 
     Read the fields by name (``family.u0``, ``family.Z``); the result does not unpack.
 
@@ -97,7 +103,9 @@ class SolutionFamily:
 
 
 def solution_family(G, b, *, rtol=None, range_rtol=1e-9):
-    r"""Every solution of :math:`Gu = b`: :math:`u = G^+b + (I - G^+G)z` (eq. 9).
+    r"""Every solution of :math:`Gu = b`: :math:`u = G^+b + (I - G^+G)z`.
+
+    Equation :eq:`eq-ch2-general-control`.
 
     From the SVD :math:`G = U\Sigma V^T` with :math:`r` singular values above the rank
     threshold, :math:`u_0 = V_r\Sigma_r^{-1}U_r^Tb` and :math:`Z` holds the remaining

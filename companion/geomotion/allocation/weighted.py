@@ -1,5 +1,6 @@
-r"""Metric minimum-norm solutions: the weighted allocation (eq. 10) and the
-minimum-kinetic-energy velocity.
+r"""Metric minimum-norm solutions: the weighted allocation (equation
+:eq:`eq-ch2-optimal-null-space`) and the minimum-kinetic-energy velocity (equation
+:eq:`eq-ch2-minimum-energy-velocity`).
 
 See :mod:`geomotion.allocation` for the conventions.
 """
@@ -64,7 +65,10 @@ def _metric_minimum_norm(G, b, L, rtol, names):
 def weighted_allocation(G, b, W, *, rtol=None):
     r"""The input of least weighted effort :math:`\tfrac12u^TWu` that achieves :math:`Gu = b`.
 
-    .. math:: u_W = W^{-1}G^T(GW^{-1}G^T)^{-1}b \qquad \text{(eq. 10)}
+    .. math:: u_W = W^{-1}G^T(GW^{-1}G^T)^{-1}b
+
+    Equation :eq:`eq-ch2-optimal-null-space` (derived in exercise
+    :eq:`eq-ex2-allocation-lagrange`).
 
     It is the :math:`W`-smallest member of the family of
     :func:`~geomotion.allocation.solution_family`: changing :math:`W` slides the answer
@@ -114,6 +118,8 @@ def minimum_energy_velocity(M, A, b, *, rtol=None):
     r"""The velocity of least kinetic energy :math:`\tfrac12v^TMv` that satisfies :math:`Av = b`.
 
     .. math:: v_* = M^{-1}A^T(AM^{-1}A^T)^{-1}b
+
+    Equation :eq:`eq-ch2-minimum-energy-velocity`.
 
     For a task rate :math:`\dot y_d` that must respect the constraints, ``A`` stacks the
     constraint rows over the task rows and ``b`` puts zeros over :math:`\dot y_d`
@@ -178,7 +184,8 @@ def stack_constraint_and_task(J_c, J_t, task_rate):
     r"""Rows :math:`A = (J_c; J_t)` and rates :math:`b = (0; \dot y_d)` of a constrained task.
 
     Pass the result to :func:`minimum_energy_velocity`: the velocity it returns keeps the
-    constraints (:math:`J_cv = 0`) and produces the task rate (:math:`J_tv = \dot y_d`).
+    constraints (:math:`J_cv = 0`) and produces the task rate (:math:`J_tv = \dot y_d`),
+    as in equation :eq:`eq-ch2-minimum-energy-velocity`.
 
     Parameters
     ----------

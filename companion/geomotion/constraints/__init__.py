@@ -8,12 +8,14 @@ equations of motion are
 .. math:: M\dot v + h = \tau + J_c^T\lambda,\qquad J_c\dot v + \gamma = 0,
 
 with :math:`M` the joint mass matrix, :math:`h` the velocity and gravity loads,
-:math:`\tau = Bu` the applied generalized load and :math:`J_c^T\lambda` the reaction.
-Eliminating :math:`\lambda` with :math:`K_c = J_cM^{-1}J_c^T` gives
+:math:`\tau = Bu` the applied generalized load and :math:`J_c^T\lambda` the reaction
+(equations :eq:`eq-ch2-euler-lagrange-constrained` and :eq:`eq-ch2-accel-constraint`).
+Eliminating :math:`\lambda` with :math:`K_c = J_cM^{-1}J_c^T` (:eq:`eq-ch2-multiplier`) gives
 :func:`constrained_dynamics`; the same algebra gives the projectors :math:`P_v`, :math:`P_F`
-(:func:`projectors`) and the control-affine form :math:`\dot v = f + Gu`
-(:func:`reduced_dynamics`).  The null-space route with a tangent basis :math:`N`
-(:func:`null_space_basis`, :func:`null_space_reduction`, :func:`kinetic_projector`)
+(:func:`projectors`, :eq:`eq-ch2-projectors`) and the control-affine form
+:math:`\dot v = f + Gu` (:func:`reduced_dynamics`, :eq:`eq-ch2-reduced-dynamics`).  The
+null-space route with a tangent basis :math:`N` (:func:`null_space_basis`,
+:func:`null_space_reduction`, :func:`kinetic_projector`; :eq:`eq-null-space-reduction`)
 reaches the same accelerations without computing :math:`\lambda` first.
 
 The constraint protocol
@@ -24,7 +26,8 @@ A *constraint* is any object with three methods, each broadcasting over leading 
   constraint's own units, e.g. m for a loop closure);
 * ``jacobian(q)`` -> ``(..., c, n)``: :math:`J_c(q)`;
 * ``acceleration_bias(q, v)`` -> ``(..., c)``: :math:`\gamma = \dot J_c v`, the second derivative of
-  :math:`\Phi` along the motion at :math:`\dot v = 0`, so that :math:`J_c\dot v + \gamma = 0`.
+  :math:`\Phi` along the motion at :math:`\dot v = 0`, so that :math:`J_c\dot v + \gamma = 0`
+  (:eq:`eq-ch2-accel-constraint`).
 
 :func:`loop_closure` (two points) and :func:`frame_closure` (two frames, any subset of
 the six relative-motion components: welds, revolute, spherical, planar joints, planted
@@ -34,8 +37,8 @@ frame closures into one, evaluated in one compiled pass, and its
 multipliers from :math:`(q, v, \tau)`, a batch in one compiled pass;
 :class:`FunctionConstraint` wraps three functions (e.g. an analytic example).
 Velocity-level (Pfaffian) constraints :math:`A(q)v = 0` that need not come from any
-:math:`\Phi` are tested for integrability by :func:`one_form_integrability` and
-:func:`frobenius_involutivity`.
+:math:`\Phi` are tested for integrability by :func:`one_form_integrability`
+(:eq:`eq-ch2-alpha-wedge`) and :func:`frobenius_involutivity`.
 
 Units: generalized coordinates carry their own units (rad for revolute, m for prismatic
 joints) and :math:`M`, :math:`h`, :math:`\tau` follow from them (kg m^2, N m for revolute

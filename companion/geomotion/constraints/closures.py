@@ -119,7 +119,8 @@ class LoopClosure:
     .. math:: J_c = D\,(J_a - J_b),\qquad \gamma = D\,(\dot J_a\dot q - \dot J_b\dot q),
 
     with :math:`J_a`, :math:`\dot J_a\dot q` from :func:`geomotion.tree.point_jacobian`
-    and :func:`geomotion.tree.point_acceleration_bias`.
+    and :func:`geomotion.tree.point_acceleration_bias`; :math:`J_c\dot v + \gamma = 0` is
+    equation :eq:`eq-ch2-accel-constraint`.
 
     Attributes
     ----------

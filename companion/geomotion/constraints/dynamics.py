@@ -163,9 +163,9 @@ def mobility(J_c, *, rtol=None):
     r"""Local mobility :math:`d = n - \operatorname{rank} J_c`: the number of free directions.
 
     At a regular configuration (rank :math:`c`) this is :math:`\dim Q_c = n - c`, the
-    dimension of :math:`T_qQ_c = \ker J_c`.  A rank drop raises the count computed here
-    but, on its own, proves neither a change of the finite mobility nor a singular
-    constraint set (redundant equations lose rank too).
+    dimension of :math:`T_qQ_c = \ker J_c` (equation :eq:`eq-ch2-tangent-constraint`).  A
+    rank drop raises the count computed here but, on its own, proves neither a change of
+    the finite mobility nor a singular constraint set (redundant equations lose rank too).
 
     Parameters
     ----------
@@ -194,9 +194,9 @@ def null_space_basis(J_c, *, rtol=None, require_regular=True):
     From the SVD :math:`EJ_c = U\Sigma V^T` of the row-scaled Jacobian of
     :func:`constraint_rank` (scaling rows does not change the null space), the columns of
     :math:`V` belonging to zero singular values span the null space, so :math:`J_cN = 0`
-    and :math:`N^TN = I`.
-    Any other basis :math:`N' = NA` (:math:`A` invertible) describes the same motion
-    with different reduced coordinates.
+    and :math:`N^TN = I`: a basis of :math:`T_qQ_c = \ker J_c`, equation
+    :eq:`eq-ch2-tangent-constraint`.  Any other basis :math:`N' = NA` (:math:`A`
+    invertible) describes the same motion with different reduced coordinates.
 
     Regularity is required by default: with :math:`m` independent constraints on
     :math:`n` coordinates the allowed motion has exactly :math:`n - m` dimensions, and
@@ -282,6 +282,10 @@ def constrained_dynamics(M, J_c, h, gamma, tau, *, rtol=None):
 
     .. math:: \lambda = -W^+\big[J_cM^{-1}(\tau - h) + \gamma\big],\qquad
               W = J_cM^{-1}J_c^T,\qquad \dot v = M^{-1}(\tau - h + J_c^T\lambda).
+
+    Equations :eq:`eq-ch2-euler-lagrange-constrained` and :eq:`eq-ch2-accel-constraint`
+    (or :eq:`eq-constrained-dynamics`, :eq:`eq-gs-closed-loop-forward-dynamics`), solved
+    for the multiplier :eq:`eq-ch2-multiplier` (:math:`W = K_c`, :math:`\tau = Bu`).
 
     The accelerations are unique whatever the rank of :math:`J_c`; the multipliers are
     unique only for independent rows, and for redundant rows (a planar loop closed with
@@ -394,7 +398,8 @@ def projectors(M, J_c, *, rtol=None):
     :math:`\operatorname{range}(M^{-1}J_c^T)`, the mass-metric normal directions;
     :math:`P_F` maps loads (covectors) and annihilates reactions
     :math:`\operatorname{range}J_c^T`.  They satisfy :math:`P_v^2 = P_v`,
-    :math:`J_cP_v = 0`, :math:`P_v^TM = MP_v` and :math:`P_FJ_c^T = 0`.
+    :math:`J_cP_v = 0`, :math:`P_v^TM = MP_v` and :math:`P_FJ_c^T = 0`.  Equation
+    :eq:`eq-ch2-projectors`; the normal directions are :eq:`eq-ch2-orthogonal-complement`.
 
     Parameters
     ----------
@@ -438,7 +443,8 @@ def reduced_dynamics(M, J_c, h, gamma, B, *, rtol=None):
     (the drift carries the normal acceleration the turning tangent space needs).  The
     drift is the constrained acceleration at :math:`u = 0`, reaction included; column
     :math:`i` of :math:`G` is the constrained acceleration produced by input :math:`i`
-    alone, at :math:`h = 0` and :math:`\gamma = 0`.
+    alone, at :math:`h = 0` and :math:`\gamma = 0`.  Equations
+    :eq:`eq-ch2-reduced-dynamics`, :eq:`eq-ch2-drift` and :eq:`eq-ch2-input-field`.
 
     Parameters
     ----------
@@ -516,7 +522,8 @@ def kinetic_projector(M, N):
     Neither tangent projector supplies the acceleration offset
     :math:`-M^{-1}J_c^TK_c^{-1}\gamma`: projecting a candidate acceleration this way gives
     :math:`J_c\dot v = 0` instead of :math:`J_c\dot v = -\gamma`, wrong whenever the
-    constraint turns with the motion (see :func:`reduced_dynamics`).
+    constraint turns with the motion (see :func:`reduced_dynamics`).  Equation
+    :eq:`eq-ch2-kinetic-projector`.
 
     Parameters
     ----------
@@ -548,7 +555,8 @@ def reduced_inertia(M, N):
     r"""Reduced (projected) inertia :math:`N^TMN` of the allowed motion :math:`\dot q = N\nu`.
 
     It is the matrix of the kinetic energy in the reduced rates,
-    :math:`K = \tfrac12\dot q^TM\dot q = \tfrac12\nu^T(N^TMN)\nu`.
+    :math:`K = \tfrac12\dot q^TM\dot q = \tfrac12\nu^T(N^TMN)\nu`: the leading matrix of
+    equation :eq:`eq-null-space-reduction`.
 
     Parameters
     ----------
@@ -618,7 +626,7 @@ def null_space_reduction(M, N, h, tau, *, a_bias=0.0, J_c=None, rtol=_ORTHOGONAL
     :math:`J_cN = 0`, not because it is absent: given ``J_c``, the multiplier is
     recovered afterwards by least squares (QR of :math:`J_c^T`), and the residual of
     that fit is checked (it vanishes exactly when ``N`` spans the whole null space of
-    ``J_c``).
+    ``J_c``).  Equation :eq:`eq-null-space-reduction`.
 
     Parameters
     ----------

@@ -438,6 +438,7 @@ class ClosureSet:
 
         .. math:: M(q)\dot v + h(q, v) = \tau + J_c^T\lambda,\qquad J_c\dot v + \gamma = 0
 
+        (equation :eq:`eq-gs-closed-loop-forward-dynamics`)
         with the model's gravity in :math:`h`: the same result as
         :func:`geomotion.constraints.constrained_dynamics` given
         :func:`geomotion.tree.crba`, :func:`geomotion.tree.bias_forces` and

@@ -88,7 +88,8 @@ def exterior_derivative(alpha, q, *, step=_STEP):
 
     returned as the antisymmetric matrix :math:`F_{jk} = \partial_ja_k - \partial_ka_j`.
     :math:`\alpha` is closed when :math:`F = 0`; an integrable form need not be closed
-    (:math:`e^x dy`).  The error is about :math:`h^4|a^{(5)}|/480 + 3\epsilon|a|/h`.
+    (:math:`e^x dy`; the test is :eq:`eq-ch2-alpha-wedge`).  The error is about
+    :math:`h^4|a^{(5)}|/480 + 3\epsilon|a|/h`.
 
     Parameters
     ----------
@@ -144,7 +145,7 @@ def one_form_integrability(alpha, q, *, step=_STEP, atol=_INTEGRABILITY_ATOL):
 
     The residual :math:`\|\alpha\wedge d\alpha\|/|\alpha|^2` (norm over :math:`i<j<k`) is
     the value for the unit form :math:`\alpha/|\alpha|`, so rescaling :math:`\alpha` does
-    not change it; for :math:`n \le 2` it is zero.
+    not change it; for :math:`n \le 2` it is zero.  Equation :eq:`eq-ch2-alpha-wedge`.
 
     Parameters
     ----------

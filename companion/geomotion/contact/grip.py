@@ -33,7 +33,7 @@ def contact_point_velocity(V_O, r):
     :math:`v_L - v_R = \omega\times(r_L - r_R)`.  A no-slip hand contact equates the
     hand's point velocity with this one, not with :math:`v_O` (point and soft-finger
     contacts constrain only these three components; a rigid attachment also equates the
-    angular velocities).
+    angular velocities).  The right-hand side of equation :eq:`eq-ch2-hand-no-slip`.
 
     Parameters
     ----------
@@ -73,7 +73,8 @@ def resultant_wrench(r, f):
     .. math:: \mathcal F_O = \begin{bmatrix} \sum_i r_i\times f_i \\ \sum_i f_i \end{bmatrix}
               = G\,(f_1, \dots, f_k)
 
-    (:math:`G` is the :func:`grasp_matrix`).
+    (:math:`G` is the :func:`grasp_matrix`).  For two hands it is equation
+    :eq:`eq-ch2-grip-resultant`.
 
     Parameters
     ----------
@@ -103,6 +104,8 @@ def grip_wrench(r_L, r_R, f_L, f_R):
     r"""Net wrench of the two hands on the club about its reference point :math:`O`.
 
     .. math:: f = f_L + f_R,\qquad n_O = r_L\times f_L + r_R\times f_R
+
+    Equation :eq:`eq-ch2-grip-resultant`.
 
     The measured resultant constrains only these six numbers: the squeeze of
     :func:`internal_grip_forces` can be added without changing them.  The geometry comes
@@ -148,7 +151,7 @@ def grasp_matrix(r):
     Rows are moment-first like every wrench; column block :math:`i` acts on :math:`f_i`.
     The moment rows carry metres, the force rows are dimensionless, so singular values of
     :math:`G` depend on the length unit; its null space (:func:`internal_force_basis`)
-    does not.
+    does not.  For two hands :math:`G(f_L, f_R)` is equation :eq:`eq-ch2-grip-resultant`.
 
     Parameters
     ----------
@@ -204,7 +207,8 @@ def internal_grip_forces(r_L, r_R, squeeze):
     resultant cannot reveal it; it still changes grip stiffness and friction reserves.
     For point contacts at two distinct points it spans all internal loads
     (:func:`internal_force_basis` finds one direction); coincident contacts give the
-    zero pair here although any :math:`(g, -g)` is then internal.
+    zero pair here although any :math:`(g, -g)` is then internal.  It is the squeeze
+    that equation :eq:`eq-ch2-grip-resultant` cannot see.
 
     Parameters
     ----------
@@ -246,7 +250,8 @@ def internal_force_basis(r, *, rtol=None):
     distinct collinear points (a moment about their common line cannot be produced) and 6
     otherwise.  So two distinct hands have exactly one internal direction, the squeeze
     along :math:`r_L - r_R`, and :math:`k \ge 3` non-collinear contacts have
-    :math:`3k - 6`.
+    :math:`3k - 6` (for two hands, the squeeze that equation :eq:`eq-ch2-grip-resultant`
+    cannot see).
 
     The kernel does not depend on the reference point or the length unit, so the rank is
     decided on the grasp matrix about the contacts' centroid with offsets divided by

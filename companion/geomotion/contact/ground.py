@@ -101,6 +101,9 @@ def center_of_pressure(
     .. math:: x_c = -\frac{M_y}{F_z},\qquad y_c = \frac{M_x}{F_z},\qquad
               M_{z,\mathrm{free}} = M_z - x_cF_y + y_cF_x.
 
+    Equations :eq:`eq-ch2-cop-moment` and :eq:`eq-ch2-center-of-pressure` (and exercise
+    :eq:`eq-ex2-cop-moment`).
+
     The free moment is part of the answer: without it the three numbers
     :math:`(x_c, y_c, F)` do not reproduce the measured :math:`M_z`, and a centre of
     pressure never replaces the full wrench.  If the plate origin lies ``depth`` below the
@@ -401,7 +404,7 @@ def contact_power(wrench, twist):
     however large its ground wrench: the ground can redirect momentum without supplying
     work.  A pivoting, rolling or deforming foot needs its actual contact twist or
     pressure distribution: a single non-slipping point (a heel) leaves the foot free to
-    turn about it.
+    turn about it.  Equation :eq:`eq-ch2-contact-power`.
 
     Parameters
     ----------

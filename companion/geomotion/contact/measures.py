@@ -102,8 +102,9 @@ def twist_row_scale(length_scale):
     r"""Row scale of a twist Jacobian for :func:`scaled_singular_values`: :math:`(1, 1, 1, L, L, L)`.
 
     One rad/s of angular rate counts as much as :math:`L` m/s of linear speed (a point at
-    distance :math:`L` from the axis).  :math:`L` is a modelling choice -- e.g. the club
-    length -- and must be reported with any singular value computed from it.
+    distance :math:`L` from the axis): the scaled norm :eq:`conv-scaled-norm` of the
+    conventions.  :math:`L` is a modelling choice -- e.g. the club length -- and must be
+    reported with any singular value computed from it.
 
     Parameters
     ----------
@@ -140,7 +141,8 @@ def floating_base_mobility(
     With a 6-D floating pelvis and two 7-joint legs, :math:`n = 6 + 7 + 7 = 20`; a rigid
     stationary foot imposes up to 6 constraints, leaving 14, and two leave 8.  The base
     must be counted before constraints are subtracted: starting from the 14 joint
-    coordinates alone drops it.
+    coordinates alone drops it.  The count :math:`\dim Q_c = n - c` of equation
+    :eq:`eq-ch2-tangent-constraint`.
 
     The constraint count bounds the number of *independent* constraints from above, so
     :math:`d` is the mobility at regular configurations and a lower bound elsewhere

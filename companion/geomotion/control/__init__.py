@@ -2,19 +2,22 @@ r"""Geometric control: Lie brackets and accessibility, Pontryagin helpers, LQR, 
 
 Files, by idea:
 
-* ``brackets.py``: :func:`lie_bracket` :math:`[X, Y] = DY\,X - DX\,Y` (exact Jacobians or
-  central differences), :func:`field_jacobian`, the :class:`ControlAffineSystem`
+* ``brackets.py``: :func:`lie_bracket` :math:`[X, Y] = DY\,X - DX\,Y` (equation
+  :eq:`eq-ch2-lie-bracket`; exact Jacobians or central differences),
+  :func:`field_jacobian`, the :class:`ControlAffineSystem`
   :math:`\dot x = f(x) + \sum_i g_i(x)u_i`, and :func:`accessibility_rank`, the rank of its
   iterated brackets with the brackets that supplied it (:class:`AccessibilityReport`);
 * ``examples.py``: the chapter's fields -- :func:`oscillator_fields` (:math:`[X, Y] =
   (-1, 0)`), :func:`car_kinematics`, :func:`forward_drift_example`;
 * ``mechanical.py``: the first-order fields :math:`F_0 = (v, f)`, :math:`F_i = (0, G_i)`
   of second-order mechanics (:func:`second_order_fields`), built from
-  :func:`geomotion.constraints.reduced_dynamics` by :func:`mechanical_fields`;
-* ``pontryagin.py``: minimizing the Hamiltonian over the inputs --
-  :func:`bang_bang_control`, :func:`quadratic_control`, :func:`box_quadratic_control`;
-* ``ilqr.py``: :func:`ilqr` for discrete transitions, with :class:`QuadraticCost` (its
-  derivatives read by name: :class:`RunningCostDerivatives`, :class:`TerminalCostDerivatives`);
+  :func:`geomotion.constraints.reduced_dynamics` by :func:`mechanical_fields`
+  (equations :eq:`eq-ch2-drift` and :eq:`eq-ch2-input-field`);
+* ``pontryagin.py``: minimizing the Hamiltonian over the inputs (:eq:`eq-ch2-pontryagin`)
+  -- :func:`bang_bang_control`, :func:`quadratic_control`, :func:`box_quadratic_control`;
+* ``ilqr.py``: :func:`ilqr` for discrete transitions (rollout :eq:`eq-ch2-ilqr-rollout`),
+  with :class:`QuadraticCost` (its derivatives read by name: :class:`RunningCostDerivatives`,
+  :class:`TerminalCostDerivatives`);
 * ``riccati.py``: the infinite-horizon LQR gains of a linear system, each checked before it
   is returned -- :func:`lqr` in continuous time (the CARE, by scipy's Schur method, with
   the closed loop's eigenvalues, :class:`LQRResult`) and :func:`discrete_lqr` in discrete

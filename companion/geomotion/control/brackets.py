@@ -106,6 +106,7 @@ def lie_bracket(X, Y, x, *, dX=None, dY=None, step=None):
 
     Example (seed): :math:`X = (x_2, -x_1)`, :math:`Y = (0, 1)` give
     :math:`[X, Y] = (-1, 0)` everywhere: a second direction in the plane, not a third.
+    Equation :eq:`eq-ch2-lie-bracket`.
 
     Parameters
     ----------

@@ -39,7 +39,8 @@ def oscillator_fields():
 
     (a unit-frequency oscillator pushed along :math:`x_2`).  :math:`Y` and
     :math:`[X, Y]` span the plane at every state: the bracket gives the second
-    direction of a two-dimensional space, never a third.
+    direction of a two-dimensional space, never a third.  The bracket is equation
+    :eq:`eq-ch2-lie-bracket`.
 
     Returns
     -------
@@ -81,10 +82,10 @@ def car_kinematics(*, wheelbase=1.0):
     .. math:: [g_2, g_1] = (0, 0, \sec^2\varphi/L, 0),\qquad
               [g_1, [g_2, g_1]] = (\sin\theta, -\cos\theta, 0, 0)\sec^2\varphi/L .
 
-    The first bracket turns the heading, the second moves the car sideways, so the four
-    fields span all directions at every admissible state.  Steering alone does not move
-    the car; a sideways displacement needs a sequence of steering and driving, forward
-    and in reverse.
+    The first bracket (equation :eq:`eq-ch2-car-bracket`) turns the heading, the second
+    moves the car sideways, so the four fields span all directions at every admissible
+    state.  Steering alone does not move the car; a sideways displacement needs a
+    sequence of steering and driving, forward and in reverse.
 
     Parameters
     ----------

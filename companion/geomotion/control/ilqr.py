@@ -16,9 +16,9 @@ and runs a backward pass (the Riccati recursion of that local problem) from
           V_{zz} = Q_{zz} + K^TQ_{uu}K + K^TQ_{uz} + Q_{uz}^TK .
 
 The forward pass rolls out :math:`u_k^{new} = u_k + \alpha k_k + K_k(z_k^{new} - z_k)`
-through the true dynamics, and a step is accepted when the actual cost decrease is at
-least ``1e-4`` times (the Armijo fraction) the decrease :math:`-(\alpha\Delta_1 + \alpha^2\Delta_2)` the
-quadratic model predicts (:math:`\Delta_1 = \sum k^TQ_u`,
+(equation :eq:`eq-ch2-ilqr-rollout`) through the true dynamics, and a step is accepted
+when the actual cost decrease is at least ``1e-4`` times (the Armijo fraction) the
+decrease :math:`-(\alpha\Delta_1 + \alpha^2\Delta_2)` the quadratic model predicts (:math:`\Delta_1 = \sum k^TQ_u`,
 :math:`\Delta_2 = \tfrac12\sum k^TQ_{uu}k`); :math:`\alpha` is halved otherwise.
 :math:`\mu` (Levenberg-Marquardt) grows tenfold when :math:`\tilde Q_{uu}` is not
 positive definite or no :math:`\alpha` is accepted, and shrinks tenfold after each
@@ -545,7 +545,8 @@ def ilqr(
     r"""Optimize the inputs of a discrete transition :math:`z_{k+1} = F(z_k, u_k)` by iLQR.
 
     Minimizes :math:`\sum_{k<N}\ell(z_k, u_k) + \phi(z_N)` from the fixed initial state
-    ``z0`` (the equations and the step acceptance are in :mod:`geomotion.control.ilqr`).
+    ``z0`` (the equations and the step acceptance are in :mod:`geomotion.control.ilqr`;
+    the rollout is equation :eq:`eq-ch2-ilqr-rollout`).
     The Jacobians :math:`A_k, B_k` come from ``dynamics_jacobians`` or from
     Richardson central differences of ``dynamics`` (one call on the stack of all
     perturbed states and inputs of the horizon).  The cost supplies its own first and

@@ -34,6 +34,8 @@ def _split(z):
 def second_order_fields(acceleration, G, num_inputs, *, dimension=None):
     r"""The fields :math:`F_0 = (v, f(q, v))`, :math:`F_i = (0, G_i(q))` of :math:`\dot v = f + Gu`.
 
+    The first-order form of equation :eq:`eq-ch2-reduced-dynamics`.
+
     Parameters
     ----------
     acceleration : callable
@@ -95,7 +97,8 @@ def mechanical_fields(system, B, *, constraint=None):
 
     Without a constraint, :math:`f = -M^{-1}h` and :math:`G = M^{-1}B` (Cholesky solves).
     With one, :math:`f` and :math:`G` come from
-    :func:`geomotion.constraints.reduced_dynamics` (eqs. 7, 8 of the chapter):
+    :func:`geomotion.constraints.reduced_dynamics` (equations :eq:`eq-ch2-drift` and
+    :eq:`eq-ch2-input-field`):
     :math:`f = -P_vM^{-1}h - M^{-1}J_c^TK_c^{-1}\gamma`, :math:`G = P_vM^{-1}B`, and the
     coordinates :math:`(q, v)` are ambient: the fields are tangent to
     :math:`TQ_c = \{\Phi = 0, J_cv = 0\}`, whose dimension

@@ -3,7 +3,7 @@ r"""Pointwise minimization of the Hamiltonian over the admissible inputs (Pontry
 For :math:`\dot z = \mathcal F_0(z) + \mathcal G(z)u`, running cost :math:`\ell` and
 costate :math:`p`, the normal minimization Hamiltonian is
 :math:`H = \ell + p^T\mathcal F` and an optimal input minimizes :math:`H` over the
-admissible set :math:`\mathcal U` at every instant.  The switching function
+admissible set :math:`\mathcal U` at every instant (equation :eq:`eq-ch2-pontryagin`).  The switching function
 :math:`\sigma = \mathcal G^Tp` (plus any input-linear part of :math:`\ell`) collects what
 multiplies :math:`u`:
 
@@ -106,6 +106,8 @@ def bang_bang_control(sigma, u_min, u_max, *, atol=0.0):
     singular and the input there follows from higher-order conditions (differentiating
     :math:`\sigma_i` along the motion), which a pointwise test cannot decide.  A box of zero
     width (:math:`u_{i,\min} = u_{i,\max}`) fixes the component whatever :math:`\sigma_i`.
+    The minimization :math:`u_*\in\arg\min_{u\in\mathcal U}H` of equation
+    :eq:`eq-ch2-pontryagin`.
 
     Parameters
     ----------
@@ -161,7 +163,8 @@ def quadratic_control(R, sigma):
     this minimizes the Hamiltonian for :math:`\ell = \ell_0 + \tfrac12u^TRu`.  The seed
     writes :math:`\ell = \ell_0 + u^TRu` with minimizer
     :math:`-\tfrac12R^{-1}\mathcal G^Tp`: pass ``2 * R`` for it.  Solved with the Cholesky
-    factor of :math:`R`.
+    factor of :math:`R`.  The minimization of equation :eq:`eq-ch2-pontryagin`, without
+    bounds.
 
     Parameters
     ----------
@@ -259,7 +262,7 @@ def box_quadratic_control(R, sigma, u_min, u_max):
     Clipping the unconstrained minimizer :func:`quadratic_control` to the box gives the
     same answer when :math:`R` is diagonal (the problem separates by component), but not
     in general: with coupled inputs, a bound active on one component shifts the optimum
-    of the others.
+    of the others.  The minimization of equation :eq:`eq-ch2-pontryagin` on a box.
 
     Parameters
     ----------

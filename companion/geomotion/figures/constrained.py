@@ -117,7 +117,8 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
     arm from the origin (links 1 and 2) meets a third link grounded at ``base``.  Three
     angles minus two closure equations leave a one-parameter family, here swept by the
     first link's absolute angle :math:`\theta_1` on both assembly branches
-    (:meth:`~geomotion.models.PlanarClosedChain.closed_configuration`).
+    (:meth:`~geomotion.models.PlanarClosedChain.closed_configuration`); the closure
+    equations are :eq:`eq-ch2-closed-chain`.
 
     Top: the chain at four configurations of branch 1 (first-link angles -π, -π/2, 0
     and π/2, each in its own colour and marker and named in the legend), the path of
@@ -126,8 +127,9 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
     angle).  Bottom: along the
     family, the determinant of the closure Jacobian's columns for links 1 and 2,
     :math:`\det J_{12} = \ell_1\ell_2\sin(\theta_2 - \theta_1)` (the seed's
-    two-grounded-link determinant :math:`\ell_1\ell_2\sin(\theta_1 - \theta_2)`, up to
-    the orientation of link 2), with its zeros marked.
+    two-grounded-link determinant :math:`\ell_1\ell_2\sin(\theta_1 - \theta_2)` of equation
+    :eq:`eq-ch2-two-link-determinant`, up to the orientation of link 2), with its zeros
+    marked.
 
     Why this geometry.  The defaults are the package's crank-rocker (links 0.3, 0.8,
     0.6 m, ground 0.7 m): link 1 turns fully round, so the family is a closed curve,
@@ -275,6 +277,7 @@ def circle_acceleration_figure(*, q=(1.0, 0.0), v=(0.0, 2.0), a0=(0.5, 1.0), rad
 
     .. math:: a = P_va_0 - \frac{q}{R^2}\|v\|^2,
 
+    (equation :eq:`eq-ch2-circle-acceleration`)
     computed by :func:`geomotion.constraints.constrained_dynamics` with the load
     :math:`Ma_0`; the tangent-only update :math:`P_va_0` uses
     :func:`geomotion.constraints.projectors`.  Top: the circle, the state and the

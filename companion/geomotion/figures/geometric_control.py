@@ -143,11 +143,10 @@ def car_bracket_figure(*, wheelbase=1.0, steer=0.3, drive=0.4):
               \qquad \Delta_\perp \approx \frac{s\,d^2}{2}[g_1, [g_2, g_1]]_\perp ,
 
     for steering angle :math:`s` and distance :math:`d` (:math:`\varphi = 0` at the
-    start): a heading change of second order and a sideways shift of third order in the
-    size of the loop.  Top left: the rear-axle path (the y axis stretched); steering on
-    the spot does not move it.  Top right: the four states through the four phases.
-    Bottom: net
-    heading change and
+    start; the first bracket is equation :eq:`eq-ch2-car-bracket`): a heading change of
+    second order and a sideways shift of third order in the size of the loop.  Top left:
+    the rear-axle path (the y axis stretched); steering on the spot does not move it.
+    Top right: the four states through the four phases.  Bottom: net heading change and
     sideways shift of the same loop scaled by :math:`\epsilon` (steer :math:`\epsilon s`,
     drive :math:`\epsilon d`), against the bracket predictions, on log axes (slopes 2
     and 3).
@@ -273,7 +272,9 @@ def car_bracket_figure(*, wheelbase=1.0, steer=0.3, drive=0.4):
 
 
 def _theta_along(k, loop, seconds_per_side, points_per_side, momentum=0.0, tau=0.0):
-    r""":math:`\theta(t)` along a sampled loop, from the reconstruction rate (eq. 12).
+    r""":math:`\theta(t)` along a sampled loop, from the reconstruction rate.
+
+    The rate is equation :eq:`eq-ch2-mechanical-connection`.
 
     The loop is traversed at constant speed on each side and the momentum changes only
     by a constant external torque, :math:`p_\theta(t) = p_0 + \tau t`.  On each segment
@@ -306,11 +307,13 @@ def phase_loop_figure(
     :func:`geomotion.symmetry.reconstruct_rate`; at zero momentum it ends at the
     geometric phase of :func:`geomotion.symmetry.loop_phase`, :math:`-ka_0b_0`
     counterclockwise and :math:`+ka_0b_0` clockwise, wherever the corner lies (the
-    curvature is :math:`k` everywhere).  The result holds in this specified model only.
+    curvature is :math:`k` everywhere; exercise :eq:`eq-ex2-phase-rectangle`).  The result
+    holds in this specified model only.
 
     With an initial ``momentum`` or a known external torque ``tau`` about :math:`\theta`
-    (eq. 13, :math:`p_\theta(t) = p_0 + \tau t`) the net rotation gains the dynamic
-    phase :math:`\int_0^T I^{-1}p_\theta\,dt = p_0T + \tau T^2/2` (:math:`T` = 4 s); the
+    (:math:`p_\theta(t) = p_0 + \tau t`; exercise :eq:`eq-ex2-phase-torque`) the net
+    rotation gains the dynamic phase :math:`\int_0^T I^{-1}p_\theta\,dt = p_0T + \tau T^2/2`
+    (:math:`T` = 4 s); the
     zero-momentum curve is then drawn too, for comparison.
 
     **Batches**: none; one call draws one figure.

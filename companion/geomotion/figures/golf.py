@@ -133,7 +133,7 @@ def swing_strobe_figure(*, interval=0.03):
 
     Postures of :func:`geomotion.models.simulate_downswing` every ``interval`` seconds
     from the top of the backswing, fading in with time, and the impact posture in full
-    (interpolated at the located impact time).  Trunk bar grey, lead arm blue, club red,
+    (interpolated at the impact time located by equation :eq:`eq-ch3-impact`).  Trunk bar grey, lead arm blue, club red,
     trail arm purple; the plane coordinates of :mod:`geomotion.models.swing`.  Left the
     whole swing; right the same postures near the hub, enlarged (the dashed box on the
     left), where the trunk and both arms turn within half a metre of the hub axis.
@@ -207,7 +207,8 @@ def clubhead_speed_figure():
     published range.
 
     The face-centre speed :math:`|\dot p_{head}|` of the stated golfer's downswing under
-    the declared torques and with the wrist torque off (peak 0), up to each run's impact;
+    the declared torques and with the wrist torque off (peak 0), up to each run's impact
+    (equation :eq:`eq-ch3-impact`);
     the impact speeds marked; the band is the low-handicap range of MacKenzie et al.
     (2015) and the dashed line the 2015 tour mean (``DATA``).
 
@@ -247,7 +248,7 @@ def swing_energy_figure():
     Top: the power of each declared torque, :math:`P_j = u_j v_j` (W).  Bottom: each
     body's kinetic energy (J, ``BODY_NAMES``), and the work of the three torques less the
     potential energy gained, :math:`W - \Delta V`, which the total kinetic energy follows
-    (the energy balance of the chapter-2 integrator).
+    (the energy balance of the chapter-2 integrator; equation :eq:`eq-ch3-joint-work`).
 
     **Batches**: none; one call draws one figure.
 
@@ -297,7 +298,7 @@ def grip_force_figure():
     magnitudes of the lead arm's force at the wrist, of the trail hand's force at its grip
     point and of their resultant :math:`m_c(a_c - g_p)` (fixed by the club's motion), and
     the internal squeeze along the line between the hands, which the resultant cannot
-    see (positive: the hands push towards each other).
+    see (positive: the hands push towards each other); equation :eq:`eq-ch3-grip-split`.
 
     **Batches**: none; one call draws one figure.
 
@@ -344,7 +345,8 @@ def _driven_ground():
 def ground_reaction_figure(*, golfer=None, driven=None, resultant=None, friction=None):
     r"""Figure: what the ground must supply to the 3-D golfer's prescribed downswing.
 
-    Three panels over the samples of ``driven``: (a) the ground's resultant force, its
+    Three panels over the samples of ``driven`` (the motion of equation
+    :eq:`eq-ch3-least-energy`): (a) the ground's resultant force, its
     vertical component and the magnitude of its horizontal part, against the golfer's
     weight; (b) a top view of the two planted soles (``golfer.sole_outline()`` at
     ``golfer.sole_poses()``) and the resultant's centre of pressure on the ground,

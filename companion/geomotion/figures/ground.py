@@ -64,6 +64,8 @@ def center_of_pressure_figure(
     .. math:: x_c = -\frac{M_y}{F_z},\qquad y_c = \frac{M_x}{F_z},\qquad
               M_{z,\mathrm{free}} = M_z - x_cF_y + y_cF_x .
 
+    Equation :eq:`eq-ch2-center-of-pressure`.
+
     Top: the plate seen from above with the foot outline, the centre of pressure, the
     tangential force :math:`(F_x, F_y)` drawn from it and the free moment as a curved
     arrow; the title states whether the centre of pressure lies inside the outline and

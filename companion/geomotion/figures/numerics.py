@@ -41,7 +41,7 @@ def violation_closed_form(t, phi0, rate0, alpha, beta):
     :math:`C = \cosh\kappa t`, :math:`S = \sinh(\kappa t)/\kappa` with
     :math:`\kappa^2 = -\omega^2` (overdamped), and :math:`C = 1`, :math:`S = t` at
     critical damping.  An independent reference for the Baumgarte runs (a formula for
-    the error equation, not for the mechanics).
+    the error equation :eq:`eq-ch2-baumgarte-violation`, not for the mechanics).
 
     **Batches**: ``t``, ``phi0`` and ``rate0`` broadcast against each other; ``alpha``
     and ``beta`` are single numbers, since their values choose the formula.
@@ -82,12 +82,12 @@ def baumgarte_figure(*, alpha=2.0, beta=3.0, dt=0.02, duration=4.0, offset=0.1, 
     tangentially at 1 rad/s plus ``radial_speed`` outward, so :math:`\Phi(0) > 0` and
     :math:`\dot\Phi(0) = q^Tv > 0`.  It is integrated by
     :func:`geomotion.integrators.simulate_constrained` (``method="baumgarte"``, RK4,
-    step ``dt``) with the gains ``alpha``, ``beta``, and without feedback
-    (:math:`\alpha = \beta = 0`).
+    step ``dt``) with the gains ``alpha``, ``beta`` (equation :eq:`eq-ch2-baumgarte`),
+    and without feedback (:math:`\alpha = \beta = 0`).
 
     Top: :math:`\Phi(t)` of both runs and the closed form of
     :math:`\ddot\Phi + 2\alpha\dot\Phi + \beta^2\Phi = 0`
-    (:func:`violation_closed_form`); without feedback :math:`\ddot\Phi = 0`, so the
+    (:eq:`eq-ch2-baumgarte-violation`, :func:`violation_closed_form`); without feedback :math:`\ddot\Phi = 0`, so the
     violation grows linearly.  Bottom: the gap between the stabilized run and the closed
     form, at ``dt`` and ``dt/2`` (fourth-order convergence of the step, not of the
     model: the feedback forces are not physical, and the stabilized motion does not
@@ -221,7 +221,8 @@ def integrator_study_figure(*, study=None):
 
     Four log-log panels, one per residual of a
     :class:`geomotion.integrators.StepSizeStudy` (largest position, velocity and
-    acceleration residual, largest energy-balance residual), one line per method, with
+    acceleration residual, largest residual of the energy balance :eq:`eq-ch2-passivity`),
+    one line per method, with
     each method's observed order between the two finest steps in the legend of the
     energy panel.  Values at or below a method's rounding or solve-tolerance floor are
     drawn as open markers: they say nothing about the step.  Methods recorded as not

@@ -51,9 +51,10 @@ def allocation_figure(*, G=(1.0, 1.0), b=1.0, W=(1.0, 4.0)):
     r"""Figure: the weighted allocation and the Euclidean minimum-norm input on the solution line.
 
     Two inputs, one requirement :math:`Gu = b` (a single row :math:`G`): every solution
-    lies on a line, :math:`u = G^+b + Zz` (eq. 9, :func:`geomotion.allocation.solution_family`).
-    The objective :math:`\tfrac12u^TWu` picks the point where one of its elliptic level
-    sets just touches the line (eq. 10, :func:`geomotion.allocation.weighted_allocation`);
+    lies on a line, :math:`u = G^+b + Zz` (equation :eq:`eq-ch2-general-control`,
+    :func:`geomotion.allocation.solution_family`).  The objective :math:`\tfrac12u^TWu`
+    picks the point where one of its elliptic level sets just touches the line (equation
+    :eq:`eq-ch2-optimal-null-space`, :func:`geomotion.allocation.weighted_allocation`);
     the Euclidean :math:`W = I` picks :math:`G^+b` with a circle.  With the seed's
     :math:`G = (1, 1)`, :math:`b = 1`, :math:`W = \mathrm{diag}(1, 4)` these are
     :math:`(0.8, 0.2)` and :math:`(0.5, 0.5)`.  Top: the input plane.  Bottom: both
@@ -169,8 +170,8 @@ def grip_figure(
     12 cm down the grip, 9 cm apart) with the forces :math:`f_L`, :math:`f_R`.  Adding
     the internal pair :math:`\delta f_L = a(r_L - r_R)`, :math:`\delta f_R = -\delta f_L`
     (:func:`geomotion.contact.internal_grip_forces`) for each ``a`` in ``squeeze``
-    leaves the resultant wrench about :math:`O` (:func:`geomotion.contact.grip_wrench`)
-    unchanged.
+    leaves the resultant wrench about :math:`O` (:func:`geomotion.contact.grip_wrench`,
+    equation :eq:`eq-ch2-grip-resultant`) unchanged.
 
     Top: the grip with the base forces (solid) and the squeezed ones (faded).  Bottom
     left: the resultant's components against :math:`a`: flat.  Bottom right: the hand-force

@@ -46,7 +46,8 @@ def reporting_origin_figure(*, origin_x=0.0):
 
     Top, the plane of motion: the force at B and the rigid velocity field's value
     at B and at the reporting origin O = (origin_x, 0, 0) (O = A by default).  Bottom,
-    the moment n_z, the twist's linear y block and the power reported about B and about O.
+    the moment n_z, the twist's linear y block and the power reported about B and about O
+    (the transforms :eq:`eq-motion-force-transform` and the power :eq:`eq-power`).
 
     **Batches**: none; one call draws one figure.
 
@@ -125,8 +126,9 @@ def inertia_energy_figure():
     Top: a 2 kg body whose centre of mass is 0.3 m from the origin along x spins at
     1 rad/s about z while the origin moves along y.  As a point mass its energy
     vanishes at v_y = -0.3 m/s (the mass is then at rest); as a uniform thin disk
-    (J_C = 0.1 kg m^2) it keeps its rotational 0.05 J.  Bottom: entries of the
-    two-link arm's joint inertia M(q2) from :func:`geomotion.tree.crba`.
+    (J_C = 0.1 kg m^2) it keeps its rotational 0.05 J (equation
+    :eq:`eq-kinetic-energy-quadratic`).  Bottom: entries of the two-link arm's joint
+    inertia M(q2) from :func:`geomotion.tree.crba` (equation :eq:`eq-two-link-mass-matrix`).
 
     Returns
     -------
@@ -168,6 +170,8 @@ def inertia_energy_figure():
 
 def joint_inertia_figure(*, q2=0.0, v=(1.0, -2.0)):
     """Figure for the elbow explorer: M(q2) curves with the current elbow angle and its kinetic energy.
+
+    The curves are equation :eq:`eq-two-link-mass-matrix`.
 
     **Batches**: none; one call draws one figure.
 
@@ -211,7 +215,8 @@ def rotated_inertia_figure(*, angle=np.pi / 2, inertia_com=(1.0, 2.0, 2.5), omeg
     """Figure for the rotation explorer: the components of R I_C R^T change, the energy does not.
 
     The body and its angular velocity are rotated together by ``angle`` about z;
-    the rotational energy omega^T I_C omega / 2 is the same in both descriptions.
+    the rotational energy omega^T I_C omega / 2 is the same in both descriptions (the
+    congruence :eq:`eq-inertia-congruence` with a pure rotation).
 
     **Batches**: none; one call draws one figure.
 
@@ -265,7 +270,8 @@ def screw_axis_figure(*, V=(0.0, 0.0, 2.0, 0.0, -2.0, 1.0)):
     """Figure: the screw axis of a twist, its pitch, and the rigid velocity field around it.
 
     Velocities v + omega x r are drawn at points on the axis (purely axial, h omega)
-    and on a ring around it (axial plus tangential): the motion is a screw.
+    and on a ring around it (axial plus tangential): the motion is a screw (equation
+    :eq:`eq-screw-axis`).
 
     **Batches**: none; one call draws one figure.
 
@@ -322,7 +328,8 @@ def particle_energy_figure(*, model=None, n_states=200, rng=0):
     central inertia (:func:`geomotion.inertia.particle_model`).  For ``n_states``
     random states the direct sum of particle energies is compared with
     v^T M v / 2 from :func:`geomotion.tree.crba`
-    (:func:`geomotion.verification.particle_energy_comparison`).
+    (:func:`geomotion.verification.particle_energy_comparison`; equation
+    :eq:`eq-mass-matrix-jacobians`).
 
     **Batches**: none; one call draws one figure.
 

@@ -67,7 +67,10 @@ def spatial_inertia(mass, com, inertia_com, *, warn_if_about_origin=True):
     .. math:: \mathcal I_O = \begin{bmatrix} I_C - m[c][c] & m[c] \\ -m[c] & m I_3 \end{bmatrix}
               = \begin{bmatrix} I_C + m(\|c\|^2 I_3 - c c^T) & m[c] \\ m[c]^T & m I_3 \end{bmatrix}
 
-    It is the matrix of the energy :math:`2K = \omega^T I_C\omega + m\|v_O - [c]\omega\|^2`.
+    It is the matrix of the energy :math:`2K = \omega^T I_C\omega + m\|v_O - [c]\omega\|^2`:
+    equations :eq:`eq-kinetic-energy-quadratic`, :eq:`eq-spatial_inertia_full` and
+    :eq:`eq-spatial_inertia_alt`, and :eq:`conv-spatial-inertia` of the conventions; at the
+    centre of mass (:math:`c = 0`) it is block diagonal, :eq:`eq-spatial_inertia_cocom`.
 
     Parameters
     ----------
@@ -151,7 +154,8 @@ def spatial_inertia_about_origin(mass, com, inertia_origin):
               \mathcal I_O = \begin{bmatrix} I_O & m[c] \\ m[c]^T & m I_3 \end{bmatrix}
 
     For data tabulated about a joint or a frame origin, so that the parallel-axis shift
-    need not be done by hand.
+    need not be done by hand.  Equation :eq:`eq-spatial_inertia_alt`, with its upper-left
+    block read as :math:`I_O`.
 
     Parameters
     ----------

@@ -15,6 +15,8 @@ def transform_inertia(I_B, T_AB):
     It follows from :math:`K = \tfrac12\mathcal V_B^T\mathcal I_B\mathcal V_B` with
     :math:`\mathcal V_B = \mathrm{Ad}^{-1}\mathcal V_A`.  Not a similarity: rank and
     definiteness are kept, 6-D eigenvalues are not.  Singular ideal inertias are fine.
+    Equation :eq:`eq-inertia-congruence`, and :eq:`conv-inertia-congruence` of the
+    conventions.
 
     Parameters
     ----------
@@ -58,6 +60,8 @@ def transform_inertia(I_B, T_AB):
 def kinetic_energy(I, V):
     r"""Kinetic energy :math:`K = \tfrac12\mathcal V^T\mathcal I\mathcal V` in J.
 
+    Equation :eq:`eq-kinetic-energy-quadratic`.
+
     Parameters
     ----------
     I : (..., 6, 6) array_like
@@ -90,7 +94,7 @@ def momentum(I, V):
     r"""Spatial momentum :math:`\mathcal P = \mathcal I\mathcal V` (moment-first).
 
     The upper block is the angular momentum about the reporting origin (kg m^2/s),
-    the lower block the total linear momentum (kg m/s).
+    the lower block the total linear momentum (kg m/s).  Equation :eq:`eq-spatial_momentum`.
 
     Parameters
     ----------
@@ -124,6 +128,7 @@ def newton_euler_bias(I, V):
     r"""Velocity-product term of the body-frame Newton–Euler equation, :math:`[\mathcal V\times^*]\mathcal I\mathcal V`.
 
     It does no power on the body's own motion: :math:`\mathcal V^T[\mathcal V\times^*]\mathcal I\mathcal V = 0`.
+    The second term of equation :eq:`eq-spatial_newton_euler_final`.
 
     Parameters
     ----------
@@ -168,7 +173,9 @@ def newton_euler_wrench(I, V, A):
     ``A`` (:math:`\dot{\mathcal V}_B`, the body's twist rate, as ``a`` is the rate of
     ``v``) differentiates the body-coordinate components of ``V``; its linear block
     is not the Cartesian acceleration of the origin (that is
-    :math:`\dot v_B + \omega_B\times v_B`).
+    :math:`\dot v_B + \omega_B\times v_B`, :eq:`eq-body-origin-acceleration`).
+    Equation :eq:`eq-spatial_newton_euler_final`; about the centre of mass, whose inertia
+    is block diagonal, its two blocks are the balances :eq:`eq-ch2-newton-euler-com`.
 
     Parameters
     ----------
@@ -213,6 +220,8 @@ def planar_inertia(I):
 
     .. math:: \mathcal I_p = \begin{bmatrix} J_C + m(c_x^2+c_y^2) & -mc_y & mc_x \\
               -mc_y & m & 0 \\ mc_x & 0 & m \end{bmatrix}
+
+    Equation :eq:`eq-planar-inertia`.
 
     Parameters
     ----------

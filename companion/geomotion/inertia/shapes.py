@@ -82,6 +82,8 @@ def solid_cylinder_central_inertia(mass, radius, length, *, axis=2):
     .. math:: I_C = \operatorname{diag}\Big(\frac{m(3r^2+L^2)}{12}, \frac{m(3r^2+L^2)}{12}, \frac{mr^2}{2}\Big)
               \quad\text{(axis z)}
 
+    Equation :eq:`eq-cylinder-inertia`.
+
     Parameters
     ----------
     mass : array_like

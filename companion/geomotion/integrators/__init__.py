@@ -33,15 +33,17 @@ Files, by idea:
 * :mod:`geomotion.systems` (re-exported here): :class:`MechanicalSystem`, equations of
   motion given by functions for systems that are not trees;
 * ``stabilization.py``: keeping a solution on :math:`\Phi(q) = 0`: Baumgarte
-  stabilization (:func:`baumgarte_bias`), Newton projection in the kinetic metric
-  (:func:`project_position`), velocity projection (:func:`project_velocity`);
+  stabilization (:func:`baumgarte_bias`, :eq:`eq-ch2-baumgarte`), Newton projection in the
+  kinetic metric (:func:`project_position`, :eq:`eq-ch2-newton-projection`), velocity
+  projection (:func:`project_velocity`, :eq:`eq-ch2-projectors`);
 * ``rattle.py``: the RATTLE step for a constant mass matrix (:func:`rattle_step`);
 * ``constrained.py``: :func:`simulate_constrained`;
 * ``study.py``: :func:`step_size_study`.
 
 Both simulators report the balance :math:`\dot E = u^Ty + P_{other} - D` (input power
 :math:`u^Ty` with :math:`y = B^Tv`, other declared sources :math:`P_{other}`,
-dissipation :math:`D \ge 0`) as accumulated work terms.
+dissipation :math:`D \ge 0`; equation :eq:`eq-ch2-passivity`) as accumulated work terms,
+integrated as in exercise :eq:`eq-ex2-energy-balance`.
 
 Options are keyword-only.  Tolerances are per call.  By default a Newton solve stops
 when every constraint row's first-order distance to its surface,

@@ -200,9 +200,11 @@ def simulate_constrained(
     .. math:: M\dot v + h = Bu + \tau_{other} - B_dv + J_c^T\lambda,\qquad \Phi(q) = 0,\qquad
               \dot E = u^TB^Tv + \tau_{other}^Tv - v^TB_dv
 
-    Methods (see the module documentation): ``"projection"`` (order 4),
-    ``"baumgarte"`` (order 4 while the violation stays small), ``"rattle"`` (order
-    2; needs a constant mass matrix, checked at every step).  The work of each load
+    The balance is equation :eq:`eq-ch2-passivity`, integrated as in exercise
+    :eq:`eq-ex2-energy-balance`.  Methods (see the module documentation):
+    ``"projection"`` (order 4), ``"baumgarte"`` (order 4 while the violation stays
+    small), ``"rattle"`` (order 2; needs a constant mass matrix, checked at every
+    step).  The work of each load
     is accumulated consistently with the method: at the four Runge-Kutta stages, or
     by the trapezoidal rule over each RATTLE step.  Load callables are called only
     inside the scheme: once per Runge-Kutta stage, and for RATTLE at least twice per

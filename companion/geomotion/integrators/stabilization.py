@@ -227,7 +227,8 @@ def baumgarte_bias(constraint, q, v, *, alpha, beta):
     :math:`\ddot\Phi + 2\alpha\dot\Phi + \beta^2\Phi = 0`, so an initial violation
     decays (critically damped for :math:`\alpha = \beta`, underdamped for
     :math:`\alpha < \beta`) instead of drifting.  Pass the result as ``gamma`` to
-    ``geomotion.constraints.constrained_dynamics``.
+    ``geomotion.constraints.constrained_dynamics``.  Equations :eq:`eq-ch2-baumgarte` and
+    :eq:`eq-ch2-baumgarte-violation`.
 
     The price: the gains have units of 1/s and set decay rates, and rates much
     faster than the motion make the equations stiff, so an explicit integrator then
@@ -364,6 +365,7 @@ def project_position(
     converges quadratically from a start close enough to the constraint (e.g. the
     prediction of one integration step).  The step is a velocity-space increment
     applied by ``integrate`` (:math:`q \oplus \delta`; ``q + delta`` by default).
+    Equation :eq:`eq-ch2-newton-projection`.
 
     When to stop: by default relative to a length scale, so that the same mechanism
     converges alike at any size: every row's first-order distance to its surface,
@@ -447,7 +449,8 @@ def project_velocity(M, J_c, v):
 
     :math:`v^+` satisfies :math:`J_cv^+ = 0` and is the admissible velocity closest to
     :math:`v` in kinetic energy (the removed part is :math:`M`-orthogonal to every
-    tangent vector): the velocity after an impulsive constraint reaction.
+    tangent vector): the velocity after an impulsive constraint reaction.  :math:`P_v` is
+    the projector of equation :eq:`eq-ch2-projectors`.
 
     Parameters
     ----------

@@ -125,10 +125,11 @@ def simulate(model, q0, v0, dt, n_steps, *, method="rk4", tau=None, gravity=None
                      + \int_0^t \dot q^TB_d\dot q\,dt
 
     See the module documentation for the update formulas and how each method
-    accumulates the work and the dissipated energy.  No external wrenches act;
-    joint torques and damping are the only non-conservative loads.  A ``tau``
-    callable is called exactly once per stage (four times per ``"rk4"`` step, once
-    per ``"semi_implicit_euler"`` step), in time order.
+    accumulates the work and the dissipated energy (the balance of equation
+    :eq:`eq-ch2-passivity`).  No external wrenches act; joint torques and damping are
+    the only non-conservative loads.  A ``tau`` callable is called exactly once per
+    stage (four times per ``"rk4"`` step, once per ``"semi_implicit_euler"`` step), in
+    time order.
 
     Parameters
     ----------

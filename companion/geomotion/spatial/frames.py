@@ -24,6 +24,8 @@ def skew(a):
 
     .. math:: [a] = \begin{bmatrix} 0 & -a_3 & a_2 \\ a_3 & 0 & -a_1 \\ -a_2 & a_1 & 0 \end{bmatrix}
 
+    Equation :eq:`conv-skew` of the conventions.
+
     Parameters
     ----------
     a : (..., 3) array_like
@@ -182,6 +184,8 @@ def pose(R, p):
     .. math:: T_{AB} = \begin{bmatrix} R_{AB} & p_{AB} \\ 0 & 1 \end{bmatrix},\qquad
               r_A = R_{AB} r_B + p_{AB}
 
+    Equation :eq:`eq-pose-map`, and :eq:`conv-pose` of the conventions.
+
     Parameters
     ----------
     R : (..., 3, 3) array_like
@@ -220,6 +224,8 @@ def inverse_pose(T_AB):
 
     .. math:: T_{BA} = \begin{bmatrix} R_{AB}^T & -R_{AB}^T p_{AB} \\ 0 & 1 \end{bmatrix}
 
+    Equation :eq:`conv-pose-compose` of the conventions.
+
     Parameters
     ----------
     T_AB : (..., 4, 4) array_like
@@ -252,6 +258,8 @@ def inverse_pose(T_AB):
 
 def compose_poses(T_AB, T_BC):
     r"""Composition :math:`T_{AC} = T_{AB} T_{BC}`: adjacent frame letters cancel.
+
+    Equation :eq:`conv-pose-compose` of the conventions.
 
     Parameters
     ----------
@@ -295,6 +303,9 @@ def motion_transform(T_AB):
     .. math:: \mathcal V_A = \begin{bmatrix} R & 0 \\ [p]R & R \end{bmatrix} \mathcal V_B,
               \qquad (R, p) = (R_{AB}, p_{AB})
 
+    Equations :eq:`eq-motion-force-transform` and :eq:`eq-ch2-adjoint`, and
+    :eq:`conv-motion-transform` of the conventions.
+
     Parameters
     ----------
     T_AB : (..., 4, 4) array_like
@@ -329,6 +340,8 @@ def inverse_motion_transform(T_AB):
     r"""Inverse motion transform :math:`\mathrm{Ad}_{T_{AB}}^{-1} = \mathrm{Ad}_{T_{BA}}`: twists from A to B.
 
     .. math:: \mathcal V_B = \begin{bmatrix} R^T & 0 \\ -R^T[p] & R^T \end{bmatrix} \mathcal V_A
+
+    The inverse of :eq:`eq-motion-force-transform`.
 
     Parameters
     ----------
@@ -371,6 +384,8 @@ def force_transform(T_AB):
               \qquad n_A = R n_B + p \times R f_B,\quad f_A = R f_B
 
     It is fixed by power invariance, :math:`\mathcal F_A^T \mathcal V_A = \mathcal F_B^T \mathcal V_B`.
+    Equations :eq:`eq-motion-force-transform` and :eq:`eq-ch2-wrench-transform`, and
+    :eq:`conv-force-transform` and :eq:`conv-power-invariance` of the conventions.
 
     Parameters
     ----------
@@ -406,6 +421,8 @@ def inverse_force_transform(T_AB):
     r"""Inverse force transform :math:`\mathrm{Ad}_{T_{AB}}^{T}`: wrenches from A to B.
 
     .. math:: \mathcal F_B = \mathrm{Ad}_{T_{AB}}^T \mathcal F_A
+
+    The reverse map of :eq:`eq-ch2-wrench-transform`.
 
     Parameters
     ----------
@@ -462,7 +479,8 @@ def motion_cross(V):
     :math:`[\mathcal V\times]\mathcal V = 0`.  Its symmetric part is
     :math:`\begin{bmatrix} 0 & [v]^T \\ [v] & 0 \end{bmatrix}`: the operator is
     skew-symmetric in the 6-D dot product exactly when :math:`v = 0` (a pure rotation
-    about the origin), and not otherwise.
+    about the origin), and not otherwise.  Equations :eq:`eq-motion_cross_matrix` and
+    :eq:`eq-motion_cross_action`, and :eq:`conv-cross` of the conventions.
 
     Parameters
     ----------
@@ -501,7 +519,9 @@ def force_cross(V):
               \qquad [\mathcal V\times^*]\mathcal G = \begin{bmatrix} \omega\times n + v\times f \\
               \omega\times f \end{bmatrix}
 
-    Duality: :math:`\mathcal G^T [\mathcal V\times]\mathcal W = -([\mathcal V\times^*]\mathcal G)^T \mathcal W`.
+    Duality: :math:`\mathcal G^T [\mathcal V\times]\mathcal W = -([\mathcal V\times^*]\mathcal G)^T \mathcal W`
+    (:eq:`eq-duality`).  Equations :eq:`eq-force_cross_matrix` and :eq:`eq-force_cross_action`,
+    and :eq:`conv-cross` of the conventions.
 
     Parameters
     ----------
@@ -540,7 +560,8 @@ def power(F, V):
     .. math:: P = n^T \omega + f^T v
 
     Both arguments must be expressed about the same origin in the same axes; the
-    result is then independent of that choice.
+    result is then independent of that choice.  Equation :eq:`eq-power`, and
+    :eq:`conv-six-vectors` of the conventions.
 
     Parameters
     ----------

@@ -42,6 +42,8 @@ def planar_motion_cross(nu):
     .. math:: [\nu\times]_p = \begin{bmatrix} 0 & 0 & 0 \\ v_y & 0 & -\omega_z \\
               -v_x & \omega_z & 0 \end{bmatrix}
 
+    Equation :eq:`eq-planar-cross`.
+
     Parameters
     ----------
     nu : (..., 3) array_like
@@ -77,6 +79,8 @@ def planar_motion_cross(nu):
 
 def planar_force_cross(nu):
     r"""Planar force cross product :math:`[\nu\times^*]_p = -[\nu\times]_p^T`.
+
+    Equation :eq:`eq-planar-cross`.
 
     Parameters
     ----------

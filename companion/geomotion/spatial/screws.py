@@ -19,6 +19,7 @@ def plucker_line(direction, point):
     .. math:: m = r \times d, \qquad d^T m = 0, \qquad (d, m) \sim (\lambda d, \lambda m)
 
     Any other point :math:`r + s d` on the line gives the same moment :math:`m`.
+    Equation :eq:`eq-plucker`.
 
     Parameters
     ----------
@@ -60,7 +61,7 @@ def same_line(L1, L2, *, oriented=False, rtol=1e-9):
 
     Lines are equal when their coordinates are proportional,
     :math:`(d_2, m_2) = \lambda (d_1, m_1)` with :math:`\lambda \ne 0`; an oriented
-    line additionally requires :math:`\lambda > 0`.
+    line additionally requires :math:`\lambda > 0` (equation :eq:`eq-plucker`).
 
     Parameters
     ----------
@@ -169,10 +170,11 @@ def screw_axis(V):
               r_\perp = \frac{\omega \times v}{\|\omega\|^2},\qquad
               v = r_\perp \times \omega + h\,\omega .
 
-    Points on the axis move with velocity :math:`h\omega` along it.  A pure
-    translation (:math:`\omega = 0`, :math:`v \ne 0`) has infinite pitch and no
-    unique axis: it is reported as ``pitch = inf``, ``direction = v/|v|`` and the
-    parallel line through the origin, ``point = 0``.
+    Equation :eq:`eq-screw-axis`, and :eq:`conv-screw` of the conventions.  Points on
+    the axis move with velocity :math:`h\omega` along it.  A pure translation
+    (:math:`\omega = 0`, :math:`v \ne 0`) has infinite pitch and no unique axis: it is
+    reported as ``pitch = inf``, ``direction = v/|v|`` and the parallel line through the
+    origin, ``point = 0``.
 
     Parameters
     ----------
@@ -305,6 +307,7 @@ def exp_twist(xi):
     full double precision at every angle and arbitrarily small rotations (1e-9 rad,
     say) are kept, never rounded to a pure translation.
     In a tree, ``exp_twist(S * q)`` is the joint motion of a constant screw ``S``.
+    Equation :eq:`eq-ch2-twist-exponential`, and :eq:`conv-exp` of the conventions.
 
     Parameters
     ----------
@@ -383,7 +386,8 @@ def log_pose(T):
     :math:`1 - \cos\theta = 2\sin^2\tfrac\theta2`).  This form loses at most a factor 2
     to cancellation (:math:`b \approx 1/2`, :math:`c \approx 1/6`) and tends smoothly to
     :math:`d(0) = 1/12` with no cut-off; the rotation axis is read from the symmetric part
-    of :math:`R` near :math:`\theta = \pi`.
+    of :math:`R` near :math:`\theta = \pi`.  It inverts :eq:`eq-ch2-twist-exponential`
+    (conventions :eq:`conv-exp`).
 
     Parameters
     ----------

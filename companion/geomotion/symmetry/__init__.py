@@ -3,6 +3,7 @@ and geometric phase of a shape loop.
 
 The model has one symmetry coordinate :math:`\theta` (rad, e.g. the heading of a body
 rotating in a plane) and :math:`k` shape coordinates :math:`s`.  Its kinetic energy is
+(equation :eq:`eq-ch2-symmetry-kinetic-energy`)
 
 .. math:: T = \tfrac12 I(s)\dot\theta^2 + \dot\theta\,a(s)^T\dot s
               + \tfrac12\dot s^TH(s)\dot s
@@ -15,13 +16,14 @@ the *locked inertia* :math:`I = \partial^2T/\partial\dot\theta^2` (the metric en
 itself: :math:`T` carries the one half, :math:`I` does not), the group--shape *coupling*
 :math:`a` and the shape block :math:`H`.  The momentum conjugate to :math:`\theta` is
 :math:`p_\theta = \partial T/\partial\dot\theta = I\dot\theta + a^T\dot s`.  Solving it
-for the rate gives the reconstruction equation (eq. 12)
+for the rate gives the reconstruction equation :eq:`eq-ch2-mechanical-connection`
 
 .. math:: \dot\theta = I^{-1}p_\theta - A(s)\dot s,\qquad A = I^{-1}a^T,
 
 with :math:`A` the *mechanical connection*.  It needs the cross block :math:`a`: the
 shape derivatives of :math:`I` alone do not determine it.  Integrating over a closed shape loop
-traversed in time :math:`[0, T]` splits the net rotation in two (eq. 13):
+traversed in time :math:`[0, T]` splits the net rotation in two
+(:eq:`eq-ch2-berry-phase-formula`):
 
 .. math:: \Delta\theta = \underbrace{\int_0^T I(s(t))^{-1}p_\theta\,dt}_{\text{dynamic}}
                         \;\underbrace{-\oint A(s)\,ds}_{\text{geometric}}.
@@ -35,7 +37,8 @@ When the momentum is conserved
 not depend on it, so constraints and potentials must respect the symmetry too) and no
 applied load acts about it.  A known external torque :math:`\tau(t)` about :math:`\theta`
 instead gives :math:`p_\theta(t) = p_\theta(0) + \int_0^t\tau\,dt'`, which only adds to
-the dynamic phase: :func:`dynamic_phase` and :func:`loop_phase` take it as ``tau``.  A
+the dynamic phase (exercise :eq:`eq-ex2-phase-torque`): :func:`dynamic_phase` and
+:func:`loop_phase` take it as ``tau``.  A
 golfer standing on the ground receives such moments from the ground, so conservation is a
 property of a model, to be checked, not a given.
 
@@ -44,7 +47,8 @@ Scope
 Everything here is for a single, scalar symmetry coordinate, whose rotations commute.
 Spatial rotations do not: a group-valued reconstruction :math:`g^{-1}\dot g = \dots`
 must then be integrated in time order (ordered transport), the net rotation is not the
-line integral of a scalar one-form, and neither eq. 13 nor the area formula below
+line integral of a scalar one-form, and neither :eq:`eq-ch2-berry-phase-formula` nor the
+area formula below
 applies as written.
 
 Quadrature

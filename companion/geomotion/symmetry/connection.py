@@ -1,4 +1,7 @@
-"""The kinetic metric's blocks, the mechanical connection and reconstruction (eq. 12).
+"""The kinetic metric's blocks, the mechanical connection and reconstruction.
+
+The metric is that of equation :eq:`eq-ch2-symmetry-kinetic-energy`, the connection and
+the reconstruction are :eq:`eq-ch2-mechanical-connection`.
 
 See :mod:`geomotion.symmetry` for the model and the units.
 """
@@ -18,6 +21,8 @@ _SYMMETRY_RTOL = 1e-12
 @dataclass(frozen=True)
 class KineticBlocks:
     r"""The blocks of a kinetic metric in :math:`(\theta, s)` coordinates (:func:`kinetic_blocks`).
+
+    The blocks of equation :eq:`eq-ch2-symmetry-kinetic-energy`.
 
     Attributes
     ----------
@@ -46,6 +51,7 @@ def kinetic_blocks(metric):
     .. math:: G = \begin{bmatrix}I & a^T\\ a & H\end{bmatrix},\qquad
               G \succ 0 \iff I > 0 \text{ and } H - aa^T/I \succ 0
 
+    The blocks of equation :eq:`eq-ch2-symmetry-kinetic-energy`.
     The first coordinate must be the symmetry coordinate :math:`\theta`.  Positive
     definiteness is checked through the Schur complement (a Cholesky factorization of
     it), which is also returned.
@@ -91,7 +97,8 @@ def kinetic_metric(locked_inertia, coupling, shape_metric):
     r"""Assemble :math:`G = [[I, a^T], [a, H]]` in :math:`(\theta, s)` coordinates.
 
     The inverse of :func:`kinetic_blocks`, without its positive-definiteness check
-    (pass the result to :func:`kinetic_blocks` for that).
+    (pass the result to :func:`kinetic_blocks` for that): the metric of equation
+    :eq:`eq-ch2-symmetry-kinetic-energy`.
 
     Parameters
     ----------
@@ -126,12 +133,14 @@ def kinetic_metric(locked_inertia, coupling, shape_metric):
 
 
 # ---------------------------------------------------------------------------
-# The mechanical connection and reconstruction (eq. 12)
+# The mechanical connection and reconstruction (eq-ch2-mechanical-connection)
 # ---------------------------------------------------------------------------
 
 
 def mechanical_connection(locked_inertia, coupling):
-    r"""Mechanical connection :math:`A = I^{-1}a^T` (eq. 12), at each shape sample.
+    r"""Mechanical connection :math:`A = I^{-1}a^T`, at each shape sample.
+
+    Equation :eq:`eq-ch2-mechanical-connection`.
 
     Parameters
     ----------
@@ -167,6 +176,9 @@ def mechanical_connection(locked_inertia, coupling):
 
 def conjugate_momentum(locked_inertia, coupling, theta_rate, shape_rate):
     r"""Momentum conjugate to the symmetry coordinate, :math:`p_\theta = I\dot\theta + a^T\dot s`.
+
+    The derivative :math:`\partial T/\partial\dot\theta` of the kinetic energy
+    :eq:`eq-ch2-symmetry-kinetic-energy`.
 
     Parameters
     ----------
@@ -204,10 +216,11 @@ def conjugate_momentum(locked_inertia, coupling, theta_rate, shape_rate):
 
 
 def reconstruct_rate(locked_inertia, coupling, momentum, shape_rate):
-    r"""Symmetry rate from momentum and shape rate (eq. 12).
+    r"""Symmetry rate from momentum and shape rate: the reconstruction equation.
 
     .. math:: \dot\theta = I^{-1}p_\theta - A(s)\dot s,\qquad A = I^{-1}a^T
 
+    Equation :eq:`eq-ch2-mechanical-connection`.
     The inverse of :func:`conjugate_momentum` at fixed shape and shape rate.
 
     Parameters

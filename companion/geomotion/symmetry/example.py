@@ -78,7 +78,8 @@ def rectangle_loop(a0, b0, *, corner=(0.0, 0.0), clockwise=False, points_per_sid
 
     Starts and ends at ``corner`` (its lower-left vertex); counterclockwise by default,
     i.e. first along :math:`+s_1`.  With the constant-curvature example the geometric
-    phase of the counterclockwise loop is :math:`-ka_0b_0` wherever the corner lies:
+    phase of the counterclockwise loop is :math:`-ka_0b_0` wherever the corner lies
+    (exercise :eq:`eq-ex2-phase-rectangle`):
     ``loop_phase(1.0, lambda s: constant_curvature_coupling(s, k), rectangle_loop(a0, b0))``.
 
     Parameters

@@ -1,4 +1,4 @@
-"""Dynamic and geometric phase of sampled shape paths (eq. 13).
+"""Dynamic and geometric phase of sampled shape paths (equation :eq:`eq-ch2-berry-phase-formula`).
 
 See :mod:`geomotion.symmetry` for the model, the quadrature and its accuracy.
 """
@@ -25,7 +25,7 @@ from .connection import mechanical_connection
 
 @dataclass(frozen=True)
 class LoopPhase:
-    r"""Net rotation over a shape loop, split as in eq. 13 (:func:`loop_phase`).
+    r"""Net rotation over a shape loop, split as in :eq:`eq-ch2-berry-phase-formula` (:func:`loop_phase`).
 
     Read by name (``phase.dynamic``, ``phase.geometric``, ``phase.total``); it does not
     unpack like a tuple.
@@ -68,11 +68,12 @@ def _torque_impulses(tau, t, h):
 def dynamic_phase(locked_inertia, shape, times, *, momentum=0.0, tau=None):
     r"""Dynamic phase :math:`\int_{t_0}^{t_K} I(s(t))^{-1}p_\theta(t)\,dt` along a sampled path.
 
-    The first term of eq. 13.  The momentum starts at ``momentum`` and changes only by
-    the impulse of a known external torque ``tau`` about :math:`\theta`,
-    :math:`p_\theta(t) = p_\theta(t_0) + \int_{t_0}^t\tau\,dt'`.  The phase is linear in
-    :math:`(p_\theta(t_0), \tau)`: the part owed to the torque is this function with
-    ``momentum=0``.  The path need not be closed.
+    The first term of equation :eq:`eq-ch2-berry-phase-formula`.  The momentum starts at
+    ``momentum`` and changes only by the impulse of a known external torque ``tau`` about
+    :math:`\theta`, :math:`p_\theta(t) = p_\theta(t_0) + \int_{t_0}^t\tau\,dt'`.  The phase
+    is linear in :math:`(p_\theta(t_0), \tau)`: the part owed to the torque is this function
+    with ``momentum=0`` (the second term of exercise :eq:`eq-ex2-phase-torque`).  The path
+    need not be closed.
 
     Parameters
     ----------
@@ -112,7 +113,9 @@ def dynamic_phase(locked_inertia, shape, times, *, momentum=0.0, tau=None):
 
 
 def geometric_phase(locked_inertia, coupling, shape):
-    r"""Geometric phase :math:`-\oint A(s)\,ds` of a closed shape loop (eq. 13).
+    r"""Geometric phase :math:`-\oint A(s)\,ds` of a closed shape loop.
+
+    The second term of equation :eq:`eq-ch2-berry-phase-formula`.
 
     The net rotation the loop produces at zero momentum, whatever its timing; the sign
     is that of the reconstruction :math:`\dot\theta = I^{-1}p_\theta - A\dot s`, so a
@@ -153,10 +156,12 @@ def geometric_phase(locked_inertia, coupling, shape):
 
 
 def loop_phase(locked_inertia, coupling, shape, *, momentum=0.0, times=None, tau=None):
-    r"""Dynamic and geometric phase of a closed shape loop (eq. 13).
+    r"""Dynamic and geometric phase of a closed shape loop.
 
     .. math:: \Delta\theta = \int_0^T I(s(t))^{-1}p_\theta\,dt - \oint A(s)\,ds
 
+    Equation :eq:`eq-ch2-berry-phase-formula` (with a ``torque``, exercise
+    :eq:`eq-ex2-phase-torque`).
     See :func:`dynamic_phase` and :func:`geometric_phase`.  At zero momentum and without
     torque the dynamic part is zero and ``times`` may be omitted.
 
