@@ -66,7 +66,7 @@ def compile_kernels():
         q = random_configuration(model, shape=batch, rng=rng)
         v, x = rng.normal(size=(2, *batch, model.nv))
         wrenches = rng.normal(size=(*batch, model.num_bodies, 6))
-        rnea(model, q, v, x, f_ext=wrenches)
+        rnea(model, q, v, x, f_ext=wrenches, f_ext_frame="world")
         aba(model, q, v, x, f_ext=wrenches)
         crba(model, q)
         coriolis_matrix(model, q, v)
