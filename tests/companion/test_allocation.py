@@ -18,6 +18,7 @@ import scipy.linalg
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import optimize
+from strategies import examples
 
 from geomotion import ConvergenceError, allocation, constraints
 from geomotion.allocation import _box
@@ -173,7 +174,7 @@ def maps_of_any_rank(draw):
     return map_of_rank(rng, d, m, r), r, rng
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(maps_of_any_rank())
 def test_every_member_of_the_family_solves_g_u_equal_b(case):
     G, r, rng = case
@@ -191,7 +192,7 @@ def test_every_member_of_the_family_solves_g_u_equal_b(case):
         np.testing.assert_allclose(G @ family.member(z), b, atol=1e-11)  # achieved ~1e-14
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(maps_of_any_rank())
 def test_requests_outside_the_range_are_refused(case):
     G, r, rng = case
@@ -204,7 +205,7 @@ def test_requests_outside_the_range_are_refused(case):
         allocation.solution_family(G, b)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.integers(1, 4), st.integers(0, 3), st.integers(0, 2**32 - 1))
 def test_weighted_allocation_is_the_w_minimal_member_of_the_family(d, extra, seed):
     rng = np.random.default_rng(seed)
@@ -228,7 +229,7 @@ def test_weighted_allocation_is_the_w_minimal_member_of_the_family(d, extra, see
         assert 0.5 * u @ W @ u >= cost - 1e-12 * (1 + cost)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.integers(1, 4), st.integers(0, 3), st.integers(0, 2**32 - 1))
 def test_minimum_energy_velocity_meets_the_rows_and_is_m_orthogonal_to_ker_a(k, extra, seed):
     rng = np.random.default_rng(seed)
@@ -484,7 +485,7 @@ def test_three_muscles_two_joints_against_a_grid_along_the_kernel():
     np.testing.assert_allclose(report.solution, s[i], atol=0.02)  # grid step 5e-3 along k
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(
     st.integers(1, 2),
     st.integers(2, 4),
@@ -577,7 +578,7 @@ def qp_by_enumeration(W, G, b, lower, upper):
     return best[1]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(st.integers(1, 2), st.integers(0, 2), st.integers(0, 2**32 - 1))
 def test_bounded_allocation_matches_an_enumeration_of_faces(d, extra, seed):
     rng = np.random.default_rng(seed)

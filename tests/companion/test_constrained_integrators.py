@@ -16,6 +16,7 @@ from circle_pendulum import CIRCLE, MASS, PARTICLE, G, R
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import simpson, solve_ivp
+from strategies import examples
 
 from geomotion import ConvergenceError, constraints, integrators, models, tree
 
@@ -182,7 +183,7 @@ def metric_and_jacobian(draw):
     return M, rng.normal(size=(2, 4)), rng.normal(size=4)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(metric_and_jacobian())
 def test_project_velocity_is_the_kinetic_metric_projector(case):
     M, J, v = case
