@@ -32,7 +32,17 @@ settings.register_profile(
     deadline=None,
     print_blob=True,
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or "ci"
+settings.load_profile(PROFILE)
+
+
+def pytest_report_header(config):
+    """Say in the log which profile ran (shown when pytest is given tests/companion)."""
+    current = settings.default
+    return (
+        f"hypothesis profile {PROFILE!r}: derandomize={current.derandomize}, each property "
+        f"test draws {current.max_examples / 100:g} times the examples it asks for"
+    )
 
 
 # --- The explorers' static blocks, drawn once for the session --------------------------
