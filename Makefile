@@ -118,10 +118,13 @@ serve:
 # companion tests and the book build start together, and each stream takes the next
 # layer of TEST_LAYERS, in that order, as soon as its core is free; the book tests that
 # read _build wait for the build (CHANGELOG 2.0.0 gives the times measured in a fresh
-# clone, serial and in two streams).  Each layer's output is printed whole when it ends
-# (--output-sync), so the logs do not interleave; --keep-going still runs every layer
-# whose prerequisites passed, so one run reports every failing layer, and make test
-# fails if any layer fails.
+# clone, serial and in two streams).  The companion tests marked slow (each more than
+# about 5 s alone: a 10^4-step run, two subprocesses that compile a kernel) are a layer
+# of their own, the last of TEST_LAYERS: about 15 s that end whichever stream is free
+# first, instead of lengthening the first job (the companion layer, about 90 s).  Each
+# layer's output is printed whole when it ends (--output-sync), so the logs do not
+# interleave; --keep-going still runs every layer whose prerequisites passed, so one run
+# reports every failing layer, and make test fails if any layer fails.
 test: $(TEST_STAMP) kernels
 	@echo "=== [0/4] lint and format: ruff check and ruff format --check (make format fixes what it can) ==="
 	$(BIN)/ruff check $(LINTED)
@@ -130,7 +133,7 @@ test: $(TEST_STAMP) kernels
 	@$(MAKE) --no-print-directory --keep-going $(TEST_LAYERS)
 
 TEST_LAYERS = test-companion test-book-build test-notebooks test-notebooks-second-isa \
-	test-book-built test-book-runs test-book-lab
+	test-book-built test-book-runs test-book-lab test-companion-slow
 
 # The slow book tests that read nothing under _build may run while the book builds, as
 # two jobs, so that each core's last job is short: the notebook runs of the kernel and
@@ -144,9 +147,15 @@ LAB_BOOK_TESTS = tests/book/test_lab.py tests/book/test_lab_explorers.py
 
 .PHONY: $(TEST_LAYERS)
 
+# Property tests run under Hypothesis's ci profile (tests/companion/conftest.py):
+# derandomized, the same inputs on every run; HYPOTHESIS_PROFILE=dev explores instead.
 test-companion: $(TEST_STAMP) kernels
-	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion --doctest-modules companion/geomotion ==="
-	MPLBACKEND=Agg $(PYTEST) tests/companion --doctest-modules companion/geomotion
+	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion -m 'not slow' --doctest-modules companion/geomotion ==="
+	MPLBACKEND=Agg $(PYTEST) tests/companion -m "not slow" --doctest-modules companion/geomotion
+
+test-companion-slow: $(TEST_STAMP) kernels
+	@echo "=== [1/4] companion tests, the slow ones: pytest tests/companion -m slow ==="
+	MPLBACKEND=Agg $(PYTEST) tests/companion -m slow
 
 # nbval compares every stored output; notebooks/nbval-sanitize.cfg replaces the bytes of
 # embedded pictures (and the animation's random element ids) before comparing.

@@ -159,6 +159,24 @@ def test_reader_targets_install_only_the_book_extra():
     )
 
 
+def test_make_test_runs_every_companion_test_in_one_of_two_layers():
+    """The tests marked slow leave the companion layer for a layer of their own, not make test."""
+    text = MAKEFILE.read_text()
+    layers = re.search(r"^TEST_LAYERS = ((?:.*\\\n)*.*)$", text, re.M).group(1)
+    layers = layers.replace("\\\n", " ").split()
+    assert {"test-companion", "test-companion-slow"} <= set(layers), layers
+    rules = make_rules()
+    fast, slow = (" ".join(rules[name][1]) for name in ("test-companion", "test-companion-slow"))
+    assert '$(PYTEST) tests/companion -m "not slow" --doctest-modules companion/geomotion' in fast
+    assert "$(PYTEST) tests/companion -m slow" in slow
+    marked = [
+        path.name
+        for path in sorted((ROOT / "tests" / "companion").glob("test_*.py"))
+        if "pytest.mark.slow" in path.read_text()
+    ]
+    assert marked, "no companion test is marked slow: the slow layer would collect nothing"
+
+
 def test_the_second_instruction_set_changes_numpy_openblas_and_the_kernels():
     """`make test` runs the notebooks again with other SIMD paths (.ci/second_isa_env.py)."""
     import platform

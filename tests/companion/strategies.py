@@ -5,7 +5,16 @@ bug in geomotion's rotation code cannot hide in the test inputs.
 """
 
 import numpy as np
+from hypothesis import settings
 from hypothesis import strategies as st
+
+
+def examples(n):
+    """A property test's number of examples: ``n`` under the ``ci`` profile, scaled with the
+    profile's ``max_examples`` otherwise (``n`` per 100: ten times ``n`` under ``dev``; see
+    ``conftest.py``)."""
+    return max(1, round(n * settings.default.max_examples / 100))
+
 
 finite = st.floats(min_value=-10.0, max_value=10.0, allow_nan=False, allow_infinity=False)
 

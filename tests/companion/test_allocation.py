@@ -16,9 +16,10 @@ import itertools
 import numpy as np
 import pytest
 import scipy.linalg
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import optimize
+from strategies import examples
 
 from geomotion import ConvergenceError, allocation, constraints
 from geomotion.allocation import _box
@@ -174,7 +175,7 @@ def maps_of_any_rank(draw):
     return map_of_rank(rng, d, m, r), r, rng
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(maps_of_any_rank())
 def test_every_member_of_the_family_solves_g_u_equal_b(case):
     G, r, rng = case
@@ -192,7 +193,7 @@ def test_every_member_of_the_family_solves_g_u_equal_b(case):
         np.testing.assert_allclose(G @ family.member(z), b, atol=1e-11)  # achieved ~1e-14
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(maps_of_any_rank())
 def test_requests_outside_the_range_are_refused(case):
     G, r, rng = case
@@ -205,8 +206,10 @@ def test_requests_outside_the_range_are_refused(case):
         allocation.solution_family(G, b)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.integers(1, 4), st.integers(0, 3), st.integers(0, 2**32 - 1))
+# Hypothesis (dev profile): cond G = 4.9e3, the KKT matrix's 3.3e8; 4.9e-8 off against 2.4e-8
+@example(d=4, extra=0, seed=108)
 def test_weighted_allocation_is_the_w_minimal_member_of_the_family(d, extra, seed):
     rng = np.random.default_rng(seed)
     m = d + extra
@@ -220,8 +223,12 @@ def test_weighted_allocation_is_the_w_minimal_member_of_the_family(d, extra, see
     u_ref = u0 - Z @ np.linalg.solve(Z.T @ W @ Z, Z.T @ W @ u0) if Z.size else u0
     size = 1 + np.abs(u_ref).max()
     np.testing.assert_allclose(u_W, u_ref, rtol=0, atol=1e-11 * size)  # achieved 2e-13
-    # Reference 2: the bordered KKT system (it squares the conditioning: achieved 4e-11).
-    np.testing.assert_allclose(u_W, kkt_minimum(W, G, b), rtol=0, atol=1e-9 * size)
+    # Reference 2: the bordered KKT system, which squares the conditioning: a backward-stable
+    # solve of it is off by up to about cond(K) eps |u| (6000 random cases: 0.4 of that at
+    # most, and up to 4e-9 |u|, past the former fixed 1e-9).
+    K = np.block([[W, G.T], [G, np.zeros((d, d))]])
+    rounding = 16 * np.finfo(float).eps * np.linalg.cond(K)
+    np.testing.assert_allclose(u_W, kkt_minimum(W, G, b), rtol=0, atol=(1e-9 + rounding) * size)
     # Every other member costs at least as much.
     cost = 0.5 * u_W @ W @ u_W
     for z in rng.normal(size=(3, Z.shape[1])):
@@ -229,7 +236,7 @@ def test_weighted_allocation_is_the_w_minimal_member_of_the_family(d, extra, see
         assert 0.5 * u @ W @ u >= cost - 1e-12 * (1 + cost)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.integers(1, 4), st.integers(0, 3), st.integers(0, 2**32 - 1))
 def test_minimum_energy_velocity_meets_the_rows_and_is_m_orthogonal_to_ker_a(k, extra, seed):
     rng = np.random.default_rng(seed)
@@ -487,7 +494,7 @@ def test_three_muscles_two_joints_against_a_grid_along_the_kernel():
     np.testing.assert_allclose(report.solution, s[i], atol=0.02)  # grid step 5e-3 along k
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(
     st.integers(1, 2),
     st.integers(2, 4),
@@ -580,7 +587,7 @@ def qp_by_enumeration(W, G, b, lower, upper):
     return best[1]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(st.integers(1, 2), st.integers(0, 2), st.integers(0, 2**32 - 1))
 def test_bounded_allocation_matches_an_enumeration_of_faces(d, extra, seed):
     rng = np.random.default_rng(seed)

@@ -16,6 +16,7 @@ from circle_pendulum import CIRCLE, MASS, PARTICLE, G, R
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import simpson, solve_ivp
+from strategies import examples
 
 from geomotion import ConvergenceError, constraints, integrators, models, tree
 
@@ -182,7 +183,7 @@ def metric_and_jacobian(draw):
     return M, rng.normal(size=(2, 4)), rng.normal(size=4)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(metric_and_jacobian())
 def test_project_velocity_is_the_kinetic_metric_projector(case):
     M, J, v = case
@@ -573,6 +574,7 @@ def test_tree_and_hand_derived_chain_give_the_same_constrained_motion():
     assert np.ptp(analytic.kinetic) > 0.1  # the chain falls: joules move from V to T
 
 
+@pytest.mark.slow  # 10^4 steps of the hand-derived chain: 6 s, 10 s on a loaded machine
 def test_projection_keeps_the_closed_chain_on_its_constraint_for_ten_thousand_steps():
     # 10^4 steps of 2 ms: 20 s of free swinging of the crank-rocker under in-plane gravity.
     trajectory = integrators.simulate_constrained(RODS, CHAIN, THETA0, np.zeros(3), 0.002, 10_000)

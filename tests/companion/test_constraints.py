@@ -16,6 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 from scipy.spatial.transform import Rotation
+from strategies import examples
 from trees import branch_ends, random_spec
 
 from geomotion import constraints, inertia, models, spatial, tree
@@ -401,7 +402,7 @@ def test_circle_drift_is_the_centripetal_acceleration_and_inputs_stay_tangent():
 # --- properties on random systems ----------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(constrained_systems())
 def test_constrained_dynamics_satisfies_both_equations_and_matches_a_dense_kkt_solve(system):
     M, J, h, tau, gamma = system
@@ -416,7 +417,7 @@ def test_constrained_dynamics_satisfies_both_equations_and_matches_a_dense_kkt_s
     np.testing.assert_allclose(lam, lam_kkt, rtol=0, atol=1e-11 * scale)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(constrained_systems(), arrays(float, 6, elements=loads))
 def test_reaction_depends_on_the_input_at_the_same_state(system, w_all):
     M, J, h, tau, gamma = system
@@ -439,7 +440,7 @@ def test_reaction_depends_on_the_input_at_the_same_state(system, w_all):
     np.testing.assert_allclose(lam3 - lam1, expected, rtol=0, atol=1e-11 * scale)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(constrained_systems(batch=(3,)))
 def test_projector_identities_hold_batched(system):
     M, J = system[:2]
@@ -455,7 +456,7 @@ def test_projector_identities_hold_batched(system):
         np.testing.assert_allclose(P_v[k], dense_projector(M[k], J[k]), rtol=0, atol=1e-11)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(constrained_systems(inputs=2), arrays(float, 2, elements=loads))
 def test_reduced_dynamics_drift_and_input_matrix(system, u):
     M, J, h, _, gamma, B = system
@@ -475,7 +476,7 @@ def test_reduced_dynamics_drift_and_input_matrix(system, u):
     np.testing.assert_allclose(f + G @ u, qdd, rtol=0, atol=1e-11 * (scale + np.abs(u).max()))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(constrained_systems(), arrays(float, (6, 6), elements=unit))
 def test_kinetic_projector_is_p_v_for_any_tangent_basis(system, A):
     M, J = system[:2]

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import poses
+from strategies import examples, poses
 
 from geomotion import contact, spatial
 
-PROPERTY = settings(max_examples=30, deadline=None)
+PROPERTY = settings(max_examples=examples(30))
 FOOT = np.array([[-0.125, -0.05], [0.125, -0.05], [0.125, 0.05], [-0.125, 0.05]])  # 0.25 x 0.1
 
 

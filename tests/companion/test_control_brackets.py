@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
+from strategies import examples
 
 from geomotion import constraints, control, integrators, models
 
@@ -294,7 +295,7 @@ def hand_bracket_jacobian(X, dX, d2X, Y, dY, d2Y, x):
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(seeds)
 def test_brackets_are_antisymmetric_and_match_the_hand_formula(seed):
     rng = np.random.default_rng(seed)
@@ -309,7 +310,7 @@ def test_brackets_are_antisymmetric_and_match_the_hand_formula(seed):
     np.testing.assert_allclose(control.lie_bracket(X, Y, x), reference, atol=4e-10 * scale)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(seeds)
 def test_jacobi_identity_and_nested_differences(seed):
     rng = np.random.default_rng(seed)

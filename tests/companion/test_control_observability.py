@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from geomotion import control
 
@@ -70,7 +71,7 @@ def test_seed_indistinguishable_set_is_the_circle_not_the_kernel_line(x):
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(seeds, st.booleans())
 def test_linear_systems_match_the_kalman_rank(seed, hide_a_block):
     rng = np.random.default_rng(seed)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 
 from geomotion import control
 
@@ -31,7 +32,7 @@ def random_spd(rng, m):
 # ---------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(seeds, st.floats(min_value=0.0, max_value=0.5))
 def test_bang_bang_follows_the_sign_rule_and_flags_singular_components(seed, atol):
     rng = np.random.default_rng(seed)
@@ -69,7 +70,7 @@ def test_bang_bang_singular_flag_and_zero_width_box():
 # ---------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(seeds)
 def test_unconstrained_minimizer_is_minus_R_inverse_G_transpose_p(seed):
     rng = np.random.default_rng(seed)
@@ -101,7 +102,7 @@ def kkt_violation(R, sigma, u, lo, hi):
     )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(seeds)
 def test_box_qp_matches_a_brute_force_grid_in_two_dimensions(seed):
     rng = np.random.default_rng(seed)
@@ -126,7 +127,7 @@ def test_box_qp_matches_a_brute_force_grid_in_two_dimensions(seed):
     np.testing.assert_array_equal(result.at_upper, u >= hi)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(seeds)
 def test_clipping_is_exact_for_a_diagonal_R(seed):
     rng = np.random.default_rng(seed)

@@ -8,7 +8,7 @@ never from geomotion itself.
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from strategies import poses
+from strategies import examples, poses
 
 from geomotion import dualquat, spatial
 
@@ -92,14 +92,14 @@ def test_identity_is_the_identity_pose_and_the_product_unit():
 # --- composition, inverse, sign ---------------------------------------------
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50))
 @given(poses(), poses())
 def test_product_composes_poses_with_cancelling_letters(T_AB, T_BC):
     dq = dualquat.product(dualquat.from_pose(T_AB), dualquat.from_pose(T_BC))
     np.testing.assert_allclose(dualquat.to_pose(dq), T_AB @ T_BC, atol=1e-12)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50))
 @given(poses())
 def test_pose_round_trip_and_conjugate_is_the_inverse_pose(T_AB):
     dq = dualquat.from_pose(T_AB)

@@ -178,24 +178,24 @@ def test_the_list_of_static_explorers_is_complete():
         assert has_frames == (name in STATIC_EXPLORERS), name
 
 
-@pytest.mark.parametrize("name", STATIC_EXPLORERS)
-@pytest.mark.filterwarnings("error")
-def test_explorer_frames_are_legible(name):
-    static = getattr(widgets, name)().static
-    fig = static.draw(**static.default)  # the frame the page shows first
-    png = base64.b64decode(widgets.png_frame(fig))  # stored as every frame is
-    assert_legible_frame(name, fig, png)
-
-
-def test_explorer_frames_in_the_html_block_are_the_measured_ones(monkeypatch):
-    """The block stores png_frame's output: the width measured above is the page's."""
-    monkeypatch.setattr(widgets, "_BUILT", {})
-    static = widgets.baumgarte_explorer().static
-    block = static.html()
+def stored_frames(block):
+    """The frames of an explorer's HTML block (key -> base64 PNG, in grid order) and the
+    key of the one its image shows first."""
     stored = json.loads(re.search(r'frames">(.*?)</script>', block).group(1))
-    widths = {Image.open(io.BytesIO(base64.b64decode(frame))).width for frame in stored.values()}
-    fig = static.draw(**static.default)
-    assert widths == {Image.open(io.BytesIO(base64.b64decode(widgets.png_frame(fig)))).width}
+    return stored, re.search(r'<img class="geomotion-explorer-frame" data-key="([^"]*)"', block)[1]
+
+
+@pytest.mark.parametrize("name", STATIC_EXPLORERS)
+def test_explorer_frames_are_legible(explorer_build, name):
+    build = explorer_build(name)  # drawn once for the session (conftest.py)
+    stored, first = stored_frames(build.bundle["text/html"])
+    # The block stores png_frame's output, frame by frame: what is measured is the page's.
+    assert [png for _, png in build.frames] == list(stored.values())
+    fig, png = build.frames[list(stored).index(first)]  # the frame the page shows first
+    assert_legible_frame(name, fig, base64.b64decode(png))
+    # Every frame as wide as the measured one: the image does not change size on the page.
+    widths = {Image.open(io.BytesIO(base64.b64decode(text))).width for text in stored.values()}
+    assert widths == {Image.open(io.BytesIO(base64.b64decode(png))).width}
 
 
 def animation_frames(html):

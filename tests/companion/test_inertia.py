@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from strategies import poses, quaternion_rotation, realizable_bodies, vectors
+from strategies import examples, poses, quaternion_rotation, realizable_bodies, vectors
 
 from geomotion import inertia, spatial
 
@@ -134,7 +134,7 @@ def test_box_inertia_matches_a_fine_grid_of_particles():
 # --- block forms, congruence and particles ---------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @RANDOM_BODIES_MAY_LOOK_ABOUT_ORIGIN
 @given(realizable_bodies())
 def test_both_block_forms_of_the_chapter_agree(body):
@@ -146,7 +146,7 @@ def test_both_block_forms_of_the_chapter_agree(body):
     np.testing.assert_allclose(inertia.spatial_inertia(m, c, I_C), second_form, atol=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @RANDOM_BODIES_MAY_LOOK_ABOUT_ORIGIN
 @given(realizable_bodies(), vectors(6))
 def test_particle_sums_reproduce_the_spatial_energy(body, V):
@@ -168,7 +168,7 @@ def test_particle_sums_reproduce_the_spatial_energy(body, V):
     assert spatial_energy >= -1e-12
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @RANDOM_BODIES_MAY_LOOK_ABOUT_ORIGIN
 @given(realizable_bodies(), poses(), vectors(6))
 def test_congruence_keeps_energy_rank_and_definiteness(body, T_AB, V_B):
@@ -185,7 +185,7 @@ def test_congruence_keeps_energy_rank_and_definiteness(body, T_AB, V_B):
     np.testing.assert_allclose(I_A, direct, atol=1e-9 * (1 + np.abs(direct).max()))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(poses())
 def test_congruence_keeps_the_rank_of_singular_ideal_bodies(T_AB):
     point = inertia.spatial_inertia(1.0, [0.1, 0.2, 0.3], np.zeros((3, 3)))
@@ -243,7 +243,7 @@ def test_bias_at_the_centre_of_mass_restores_euler_and_newton():
     np.testing.assert_allclose(bias[3:], np.cross(w, m * v), atol=1e-15)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @RANDOM_BODIES_MAY_LOOK_ABOUT_ORIGIN
 @given(realizable_bodies(), vectors(6))
 def test_bias_does_no_power(body, V):
@@ -317,7 +317,7 @@ def test_bad_inputs_raise_clear_value_errors():
         inertia.kinetic_energy(link_one(), np.zeros(5))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @RANDOM_BODIES_MAY_LOOK_ABOUT_ORIGIN
 @given(realizable_bodies())
 def test_mass_properties_invert_spatial_inertia(body):

@@ -85,6 +85,7 @@ def run_a_kernel(copy, env):
     return float(value), directory, result.stderr
 
 
+@pytest.mark.slow  # two subprocesses that compile a kernel: 4.4 s, 12 s on a loaded machine
 def test_an_edited_kernel_is_compiled_afresh_under_numba_cache_dir(tmp_path):
     # The review's scenario: NUMBA_CACHE_DIR set, a kernel source edited after its kernel
     # was cached.  Before, the cached kernel kept returning the old numbers.

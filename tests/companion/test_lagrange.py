@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import vectors
+from strategies import examples, vectors
 from trees import random_spec
 
 from geomotion import lagrange, models, tree
@@ -334,7 +334,7 @@ def test_rnea_reference_derivatives_agree_with_a_hand_two_link_arm():
 # --- the Christoffel identities on random metrics (properties) ---------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(metric_states())
 def test_differences_match_the_analytic_derivative(state):
     M, dM_hand, q, _ = state
@@ -344,7 +344,7 @@ def test_differences_match_the_analytic_derivative(state):
     np.testing.assert_array_equal(dM, np.swapaxes(dM, 0, 1))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(metric_states())
 def test_first_kind_symbols_are_symmetric_and_recover_the_metric_derivative(state):
     _, dM_hand, q, _ = state
@@ -356,7 +356,7 @@ def test_first_kind_symbols_are_symmetric_and_recover_the_metric_derivative(stat
     np.testing.assert_allclose(gamma + np.swapaxes(gamma, 0, 1), dM, rtol=0, atol=1e-14 * scale)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(metric_states())
 def test_rate_and_load_of_the_differenced_derivatives_match_lagranges_equation(state):
     # dM from Richardson differences, checked through quantities computed from M alone:
@@ -380,7 +380,7 @@ def test_rate_and_load_of_the_differenced_derivatives_match_lagranges_equation(s
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(metric_states())
 def test_coriolis_matrix_of_the_hand_derivative_is_skew_against_the_path_rate(state):
     # C from the hand dM (so this checks coriolis_matrix and skew_residual, not the
@@ -402,7 +402,7 @@ def test_coriolis_matrix_of_the_hand_derivative_is_skew_against_the_path_rate(st
     assert lagrange.skew_residual(dM_hand(q), v, C=C) <= 1e-13 * rate_scale + TINY
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(metric_states())
 def test_second_kind_symbols_solve_the_metric_and_give_the_force_free_acceleration(state):
     M, dM_hand, q, v = state

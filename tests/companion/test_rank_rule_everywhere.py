@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.linalg import null_space
+from strategies import examples
 
 from geomotion import _linalg, constraints, inertia, integrators, models, spatial, tree
 from geomotion.tree import _closed_loop
@@ -152,7 +153,7 @@ def test_the_reported_example_drops_its_vanishing_row():
     np.testing.assert_allclose(direct.a, reduced.a, rtol=1e-12)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), suppress_health_check=[HealthCheck.too_slow])
 @given(
     angles=st.tuples(*[st.floats(-np.pi, np.pi)] * 3),
     theta1=st.floats(-np.pi, np.pi),
@@ -260,7 +261,7 @@ def element(kind, rng):
 KINDS = ["regular", "near", "redundant", "vanishing", "zero"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=70), seed=st.integers(0, 10**6))
 def test_an_element_of_a_batch_is_solved_as_if_alone(kinds, seed):
     rng = np.random.default_rng(seed)
@@ -306,7 +307,7 @@ def pinned_arm_states(kinds, rng):
     return q, v
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20))
 @given(
     kinds=st.lists(st.sampled_from(["regular", "stretched", "near"]), min_size=1, max_size=80),
     seed=st.integers(0, 10**6),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 from hypothesis import given, settings
-from strategies import poses, rotations, vectors
+from strategies import examples, poses, rotations, vectors
 
 from geomotion import spatial
 from geomotion.spatial import _exp_coefficients  # its accuracy claim is tested below
@@ -154,7 +154,7 @@ def test_rotations_broadcast_over_angle_arrays():
     np.testing.assert_allclose(R[1, 2], spatial.rot_z(theta[1, 2]))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(poses(), poses(), TWIST, WRENCH)
 def test_power_is_invariant_and_transforms_compose(T_AB, T_BC, V_C, F_C):
     T_AC = spatial.compose_poses(T_AB, T_BC)
@@ -168,7 +168,7 @@ def test_power_is_invariant_and_transforms_compose(T_AB, T_BC, V_C, F_C):
     assert abs(spatial.power(F_A, V_A) - spatial.power(F_C, V_C)) <= 1e-12 * scale
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(poses())
 def test_inverses_are_inverses(T_AB):
     T_BA = spatial.inverse_pose(T_AB)
@@ -180,7 +180,7 @@ def test_inverses_are_inverses(T_AB):
     np.testing.assert_allclose(spatial.motion_transform(T_BA), np.linalg.inv(X), atol=1e-9)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(TWIST, WRENCH, TWIST)
 def test_duality_identity_and_antisymmetry(V, G, W):
     left = G @ spatial.motion_cross(V) @ W
@@ -190,7 +190,7 @@ def test_duality_identity_and_antisymmetry(V, G, W):
     np.testing.assert_allclose(spatial.motion_cross(V) @ V, 0, atol=1e-12 * (1 + V @ V))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(TWIST, poses())
 def test_motion_cross_is_the_derivative_of_the_adjoint(V, T):
     # d/dt Ad(T exp(t V)) at t = 0 equals Ad(T) [V x]; central difference on expm.
@@ -206,7 +206,7 @@ def test_motion_cross_is_the_derivative_of_the_adjoint(V, T):
 # --- exponential and logarithm ---------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(TWIST)
 def test_exp_matches_scipy_expm_and_log_inverts_it(xi):
     xi = xi * (np.pi - 1e-6) / max(np.linalg.norm(xi[:3]), np.pi)  # |omega| < pi: log is unique
@@ -250,7 +250,7 @@ def test_exp_and_log_broadcast_over_batches():
     assert spatial.log_pose(T).shape == (4, 5, 6)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(rotations)
 def test_rotation_part_of_log_has_angle_at_most_pi(R):
     xi = spatial.log_pose(spatial.pose(R, [0, 0, 0]))

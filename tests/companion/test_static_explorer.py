@@ -52,7 +52,8 @@ STATIC = {
 
 @pytest.fixture(autouse=True)
 def fresh_cache(monkeypatch):
-    """Every test draws its frames (the module keeps built blocks per process)."""
+    """A test that builds a block draws its frames (the module keeps built blocks per
+    process); the blocks most tests read are drawn once for the session (conftest.py)."""
     monkeypatch.setattr(widgets, "_BUILT", {})
 
 
@@ -64,15 +65,9 @@ def frames_of(soup):
     return json.loads(soup.select_one("script.geomotion-explorer-frames").string)
 
 
-@pytest.fixture(scope="module")
-def bundles():
-    """The display bundle of each explorer with a static form (drawn once for the module)."""
-    return {name: bundle_of(name) for name in STATIC}
-
-
 @pytest.mark.parametrize("name", list(STATIC))
-def test_bundle_holds_the_live_widget_and_the_static_block(bundles, name):
-    bundle = bundles[name]
+def test_bundle_holds_the_live_widget_and_the_static_block(explorer_build, name):
+    bundle = explorer_build(name).bundle  # drawn once for the session (conftest.py)
     assert set(bundle) == {WIDGET_VIEW, "text/html", "text/plain"}
     # The plain text names the grid, not a widget's random model id (nbval compares it).
     assert "model_id" not in bundle["text/plain"] and "precomputed frames" in bundle["text/plain"]
@@ -80,9 +75,9 @@ def test_bundle_holds_the_live_widget_and_the_static_block(bundles, name):
 
 
 @pytest.mark.parametrize("name", list(STATIC))
-def test_one_slider_per_parameter_one_frame_per_grid_point(bundles, name):
+def test_one_slider_per_parameter_one_frame_per_grid_point(explorer_build, name):
     _, grid, default = STATIC[name]
-    soup = BeautifulSoup(bundles[name]["text/html"], "html.parser")
+    soup = BeautifulSoup(explorer_build(name).bundle["text/html"], "html.parser")
     sliders = soup.select("input[type=range]")
     assert [slider["name"] for slider in sliders] == list(grid)
     for slider, (key, values) in zip(sliders, grid.items()):
@@ -112,8 +107,8 @@ def test_one_slider_per_parameter_one_frame_per_grid_point(bundles, name):
 
 
 @pytest.mark.parametrize("name", list(STATIC))
-def test_block_fetches_nothing(bundles, name):
-    soup = BeautifulSoup(bundles[name]["text/html"], "html.parser")
+def test_block_fetches_nothing(explorer_build, name):
+    soup = BeautifulSoup(explorer_build(name).bundle["text/html"], "html.parser")
     assert all(not script.get("src") for script in soup.select("script"))
     addresses = [
         tag.get(key) for tag in soup.find_all(True) for key in ("src", "href") if tag.get(key)
@@ -127,17 +122,9 @@ def test_block_fetches_nothing(bundles, name):
 
 
 @pytest.mark.parametrize("name", list(STATIC))
-def test_frames_redraw_the_figure_at_every_grid_point(name, monkeypatch):
+def test_frames_redraw_the_figure_at_every_grid_point(explorer_build, name):
     function, grid, _ = STATIC[name]
-    calls = []
-    original = getattr(figures, function)
-
-    def recording(**values):
-        calls.append(values)
-        return original(**values)
-
-    monkeypatch.setattr(figures, function, recording)
-    getattr(widgets, name)()._repr_mimebundle_()
+    calls = [values for called, values in explorer_build(name).calls if called == function]
     # The first call is the live widget's default view; then one call per grid point.
     drawn = calls[1:]
     if function == "allocation_figure":
@@ -148,24 +135,18 @@ def test_frames_redraw_the_figure_at_every_grid_point(name, monkeypatch):
     assert drawn == expected
 
 
-def test_allocation_frame_shows_its_weights(monkeypatch):
+def test_allocation_frame_shows_its_weights(explorer_build):
     """The frame at (w1, w2) = (8, 1) marks the weighted input (w2, w1) / (w1 + w2)."""
-    shown = {}
-    real_png = widgets.png_frame
-
-    def keep(fig):
-        weighted = [
-            line.get_xydata()[0]
-            for line in fig.axes[0].get_lines()
-            if line.get_marker() == "s" and line.get_linestyle() == "None"
-        ][0]
-        shown[len(shown)] = weighted
-        return real_png(fig)
-
-    monkeypatch.setattr(widgets, "png_frame", keep)
-    widgets.allocation_explorer()._repr_mimebundle_()
+    build = explorer_build("allocation_explorer")
     # grid order: w1 over (1, 4, 8) outer, w2 inner; (8, 1) is the seventh frame.
-    np.testing.assert_allclose(shown[6], np.array([1.0, 8.0]) / 9.0, rtol=1e-13)
+    fig, png = build.frames[6]
+    assert frames_of(BeautifulSoup(build.bundle["text/html"], "html.parser"))["2,0"] == png
+    (weighted,) = [
+        line.get_xydata()[0]
+        for line in fig.axes[0].get_lines()
+        if line.get_marker() == "s" and line.get_linestyle() == "None"
+    ]
+    np.testing.assert_allclose(weighted, np.array([1.0, 8.0]) / 9.0, rtol=1e-13)
 
 
 def test_default_must_be_a_grid_value():
@@ -173,8 +154,7 @@ def test_default_must_be_a_grid_value():
         widgets.StaticExplorer("x", figures.allocation_figure, {"a": ("a", (1, 2))}, {"a": 3})
 
 
-def test_same_grid_gives_the_same_bytes():
+def test_same_grid_gives_the_same_bytes(explorer_build):
     """nbval compares the stored block: drawing it twice must give the same text."""
-    first = bundle_of("phase_loop_explorer")["text/html"]
-    widgets._BUILT.clear()
-    assert bundle_of("phase_loop_explorer")["text/html"] == first
+    first = explorer_build("phase_loop_explorer").bundle["text/html"]  # the session's drawing
+    assert bundle_of("phase_loop_explorer")["text/html"] == first  # drawn again (fresh_cache)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from geomotion import constraints, figures, models, tree, widgets
+from geomotion import constraints, figures, models, tree
 from geomotion.models import swing
 from geomotion.models.golf_data import DATA
 
@@ -212,10 +212,8 @@ def test_energy_and_grip_figures_are_drawn_from_the_run():
     assert f"{float(run.impact_time):.3f} s" in strobe.axes[0].get_title()
 
 
-def test_wrist_timing_explorer_has_a_frame_per_grid_point(monkeypatch):
-    monkeypatch.setattr(widgets, "_BUILT", {})
-    explorer = widgets.wrist_timing_explorer()
-    html = explorer._repr_mimebundle_()["text/html"]
+def test_wrist_timing_explorer_has_a_frame_per_grid_point(explorer_build):
+    html = explorer_build("wrist_timing_explorer").bundle["text/html"]  # drawn once (conftest)
     grid = figures.TIMING_GRID
     assert html.count('type="range"') == len(grid)
     assert "Wrist-timing explorer" in html

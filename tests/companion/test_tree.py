@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 from trees import (
     batch_shapes,
     random_rotation,
@@ -691,7 +692,7 @@ def force_scale(M, qdd, *forces):
     return np.abs(inertial).max() + sum(np.abs(f).max() for f in forces)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(tree_specs(), batch_shapes, seeds)
 def test_property_fast_paths_match_the_reference_path(spec, batch, seed):
     model = spec.tree()
@@ -708,7 +709,7 @@ def test_property_fast_paths_match_the_reference_path(spec, batch, seed):
     np.testing.assert_allclose(tau, expected, rtol=0, atol=2e-13 * scale)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(tree_specs(), batch_shapes, seeds)
 def test_property_rnea_inverts_aba(spec, batch, seed):
     model = spec.tree()
@@ -735,7 +736,7 @@ def test_property_rnea_inverts_aba(spec, batch, seed):
     )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(tree_specs(), batch_shapes, seeds)
 def test_property_mass_matrix_is_symmetric_positive_definite_and_gives_the_energy(
     spec, batch, seed
@@ -752,7 +753,7 @@ def test_property_mass_matrix_is_symmetric_positive_definite_and_gives_the_energ
     )
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20))
 @given(tree_specs(), batch_shapes, seeds)
 def test_property_velocity_terms_do_no_work(spec, batch, seed):
     """qd . (C(q, qd) qd) = qd . Mdot qd / 2: the bias power equals half the rate of M along qd."""

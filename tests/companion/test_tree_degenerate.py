@@ -4,6 +4,9 @@
   spinning about its length) makes the mass matrix singular: refused at construction
   when that holds at every configuration, a ValueError naming the joint where it holds
   at some configurations only.
+* The rule is relative to the joint's own size: a screw axis of any length (a scaled
+  coordinate) leaves a healthy joint accepted, with the same dynamics in its coordinate,
+  and a singular one refused with the same error.
 * A revolute axis far from a model of ordinary size (nearly a prismatic joint) would
   cost the fast algorithms about (distance/size)^2 * 1e-16 of precision: refused.
 * Gravity may differ per configuration; results are contiguous arrays at every batch size.
@@ -57,13 +60,15 @@ def test_a_thin_rod_on_a_joint_across_its_length_is_accepted():
     assert np.all(np.isfinite(qdd))
 
 
-def singular_at_zero():
+def singular_at_zero(scales=(1.0, 1.0)):
     """Body 0 a point mass at its joint's origin; body 1 a point mass on joint 0's axis at q1 = 0.
 
     Joint 0 (about z) moves inertia only when joint 1 (about x) tilts body 1's mass off
-    the z axis: M_00 = m (0.5 sin q1)^2, singular at q1 = 0 and nowhere else.
+    the z axis: M_00 = m (0.5 sin q1)^2, singular at q1 = 0 and nowhere else.  With
+    ``scales``, joint i's screw is scales[i] times the unit one.
     """
     S = np.array([[0, 0, 1, 0, 0, 0], [1, 0, 0, 0, 0, 0]], dtype=float)
+    S = S * np.asarray(scales)[:, None]
     P = np.array([np.eye(4), np.eye(4)])
     I = np.array(
         [
@@ -121,6 +126,115 @@ def test_nearly_singular_configurations_are_refused_not_amplified():
         tree.aba(model, q, np.zeros_like(q), np.ones_like(q), gravity=(0.0, 0.0, 0.0))
     qdd = tree.aba(model, q[1], [0.0, 0.0], [1.0, 0.0], gravity=(0.0, 0.0, 0.0))
     np.testing.assert_allclose(qdd[0], 1.0 / (0.25 * np.sin(1e-3) ** 2), rtol=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# Screw axes that are not of unit size: the singular-joint rule is relative
+# ---------------------------------------------------------------------------
+#
+# Joint i's screw s_i S_i (tree.Tree: "with S_i not of unit size, q_i is a scaled
+# coordinate") moves body i by exp([s_i S_i] q'_i) = exp([S_i] s_i q'_i): the same motion
+# as the unit screw at q_i = s_i q'_i, so q' = q / s, v' = v / s and a' = a / s.  The
+# joint's force follows from the same power, tau'_i v'_i = tau_i v_i (tau'_i = (s_i S_i)^T
+# F_i = s_i tau_i), so with D = diag(s):
+#
+#     rnea' = D rnea,    aba'(q/s, v/s, D tau) = aba(q, v, tau) / s,    M' = D M D.
+#
+# The joint's pivot D'_i = (s_i S_i)^T I^A_i (s_i S_i) = s_i^2 D_i, and its size
+# |s_i S_i|^2 tr(I^A_i) grows alike: whether the joint moves inertia does not depend on
+# s_i.  Scales from 1e-7 to 1e7 tell that rule from one that forgets |S_i|^2 and from an
+# absolute threshold: at 1e-7 a healthy pivot of 0.04 kg m^2 (singular_at_zero at q1 =
+# 0.4) becomes 4e-16, below 1e-12 and below 1e-12 tr(I^A) (tr(I^A) >= 3 kg here); at 1e3
+# and 1e7 a pivot of 3e-14 of its size (the spin below the rule) becomes 1e-7 and 10,
+# above both.
+
+AXIS_SCALES = [1e-7, 1e-3, 1e3, 1e7]
+
+
+@pytest.mark.parametrize("s", AXIS_SCALES)
+@pytest.mark.parametrize("batch", BATCHES)
+def test_a_scaled_axis_keeps_a_healthy_joint_and_scales_its_coordinate(s, batch):
+    spec = random_spec(np.random.default_rng(2), 4, "rph")
+    assert spec.kinds == "rrph" and spec.parents == [-1, 0, 1, 0]  # two leaves, one chain
+    d = np.array([s, 1.0, s, 1.0 / s])  # a revolute root, a prismatic and a helical leaf
+    S, P, I = spec.subspaces(), spec.placements(), spec.spatial_inertias()
+    unit = tree.Tree(spec.parents, S, P, I, gravity=(0.0, 0.0, -9.81))
+    scaled = tree.Tree(spec.parents, S * d[:, None], P, I, gravity=(0.0, 0.0, -9.81))
+    rng = np.random.default_rng(5)
+    q, v, a = rng.uniform(-1, 1, (3, batch, 4))
+    tau = tree.rnea(unit, q, v, a)
+    np.testing.assert_allclose(
+        tree.rnea(scaled, q / d, v / d, a / d) / d, tau, rtol=0, atol=1e-13 * np.abs(tau).max()
+    )
+    qdd = tree.aba(scaled, q / d, v / d, d * tau)  # refused if a pivot counted as singular
+    expected = tree.aba(unit, q, v, tau)
+    np.testing.assert_allclose(qdd * d, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    M = tree.crba(unit, q)
+    np.testing.assert_allclose(
+        tree.crba(scaled, q / d) / np.outer(d, d), M, rtol=0, atol=1e-13 * np.abs(M).max()
+    )
+
+
+def construction_error(*args, **kwargs):
+    with pytest.raises(ValueError) as error:
+        tree.Tree(*args, **kwargs)
+    return str(error.value)
+
+
+@pytest.mark.parametrize("s", AXIS_SCALES)
+@pytest.mark.parametrize(
+    "spin",
+    [0.0, 1e-13],  # exactly none; 3e-14 of the body's size (1e-12 is the rule's bound)
+    ids=["point-mass-on-axis", "spin-below-the-rule"],
+)
+def test_a_scaled_axis_that_moves_no_inertia_is_refused_as_the_unit_one(s, spin):
+    body = spatial_inertia(1.0, np.array([0.0, 0.0, 0.3]), np.diag([0.03, 0.03, spin]))
+    S, P, I = arm_with_second_body(body)
+    unit = construction_error([-1, 0], S, P, I, allow_singular_inertias=True)
+    assert unit.startswith("inertias: joint 1 moves no inertia about its own axis at any")
+    S[1] *= s
+    assert construction_error([-1, 0], S, P, I, allow_singular_inertias=True) == unit
+
+
+def forward_dynamics_error(model, q, tau):
+    with pytest.raises(ValueError) as error:
+        tree.aba(model, q, np.zeros_like(q), tau, gravity=(0.0, 0.0, 0.0))
+    return str(error.value)
+
+
+@pytest.mark.parametrize("s", AXIS_SCALES)
+@pytest.mark.parametrize("batch", BATCHES)
+def test_a_scaled_axis_is_singular_at_the_same_configurations(s, batch):
+    d = np.array([s, 1.0])  # joint 0's pivot is the one that vanishes
+    unit, scaled = singular_at_zero(), singular_at_zero(d)
+    q = np.tile([0.7, 0.4], (batch, 1))
+    tau = np.tile([0.2, -0.1], (batch, 1))
+    q[-1, 1] = 1e-9  # M_00 = 2.5e-19 kg m^2: singular up to rounding, at the last one
+    unit_error = forward_dynamics_error(unit, q, tau)
+    assert "joint 0" in unit_error
+    assert forward_dynamics_error(scaled, q / d, d * tau) == unit_error
+    q[-1, 1] = 0.4  # away from it every configuration is healthy, in either coordinate
+    expected = tree.aba(unit, q, np.zeros_like(q), tau, gravity=(0.0, 0.0, 0.0))
+    qdd = tree.aba(scaled, q / d, np.zeros_like(q), d * tau, gravity=(0.0, 0.0, 0.0))
+    np.testing.assert_allclose(qdd * d, expected, rtol=1e-12)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=ValueError,
+    reason="tree.Tree samples a screw joint's coordinate in [-pi, pi) whatever the screw's "
+    "length: with joint 1's screw 1e-7 times a unit one, every sample tilts body 1 by at most "
+    "3e-7 rad, M_00 = 0.25 sin^2 of that is below the rule at all four, and the tree is "
+    "refused as singular at every configuration (it is singular only at q1 = 0); the same "
+    "samples would then warn that gravity does no work on it (GravityWarning, an error here)",
+)
+def test_a_joint_scaled_small_does_not_make_a_healthy_tree_singular_everywhere():
+    d = np.array([1.0, 1e-7])
+    model = singular_at_zero(d)  # today: ValueError "inertias: joint 0 moves no inertia"
+    q = np.array([0.7, 0.4])
+    expected = tree.aba(singular_at_zero(), q, [0.0, 0.0], [0.2, -0.1], gravity=(0.0, 0.0, 0.0))
+    qdd = tree.aba(model, q / d, [0.0, 0.0], d * [0.2, -0.1], gravity=(0.0, 0.0, 0.0))
+    np.testing.assert_allclose(qdd * d, expected, rtol=1e-12)
 
 
 # ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ coordinates back, and ``tree.integrate`` returns unit quaternions.
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from strategies import examples
 from trees import joint_tree, joint_tree_specs, random_joint_spec, spatial_inertia
 
 from geomotion import spatial, tree, verification
@@ -655,7 +656,7 @@ def test_a_massless_ball_whose_child_turns_about_its_centre_is_refused():
     assert (np.linalg.eigvalsh(M)[:, 0] > 0).all()
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.too_slow])
 @given(spec=joint_tree_specs(max_bodies=6))
 def test_generated_trees_identities(spec):
     """Hypothesis-drawn trees: aba inverts rnea, K from particles, M-dot = C + C^T."""

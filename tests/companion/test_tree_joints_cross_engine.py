@@ -23,6 +23,7 @@ from peers import (
     pinocchio_joint_model,
     to_peer,
 )
+from strategies import examples
 from trees import joint_tree, joint_tree_specs, random_joint_spec
 
 from geomotion import tree
@@ -197,7 +198,7 @@ def test_integrate_and_difference_against_pinocchio(peers):
     assert_close(tree.neutral(model), pin.neutral(pmodel)[qperm])
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), suppress_health_check=[HealthCheck.too_slow])
 @given(spec=joint_tree_specs(max_bodies=7))
 def test_generated_trees_against_pinocchio(spec):
     """Hypothesis-drawn trees (floating, ball or drawn root; 0-2 massless bodies)."""

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import examples
 from trees import random_spec
 
 from geomotion import models, tree
@@ -167,7 +168,7 @@ def test_coriolis_matrix_rejects_bad_input(args, match):
         tree.coriolis_matrix(*args)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25))
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 9), batch=st.sampled_from([1, 3, 100]))
 def test_coriolis_properties_on_generated_trees(seed, n, batch):
     rng = np.random.default_rng(seed)
