@@ -192,6 +192,47 @@ def _near_origin(p0, path_a, path_b, o):
 
 
 @numba.njit(**KERNEL)
+def _walk_pair(p0, iv, nvj, S, path_a, path_b, Fa, Rl, pl, V, start, m, use_v, o, Jd, poses,
+               points, vectors, w):  # fmt: skip
+    r"""Both paths of a frame pair walked about one point (:func:`_near_origin`, into
+    ``o``), with signs -1 and +1 into one array of world columns :math:`J^0_b - J^0_a`,
+    ``Jd`` (6, nv, W) (only the paths' columns are written); body a's pose into
+    ``poses[0]``, ``points[0]``, body b's into ``poses[1]``, ``points[1]``, frame a's
+    (body a's times ``Fa``) into ``poses[2]``, ``points[2]``; with ``use_v`` the twists
+    and biases of a and b into ``vectors[0..3]``."""
+    _near_origin(p0, path_a, path_b, o)
+    _zero_columns(Jd, iv, nvj, path_a, m)
+    _zero_columns(Jd, iv, nvj, path_b, m)
+    _path_walk(
+        S, iv, nvj, path_a, Rl, pl, V, start, m, use_v, -1.0, o, poses[0], points[0], Jd,
+        vectors[0], vectors[1], w,
+    )  # fmt: skip
+    _path_walk(
+        S, iv, nvj, path_b, Rl, pl, V, start, m, use_v, 1.0, o, poses[1], points[1], Jd,
+        vectors[2], vectors[3], w,
+    )  # fmt: skip
+    _frame_of(poses[0], points[0], Fa, poses[2], points[2], m)
+
+
+@numba.njit(**KERNEL)
+def _pair_twist_and_bias(RA, pA, vectors, m):
+    r"""The relative twist :math:`\mathcal V_{ab} = X(\mathcal V^0_b - \mathcal V^0_a)`
+    into ``vectors[5]`` and :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) -
+    (X\mathcal V^0_a)\times\mathcal V_{ab}` into ``vectors[8]``, from the twists and
+    biases that :func:`_walk_pair` left in ``vectors[0..3]``; ``X`` maps to the axes RA
+    about the point pA (:func:`_to_frame`); ``vectors[4, 6, 7]`` are work."""
+    Va, Ba, Vb, Bb = vectors[0], vectors[1], vectors[2], vectors[3]
+    x, Wab, ya, cr, g6 = vectors[4], vectors[5], vectors[6], vectors[7], vectors[8]
+    x[:, :m] = Vb[:, :m] - Va[:, :m]
+    _to_frame(RA, pA, x, Wab, m)
+    _to_frame(RA, pA, Va, ya, m)
+    _cross_motion(ya, Wab, cr, m)
+    x[:, :m] = Bb[:, :m] - Ba[:, :m]
+    _to_frame(RA, pA, x, g6, m)
+    g6[:, :m] -= cr[:, :m]
+
+
+@numba.njit(**KERNEL)
 def _closure_block(
     p0, iv, nvj, S, paths, ends, frames, rows, Rl, pl, V, start, m, use_v, use_j, Jl, Gl, Jd,
     poses, points, vectors, w,
@@ -205,25 +246,16 @@ def _closure_block(
     J^0_a)` and :math:`\gamma = X(\dot J^0_bv - \dot J^0_av) - (X\mathcal V^0_a)\times
     X(\mathcal V^0_b - \mathcal V^0_a)`.  ``poses`` (3, 3, 3, W), ``points`` (3, 3, W),
     ``vectors`` (10, 6, W) and ``w`` (4, 6, W) are work."""
-    Va, Ba, Vb, Bb = vectors[0], vectors[1], vectors[2], vectors[3]
-    x, Wab, ya, cr, g6 = vectors[4], vectors[5], vectors[6], vectors[7], vectors[8]
+    x, g6 = vectors[4], vectors[8]
     o = vectors[9, :3, 0]
+    RA, pA = poses[2], points[2]
     for k in range(frames.shape[0] // 2):
         path_a = paths[ends[2 * k] : ends[2 * k + 1]]
         path_b = paths[ends[2 * k + 1] : ends[2 * k + 2]]
-        _near_origin(p0, path_a, path_b, o)
-        _zero_columns(Jd, iv, nvj, path_a, m)
-        _zero_columns(Jd, iv, nvj, path_b, m)
-        _path_walk(
-            S, iv, nvj, path_a, Rl, pl, V, start, m, use_v, -1.0, o, poses[0], points[0], Jd,
-            Va, Ba, w,
+        _walk_pair(
+            p0, iv, nvj, S, path_a, path_b, frames[2 * k], Rl, pl, V, start, m, use_v, o, Jd,
+            poses, points, vectors, w,
         )  # fmt: skip
-        _path_walk(
-            S, iv, nvj, path_b, Rl, pl, V, start, m, use_v, 1.0, o, poses[1], points[1], Jd,
-            Vb, Bb, w,
-        )  # fmt: skip
-        RA, pA = poses[2], points[2]
-        _frame_of(poses[0], points[0], frames[2 * k], RA, pA, m)
         if use_j:
             for path in (path_a, path_b):
                 for i in path:
@@ -233,15 +265,10 @@ def _closure_block(
                             if rows[out, 0] == k:
                                 Jl[out, c, :m] = x[rows[out, 1], :m]
         if use_v:
-            x[:, :m] = Vb[:, :m] - Va[:, :m]
-            _to_frame(RA, pA, x, Wab, m)
-            _to_frame(RA, pA, Va, ya, m)
-            _cross_motion(ya, Wab, cr, m)
-            x[:, :m] = Bb[:, :m] - Ba[:, :m]
-            _to_frame(RA, pA, x, g6, m)
+            _pair_twist_and_bias(RA, pA, vectors, m)
             for out in range(rows.shape[0]):
                 if rows[out, 0] == k:
-                    Gl[out, :m] = g6[rows[out, 1], :m] - cr[rows[out, 1], :m]
+                    Gl[out, :m] = g6[rows[out, 1], :m]
 
 
 @numba.njit(**KERNEL)
@@ -319,28 +346,17 @@ def relative_kinematics(
     Jd = np.zeros((6, nv, width))
     poses, points = np.empty((4, 3, 3, width)), np.empty((4, 3, width))
     vectors, w = np.empty((9, 6, width)), np.empty((4, 6, width))
-    Va, Ba, Vb, Bb, x, Wab, ya, cr, y = (
-        vectors[0], vectors[1], vectors[2], vectors[3], vectors[4], vectors[5], vectors[6],
-        vectors[7], vectors[8],
-    )  # fmt: skip
+    x, Wab, g6 = vectors[4], vectors[5], vectors[8]
     o = np.empty(3)
-    _near_origin(p0, path_a, path_b, o)
     bodies = np.concatenate((path_a, path_b))
     RA, pA, RB, pB = poses[2], points[2], poses[3], points[3]
     for start in range(0, B, width):
         m = min(width, B - start)
         _block_poses(jtype, bases, R0, p0, iq, Q, start, m, Rl, pl, bodies)
-        _zero_columns(Jd, iv, nvj, path_a, m)
-        _zero_columns(Jd, iv, nvj, path_b, m)
-        _path_walk(
-            S, iv, nvj, path_a, Rl, pl, V, start, m, use_v, -1.0, o, poses[0], points[0], Jd,
-            Va, Ba, w,
+        _walk_pair(
+            p0, iv, nvj, S, path_a, path_b, Fa, Rl, pl, V, start, m, use_v, o, Jd, poses,
+            points, vectors, w,
         )  # fmt: skip
-        _path_walk(
-            S, iv, nvj, path_b, Rl, pl, V, start, m, use_v, 1.0, o, poses[1], points[1], Jd,
-            Vb, Bb, w,
-        )  # fmt: skip
-        _frame_of(poses[0], points[0], Fa, RA, pA, m)
         _frame_of(poses[1], points[1], Fb, RB, pB, m)
         for l in range(m):  # T_ab = T_0a^-1 T_0b
             t = T[start + l]
@@ -360,21 +376,16 @@ def relative_kinematics(
             for path in (path_a, path_b):
                 for i in path:
                     for c in range(iv[i], iv[i] + nvj[i]):
-                        _to_frame(RA, pA, Jd[:, c], y, m)
+                        _to_frame(RA, pA, Jd[:, c], x, m)
                         for l in range(m):
                             for r in range(6):
-                                J[start + l, r, c] = y[r, l]
+                                J[start + l, r, c] = x[r, l]
         if use_v:
-            x[:, :m] = Vb[:, :m] - Va[:, :m]
-            _to_frame(RA, pA, x, Wab, m)
-            _to_frame(RA, pA, Va, ya, m)
-            _cross_motion(ya, Wab, cr, m)
-            x[:, :m] = Bb[:, :m] - Ba[:, :m]
-            _to_frame(RA, pA, x, y, m)
+            _pair_twist_and_bias(RA, pA, vectors, m)
             for l in range(m):
                 for r in range(6):
                     W[start + l, r] = Wab[r, l]
-                    G[start + l, r] = y[r, l] - cr[r, l]
+                    G[start + l, r] = g6[r, l]
 
 
 @numba.njit(**KERNEL)
