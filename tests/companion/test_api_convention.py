@@ -96,12 +96,6 @@ BOUNDED_MODULES = ("allocation", "control")
 #: ``test_pending_items_are_still_pending_and_only_in_tree_or_models``, so that the owner
 #: of tree/ and models/ removes it with the fix.
 PENDING_TREE_AND_MODELS = {
-    # several results -> a frozen dataclass read by name
-    "tree.FramePairStack.jacobian_and_bias": "returns the tuple (J, gamma): return a frozen "
-    "dataclass with fields J_c, gamma (constraints.JacobianAndBias has them), fix its "
-    "summary, and read it by name in constraints.ClosureSet.jacobian_and_bias "
-    "(frame_closures.py: `J_c, gamma = self._stack.jacobian_and_bias(q, v)`) and in "
-    "tests/companion/test_tree_lanes.py, test_frame_pair.py",
     # options after self -> keyword-only
     "tree.FramePair.kinematics(v=...)": "kinematics(self, q, *, v=None)",
     "models.PlanarClosedChain.aligned_angles(branch=...)": "aligned_angles(self, *, "

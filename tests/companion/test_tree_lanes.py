@@ -181,7 +181,8 @@ def test_closure_rows_over_lanes_are_the_pairs_relative_rows(seed):
     ]
     components = [[5, 0, 3], [0, 1, 2, 3, 4, 5], [4, 2]]
     stack = tree.FramePairStack(pairs, components)
-    J, gamma = stack.jacobian_and_bias(q, v)
+    stacked = stack.jacobian_and_bias(q, v)
+    J, gamma = stacked.J_c, stacked.gamma
     assert J.shape == (batch, 11, model.nv) and gamma.shape == (batch, 11)
     relative = [pair.kinematics(q, v) for pair in pairs]
     out = 0
@@ -193,7 +194,8 @@ def test_closure_rows_over_lanes_are_the_pairs_relative_rows(seed):
             np.testing.assert_allclose(gamma[:, out], expected, rtol=0, atol=tolerance)
             out += 1
     for k in (0, _lanes.LANES + 1, batch - 1):
-        J1, gamma1 = stack.jacobian_and_bias(q[k], v[k])
+        one = stack.jacobian_and_bias(q[k], v[k])
+        J1, gamma1 = one.J_c, one.gamma
         np.testing.assert_allclose(J[k], J1, rtol=0, atol=1e-12)
         np.testing.assert_allclose(
             gamma[k], gamma1, rtol=0, atol=1e-11 * (1 + np.abs(gamma1).max())
