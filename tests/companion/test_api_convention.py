@@ -97,7 +97,6 @@ BOUNDED_MODULES = ("allocation", "control")
 #: of tree/ and models/ removes it with the fix.
 PENDING_TREE_AND_MODELS = {
     # options after self -> keyword-only
-    "tree.FramePair.kinematics(v=...)": "kinematics(self, q, *, v=None)",
     "models.PlanarClosedChain.aligned_angles(branch=...)": "aligned_angles(self, *, "
     "branch=1, samples=721)",
     "models.PlanarClosedChain.closed_configuration(branch=...)": "closed_configuration(self, "

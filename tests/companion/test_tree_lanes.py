@@ -184,7 +184,7 @@ def test_closure_rows_over_lanes_are_the_pairs_relative_rows(seed):
     stacked = stack.jacobian_and_bias(q, v)
     J, gamma = stacked.J_c, stacked.gamma
     assert J.shape == (batch, 11, model.nv) and gamma.shape == (batch, 11)
-    relative = [pair.kinematics(q, v) for pair in pairs]
+    relative = [pair.kinematics(q, v=v) for pair in pairs]
     out = 0
     for pair, chosen in zip(relative, components):
         for component in chosen:
@@ -235,7 +235,7 @@ def test_a_frame_pair_s_relative_kinematics_match_the_oracle(seed):
     h = 1e-6
     for a_body, b_body in ((n - 1, n - 2), (n - 3, -1), (-1, n - 1)):
         pair = tree.FramePair(model, a_body, frames[0], b_body, frames[1])
-        got = pair.kinematics(q, v)
+        got = pair.kinematics(q, v=v)
         T_ab, J = _oracle_pair(model, q, v, a_body, frames[0], b_body, frames[1])
         np.testing.assert_allclose(got.pose, T_ab, rtol=0, atol=1e-12)
         np.testing.assert_allclose(got.jacobian, J, rtol=0, atol=1e-12)

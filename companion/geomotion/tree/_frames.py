@@ -455,7 +455,7 @@ class FramePair:
     >>> arm = models.two_link_teaching_arm()
     >>> tip, anchor = spatial.pose(np.eye(3), [0.5, 0, 0]), spatial.pose(np.eye(3), [1.1, 0, 0])
     >>> pair = tree.FramePair(arm, -1, anchor, 1, tip)
-    >>> kin = pair.kinematics([0.0, 0.0], [1.0, 0.0])
+    >>> kin = pair.kinematics([0.0, 0.0], v=[1.0, 0.0])
     >>> kin.pose[:3, 3].round(12) + 0.0, kin.velocity.round(12) + 0.0
     (array([0., 0., 0.]), array([0. , 0. , 1. , 0. , 1.1, 0. ]))
     """
@@ -488,7 +488,7 @@ class FramePair:
         q = _check_configuration(self.model, q, "q")
         return _run.run_relative_kinematics(self.model, q, None, *self._paths, *self._frames())[0]
 
-    def kinematics(self, q, v=None):
+    def kinematics(self, q, *, v=None):
         r"""Pose, Jacobian, twist and (with ``v``) acceleration bias of b relative to a.
 
         Parameters
@@ -518,7 +518,7 @@ class FramePair:
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma`, the rate of :math:`Jv` at :math:`a = 0` (..., 6), rad/s^2 and m/s^2:
-        as ``kinematics(q, v).acceleration_bias``, without forming the Jacobian.
+        as ``kinematics(q, v=v).acceleration_bias``, without forming the Jacobian.
 
         Parameters
         ----------
