@@ -97,10 +97,6 @@ BOUNDED_MODULES = ("allocation", "control")
 #: of tree/ and models/ removes it with the fix.
 PENDING_TREE_AND_MODELS = {
     # options after self -> keyword-only
-    "models.PlanarClosedChain.aligned_angles(branch=...)": "aligned_angles(self, *, "
-    "branch=1, samples=721)",
-    "models.PlanarClosedChain.closed_configuration(branch=...)": "closed_configuration(self, "
-    "theta1, *, branch=1)",
     # random sources: rng, keyword-only, anything numpy.random.default_rng takes
     "models.swing_population: seed": "swing_population(count, *, rng=2026, ...), "
     "np.random.default_rng(rng)",

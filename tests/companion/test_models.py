@@ -86,21 +86,23 @@ def test_random_tree_rejects_bad_arguments():
 def test_aligned_angles_of_the_closed_chain_are_where_links_one_and_two_line_up():
     chain = models.planar_closed_chain()
     for branch in (1, -1):
-        roots = chain.aligned_angles(branch)
-        closed = chain.closed_configuration(roots, branch)
+        roots = chain.aligned_angles(branch=branch)
+        closed = chain.closed_configuration(roots, branch=branch)
         # Independent of the determinant the method samples: the links' directions by hand.
         np.testing.assert_allclose(np.sin(closed[:, 1] - closed[:, 0]), 0.0, atol=1e-12)
         assert roots.shape == (2,) and np.all(np.diff(roots) > 0)
         np.testing.assert_allclose(chain.residual(closed), 0.0, atol=1e-14)
     # The base lies on the x axis: mirroring in it swaps the branches and negates angles.
-    np.testing.assert_allclose(chain.aligned_angles(-1), -chain.aligned_angles(1)[::-1], atol=1e-12)
+    np.testing.assert_allclose(
+        chain.aligned_angles(branch=-1), -chain.aligned_angles(branch=1)[::-1], atol=1e-12
+    )
     # A coarse grid finds the same roots.
     np.testing.assert_allclose(
-        chain.aligned_angles(1, samples=37), chain.aligned_angles(1), atol=1e-12
+        chain.aligned_angles(branch=1, samples=37), chain.aligned_angles(branch=1), atol=1e-12
     )
     with pytest.raises(ValueError, match="branch: expected 1 or -1"):
-        chain.aligned_angles(2)
+        chain.aligned_angles(branch=2)
     with pytest.raises(ValueError, match="samples: expected an integer >= 3"):
-        chain.aligned_angles(1, samples=2)
+        chain.aligned_angles(branch=1, samples=2)
     with pytest.raises(TypeError, match="samples"):
-        chain.aligned_angles(1, samples=10.0)
+        chain.aligned_angles(branch=1, samples=10.0)
