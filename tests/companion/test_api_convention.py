@@ -98,12 +98,6 @@ BOUNDED_MODULES = ("allocation", "control")
 PENDING_TREE_AND_MODELS = {
     # options after self -> keyword-only
     # random sources: rng, keyword-only, anything numpy.random.default_rng takes
-    "models.swing_population: seed": "swing_population(count, *, rng=2026, ...), "
-    "np.random.default_rng(rng)",
-    "models.random_tree(rng)": "random_tree(n_bodies, *, rng=None, branching=0.4, ...), "
-    "rng = np.random.default_rng(rng) before use",
-    "models.random_rotation(rng)": "random_rotation(*, rng=None), rng = "
-    "np.random.default_rng(rng) before use",
     "tree.Joint.random(rng)": "random(self, shape, *, rng=None), rng = "
     "np.random.default_rng(rng) before use (and in the three subclasses, whose methods "
     "are listed apart below)",
