@@ -98,12 +98,6 @@ BOUNDED_MODULES = ("allocation", "control")
 PENDING_TREE_AND_MODELS = {
     # options after self -> keyword-only
     # random sources: rng, keyword-only, anything numpy.random.default_rng takes
-    "tree.Joint.random(rng)": "random(self, shape, *, rng=None), rng = "
-    "np.random.default_rng(rng) before use (and in the three subclasses, whose methods "
-    "are listed apart below)",
-    "tree.ScrewJoint.random(rng)": "as tree.Joint.random",
-    "tree.SphericalJoint.random(rng)": "as tree.Joint.random",
-    "tree.FreeFlyerJoint.random(rng)": "as tree.Joint.random",
     # the applied load is tau
     "models.simulate_downswing: torques": "simulate_downswing(golfer, tau, ...) (tau: the "
     "SwingTorques schedule of the joint torques)",

@@ -546,7 +546,7 @@ def _quaternion_columns(joints, nqs):
 def random_configurations(model, count, *, seed=0):
     """The neutral configuration and ``count`` random ones (fixed seed), for construction checks."""
     rng = np.random.default_rng(seed)
-    columns = [np.vstack([j.neutral()[None], j.random(rng, (count,))]) for j in model.joints]
+    columns = [np.vstack([j.neutral()[None], j.random((count,), rng=rng)]) for j in model.joints]
     return np.concatenate(columns, axis=-1)
 
 
