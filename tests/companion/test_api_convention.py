@@ -30,6 +30,7 @@ PUBLIC_MODULES = [
     "inertia",
     "dualquat",
     "tree",
+    "tree.reference",
     "lagrange",
     "constraints",
     "systems",

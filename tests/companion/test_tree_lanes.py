@@ -135,7 +135,8 @@ def test_points_over_lanes_match_the_oracle(seed):
     model, q, v, _, _, _ = random_states(seed, batch)
     r = np.random.default_rng(400 + seed).normal(size=(batch, 3)) * 0.3
     for body in range(model.num_bodies):
-        position, J, _, bias = oracle.point_kinematics(model, q, v, body, r)
+        point = oracle.point_kinematics(model, q, v, body, r)
+        position, J, bias = point.position, point.jacobian, point.acceleration_bias
         np.testing.assert_allclose(tree.point_position(model, q, body, r), position, atol=1e-13)
         np.testing.assert_allclose(tree.point_jacobian(model, q, body, r), J, atol=1e-13)
         got = tree.point_acceleration_bias(model, q, v, body, r)
