@@ -91,12 +91,12 @@ def model_pair(n, kinds="r", branches=1, seed=0):
         parents += [0] + list(range(len(parents), len(parents) + size - 1))
     S, P, I = [], [], []
     for i, parent in enumerate(parents):
-        R, p = random_rotation(rng), rng.uniform(-0.3, 0.3, 3)
+        R, p = random_rotation(rng=rng), rng.uniform(-0.3, 0.3, 3)
         axis = rng.normal(size=3)
         axis /= np.linalg.norm(axis)
         mass, com = rng.uniform(0.5, 2.0), rng.uniform(-0.1, 0.1, 3)
         s = rng.uniform(0.01, 0.05, 3)
-        U = random_rotation(rng)
+        U = random_rotation(rng=rng)
         Ic = U @ np.diag([s[1] + s[2], s[0] + s[2], s[0] + s[1]]) @ U.T * mass
         Ic = 0.5 * (Ic + Ic.T)
         kind = kinds[i % len(kinds)]
@@ -138,7 +138,7 @@ def floating_pair(seed=5):
     def add(parent, joint, offset, mass):
         parents.append(parent)
         joints.append(joint)
-        poses.append(spatial.pose(random_rotation(rng), offset))
+        poses.append(spatial.pose(random_rotation(rng=rng), offset))
         if mass == 0:
             bodies.append(np.zeros((6, 6)))
         else:
@@ -412,7 +412,7 @@ def kinematics_cases(pair, batch, repeat, seed=8):
     model, pmodel = pair
     n, body = model.num_bodies, model.num_bodies - 1
     rng = np.random.default_rng(seed)
-    T_bF = spatial.pose(random_rotation(rng), rng.uniform(-0.2, 0.2, 3))
+    T_bF = spatial.pose(random_rotation(rng=rng), rng.uniform(-0.2, 0.2, 3))
     fid = pmodel.addFrame(
         pin.Frame("tool", body + 1, 0, pin.SE3(T_bF[:3, :3], T_bF[:3, 3]), pin.FrameType.OP_FRAME)
     )

@@ -30,6 +30,7 @@ PUBLIC_MODULES = [
     "inertia",
     "dualquat",
     "tree",
+    "tree.reference",
     "lagrange",
     "constraints",
     "systems",
@@ -89,42 +90,6 @@ TOLERANCE = re.compile(r"^(\w+_)?(rtol|atol|tolerance|step|max_iter)$")
 
 #: Modules whose bounds on an unknown must read <x>_min / <x>_max (one vocabulary).
 BOUNDED_MODULES = ("allocation", "control")
-
-#: Violations in ``geomotion/tree/`` and ``geomotion/models/``, which are reworked
-#: elsewhere: each key is the violation as the checks below report it, each value the fix
-#: it needs.  The list only shrinks: an entry whose violation is gone fails
-#: ``test_pending_items_are_still_pending_and_only_in_tree_or_models``, so that the owner
-#: of tree/ and models/ removes it with the fix.
-PENDING_TREE_AND_MODELS = {
-    # several results -> a frozen dataclass read by name
-    "tree.FramePairStack.jacobian_and_bias": "returns the tuple (J, gamma): return a frozen "
-    "dataclass with fields J_c, gamma (constraints.JacobianAndBias has them), fix its "
-    "summary, and read it by name in constraints.ClosureSet.jacobian_and_bias "
-    "(frame_closures.py: `J_c, gamma = self._stack.jacobian_and_bias(q, v)`) and in "
-    "tests/companion/test_tree_lanes.py, test_frame_pair.py",
-    # options after self -> keyword-only
-    "tree.FramePair.kinematics(v=...)": "kinematics(self, q, *, v=None)",
-    "models.PlanarClosedChain.aligned_angles(branch=...)": "aligned_angles(self, *, "
-    "branch=1, samples=721)",
-    "models.PlanarClosedChain.closed_configuration(branch=...)": "closed_configuration(self, "
-    "theta1, *, branch=1)",
-    # random sources: rng, keyword-only, anything numpy.random.default_rng takes
-    "models.swing_population: seed": "swing_population(count, *, rng=2026, ...), "
-    "np.random.default_rng(rng)",
-    "models.random_tree(rng)": "random_tree(n_bodies, *, rng=None, branching=0.4, ...), "
-    "rng = np.random.default_rng(rng) before use",
-    "models.random_rotation(rng)": "random_rotation(*, rng=None), rng = "
-    "np.random.default_rng(rng) before use",
-    "tree.Joint.random(rng)": "random(self, shape, *, rng=None), rng = "
-    "np.random.default_rng(rng) before use (and in the three subclasses, whose methods "
-    "are listed apart below)",
-    "tree.ScrewJoint.random(rng)": "as tree.Joint.random",
-    "tree.SphericalJoint.random(rng)": "as tree.Joint.random",
-    "tree.FreeFlyerJoint.random(rng)": "as tree.Joint.random",
-    # the applied load is tau
-    "models.simulate_downswing: torques": "simulate_downswing(golfer, tau, ...) (tau: the "
-    "SwingTorques schedule of the joint torques)",
-}
 
 #: Private modules of the shared bottom layer, which every layer may import from.
 SHARED_PRIVATE = {"_validate", "_linalg", "_numerics", "_threads", "_kernels", "_kernel_cache"}
@@ -229,11 +194,6 @@ def _parameters(obj):
     return parameters
 
 
-def _pending(offenders):
-    """The offenders not in PENDING_TREE_AND_MODELS."""
-    return [item for item in offenders if item.split(" -> ")[0] not in PENDING_TREE_AND_MODELS]
-
-
 def _retired(name):
     return RETIRED_NAMES.get(name.lower())
 
@@ -278,7 +238,7 @@ def _offenders_positional_defaults():
 def test_every_parameter_with_a_default_is_keyword_only():
     """Options follow the state and are passed by name (``rtol=``, ``gravity=``, ``method=``),
     in functions and in methods alike."""
-    offenders = _pending(_offenders_positional_defaults())
+    offenders = _offenders_positional_defaults()
     assert not offenders, "positional parameters with defaults:\n" + "\n".join(offenders)
 
 
@@ -323,7 +283,7 @@ def _offenders_retired_names():
 
 def test_one_word_per_quantity():
     """No parameter, field or attribute has a retired name, in any case (``Vdot``, ``NUDOT``)."""
-    offenders = _pending(_offenders_retired_names())
+    offenders = _offenders_retired_names()
     assert not offenders, "retired names still in use:\n" + "\n".join(offenders)
 
 
@@ -387,7 +347,7 @@ def test_random_sources_are_rng_keywords_that_take_a_seed():
     """One random source, ``rng=``: keyword-only, and anything ``numpy.random.default_rng``
     takes (None, an int seed, a Generator), so the source is converted before it is used
     (or only passed on as ``rng=rng``).  ``seed=`` and ``random_state=`` are retired names."""
-    offenders = _pending(_offenders_random_sources())
+    offenders = _offenders_random_sources()
     assert not offenders, "random sources not rng=:\n" + "\n".join(offenders)
 
 
@@ -478,26 +438,8 @@ def _offenders_tuple_returns():
 def test_no_function_or_method_returns_a_tuple():
     """Several results come back as a frozen dataclass read by name: no public function,
     method or property returns ``a, b`` or documents a tuple."""
-    offenders = _pending(_offenders_tuple_returns())
+    offenders = _offenders_tuple_returns()
     assert not offenders, "tuple results (return a frozen dataclass):\n" + "\n".join(offenders)
-
-
-def test_pending_items_are_still_pending_and_only_in_tree_or_models():
-    """The allowlist only shrinks: each entry names a violation the checks still find, in
-    ``tree`` or ``models``; a fixed one must be removed from PENDING_TREE_AND_MODELS."""
-    found = {
-        item.split(" -> ")[0]
-        for item in _offenders_positional_defaults()
-        + _offenders_retired_names()
-        + _offenders_random_sources()
-        + _offenders_tuple_returns()
-    }
-    outside = [
-        item for item in PENDING_TREE_AND_MODELS if not item.startswith(("tree.", "models."))
-    ]
-    assert not outside, "allowlisted outside tree/ and models/ (fix them):\n" + "\n".join(outside)
-    fixed = sorted(set(PENDING_TREE_AND_MODELS) - found)
-    assert not fixed, "fixed: remove from PENDING_TREE_AND_MODELS:\n" + "\n".join(fixed)
 
 
 def test_named_results_do_not_unpack():

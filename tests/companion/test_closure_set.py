@@ -45,6 +45,18 @@ def test_the_set_stacks_each_closure_rows_in_order(golfer_set):
     np.testing.assert_array_equal(both.residual(q), residual)
 
 
+def test_the_rows_are_one_class_defined_in_tree(golfer_set):
+    # constraints.JacobianAndBias is tree's class re-exported (constraints is the layer
+    # above tree), and the set passes on what its FramePairStack returns.
+    model, _, both = golfer_set
+    assert constraints.JacobianAndBias is tree.JacobianAndBias
+    q, v = random_states(model, np.random.default_rng(5), ())
+    rows = both.jacobian_and_bias(q, v)
+    assert type(rows) is tree.JacobianAndBias
+    with pytest.raises(TypeError):
+        J, gamma = rows  # read by name; it does not unpack
+
+
 def test_the_stacked_bias_is_the_rate_of_the_stacked_rows(golfer_set):
     # gamma = d/dt (J v) at a = 0: central differences of J(q(t)) v along q' = v.
     model, _, both = golfer_set

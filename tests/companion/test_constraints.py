@@ -848,7 +848,7 @@ D_THETA_D_Q = np.array([[1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]])  # t
 
 @pytest.mark.parametrize("branch", [1, -1])
 def test_closed_chain_closes_and_is_regular_with_one_degree_of_freedom(branch):
-    theta = CHAIN.closed_configuration(np.linspace(-np.pi, np.pi, 13), branch)
+    theta = CHAIN.closed_configuration(np.linspace(-np.pi, np.pi, 13), branch=branch)
     np.testing.assert_allclose(CHAIN.residual(theta), 0.0, atol=1e-15)
     J = CHAIN.jacobian(theta)
     np.testing.assert_array_equal(constraints.constraint_rank(J), 2)

@@ -6,13 +6,8 @@ kind of bad input is mapped to the exception type whose entry describes it: a wr
 type, a wrong shape, a batch that does not broadcast, a non-finite value, None, an
 unknown ``f_ext_frame``.  The call is then made with exactly that fault and must raise
 that type; where the entry says the message is "Naming the argument", the message must
-open with the names of the call's own arguments, the faulty one among them.
-
-A case where the docstring and the call disagree is marked ``xfail(strict=True)`` with
-the disagreement as its reason (``DISAGREEMENTS``): the docstring or the code is to be
-fixed in ``geomotion/tree/`` (reworked elsewhere), and the fix turns the case into a strict
-XPASS, a failure, until its entry is removed here.  A kind of bad input that a
-docstring does not list at all is a disagreement too.
+open with the names of the call's own arguments, the faulty one among them.  A kind of
+bad input that a docstring does not list at all fails too.
 """
 
 import builtins
@@ -41,39 +36,6 @@ KINDS = {
     "None": r"\bNone\b",
     "holding None": r"\bNone\b",
     "unknown f_ext_frame": r"f_ext_frame",
-}
-
-#: (function, kind) -> how the docstring and the call disagree.  For the owner of
-#: geomotion/tree/: fix the docstring (or the code), then remove the entry.
-DISAGREEMENTS = {
-    ("rnea", "wrong model type"): "Raises lists a wrong model type under ValueError; the "
-    "call raises TypeError (as book/api_convention.md's Errors rule asks): move it to the "
-    "TypeError entry",
-    ("aba", "wrong model type"): "Raises says 'As rnea', whose ValueError entry lists a "
-    "wrong model type; the call raises TypeError",
-    ("bias_forces", "wrong model type"): "Raises says 'As rnea', whose ValueError entry "
-    "lists a wrong model type; the call raises TypeError",
-    ("crba", "wrong model type"): "Raises: 'ValueError: If model is not a Tree ...'; the "
-    "call raises TypeError",
-    ("coriolis_matrix", "wrong model type"): "Raises: 'ValueError: If model is not a Tree "
-    "...'; the call raises TypeError",
-    ("crba", "None"): "Raises lists nothing for q = None; the call raises TypeError "
-    "(add rnea's TypeError entry)",
-    ("crba", "holding None"): "Raises lists nothing for q holding None; the call raises "
-    "TypeError (add rnea's TypeError entry)",
-    ("coriolis_matrix", "None"): "Raises lists nothing for q = None; the call raises "
-    "TypeError (add rnea's TypeError entry)",
-    ("coriolis_matrix", "holding None"): "Raises lists nothing for q holding None; the call "
-    "raises TypeError (add rnea's TypeError entry)",
-}
-
-#: (function, kind) -> how the message fails to name the argument as the docstring
-#: promises ("Naming the argument").
-MISNAMED = {
-    (name, "non-broadcasting batch"): "the message opens 'q, v, a, tau, f_ext, gravity: "
-    "expected leading (batch) shapes that broadcast', naming arguments the call does not "
-    "have; name the call's own (the shared batch check in tree/model.py)"
-    for name in ("rnea", "aba", "bias_forces")
 }
 
 ARM = models.two_link_teaching_arm()
@@ -159,17 +121,6 @@ def _applies(name, kind):
 CASES = [(name, kind) for name in FUNCTIONS for kind in KINDS if _applies(name, kind)]
 
 
-def _marked(cases, known):
-    return [
-        pytest.param(
-            *case,
-            id=f"{case[0]}-{case[1]}",
-            marks=[pytest.mark.xfail(strict=True, reason=known[case])] if case in known else [],
-        )
-        for case in cases
-    ]
-
-
 def test_the_docstrings_are_parsed():
     """rnea's own entries, and aba's 'As rnea' resolved to them."""
     assert [kind for kind, _ in raises_entries("rnea")] == [
@@ -184,11 +135,7 @@ def test_the_docstrings_are_parsed():
     assert len(CASES) == 7 + 7 + 5 + 7 + 6
 
 
-def test_the_disagreements_name_real_cases():
-    assert set(DISAGREEMENTS) <= set(CASES) and set(MISNAMED) <= set(CASES)
-
-
-@pytest.mark.parametrize(("name", "kind"), _marked(CASES, DISAGREEMENTS))
+@pytest.mark.parametrize(("name", "kind"), CASES, ids=[f"{name}-{kind}" for name, kind in CASES])
 def test_a_bad_input_raises_the_documented_exception(name, kind):
     types = promised(name, kind)
     assert types, f"{name}: its Raises section lists no exception for {kind}"
@@ -206,7 +153,7 @@ def test_a_bad_input_raises_the_documented_exception(name, kind):
 NAMED = [case for case in CASES if _names_the_argument(*case)]
 
 
-@pytest.mark.parametrize(("name", "kind"), _marked(NAMED, MISNAMED))
+@pytest.mark.parametrize(("name", "kind"), NAMED, ids=[f"{name}-{kind}" for name, kind in NAMED])
 def test_the_message_names_the_argument(name, kind):
     """'Naming the argument': the message opens with argument names of this call, the
     faulty one among them."""
@@ -216,3 +163,25 @@ def test_the_message_names_the_argument(name, kind):
     named = str(caught.value).split(":", 1)[0].split(", ")
     parameters = set(inspect.signature(FUNCTIONS[name]).parameters)
     assert bad_argument in named and set(named) <= parameters, (named, str(caught.value))
+
+
+@pytest.mark.parametrize(
+    ("call", "names"),
+    [
+        (lambda q, v: tree.rnea(ARM, q, v, np.zeros(2)), "q, v, a"),
+        (lambda q, v: tree.aba(ARM, q, v, np.zeros(2)), "q, v, tau"),
+        (lambda q, v: tree.bias_forces(ARM, q, v), "q, v"),
+        (lambda q, v: tree.coriolis_matrix(ARM, q, v), "q, v"),
+        (lambda q, v: tree.rnea(ARM, q, v, 0 * v, f_ext=np.zeros((2, 6))), "q, v, a, f_ext"),
+        (lambda q, v: tree.bias_forces(ARM, q, v, gravity=[0, -9.81, 0]), "q, v, gravity"),
+        (
+            lambda q, v: tree.aba(ARM, q, v, 0 * v, f_ext=np.zeros((2, 6)), gravity=[0, 0, -1]),
+            "q, v, tau, f_ext, gravity",
+        ),
+    ],
+    ids=["rnea", "aba", "bias_forces", "coriolis_matrix", "f_ext", "gravity", "both"],
+)
+def test_a_batch_that_does_not_broadcast_names_the_call_s_own_arguments(call, names):
+    """The arrays the call was given, in its order, f_ext and gravity when given."""
+    with pytest.raises(ValueError, match=rf"^{names}: expected leading \(batch\) shapes that "):
+        call(np.zeros((2, 2)), np.zeros((3, 2)))

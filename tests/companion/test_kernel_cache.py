@@ -152,7 +152,7 @@ tree.compile_kernels()
 before = compiled()
 golfer = models.golfer()
 both = constraints.ClosureSet(golfer.constraints(golfer.q0))
-chain = models.random_tree(np.random.default_rng(1), 6)
+chain = models.random_tree(6, rng=1)
 rng = np.random.default_rng(2)
 for batch in ((), (20,)):
     for model in (golfer.model, chain):

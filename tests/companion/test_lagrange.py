@@ -154,7 +154,8 @@ def random_trees():
     """Branched random trees from both builders, with prismatic and helical joints."""
     rng = np.random.default_rng(11)
     built = [
-        models.random_tree(rng, n, prismatic_fraction=0.25, helical_fraction=0.2) for n in (1, 4, 7)
+        models.random_tree(n, rng=rng, prismatic_fraction=0.25, helical_fraction=0.2)
+        for n in (1, 4, 7)
     ]
     return built + [random_spec(rng, n).tree() for n in (3, 6)]
 

@@ -35,7 +35,9 @@ def test_humanoid_is_a_depth_first_torso_with_two_three_segment_arms():
 
 def test_random_trees_are_depth_first_branched_and_have_no_parallel_axes():
     rng = np.random.default_rng(5)
-    model = models.random_tree(rng, 12, branching=0.5, prismatic_fraction=0.3, helical_fraction=0.2)
+    model = models.random_tree(
+        12, rng=rng, branching=0.5, prismatic_fraction=0.3, helical_fraction=0.2
+    )
     parents = np.array(model.parents)
     assert np.all(parents < np.arange(12))
     assert len(set(parents[parents >= 0])) < 11  # at least one body has two children: branched
@@ -71,36 +73,56 @@ def _joint_kind(S):
     return "helical" if abs(S[:3] @ S[3:]) > 1e-12 else "revolute"
 
 
+def test_random_models_take_anything_default_rng_takes():
+    # rng= is a seed or a Generator (used and advanced): the same numbers either way.
+    by_seed = models.random_tree(6, rng=7, helical_fraction=0.2)
+    rng = np.random.default_rng(7)
+    by_generator = models.random_tree(6, rng=rng, helical_fraction=0.2)
+    np.testing.assert_array_equal(by_seed.screws, by_generator.screws)
+    np.testing.assert_array_equal(by_seed.placements, by_generator.placements)
+    np.testing.assert_array_equal(by_seed.inertias, by_generator.inertias)
+    after = rng.normal()  # the generator was advanced by the tree it drew
+    assert after != np.random.default_rng(7).normal()
+    rng = np.random.default_rng(3)
+    R = models.random_rotation(rng=rng)
+    np.testing.assert_array_equal(R, models.random_rotation(rng=3))
+    np.testing.assert_allclose(R @ R.T, np.eye(3), rtol=0, atol=1e-15)
+    assert not np.array_equal(models.random_rotation(rng=rng), R)  # advanced
+    assert models.random_tree(2).num_bodies == 2  # rng=None: fresh entropy
+
+
 def test_random_tree_rejects_bad_arguments():
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="n_bodies: expected a positive integer"):
-        models.random_tree(rng, 0)
+        models.random_tree(0, rng=rng)
     with pytest.raises(ValueError, match="branching: expected a probability"):
-        models.random_tree(rng, 3, branching=1.5)
+        models.random_tree(3, rng=rng, branching=1.5)
     with pytest.raises(
         ValueError, match=r"prismatic_fraction \+ helical_fraction: expected at most 1"
     ):
-        models.random_tree(rng, 3, prismatic_fraction=0.7, helical_fraction=0.6)
+        models.random_tree(3, rng=rng, prismatic_fraction=0.7, helical_fraction=0.6)
 
 
 def test_aligned_angles_of_the_closed_chain_are_where_links_one_and_two_line_up():
     chain = models.planar_closed_chain()
     for branch in (1, -1):
-        roots = chain.aligned_angles(branch)
-        closed = chain.closed_configuration(roots, branch)
+        roots = chain.aligned_angles(branch=branch)
+        closed = chain.closed_configuration(roots, branch=branch)
         # Independent of the determinant the method samples: the links' directions by hand.
         np.testing.assert_allclose(np.sin(closed[:, 1] - closed[:, 0]), 0.0, atol=1e-12)
         assert roots.shape == (2,) and np.all(np.diff(roots) > 0)
         np.testing.assert_allclose(chain.residual(closed), 0.0, atol=1e-14)
     # The base lies on the x axis: mirroring in it swaps the branches and negates angles.
-    np.testing.assert_allclose(chain.aligned_angles(-1), -chain.aligned_angles(1)[::-1], atol=1e-12)
+    np.testing.assert_allclose(
+        chain.aligned_angles(branch=-1), -chain.aligned_angles(branch=1)[::-1], atol=1e-12
+    )
     # A coarse grid finds the same roots.
     np.testing.assert_allclose(
-        chain.aligned_angles(1, samples=37), chain.aligned_angles(1), atol=1e-12
+        chain.aligned_angles(branch=1, samples=37), chain.aligned_angles(branch=1), atol=1e-12
     )
     with pytest.raises(ValueError, match="branch: expected 1 or -1"):
-        chain.aligned_angles(2)
+        chain.aligned_angles(branch=2)
     with pytest.raises(ValueError, match="samples: expected an integer >= 3"):
-        chain.aligned_angles(1, samples=2)
+        chain.aligned_angles(branch=1, samples=2)
     with pytest.raises(TypeError, match="samples"):
-        chain.aligned_angles(1, samples=10.0)
+        chain.aligned_angles(branch=1, samples=10.0)

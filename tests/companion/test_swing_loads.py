@@ -117,7 +117,7 @@ def test_a_branched_run_continues_the_unbranched_one(golfer, run):
 
 
 def test_population_draws_within_its_ranges_and_repeats_with_its_seed():
-    population = swing.swing_population(200, seed=11)
+    population = swing.swing_population(200, rng=11)
     assert population.batch_shape == (200,)
     club = population.parameters["club"]
     for name in ("shaft_mass", "grip_mass", "head_mass", "length"):
@@ -131,9 +131,11 @@ def test_population_draws_within_its_ranges_and_repeats_with_its_seed():
     assert all(0.95 <= s.min() and s.max() <= 1.05 for s in scales.values())
     sexes = population.parameters["sex"]
     assert {"male", "female"} == set(sexes)
-    again = swing.swing_population(200, seed=11)
+    again = swing.swing_population(200, rng=11)
     np.testing.assert_array_equal(again.masses, population.masses)
-    heavy = swing.swing_population(200, seed=11, head_mass=0.2)
+    by_generator = swing.swing_population(200, rng=np.random.default_rng(11))
+    np.testing.assert_array_equal(by_generator.masses, population.masses)
+    heavy = swing.swing_population(200, rng=11, head_mass=0.2)
     np.testing.assert_array_equal(heavy.parameters["club"].parts["head_mass"], 0.2)
     np.testing.assert_array_equal(heavy.parameters["club"].parts["length"], club.parts["length"])
     np.testing.assert_array_equal(heavy.masses[:, :2], population.masses[:, :2])

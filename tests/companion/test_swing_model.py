@@ -303,10 +303,10 @@ def test_bad_inputs_name_the_argument(golfer):
         swing.swing_plane_golfer(body_mass=[70.0, 80.0]).model  # noqa: B018
     with pytest.raises(ValueError, match="t_max: the clubhead never reached the ball"):
         models.simulate_downswing(golfer, models.SwingTorques(), t_max=0.05)
-    with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
+    with pytest.raises(ValueError, match="golfer, q0, v0, tau"):
         models.simulate_downswing(golfer, models.SwingTorques(peak=[[100, 60, 20]] * 3))
     two = swing.swing_plane_golfer(body_mass=[70.0, 80.0])
-    with pytest.raises(ValueError, match="golfer, q0, v0, torques"):
+    with pytest.raises(ValueError, match="golfer, q0, v0, tau"):
         models.simulate_downswing(two, models.SwingTorques(), q0=np.zeros((3, 5)))
-    with pytest.raises(TypeError, match="torques"):
+    with pytest.raises(TypeError, match="^tau: expected a SwingTorques"):
         models.simulate_downswing(golfer, (100.0, 60.0, 20.0))

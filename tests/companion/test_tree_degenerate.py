@@ -247,7 +247,7 @@ def test_a_far_axis_keeps_every_algorithm_accurate(eps):
     # The screw (eps, 0, 0, 0, 0, 1): a revolute axis 1/eps m from body 2's origin, nearly
     # a prismatic joint.  Over lanes, 1 - cos(eps q) must not be formed by subtraction
     # (5e-10 relative error in M at eps = 1e-7 when it was).
-    base = models.random_tree(np.random.default_rng(0), 5, prismatic_fraction=0.0)
+    base = models.random_tree(5, rng=0, prismatic_fraction=0.0)
     S = np.array(base.screws)
     S[2] = [eps, 0.0, 0.0, 0.0, 0.0, 1.0]
     model = tree.Tree(base.parents, S, base.placements, base.inertias)
@@ -340,7 +340,7 @@ def test_nothing_sized_by_the_batch_is_kept_between_calls():
     import gc
     import tracemalloc
 
-    trees = [models.random_tree(np.random.default_rng(i), 12) for i in range(6)]
+    trees = [models.random_tree(12, rng=i) for i in range(6)]
     q = np.random.default_rng(0).normal(size=(20_000, 12))  # 23 MB of mass matrices a call
     gc.collect()
     tracemalloc.start()

@@ -108,6 +108,14 @@ def test_a_singular_joint_at_one_configuration_names_the_joint_and_the_batch_ele
     # the oracle agrees that this is where M loses rank
     assert np.linalg.eigvalsh(reference.crba(model, lined_up))[0] < 1e-12
     assert np.linalg.eigvalsh(reference.crba(model, fine))[0] > 1e-3
+    # the oracle's own rule, pivot_rtol, a keyword of its aba: the same verdicts
+    assert np.all(np.isfinite(reference.aba(model, fine, v, tau)))
+    with pytest.raises(ValueError, match=r"singular at this configuration: joint 0 \(spherical\)"):
+        reference.aba(model, lined_up, v, tau)
+    with pytest.raises(ValueError, match=r"configuration: joint 1 .*, at most 1 of its size"):
+        reference.aba(model, fine, v, tau, pivot_rtol=1.0)  # every pivot is below its size
+    with pytest.raises(ValueError, match="^pivot_rtol"):
+        reference.aba(model, fine, v, tau, pivot_rtol=-1.0)
 
 
 def test_compiled_kernels_see_the_same_arrays_whatever_the_input_layout():
@@ -169,7 +177,8 @@ def test_compiled_frame_kinematics_match_the_oracle(seed):
         _, Jp, _, point_bias = _run.run_frame_kinematics(
             model, q, v, path, frame, "local_world_aligned"
         )
-        position, J_r, velocity, expected = reference.point_kinematics(model, q, v, body, r)
+        point = reference.point_kinematics(model, q, v, body, r)
+        J_r, expected = point.jacobian, point.acceleration_bias
         np.testing.assert_allclose(Jp[:, 3:], J_r, atol=1e-12)
         np.testing.assert_allclose(
             point_bias[:, 3:], expected, atol=1e-11 * (1 + np.abs(expected).max())

@@ -149,6 +149,21 @@ def test_random_configuration_gives_unit_quaternions_spread_over_so3():
     assert not np.array_equal(q, tree.random_configuration(model, shape=(4000,), rng=6))
 
 
+def test_each_joint_draws_from_anything_default_rng_takes():
+    # Joint.random(shape, *, rng=None): a seed or a Generator (used and advanced); the
+    # joints of a tree drawn in order from one Generator are random_configuration's.
+    joints = [tree.ScrewJoint(tree.REVOLUTE_Z), tree.ScrewJoint(tree.PRISMATIC_X)]
+    joints += [tree.SphericalJoint(), tree.FreeFlyerJoint()]
+    for joint in joints:
+        drawn = joint.random((3,), rng=4)
+        assert drawn.shape == (3, joint.nq)
+        np.testing.assert_array_equal(drawn, joint.random((3,), rng=np.random.default_rng(4)))
+    _, model = make("floating")
+    rng = np.random.default_rng(7)
+    by_joint = np.concatenate([joint.random((2,), rng=rng) for joint in model.joints], axis=-1)
+    np.testing.assert_array_equal(by_joint, tree.random_configuration(model, shape=(2,), rng=7))
+
+
 def test_neutral_places_every_body_at_its_placement(case):
     spec, model = case
     T = tree.forward_kinematics(model, tree.neutral(model))

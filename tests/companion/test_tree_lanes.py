@@ -135,7 +135,8 @@ def test_points_over_lanes_match_the_oracle(seed):
     model, q, v, _, _, _ = random_states(seed, batch)
     r = np.random.default_rng(400 + seed).normal(size=(batch, 3)) * 0.3
     for body in range(model.num_bodies):
-        position, J, _, bias = oracle.point_kinematics(model, q, v, body, r)
+        point = oracle.point_kinematics(model, q, v, body, r)
+        position, J, bias = point.position, point.jacobian, point.acceleration_bias
         np.testing.assert_allclose(tree.point_position(model, q, body, r), position, atol=1e-13)
         np.testing.assert_allclose(tree.point_jacobian(model, q, body, r), J, atol=1e-13)
         got = tree.point_acceleration_bias(model, q, v, body, r)
@@ -181,9 +182,10 @@ def test_closure_rows_over_lanes_are_the_pairs_relative_rows(seed):
     ]
     components = [[5, 0, 3], [0, 1, 2, 3, 4, 5], [4, 2]]
     stack = tree.FramePairStack(pairs, components)
-    J, gamma = stack.jacobian_and_bias(q, v)
+    stacked = stack.jacobian_and_bias(q, v)
+    J, gamma = stacked.J_c, stacked.gamma
     assert J.shape == (batch, 11, model.nv) and gamma.shape == (batch, 11)
-    relative = [pair.kinematics(q, v) for pair in pairs]
+    relative = [pair.kinematics(q, v=v) for pair in pairs]
     out = 0
     for pair, chosen in zip(relative, components):
         for component in chosen:
@@ -193,7 +195,8 @@ def test_closure_rows_over_lanes_are_the_pairs_relative_rows(seed):
             np.testing.assert_allclose(gamma[:, out], expected, rtol=0, atol=tolerance)
             out += 1
     for k in (0, _lanes.LANES + 1, batch - 1):
-        J1, gamma1 = stack.jacobian_and_bias(q[k], v[k])
+        one = stack.jacobian_and_bias(q[k], v[k])
+        J1, gamma1 = one.J_c, one.gamma
         np.testing.assert_allclose(J[k], J1, rtol=0, atol=1e-12)
         np.testing.assert_allclose(
             gamma[k], gamma1, rtol=0, atol=1e-11 * (1 + np.abs(gamma1).max())
@@ -233,7 +236,7 @@ def test_a_frame_pair_s_relative_kinematics_match_the_oracle(seed):
     h = 1e-6
     for a_body, b_body in ((n - 1, n - 2), (n - 3, -1), (-1, n - 1)):
         pair = tree.FramePair(model, a_body, frames[0], b_body, frames[1])
-        got = pair.kinematics(q, v)
+        got = pair.kinematics(q, v=v)
         T_ab, J = _oracle_pair(model, q, v, a_body, frames[0], b_body, frames[1])
         np.testing.assert_allclose(got.pose, T_ab, rtol=0, atol=1e-12)
         np.testing.assert_allclose(got.jacobian, J, rtol=0, atol=1e-12)

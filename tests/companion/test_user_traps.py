@@ -78,7 +78,7 @@ def test_an_explicit_gravity_says_it_is_meant_and_silences_the_warning():
 
 def test_models_on_which_the_default_gravity_works_build_without_a_warning():
     no_warning(models.humanoid_upper_body)
-    no_warning(lambda: models.random_tree(np.random.default_rng(3), 5))
+    no_warning(lambda: models.random_tree(5, rng=3))
 
 
 def test_every_gravity_user_defaults_to_the_models_gravity():
@@ -244,7 +244,7 @@ def test_a_tree_prints_as_one_short_line():
 
 
 def test_point_velocity_matches_a_finite_difference_of_the_position():
-    model = models.random_tree(np.random.default_rng(11), 6)
+    model = models.random_tree(6, rng=11)
     rng = np.random.default_rng(12)
     q, qd = rng.uniform(-np.pi, np.pi, (2, 6))
     point = [0.1, -0.2, 0.05]

@@ -118,7 +118,7 @@ def mixed_model():
 
 def helical_random_tree():
     """Numbered depth-first, with revolute, prismatic and helical joints."""
-    return models.random_tree(np.random.default_rng(11), 8, helical_fraction=0.2)
+    return models.random_tree(8, rng=11, helical_fraction=0.2)
 
 
 @pytest.mark.parametrize("n_states", [SMALL, LARGE])

@@ -52,6 +52,7 @@ relative (a singular value counts as zero when it is at most ``rtol`` times the 
 of q.
 """
 
+from ..tree import JacobianAndBias  # defined once in tree (the layer below), re-exported
 from .closures import (
     REVOLUTE_ROTATION_ENTRIES,
     FunctionConstraint,
@@ -79,7 +80,6 @@ from .frame_closures import (
     FRAME_CLOSURE_COMPONENTS,
     ClosureSet,
     FrameClosure,
-    JacobianAndBias,
     frame_closure,
 )
 from .integrability import (

@@ -293,27 +293,6 @@ class FrameClosure:
         return self._stack.acceleration_bias(q, v)
 
 
-@dataclass(frozen=True)
-class JacobianAndBias:
-    r"""The Jacobian and the acceleration bias of a constraint at one state, from one pass
-    (:meth:`ClosureSet.jacobian_and_bias`).
-
-    Read by name (``rows.J_c``, ``rows.gamma``); it does not unpack like a tuple.  The
-    constrained equations they enter are :math:`J_c\dot v + \gamma = 0`.
-
-    Attributes
-    ----------
-    J_c : (..., c, nv) ndarray
-        Constraint Jacobian :math:`J_c(q)`: rad/s and m/s per unit of v (the units of
-        each row's relative motion).
-    gamma : (..., c) ndarray
-        Acceleration bias :math:`\gamma = \dot J_cv`: rad/s^2 and m/s^2.
-    """
-
-    J_c: np.ndarray
-    gamma: np.ndarray
-
-
 class ClosureSet:
     r"""Several frame closures of one tree as one constraint, their rows stacked in order.
 
@@ -430,8 +409,7 @@ class ClosureSet:
             If ``q`` or ``v`` is malformed, a quaternion is not unit, or their leading
             axes do not broadcast.
         """
-        J_c, gamma = self._stack.jacobian_and_bias(q, v)
-        return JacobianAndBias(J_c=J_c, gamma=gamma)
+        return self._stack.jacobian_and_bias(q, v)
 
     def forward_dynamics(self, q, v, tau, *, rtol=None):
         r"""Accelerations and multipliers of the tree held by these closures, under ``tau``.

@@ -32,12 +32,12 @@ __all__ = ["closed_chain_figure", "circle_acceleration_figure"]
 def _closed_family(chain, theta1, branch):
     """Absolute angles (K, 3) closing the loop at each theta1 (NaN rows where it cannot close)."""
     try:
-        return chain.closed_configuration(theta1, branch)
+        return chain.closed_configuration(theta1, branch=branch)
     except ValueError:  # some angles cannot close: solve them one by one
         rows = []
         for t in theta1:
             try:
-                rows.append(chain.closed_configuration(t, branch))
+                rows.append(chain.closed_configuration(t, branch=branch))
             except ValueError:
                 rows.append(np.full(3, np.nan))
         return np.array(rows)
@@ -171,7 +171,7 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
     if not np.any(np.isfinite(families[1][:, 0])):
         raise ValueError("lengths, base: the loop closes at no sampled first-link angle")
     determinants = {branch: _block_determinant(chain, theta) for branch, theta in families.items()}
-    singular = {branch: chain.aligned_angles(branch, samples=samples) for branch in families}
+    singular = {branch: chain.aligned_angles(branch=branch, samples=samples) for branch in families}
     valid = np.concatenate(
         [theta[np.all(np.isfinite(theta), axis=-1)] for theta in families.values()]
     )
@@ -204,7 +204,7 @@ def closed_chain_figure(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), samples=181
             tips[:, 0], tips[:, 1], ":", color=ACCENT, linewidth=1.2, label="path of the common tip"
         )
         for angle in singular[1]:
-            aligned = chain.closed_configuration(angle, 1)
+            aligned = chain.closed_configuration(angle, branch=1)
             # Links 1 and 2 point the same way (arm stretched) or opposite ways (folded).
             stretched = np.cos(aligned[1] - aligned[0]) > 0
             _draw_chain(

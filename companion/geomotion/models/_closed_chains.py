@@ -172,7 +172,7 @@ class PlanarClosedChain:
             gravity=PLANE_GRAVITY,
         )
 
-    def closed_configuration(self, theta1, branch=1):
+    def closed_configuration(self, theta1, *, branch=1):
         r"""Absolute angles that close the loop for a given first-link angle, in closed form.
 
         The elbow is at :math:`P = \ell_1(\cos\theta_1, \sin\theta_1)`; the common tip
@@ -226,7 +226,7 @@ class PlanarClosedChain:
         theta3 = np.arctan2(link3[..., 1], link3[..., 0])
         return np.stack([theta1, theta2, theta3], axis=-1)
 
-    def aligned_angles(self, branch=1, *, samples=721):
+    def aligned_angles(self, *, branch=1, samples=721):
         r"""First-link angles at which links 1 and 2 line up, on one assembly branch.
 
         There the block of the closure Jacobian formed by the columns of links 1 and 2
@@ -258,7 +258,7 @@ class PlanarClosedChain:
         Examples
         --------
         >>> from geomotion import models
-        >>> models.planar_closed_chain().aligned_angles(1).round(4)
+        >>> models.planar_closed_chain().aligned_angles(branch=1).round(4)
         array([-2.1446,  0.5153])
         """
         if branch not in (1, -1):
@@ -277,7 +277,7 @@ class PlanarClosedChain:
         """det J_12 at the closed configuration with first-link angle theta1 (m^2); NaN if
         the loop cannot close there."""
         try:
-            closed = self.closed_configuration(theta1, branch)
+            closed = self.closed_configuration(theta1, branch=branch)
         except ValueError:
             return np.nan
         return float(np.linalg.det(self.jacobian(closed)[:, :2]))

@@ -187,13 +187,11 @@ def _cumulative_trapezoid(values, dt):
     return np.concatenate([np.zeros_like(values[:1]), np.cumsum(steps, axis=0)])
 
 
-def simulate_downswing(
-    golfer, torques, *, q0=None, v0=None, dt=1e-3, t_max=0.45, method="projection"
-):
+def simulate_downswing(golfer, tau, *, q0=None, v0=None, dt=1e-3, t_max=0.45, method="projection"):
     r"""Simulate the downswing of every parameter set in one constrained run; locate impact.
 
     :func:`geomotion.integrators.simulate_constrained` with ``golfer.system()``,
-    ``golfer.trail_grip``, ``u = torques`` and ``B = INPUT_MATRIX``, from ``(q0, v0)``
+    ``golfer.trail_grip``, ``u = tau`` and ``B = INPUT_MATRIX``, from ``(q0, v0)``
     (default: rest at the top of the backswing) for ``round(t_max / dt)`` steps.  IMPACT
     is the clubhead's polar angle about the hub axis,
     :math:`\varphi(q) = \operatorname{atan2}(Y, X)` of the face centre,
@@ -207,12 +205,13 @@ def simulate_downswing(
     Parameters
     ----------
     golfer : SwingPlaneGolfer
-    torques : SwingTorques
+    tau : SwingTorques
+        The schedule of the joint torques (N m), the inputs ``u`` of ``INPUT_MATRIX``.
     q0 : None or (..., 5) array_like, keyword only
         Start, rad; default ``golfer.top_of_backswing()``.
     v0 : None or (..., 5) array_like, keyword only
         Starting rates, rad/s, admissible (:math:`J_cv_0 = 0`); default rest.  With
-        ``q0`` and torques whose onsets are shifted by the branch time, a run branched
+        ``q0`` and a ``tau`` whose onsets are shifted by the branch time, a run branched
         from a state of another run (time restarts at 0).
     dt : float, keyword only
         Step, s; default 1 ms.
@@ -228,15 +227,15 @@ def simulate_downswing(
     Raises
     ------
     TypeError
-        If ``golfer`` or ``torques`` has the wrong type.
+        If ``golfer`` or ``tau`` has the wrong type.
     ValueError
         If some rows never reach the ball within ``t_max`` (naming them), or as
         ``simulate_constrained``.
     """
     if not isinstance(golfer, SwingPlaneGolfer):
         raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
-    if not isinstance(torques, SwingTorques):
-        raise TypeError(f"torques: expected a SwingTorques, got {type(torques).__name__}")
+    if not isinstance(tau, SwingTorques):
+        raise TypeError(f"tau: expected a SwingTorques, got {type(tau).__name__}")
     dt = float(_validate.positive(dt, "dt"))
     t_max = float(_validate.positive(t_max, "t_max"))
     q0 = golfer.top_of_backswing() if q0 is None else _validate.trailing_shape(q0, "q0", (5,))
@@ -245,13 +244,13 @@ def simulate_downswing(
         "golfer": golfer.batch_shape,
         "q0": q0.shape[:-1],
         "v0": v0.shape[:-1],
-        "torques.peak": torques.peak.shape[:-1],
+        "tau.peak": tau.peak.shape[:-1],
     }
     shape = _validate.batch_shape(shapes)
     if shape != golfer.batch_shape or q0.shape[:-1] != shape or v0.shape[:-1] != shape:
         listing = ", ".join(f"{name} {value}" for name, value in shapes.items())
         raise ValueError(
-            f"golfer, q0, v0, torques: expected the golfer's batch shape {golfer.batch_shape} "
+            f"golfer, q0, v0, tau: expected the golfer's batch shape {golfer.batch_shape} "
             f"(one row per parameter set), got {listing}"
         )
     n_steps = max(1, int(round(t_max / dt)))
@@ -263,13 +262,13 @@ def simulate_downswing(
         dt,
         n_steps,
         method=method,
-        u=torques,
+        u=tau,
         B=INPUT_MATRIX,
     )
     step = _impact_step(golfer, run)
-    q_imp, v_imp, fraction = _locate_impact(golfer, torques, run, step)
+    q_imp, v_imp, fraction = _locate_impact(golfer, tau, run, step)
     t, q, v = run.t, run.q, run.v
-    u = torques(t.reshape((-1,) + (1,) * (q.ndim - 1)), q, v)
+    u = tau(t.reshape((-1,) + (1,) * (q.ndim - 1)), q, v)
     hub = u[..., 0]
     return Downswing(
         trajectory=run,

@@ -122,7 +122,9 @@ def humanoid_upper_body():
     )
 
 
-def random_tree(rng, n_bodies, *, branching=0.4, prismatic_fraction=0.25, helical_fraction=0.0):
+def random_tree(
+    n_bodies, *, rng=None, branching=0.4, prismatic_fraction=0.25, helical_fraction=0.0
+):
     """A random branched tree with rotated, offset, non-parallel joints.
 
     Built depth-first (each subtree contiguous after its root), so peer engines that
@@ -131,10 +133,11 @@ def random_tree(rng, n_bodies, *, branching=0.4, prismatic_fraction=0.25, helica
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        Source of randomness (seed it for reproducible models).
     n_bodies : int
         Number of bodies, at least 1.
+    rng : None, int or numpy.random.Generator, optional, keyword only
+        Source of randomness: anything :func:`numpy.random.default_rng` takes (a
+        Generator is used and advanced; seed it for reproducible models); default None.
     branching : float, optional, keyword only
         Probability in [0, 1] that a body starts a new branch from an earlier body
         instead of extending the chain; default 0.4.
@@ -160,6 +163,7 @@ def random_tree(rng, n_bodies, *, branching=0.4, prismatic_fraction=0.25, helica
             "prismatic_fraction + helical_fraction: expected at most 1, "
             f"got {prismatic_fraction + helical_fraction}"
         )
+    rng = np.random.default_rng(rng)
     parents, subspaces, placements, inertias = [], [], [], []
     for i in range(n_bodies):
         # Depth-first: the parent is the previous body or one of its ancestors, so
@@ -179,10 +183,10 @@ def random_tree(rng, n_bodies, *, branching=0.4, prismatic_fraction=0.25, helica
             point = rng.uniform(-0.1, 0.1, size=3)  # the axis misses the body origin
             pitch = rng.uniform(0.02, 0.1) if kind < prismatic_fraction + helical_fraction else 0.0
             subspaces.append(np.concatenate([axis, np.cross(point, axis) + pitch * axis]))
-        placements.append(spatial.pose(random_rotation(rng), rng.uniform(-0.4, 0.4, size=3)))
+        placements.append(spatial.pose(random_rotation(rng=rng), rng.uniform(-0.4, 0.4, size=3)))
         mass = rng.uniform(0.5, 3.0)
         second_moments = rng.uniform(0.002, 0.02, size=3) * mass
-        U = random_rotation(rng)
+        U = random_rotation(rng=rng)
         I_C = U @ np.diag(second_moments.sum() - second_moments) @ U.T
         inertias.append(
             inertia.spatial_inertia(mass, rng.uniform(-0.2, 0.2, size=3), 0.5 * (I_C + I_C.T))
@@ -200,18 +204,21 @@ def _unit(v):
     return v / np.linalg.norm(v)
 
 
-def random_rotation(rng):
+def random_rotation(*, rng=None):
     """A uniformly distributed random rotation, from a normalized Gaussian quaternion.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
+    rng : None, int or numpy.random.Generator, optional, keyword only
+        Source of randomness: anything :func:`numpy.random.default_rng` takes (a
+        Generator is used and advanced); default None.
 
     Returns
     -------
     (3, 3) ndarray
         A proper rotation matrix.
     """
+    rng = np.random.default_rng(rng)
     w, x, y, z = _unit(rng.normal(size=4))
     return np.array(
         [

@@ -594,7 +594,7 @@ POPULATION_RANGES = {
 }
 
 
-def swing_population(count, *, seed=2026, head_mass=None, body_mass=80.0, height=REFERENCE_HEIGHT):
+def swing_population(count, *, rng=2026, head_mass=None, body_mass=80.0, height=REFERENCE_HEIGHT):
     r"""``count`` parameter sets of the swing-plane golfer, drawn for the uncertainty study.
 
     Each set draws independently and uniformly from ``POPULATION_RANGES``: six
@@ -606,8 +606,9 @@ def swing_population(count, *, seed=2026, head_mass=None, body_mass=80.0, height
     ----------
     count : int
         Number of parameter sets, >= 1.
-    seed : int, keyword only
-        Seed of :func:`numpy.random.default_rng` (the same seed, the same population).
+    rng : None, int or numpy.random.Generator, keyword only
+        Random source: anything :func:`numpy.random.default_rng` takes (the same seed, the
+        same population; a Generator is used and advanced); default 2026.
     head_mass : None or float, keyword only
         kg: replaces the drawn head masses (every other parameter is drawn as before,
         so two calls with the same seed differ in the head only); default None.
@@ -625,7 +626,7 @@ def swing_population(count, *, seed=2026, head_mass=None, body_mass=80.0, height
         If ``count`` is not a positive integer (or as :func:`swing_plane_golfer`).
     """
     count = _validate.count(count, "count", minimum=1, whole_floats=False)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng)
     draw = lambda name: rng.uniform(*POPULATION_RANGES[name], size=count)  # noqa: E731
     scales = {name: draw("segment_scale") for name in _SCALABLE}
     heads = draw("head_mass")

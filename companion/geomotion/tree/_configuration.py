@@ -196,7 +196,7 @@ def random_configuration(model, *, shape=(), rng=None):
     if any(s < 0 for s in shape):
         raise ValueError(f"shape: expected non-negative batch sizes, got {shape!r}")
     generator = np.random.default_rng(rng)
-    return np.concatenate([joint.random(generator, shape) for joint in model.joints], axis=-1)
+    return np.concatenate([joint.random(shape, rng=generator) for joint in model.joints], axis=-1)
 
 
 def normalize(model, q):

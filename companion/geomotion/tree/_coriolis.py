@@ -58,9 +58,10 @@ def coriolis_matrix(model, q, v):
 
     Raises
     ------
+    TypeError
+        If ``model`` is not a Tree, or ``q`` or ``v`` is None (or holds None).
     ValueError
-        If ``model`` is not a Tree or ``q``, ``v`` are malformed, non-finite or do not
-        broadcast.
+        If ``q``, ``v`` are malformed, non-finite or do not broadcast.
 
     Examples
     --------
@@ -81,5 +82,5 @@ def coriolis_matrix(model, q, v):
     """
     check_model(model)
     arrays = [_check_configuration(model, q, "q"), _check_tangent(model, v, "v")]
-    _batch_shape(arrays)  # a ValueError naming q and v if they do not broadcast
+    _batch_shape(arrays, ("q", "v"))  # a ValueError naming q and v if they do not broadcast
     return _run.run_coriolis(model, *arrays)

@@ -57,8 +57,10 @@ def crba(model, q):
 
     Raises
     ------
+    TypeError
+        If ``model`` is not a Tree, or ``q`` is None (or holds None).
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``q`` is not a finite (..., N) array.
 
     Examples
     --------
@@ -90,13 +92,21 @@ def _model_defaults(model, gravity, f_ext, f_ext_frame):
     return type(model) is Tree and gravity is None and f_ext is None and f_ext_frame == "body"
 
 
-def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame):
+def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame, *, given=None):
+    """The checked arrays ``args`` (named ``names``), gravity and external wrenches.
+
+    ``given``: the names of the arrays the call itself was given, the first of ``names``
+    (default all of them; bias_forces has no ``a``: its zero ``a``, of ``v``'s shape,
+    cannot break the broadcast), which the message of a batch that does not broadcast
+    names, with ``f_ext`` and ``gravity`` when the call gave them.
+    """
     check_model(model)
     arrays = [_check_configuration(model, args[0], names[0])]
     arrays += [_check_tangent(model, a, name) for a, name in zip(args[1:], names[1:])]
     g = _check_gravity(model, gravity)
     F = _check_f_ext(model, f_ext, f_ext_frame)
-    _batch_shape(arrays, F, g)  # a ValueError naming the arguments if they do not broadcast
+    given = names if given is None else given
+    _batch_shape(arrays[: len(given)], given, wrench=F, gravity=None if gravity is None else g)
     return arrays, g, F
 
 
@@ -141,10 +151,11 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     Raises
     ------
     ValueError
-        Naming the argument, for a wrong model type, wrong shapes or lengths,
-        non-broadcasting batches, non-finite values, or an unknown ``f_ext_frame``.
+        Naming the argument, for wrong shapes or lengths, non-broadcasting batches,
+        non-finite values, or an unknown ``f_ext_frame``.
     TypeError
-        Naming the argument, if ``q``, ``v`` or ``a`` is None (or holds None).
+        Naming the argument, if ``model`` is not a Tree, or ``q``, ``v`` or ``a`` is None
+        (or holds None).
     FloatingPointError
         If finite inputs overflow the float range inside the recursion (velocities
         beyond about 1e154 rad/s or m/s, whose squares pass 1.8e308), naming the inputs
@@ -164,13 +175,18 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     >>> tree.rnea(arm, q, v, [1.0, 0.0]).round(6)
     array([15.142,  2.67 ])
     """
+    return _rnea(model, q, v, a, gravity, f_ext, f_ext_frame, given=("q", "v", "a"))
+
+
+def _rnea(model, q, v, a, gravity, f_ext, f_ext_frame, *, given):
+    """:func:`rnea`, for rnea and bias_forces; ``given`` as in :func:`_dynamics_inputs`."""
     if _model_defaults(model, gravity, f_ext, f_ext_frame):
         state = _run.one_state(model, (q, v, a), (model.nq, model.nv, model.nv))
         tau = None if state is None else _run.rnea_one(model, *state)
         if tau is not None:
             return tau
     (q, v, a), g, F = _dynamics_inputs(
-        model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame
+        model, (q, v, a), ("q", "v", "a"), gravity, f_ext, f_ext_frame, given=given
     )
     return _run.run_rnea(model, q, v, a, g, F, f_ext_frame)
 
@@ -221,15 +237,8 @@ def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
     array([0. , 0.6])
     """
     v_arr = _validate.real_array(v, "v")
-    return rnea(
-        model,
-        q,
-        v_arr,
-        np.zeros(v_arr.shape),
-        gravity=gravity,
-        f_ext=f_ext,
-        f_ext_frame=f_ext_frame,
-    )
+    zero = np.zeros(v_arr.shape)
+    return _rnea(model, q, v_arr, zero, gravity, f_ext, f_ext_frame, given=("q", "v"))
 
 
 def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):

@@ -53,6 +53,7 @@ __all__ = [
     "FramePair",
     "FramePairStack",
     "FrameKinematics",
+    "JacobianAndBias",
     "frame_kinematics",
     "frame_pose",
     "frame_jacobian",
@@ -454,7 +455,7 @@ class FramePair:
     >>> arm = models.two_link_teaching_arm()
     >>> tip, anchor = spatial.pose(np.eye(3), [0.5, 0, 0]), spatial.pose(np.eye(3), [1.1, 0, 0])
     >>> pair = tree.FramePair(arm, -1, anchor, 1, tip)
-    >>> kin = pair.kinematics([0.0, 0.0], [1.0, 0.0])
+    >>> kin = pair.kinematics([0.0, 0.0], v=[1.0, 0.0])
     >>> kin.pose[:3, 3].round(12) + 0.0, kin.velocity.round(12) + 0.0
     (array([0., 0., 0.]), array([0. , 0. , 1. , 0. , 1.1, 0. ]))
     """
@@ -487,7 +488,7 @@ class FramePair:
         q = _check_configuration(self.model, q, "q")
         return _run.run_relative_kinematics(self.model, q, None, *self._paths, *self._frames())[0]
 
-    def kinematics(self, q, v=None):
+    def kinematics(self, q, *, v=None):
         r"""Pose, Jacobian, twist and (with ``v``) acceleration bias of b relative to a.
 
         Parameters
@@ -517,7 +518,7 @@ class FramePair:
 
     def acceleration_bias(self, q, v):
         r""":math:`\gamma`, the rate of :math:`Jv` at :math:`a = 0` (..., 6), rad/s^2 and m/s^2:
-        as ``kinematics(q, v).acceleration_bias``, without forming the Jacobian.
+        as ``kinematics(q, v=v).acceleration_bias``, without forming the Jacobian.
 
         Parameters
         ----------
@@ -615,6 +616,29 @@ class ClosedLoopDynamics:
     rank: object
 
 
+@dataclass(frozen=True)
+class JacobianAndBias:
+    r"""The Jacobian and the acceleration bias of stacked constraint rows at one state, from
+    one pass (:meth:`FramePairStack.jacobian_and_bias`, and
+    :meth:`geomotion.constraints.ClosureSet.jacobian_and_bias`, which re-exports this class
+    as ``geomotion.constraints.JacobianAndBias``).
+
+    Read by name (``rows.J_c``, ``rows.gamma``); it does not unpack like a tuple.  The
+    constrained equations they enter are :math:`J_c\dot v + \gamma = 0`.
+
+    Attributes
+    ----------
+    J_c : (..., c, nv) ndarray
+        Constraint Jacobian :math:`J_c(q)`: rad/s and m/s per unit of v (the units of
+        each row's relative motion).
+    gamma : (..., c) ndarray
+        Acceleration bias :math:`\gamma = \dot J_cv`: rad/s^2 and m/s^2.
+    """
+
+    J_c: np.ndarray
+    gamma: np.ndarray
+
+
 class FramePairStack:
     r"""Chosen rows of several :class:`FramePair` relative kinematics, stacked, in one
     compiled pass over the batch.
@@ -678,7 +702,20 @@ class FramePairStack:
         return self._run(q, v)[1]
 
     def jacobian_and_bias(self, q, v):
-        """``(J, gamma)``, (..., c, nv) and (..., c), from one pass.
+        r"""The stacked Jacobian rows and bias entries from one pass: the same values as
+        :meth:`jacobian` and :meth:`acceleration_bias` at the same state.
+
+        Parameters
+        ----------
+        q : (..., nq) array_like
+        v : (..., nv) array_like
+            Velocities (rad/s, m/s); leading axes broadcast with those of ``q``.
+
+        Returns
+        -------
+        JacobianAndBias
+            ``J_c`` (..., c, nv) in rad/s and m/s per unit of v, and ``gamma`` (..., c)
+            in rad/s^2 and m/s^2.
 
         Raises
         ------
@@ -687,7 +724,8 @@ class FramePairStack:
             axes do not broadcast.
         """
         q, v = self.pairs[0]._checked(q, v)
-        return self._run(q, v)
+        J_c, gamma = self._run(q, v)
+        return JacobianAndBias(J_c=J_c, gamma=gamma)
 
     def forward_dynamics(self, q, v, tau, *, rtol=None):
         r"""Accelerations and multipliers of the tree with the stacked rows held, under ``tau``.

@@ -190,14 +190,16 @@ class Joint:
         """
         return np.zeros(np.broadcast_shapes(np.shape(u), np.shape(w)))
 
-    def random(self, rng, shape):
+    def random(self, shape, *, rng=None):
         """Random configurations of this joint.
 
         Parameters
         ----------
-        rng : numpy.random.Generator
         shape : tuple of int
             Batch shape.
+        rng : None, int or numpy.random.Generator, optional, keyword only
+            Random source: anything :func:`numpy.random.default_rng` takes (a Generator
+            is used and advanced); default None.
 
         Returns
         -------
@@ -309,7 +311,8 @@ class ScrewJoint(Joint):
     def difference(self, q0, q1):  # noqa: D102
         return q1 - q0
 
-    def random(self, rng, shape):  # noqa: D102
+    def random(self, shape, *, rng=None):  # noqa: D102
+        rng = np.random.default_rng(rng)
         if self.kind == "prismatic":
             return rng.uniform(-1.0, 1.0, tuple(shape) + (1,))
         return rng.uniform(-np.pi, np.pi, tuple(shape) + (1,))
@@ -375,8 +378,8 @@ class SphericalJoint(Joint):
     def difference(self, q0, q1):  # noqa: D102
         return _rotation_vector_of_quaternion(_qmul(_qconj(q0), q1))
 
-    def random(self, rng, shape):  # noqa: D102
-        return _random_quaternions(rng, shape)
+    def random(self, shape, *, rng=None):  # noqa: D102
+        return _random_quaternions(np.random.default_rng(rng), shape)
 
     def bracket(self, u, w):  # noqa: D102
         return _cross(u, w)
@@ -449,7 +452,8 @@ class FreeFlyerJoint(Joint):
         relative = _inverse_pose(self.transform(q0)) @ self.transform(q1)
         return log_pose(relative)
 
-    def random(self, rng, shape):  # noqa: D102
+    def random(self, shape, *, rng=None):  # noqa: D102
+        rng = np.random.default_rng(rng)
         p = rng.uniform(-1.0, 1.0, tuple(shape) + (3,))
         return np.concatenate([p, _random_quaternions(rng, shape)], axis=-1)
 

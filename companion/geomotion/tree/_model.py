@@ -288,13 +288,22 @@ def _check_f_ext(model, f_ext, frame):
     return F
 
 
-def _batch_shape(arrays, wrench=None, gravity=None):
-    """Broadcast leading (batch) shape of (..., N) arrays, a (..., N, 6) wrench and a (..., 3) gravity."""
+def _batch_shape(arrays, names, *, wrench=None, gravity=None):
+    """Broadcast leading (batch) shape of (..., N) arrays, a (..., N, 6) wrench and a (..., 3)
+    gravity (each None when the call was not given one).
+
+    ``names`` are the call's own names of ``arrays`` (``("q", "v", "a")`` for rnea); the
+    ValueError raised when the shapes do not broadcast opens with them, followed by
+    ``f_ext`` and ``gravity`` when given.
+    """
     shapes = [a.shape[:-1] for a in arrays]
+    names = list(names)
     if wrench is not None:
         shapes.append(wrench.shape[:-2])
+        names.append("f_ext")
     if gravity is not None:
         shapes.append(gravity.shape[:-1])
+        names.append("gravity")
     first = shapes[0]
     for shape in shapes:
         if shape != first:
@@ -305,8 +314,7 @@ def _batch_shape(arrays, wrench=None, gravity=None):
         return np.broadcast_shapes(*shapes)
     except ValueError as error:
         raise ValueError(
-            f"q, v, a, tau, f_ext, gravity: expected leading (batch) shapes that broadcast, got "
-            f"{shapes}"
+            f"{', '.join(names)}: expected leading (batch) shapes that broadcast, got {shapes}"
         ) from error
 
 
@@ -546,7 +554,7 @@ def _quaternion_columns(joints, nqs):
 def random_configurations(model, count, *, seed=0):
     """The neutral configuration and ``count`` random ones (fixed seed), for construction checks."""
     rng = np.random.default_rng(seed)
-    columns = [np.vstack([j.neutral()[None], j.random(rng, (count,))]) for j in model.joints]
+    columns = [np.vstack([j.neutral()[None], j.random((count,), rng=rng)]) for j in model.joints]
     return np.concatenate(columns, axis=-1)
 
 

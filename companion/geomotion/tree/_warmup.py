@@ -72,7 +72,7 @@ def compile_kernels():
         coriolis_matrix(model, q, v)
         frame_kinematics(model, q, v, 4, tip)
         point_acceleration_bias(model, q, v, 4, tip[:3, 3])
-        hinge.kinematics(q, v)
+        hinge.kinematics(q, v=v)
         point.acceleration_bias(q, v)
         certified.forward_dynamics(q, v, x)
         redundant.forward_dynamics(q, v, x)

@@ -28,8 +28,9 @@ The readable path of the book's first chapter (:class:`PreparedTree`, :func:`pre
 also exported by :mod:`geomotion.tree` itself.
 """
 
-from ._dynamics import PIVOT_RTOL, aba, coriolis_matrix, rnea
+from ._dynamics import aba, coriolis_matrix, rnea
 from ._kinematics import (
+    PointKinematics,
     body_jacobians,
     body_twists,
     center_of_mass,
@@ -51,12 +52,12 @@ __all__ = [
     "rnea",
     "aba",
     "coriolis_matrix",
-    "PIVOT_RTOL",
     "joint_transforms",
     "forward_kinematics",
     "body_jacobians",
     "body_twists",
     "point_kinematics",
+    "PointKinematics",
     "kinetic_energy",
     "potential_energy",
     "center_of_mass",

@@ -27,10 +27,6 @@ from ._kinematics import (
 )
 from ._prepared import prepare
 
-#: A joint's articulated pivot counts as singular at or below this fraction of its size
-#: (the same rule as the compiled path's, stated here on its own).
-PIVOT_RTOL = 1e-12
-
 
 def _apply(operator, vector):
     """(..., m, k) operator times (..., k) vector."""
@@ -136,22 +132,23 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     return np.concatenate([F[..., i, :] @ S[i] for i in range(n)], axis=-1)
 
 
-def _singular_pivot(D, size, i, model, batch):
-    """ValueError naming joint ``i`` if its articulated pivot D (..., k, k) is singular somewhere."""
+def _singular_pivot(D, size, i, model, batch, pivot_rtol):
+    """ValueError naming joint ``i`` if its articulated pivot D (..., k, k) is singular
+    somewhere: at most ``pivot_rtol`` of its size."""
     smallest = np.linalg.eigvalsh(D)[..., 0]
-    bad = np.asarray(smallest <= PIVOT_RTOL * size)
+    bad = np.asarray(smallest <= pivot_rtol * size)
     if bad.any():
         b = int(np.argmax(bad.reshape(-1)))
         where = f"configuration {b} of the batch" if batch else "this configuration"
         raise ValueError(
             f"q: the mass matrix is singular at {where}: joint {i} ({model.joints[i].kind}) moves "
             f"no inertia along one of its freedoms there (articulated inertia "
-            f"{float(np.asarray(smallest).reshape(-1)[b]):.3g}, at most {PIVOT_RTOL:g} "
+            f"{float(np.asarray(smallest).reshape(-1)[b]):.3g}, at most {pivot_rtol:g} "
             f"of its size); the joint acceleration is undefined"
         )
 
 
-def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
+def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body", pivot_rtol=1e-12):
     r"""Joint accelerations by the articulated-body algorithm on explicit 6x6 operators.
 
     Outward: twists :math:`\mathcal V_i` and velocity products
@@ -180,6 +177,11 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
         Joint rates (rad/s or m/s) and forces (N m or N); leading axes broadcast.
     gravity, f_ext, f_ext_frame
         As in :func:`rnea`.
+    pivot_rtol : float, optional, keyword only
+        A joint's articulated pivot :math:`D_i` counts as singular when its smallest
+        eigenvalue is at most ``pivot_rtol`` times its size,
+        :math:`\max_j|S_{i,j}|^2\,\mathrm{tr}\,\mathcal I^A_i` (default 1e-12, the
+        compiled path's rule, stated here on its own).
 
     Returns
     -------
@@ -189,10 +191,11 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     Raises
     ------
     ValueError
-        If an argument is malformed, or a joint's pivot :math:`D_i` is singular (at most
-        :data:`PIVOT_RTOL` of :math:`\max_j|S_{i,j}|^2\,\mathrm{tr}\,\mathcal I^A_i`).
+        If an argument is malformed, or a joint's pivot :math:`D_i` is singular (see
+        ``pivot_rtol``).
     """
     X, S, v, tau, g, F_ext = _states(model, q, v, tau, "tau", gravity, f_ext, f_ext_frame)
+    pivot_rtol = float(_validate.nonnegative(pivot_rtol, "pivot_rtol"))
     n = model.num_bodies
     own = [_columns(model, i) for i in range(n)]
     batch = np.broadcast_shapes(X.shape[:-3], v.shape[:-1], tau.shape[:-1], g.shape[:-1])
@@ -213,7 +216,7 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
         U[i] = IA[..., i, :, :] @ S[i]
         D = S[i].T @ U[i]
         size = np.max(np.sum(S[i] * S[i], axis=0)) * np.trace(IA[..., i, :, :], axis1=-2, axis2=-1)
-        _singular_pivot(D, size, i, model, bool(batch))
+        _singular_pivot(D, size, i, model, bool(batch), pivot_rtol)
         Dinv[i] = np.linalg.inv(D)
         Dinv_u[i] = _apply(Dinv[i], tau[..., own[i]] - pA[..., i, :] @ S[i])
         p = model.parents[i]

@@ -8,6 +8,8 @@ columns :math:`\mathrm{Ad}_{T_{0i}}S_i`.  The oracle of the compiled frame and p
 kinematics (``geomotion.tree._lanes_frames``).
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..._kernels import _cross, _inverse_pose, _motion_transform, _skew
@@ -414,13 +416,58 @@ def _supports(model):
     return mask
 
 
+@dataclass(frozen=True, eq=False)
+class PointKinematics:
+    r"""A point fixed in a body, in base coordinates, from :func:`point_kinematics`.
+
+    Read by name; it does not unpack like a tuple.
+
+    Attributes
+    ----------
+    position : (..., 3) ndarray
+        The point :math:`r` in the base, m.
+    jacobian : (..., 3, nv) ndarray
+        :math:`J_r = J_v - [r]J_\omega`: m/s per unit of v.
+    velocity : (..., 3) ndarray or None
+        :math:`\dot r = J_rv`, m/s (None without ``v``).
+    acceleration_bias : (..., 3) ndarray or None
+        The classical acceleration at :math:`a = 0`, m/s^2 (None without ``v``).
+    """
+
+    position: np.ndarray
+    jacobian: np.ndarray
+    velocity: object
+    acceleration_bias: object
+
+
 def point_kinematics(model, q, v, body, point):
     r"""A point fixed in ``body``: base position, Jacobian, and (if ``v``) velocity and bias.
 
     With the base-coordinate Jacobian of the body :math:`J = [J_\omega; J_v]` (about the
     base origin), the point :math:`r` moves with :math:`\dot r = J_v v + J_\omega v\times r`,
     so :math:`J_r = J_v - [r]J_\omega`; its classical acceleration at :math:`a = 0` is
-    :math:`\dot J_v v + \dot J_\omega v\times r + \omega\times\dot r`.
+    :math:`\dot J_v v + \dot J_\omega v\times r + \omega\times\dot r`.  The oracle
+    of :func:`geomotion.tree.point_position`, :func:`~geomotion.tree.point_jacobian`,
+    :func:`~geomotion.tree.point_velocity` and
+    :func:`~geomotion.tree.point_acceleration_bias`; it checks no argument.
+
+    Parameters
+    ----------
+    model : Tree
+    q : (..., nq) ndarray
+        Configuration (rad, m, unit quaternions).
+    v : None or (..., nv) ndarray
+        Velocity (rad/s, m/s); None for the position and Jacobian only.
+    body : int
+        Index of the body that carries the point, ``0 <= body < N``.
+    point : (..., 3) array_like
+        The point in the body's coordinates, m; leading axes broadcast with ``q``'s.
+
+    Returns
+    -------
+    PointKinematics
+        ``position`` (..., 3), ``jacobian`` (..., 3, nv), and with ``v`` ``velocity``
+        (..., 3) and ``acceleration_bias`` (..., 3) (else None).
     """
     T, S0, dS0, _ = _base_jacobian_columns(model, q, v)
     mask = _supports(model)[body]
@@ -428,10 +475,10 @@ def point_kinematics(model, q, v, body, point):
     r = np.einsum("...ij,...j->...i", T[..., body, :3, :3], point) + T[..., body, :3, 3]
     Jr = J[..., 3:, :] - _skew(r) @ J[..., :3, :]
     if v is None:
-        return r, Jr, None, None
+        return PointKinematics(r, Jr, None, None)
     dJ = np.where(mask, dS0, 0.0)
     w = np.einsum("...ij,...j->...i", J[..., :3, :], v)
     rdot = np.einsum("...ij,...j->...i", Jr, v)
     dJv = np.einsum("...ij,...j->...i", dJ, v)
     bias = dJv[..., 3:] + _cross(dJv[..., :3], r) + _cross(w, rdot)
-    return r, Jr, rdot, bias
+    return PointKinematics(r, Jr, rdot, bias)
