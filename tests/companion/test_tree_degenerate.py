@@ -219,18 +219,12 @@ def test_a_scaled_axis_is_singular_at_the_same_configurations(s, batch):
     np.testing.assert_allclose(qdd * d, expected, rtol=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="tree.Tree samples a screw joint's coordinate in [-pi, pi) whatever the screw's "
-    "length: with joint 1's screw 1e-7 times a unit one, every sample tilts body 1 by at most "
-    "3e-7 rad, M_00 = 0.25 sin^2 of that is below the rule at all four, and the tree is "
-    "refused as singular at every configuration (it is singular only at q1 = 0); the same "
-    "samples would then warn that gravity does no work on it (GravityWarning, an error here)",
-)
 def test_a_joint_scaled_small_does_not_make_a_healthy_tree_singular_everywhere():
+    # The construction samples each screw joint's motion (|omega| q in [-pi, pi)), not its
+    # coordinate: with joint 1's screw 1e-7 times a unit one, sampling q in [-pi, pi) tilted
+    # body 1 by at most 3e-7 rad and the tree was refused as singular everywhere.
     d = np.array([1.0, 1e-7])
-    model = singular_at_zero(d)  # today: ValueError "inertias: joint 0 moves no inertia"
+    model = singular_at_zero(d)
     q = np.array([0.7, 0.4])
     expected = tree.aba(singular_at_zero(), q, [0.0, 0.0], [0.2, -0.1], gravity=(0.0, 0.0, 0.0))
     qdd = tree.aba(model, q / d, [0.0, 0.0], d * [0.2, -0.1], gravity=(0.0, 0.0, 0.0))

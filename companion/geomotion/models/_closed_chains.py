@@ -38,6 +38,8 @@ def _positive_triple(value, name):
 class PlanarClosedChain:
     r"""The chapter's movable planar closed chain: a two-link arm and a third link closing a loop.
 
+    Equation of the book: :eq:`eq-ch2-closed-chain`.
+
     A two-link arm is based at the origin, a third link at :math:`(a, b)`; all angles
     :math:`\theta_k` are absolute, measured from the same horizontal x axis (rad), and
     the loop closes where the arm's tip meets the third link's tip:
@@ -286,6 +288,8 @@ class PlanarClosedChain:
 def planar_closed_chain(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), masses=(0.6, 1.6, 1.2)):
     r"""The chapter's movable planar closed chain, with teaching defaults.
 
+    Equation of the book: :eq:`eq-ch2-closed-chain`.
+
     The defaults make a crank-rocker four-bar: ground :math:`|(a, b)| = 0.7` m, links
     0.3, 0.8, 0.6 m (Grashof: :math:`0.3 + 0.8 \le 0.6 + 0.7`, and the shortest link turns
     about the origin), so the first link turns fully round and the closure Jacobian never
@@ -316,6 +320,8 @@ def planar_closed_chain(*, lengths=(0.3, 0.8, 0.6), base=(0.7, 0.0), masses=(0.6
 
 def two_grounded_links_jacobian(theta, lengths):
     r"""Closure Jacobian of two links grounded at their own bases and meeting at their tips.
+
+    Equation of the book: :eq:`eq-ch2-two-link-determinant`.
 
     With :math:`\Phi = \ell_1(\cos\theta_1, \sin\theta_1) - \ell_2(\cos\theta_2, \sin\theta_2)
     - (a, b)` (absolute angles), the columns are :math:`\ell_1(-\sin\theta_1, \cos\theta_1)`

@@ -143,6 +143,8 @@ class SwingTorques:
 class Downswing:
     r"""Result of :func:`simulate_downswing`; batch axes follow the time axis.
 
+    Equations of the book: :eq:`eq-ch3-impact` and :eq:`eq-ch3-joint-work`.
+
     Attributes
     ----------
     trajectory : geomotion.integrators.ConstrainedTrajectory
@@ -189,6 +191,8 @@ def _cumulative_trapezoid(values, dt):
 
 def simulate_downswing(golfer, tau, *, q0=None, v0=None, dt=1e-3, t_max=0.45, method="projection"):
     r"""Simulate the downswing of every parameter set in one constrained run; locate impact.
+
+    Equations of the book: :eq:`eq-ch3-impact` and :eq:`eq-ch3-joint-work`.
 
     :func:`geomotion.integrators.simulate_constrained` with ``golfer.system()``,
     ``golfer.trail_grip``, ``u = tau`` and ``B = INPUT_MATRIX``, from ``(q0, v0)``
@@ -289,6 +293,8 @@ def simulate_downswing(golfer, tau, *, q0=None, v0=None, dt=1e-3, t_max=0.45, me
 class GripLoads:
     r"""Loads of the two hands on the club body at one state (:func:`grip_loads`).
 
+    Equations of the book: :eq:`eq-ch3-grip-split` and :eq:`eq-ch2-grip-resultant`.
+
     Plane coordinates, N and N m; batch axes as ``q``.
 
     Attributes
@@ -326,6 +332,8 @@ class GripLoads:
 
 def grip_loads(golfer, q, v, tau):
     r"""The two hands' loads on the club at ``(q, v)`` under joint torques ``tau``.
+
+    Equations of the book: :eq:`eq-ch3-grip-split` and :eq:`eq-ch2-grip-resultant`.
 
     Solves :math:`M\dot v + h = \tau + J_c^T\lambda`, :math:`J_c\dot v + \gamma = 0`
     (:func:`geomotion.constraints.constrained_dynamics`), then splits the load on the club

@@ -35,6 +35,9 @@ __all__ = ["DrivenSwing", "drive_golfer", "ground_wrench"]
 class DrivenSwing:
     r"""Result of :func:`drive_golfer`: the 3-D golfer's prescribed downswing.
 
+    Equations of the book: :eq:`eq-ch3-least-energy` and
+    :eq:`eq-ch2-minimum-energy-velocity`.
+
     Attributes
     ----------
     t : (n,) ndarray
@@ -142,6 +145,9 @@ class _Rule:
 
 def drive_golfer(golfer, planar, run, *, stride=2, index=None):
     r"""Drive the 3-D golfer through a planar downswing (a prescribed motion).
+
+    Equations of the book: :eq:`eq-ch3-least-energy` and
+    :eq:`eq-ch2-minimum-energy-velocity`.
 
     **The clubhead**: the face centre follows the planar face centre :math:`c(t)`, carried
     into the world by the plane's frame :math:`F` (``DrivenSwing.plane``): x along the
@@ -283,6 +289,8 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
 def ground_wrench(golfer, q, v, a):
     r"""The ground's resultant wrench on the golfer that a motion requires, about the world
     origin in world axes (moment-first, N m and N).
+
+    Equation of the book: :eq:`eq-spatial_newton_euler_basic`.
 
     The free flyer's rows of inverse dynamics (:func:`geomotion.tree.rnea`, gravity
     included), :math:`\mathcal F_{pelvis} = (M\dot v + h)_{0:6}`, are the wrench that the

@@ -124,6 +124,8 @@ def _foot_name(value):
 def legs_and_pelvis(*, leg_joints=7, body_mass=80.0, height=1.80):
     r"""Chapter 2's floating pelvis with two legs: the model behind its 20 -> 14 -> 8 count.
 
+    Equation of the book: :eq:`eq-ch2-tangent-constraint`.
+
     The pelvis is a free body (free-flyer joint, 6 velocity coordinates).  With
     ``leg_joints=7`` (the chapter's seven joints per leg) each leg has
 

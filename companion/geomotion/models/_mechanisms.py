@@ -30,6 +30,8 @@ TWO_LINK_L1 = 0.6
 def two_link_teaching_arm():
     r"""The chapter's two-link teaching mechanism as a :class:`geomotion.tree.Tree`.
 
+    Equations of the book: :eq:`eq-link-one-inertia` and :eq:`eq-two-link-mass-matrix`.
+
     Link 1: :math:`m_1 = 2` kg, :math:`c_1 = (0.3, 0, 0)` m,
     :math:`I_{C1} = \operatorname{diag}(0.05, 0.05, 0.01)` kg m^2.
     Link 2: :math:`m_2 = 1` kg, :math:`c_2 = (0.25, 0, 0)` m,
@@ -79,6 +81,8 @@ def _segment(mass, radius, length):
 
 def humanoid_upper_body():
     r"""A torso with two arms and hands: a branched tree assembled from cylinders.
+
+    Equation of the book: :eq:`eq-cylinder-inertia`.
 
     Bodies (see ``HUMANOID_BODIES``): the torso turns about the vertical z axis at
     the pelvis; each shoulder flexes about an axis tilted 20 degrees out of the
@@ -231,6 +235,8 @@ def random_rotation(*, rng=None):
 
 def two_coordinate_metric(q, *, m1=1.0, m2=1.0, length=1.0):
     r"""The chapter's abstract two-coordinate mass metric (an example metric, not a derived arm).
+
+    Equation of the book: :eq:`eq-ch2-two-coordinate-metric`.
 
     .. math:: M(q) = \ell^2\begin{bmatrix} m_1 + m_2 & m_2\cos q_2 \\
                                            m_2\cos q_2 & m_2 \end{bmatrix},\qquad

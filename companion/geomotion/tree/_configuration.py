@@ -66,6 +66,8 @@ def neutral(model):
 def integrate(model, q, v, dt):
     r"""Configuration reached from ``q`` by following the velocity ``v`` for ``dt``: :math:`q \oplus v\,dt`.
 
+    Equation of the book: :eq:`conv-exp`.
+
     Exact on each joint's manifold: the screw exponential for screw joints, the
     quaternion exponential for a ball joint and the SE(3) exponential
     :math:`T_J(q)\exp([v\,dt])` for a free flyer (as ``pinocchio.integrate``).  Returned

@@ -38,6 +38,8 @@ __all__ = ["coriolis_matrix"]
 def coriolis_matrix(model, q, v):
     r"""Christoffel-consistent Coriolis matrix :math:`C(q, \dot q)` of a tree.
 
+    Equations of the book: :eq:`eq-ch2-christoffel` and :eq:`eq-ch2-energy-identity`.
+
     .. math:: C(q,\dot q)\,\dot q = \mathrm{RNEA}(q, \dot q, 0)\big|_{g = 0},\qquad
               \dot M - 2C = -(\dot M - 2C)^T,\qquad C_{ij} = \sum_k\Gamma_{ijk}\dot q_k
 
@@ -47,12 +49,14 @@ def coriolis_matrix(model, q, v):
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s); leading axes broadcast.
+    q : (..., nq) array_like
+        Configuration (rad or m; unit quaternions of ball and free-flyer joints).
+    v : (..., nv) array_like
+        Joint rates (rad/s or m/s); leading axes broadcast.
 
     Returns
     -------
-    (..., N, N) ndarray
+    (..., nv, nv) ndarray
         :math:`C` (kg m^2/s for revolute joints); :math:`C\dot q` are the centrifugal and
         Coriolis joint forces (N m or N).
 

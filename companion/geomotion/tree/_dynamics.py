@@ -33,6 +33,9 @@ __all__ = ["crba", "rnea", "bias_forces", "aba"]
 def crba(model, q):
     r"""Joint-space mass matrix :math:`M(q)` by the composite-rigid-body algorithm.
 
+    Equations of the book: :eq:`eq-composite-accumulation`, :eq:`eq-mass-matrix-jacobians`
+    and :eq:`conv-joint-space`.
+
     .. math:: M_{ij} = M_{ji} = S_i^T\,({}^{j}X_{i})^T\,\mathcal I^C_j S_j
               \quad (i \text{ an ancestor of, or equal to, } j),\qquad
               K = \tfrac12\dot q^T M(q)\dot q
@@ -46,12 +49,12 @@ def crba(model, q):
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m).
 
     Returns
     -------
-    (..., N, N) ndarray
+    (..., nv, nv) ndarray
         Symmetric positive (semi)definite ``M`` (kg m^2, kg m or kg by joint types).
         For large batches the result may be a non-contiguous view.
 
@@ -60,7 +63,7 @@ def crba(model, q):
     TypeError
         If ``model`` is not a Tree, or ``q`` is None (or holds None).
     ValueError
-        If ``q`` is not a finite (..., N) array.
+        If ``q`` is not a finite (..., nq) configuration.
 
     Examples
     --------
@@ -113,6 +116,9 @@ def _dynamics_inputs(model, args, names, gravity, f_ext, f_ext_frame, *, given=N
 def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Inverse dynamics by the recursive Newton–Euler algorithm: joint forces for a motion.
 
+    Equations of the book: :eq:`eq-velocity-recursion`, :eq:`eq-spatial_newton_euler_final`
+    and :eq:`conv-joint-space`.
+
     Outward, with the base accelerating at :math:`-g` (so gravity needs no separate term):
 
     .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
@@ -129,9 +135,12 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     Parameters
     ----------
     model : Tree
-    q, v, a : (..., N) array_like
-        Joint positions (rad or m), rates (rad/s or m/s), accelerations (rad/s^2 or
-        m/s^2).  Leading axes broadcast against each other.
+    q : (..., nq) array_like
+        Configuration: joint positions (rad or m), unit quaternions of ball and
+        free-flyer joints.
+    v, a : (..., nv) array_like
+        Joint rates (rad/s or m/s) and accelerations (rad/s^2 or m/s^2).  Leading axes
+        broadcast against each other.
     gravity : None or (3,) or (..., 3) array_like
         Default None: the model's gravity (``model.gravity``, set where the tree is
         built).  Or gravitational acceleration in base coordinates for this call,
@@ -145,7 +154,7 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
 
     Returns
     -------
-    (..., N) ndarray
+    (..., nv) ndarray
         Joint forces ``tau`` (N m for revolute/helical, N for prismatic joints).
 
     Raises
@@ -194,6 +203,8 @@ def _rnea(model, q, v, a, gravity, f_ext, f_ext_frame, *, given):
 def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Joint forces at zero joint acceleration, the bias of the equations of motion.
 
+    Equations of the book: :eq:`eq-gs-holding-torques` and :eq:`eq-ch2-christoffel`.
+
     .. math:: b(q,\dot q) = C(q,\dot q)\dot q + g(q) - \sum_i J_i^T\mathcal F^{ext}_i
 
     Equal to ``rnea(model, q, v, 0, gravity=gravity, f_ext=f_ext, f_ext_frame=f_ext_frame)``, so that
@@ -202,8 +213,10 @@ def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
+    q : (..., nq) array_like
+        Configuration (rad or m; unit quaternions of ball and free-flyer joints).
+    v : (..., nv) array_like
+        Joint rates (rad/s or m/s).
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``; see :func:`rnea`.
     f_ext : (..., N, 6) array_like, optional
@@ -213,7 +226,7 @@ def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
 
     Returns
     -------
-    (..., N) ndarray
+    (..., nv) ndarray
         N m or N per joint.
 
     Raises
@@ -244,6 +257,8 @@ def bias_forces(model, q, v, *, gravity=None, f_ext=None, f_ext_frame="body"):
 def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Forward dynamics by the articulated-body algorithm, O(N): accelerations for given forces.
 
+    Equation of the book: :eq:`conv-joint-space`.
+
     Solves :math:`M(q)\ddot q = \tau - b(q,\dot q)` without forming :math:`M`.  Inward,
     starting from :math:`\mathcal I^A_i = \mathcal I_i` and the bias wrenches :math:`p^A_i`,
     with :math:`U_i = \mathcal I^A_i S_i`, :math:`D_i = S_i^T U_i`,
@@ -267,9 +282,11 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
-    tau : (..., N) array_like
+    q : (..., nq) array_like
+        Configuration (rad or m; unit quaternions of ball and free-flyer joints).
+    v : (..., nv) array_like
+        Joint rates (rad/s or m/s).
+    tau : (..., nv) array_like
         Joint forces (N m or N).
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``; see :func:`rnea`.
@@ -280,7 +297,7 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
 
     Returns
     -------
-    (..., N) ndarray
+    (..., nv) ndarray
         Joint accelerations (rad/s^2 or m/s^2).
 
     Raises

@@ -172,6 +172,8 @@ def frame_pose(model, q, body, frame):
 def frame_jacobian(model, q, body, frame, *, reference="local"):
     r"""Jacobian of a frame fixed in a body: the velocity ``v`` to the frame's twist.
 
+    Equation of the book: :eq:`eq-motion-force-transform`.
+
     .. math:: \mathcal V = J(q)\,v,\qquad
               J = \begin{cases}
               J^0 & \text{"world"}\\
@@ -232,6 +234,8 @@ def frame_jacobian(model, q, body, frame, *, reference="local"):
 def frame_velocity(model, q, v, body, frame, *, reference="local"):
     r"""Twist of a frame fixed in a body, :math:`J(q)\,v`, in the chosen reference.
 
+    Equation of the book: :eq:`eq-motion-force-transform`.
+
     Parameters
     ----------
     model : Tree
@@ -278,6 +282,8 @@ def frame_velocity(model, q, v, body, frame, *, reference="local"):
 
 def frame_acceleration_bias(model, q, v, body, frame, *, reference="local"):
     r"""Acceleration of a frame fixed in a body at :math:`a = 0`: :math:`\dot J v` in ``reference``.
+
+    Equation of the book: :eq:`eq-ch2-accel-constraint`.
 
     The frame's acceleration is :math:`J a + \dot J v`, with :math:`J` from
     :func:`frame_jacobian` in the same reference; with :math:`(\alpha, a_O) = \dot J^0 v`
@@ -598,6 +604,9 @@ def _without_rounding_rows(J, gamma, floors):
 class ClosedLoopDynamics:
     r"""Result of :meth:`FramePairStack.forward_dynamics`.
 
+    Equations of the book: :eq:`eq-gs-closed-loop-forward-dynamics` and
+    :eq:`eq-ch2-multiplier`.
+
     Read by name; it does not unpack.
 
     Attributes
@@ -729,6 +738,9 @@ class FramePairStack:
 
     def forward_dynamics(self, q, v, tau, *, rtol=None):
         r"""Accelerations and multipliers of the tree with the stacked rows held, under ``tau``.
+
+        Equations of the book: :eq:`eq-gs-closed-loop-forward-dynamics` and
+        :eq:`eq-ch2-multiplier`.
 
         .. math:: M(q)\dot v + h(q, v) = \tau + J^T\lambda,\qquad J\dot v + \gamma = 0
 

@@ -204,8 +204,8 @@ class Joint:
         Returns
         -------
         (*shape, nq) ndarray
-            Angles uniform in [-pi, pi), rotations uniform on SO(3), translations
-            uniform in [-1, 1] m per coordinate.
+            Joint rotations by angles uniform in [-pi, pi), rotations uniform on SO(3),
+            translations uniform in [-1, 1] m per coordinate.
         """
         raise NotImplementedError  # pragma: no cover
 
@@ -246,6 +246,8 @@ class Joint:
 @dataclass(frozen=True, eq=False)
 class ScrewJoint(Joint):
     r"""A one-degree-of-freedom joint along a constant screw: revolute, prismatic or helical.
+
+    Equation of the book: :eq:`conv-exp`.
 
     .. math:: T_J(q) = \exp([S]\,q),\qquad v = \dot q
 
@@ -311,11 +313,17 @@ class ScrewJoint(Joint):
     def difference(self, q0, q1):  # noqa: D102
         return q1 - q0
 
-    def random(self, shape, *, rng=None):  # noqa: D102
+    def random(self, shape, *, rng=None):
+        r"""Random coordinates of this screw joint: its motion, not its coordinate, is uniform.
+
+        A revolute or helical joint turns by :math:`|\omega|q` uniform in [-pi, pi) rad, a
+        prismatic joint slides by :math:`|v|q` uniform in [-1, 1] m, whatever the length of
+        the screw (with a unit screw, ``q`` itself); see :meth:`Joint.random`.
+        """
         rng = np.random.default_rng(rng)
         if self.kind == "prismatic":
-            return rng.uniform(-1.0, 1.0, tuple(shape) + (1,))
-        return rng.uniform(-np.pi, np.pi, tuple(shape) + (1,))
+            return rng.uniform(-1.0, 1.0, tuple(shape) + (1,)) / np.linalg.norm(self.screw[3:])
+        return rng.uniform(-np.pi, np.pi, tuple(shape) + (1,)) / np.linalg.norm(self.screw[:3])
 
 
 _BALL_SUBSPACE = np.vstack([np.eye(3), np.zeros((3, 3))])

@@ -289,7 +289,7 @@ def _check_f_ext(model, f_ext, frame):
 
 
 def _batch_shape(arrays, names, *, wrench=None, gravity=None):
-    """Broadcast leading (batch) shape of (..., N) arrays, a (..., N, 6) wrench and a (..., 3)
+    """Broadcast leading (batch) shape of (..., nq) or (..., nv) arrays, a (..., N, 6) wrench and a (..., 3)
     gravity (each None when the call was not given one).
 
     ``names`` are the call's own names of ``arrays`` (``("q", "v", "a")`` for rnea); the

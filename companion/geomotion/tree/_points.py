@@ -87,7 +87,7 @@ def point_position(model, q, body, point):
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m).
     body : int
         Index of the body that carries the point; ``-1`` for the fixed base.
@@ -122,13 +122,15 @@ def point_position(model, q, body, point):
 def point_jacobian(model, q, body, point):
     r"""Jacobian of a point fixed in a body: joint rates to its base-frame velocity.
 
+    Equation of the book: :eq:`eq-ch2-hand-no-slip`.
+
     .. math:: \dot p = J_p\dot q,\qquad J_p[:, j] = s_{v,j} + s_{\omega,j}\times p
               \quad (j \text{ an ancestor of, or equal to, } b;\ 0 \text{ otherwise})
 
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m).
     body : int
         Index of the body that carries the point; ``-1`` for the fixed base (zero Jacobian).
@@ -164,11 +166,15 @@ def point_jacobian(model, q, body, point):
 def point_velocity(model, q, v, body, point):
     r"""Velocity of a point fixed in a body, in base coordinates: :math:`\dot p = J_p(q)\,\dot q`.
 
+    Equation of the book: :eq:`eq-ch2-hand-no-slip`.
+
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s); leading axes broadcast.
+    q : (..., nq) array_like
+        Configuration (rad or m; unit quaternions of ball and free-flyer joints).
+    v : (..., nv) array_like
+        Joint rates (rad/s or m/s); leading axes broadcast.
     body : int
         Index of the body that carries the point; ``-1`` for the fixed base (at rest).
     point : (..., 3) array_like
@@ -205,6 +211,8 @@ def point_velocity(model, q, v, body, point):
 def point_acceleration_bias(model, q, v, body, point):
     r"""Acceleration of a point fixed in a body at zero joint acceleration, :math:`\dot J_p\dot q`.
 
+    Equations of the book: :eq:`eq-ch2-accel-constraint` and :eq:`eq-ch2-com-acceleration`.
+
     .. math:: \ddot p = J_p\ddot q + \dot J_p\dot q,\qquad
               \dot J_p\dot q = a_O + \alpha\times p + \omega\times(v_O + \omega\times p)
 
@@ -213,8 +221,10 @@ def point_acceleration_bias(model, q, v, body, point):
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
+    q : (..., nq) array_like
+        Configuration (rad or m; unit quaternions of ball and free-flyer joints).
+    v : (..., nv) array_like
+        Joint rates (rad/s or m/s).
     body : int
         Index of the body that carries the point; ``-1`` for the fixed base (zero).
     point : (..., 3) array_like

@@ -67,6 +67,9 @@ def _states(model, q, v, second, second_name, gravity, f_ext, f_ext_frame):
 def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
     r"""Joint forces by the recursive Newton–Euler algorithm on explicit 6x6 operators.
 
+    Equations of the book: :eq:`eq-velocity-recursion`, :eq:`eq-spatial_newton_euler_final`
+    and :eq:`conv-joint-space`.
+
     Outward in every body's own frame, from the base accelerating at :math:`(0, -g)`:
 
     .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
@@ -150,6 +153,8 @@ def _singular_pivot(D, size, i, model, batch, pivot_rtol):
 
 def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body", pivot_rtol=1e-12):
     r"""Joint accelerations by the articulated-body algorithm on explicit 6x6 operators.
+
+    Equation of the book: :eq:`conv-joint-space`.
 
     Outward: twists :math:`\mathcal V_i` and velocity products
     :math:`c_i = \mathcal V_i\times S_iv_i`.  Inward, from
@@ -247,6 +252,8 @@ def _bar_force_cross(h):
 
 def coriolis_matrix(model, q, v):
     r"""Christoffel-consistent :math:`C(q,v)` from base-coordinate Jacobians, any joints.
+
+    Equations of the book: :eq:`eq-ch2-christoffel` and :eq:`eq-ch2-energy-identity`.
 
     .. math:: C = \sum_k J_k^T\big(\mathcal I^0_k\dot J_k + B_kJ_k\big),\qquad
               B_k = \tfrac12\big((\mathcal V_k\times^*)\mathcal I^0_k

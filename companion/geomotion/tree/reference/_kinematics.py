@@ -42,13 +42,15 @@ def _joint_twists(model, v):
 def joint_transforms(model, q):
     r"""Parent-to-child motion transforms :math:`X_i(q)` of every joint.
 
+    Equations of the book: :eq:`conv-tree-velocity` and :eq:`conv-exp`.
+
     .. math:: X_i = \mathrm{Ad}_{T_{\lambda(i),i}(q_i)}^{-1},\qquad
               T_{\lambda(i),i}(q_i) = T^0_{\lambda(i),i}\exp([S_i]q_i)
 
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad for revolute/helical, m for prismatic joints).
 
     Returns
@@ -60,7 +62,7 @@ def joint_transforms(model, q):
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) configuration.
     """
     check_model(model)
     q = _check_configuration(model, q, "q")
@@ -71,12 +73,14 @@ def joint_transforms(model, q):
 def forward_kinematics(model, q):
     r"""Pose of every body in the base frame, :math:`T_{0,i}(q)`.
 
+    Equations of the book: :eq:`eq-pose-map` and :eq:`conv-pose-compose`.
+
     .. math:: T_{0,i} = T_{0,\lambda(i)}\,T^0_{\lambda(i),i}\exp([S_i]q_i)
 
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m).
 
     Returns
@@ -87,7 +91,7 @@ def forward_kinematics(model, q):
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) configuration.
 
     Examples
     --------
@@ -115,6 +119,8 @@ def forward_kinematics(model, q):
 def body_jacobians(model, q):
     r"""Body Jacobians: joint rates to each body's twist in its own coordinates.
 
+    Equation of the book: :eq:`eq-mass-matrix-jacobians`.
+
     .. math:: \mathcal V_i = J_i(q)\,\dot q,\qquad J_i = X_i J_{\lambda(i)} + S_i e_i^T
 
     Computed by its own propagation in the user's body frames (independent of the
@@ -123,7 +129,7 @@ def body_jacobians(model, q):
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m).
 
     Returns
@@ -135,7 +141,7 @@ def body_jacobians(model, q):
     Raises
     ------
     ValueError
-        If ``model`` is not a Tree or ``q`` is not a finite (..., N) array.
+        If ``model`` is not a Tree or ``q`` is not a finite (..., nq) configuration.
 
     Examples
     --------
@@ -170,15 +176,17 @@ def body_jacobians(model, q):
 def body_twists(model, q, v):
     r"""Twist of every body in its own coordinates.
 
+    Equations of the book: :eq:`eq-velocity-recursion` and :eq:`conv-tree-velocity`.
+
     .. math:: \mathcal V_i = X_i\mathcal V_{\lambda(i)} + S_i\dot q_i,\qquad
               \mathcal V_{\text{base}} = 0
 
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m).
-    v : (..., N) array_like
+    v : (..., nv) array_like
         Joint rates (rad/s or m/s).
 
     Returns
@@ -217,13 +225,17 @@ def body_twists(model, q, v):
 def kinetic_energy(model, q, v):
     r"""Kinetic energy of the tree, summed over bodies, in J.
 
+    Equation of the book: :eq:`eq-mass-matrix-jacobians`.
+
     .. math:: K = \sum_i \tfrac12\mathcal V_i^T\mathcal I_i\mathcal V_i = \tfrac12\dot q^T M(q)\dot q
 
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
+    q : (..., nq) array_like
+        Configuration (rad or m; unit quaternions of ball and free-flyer joints).
+    v : (..., nv) array_like
+        Joint rates (rad/s or m/s).
 
     Returns
     -------
@@ -261,7 +273,7 @@ def potential_energy(model, q, *, gravity=None):
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m).
     gravity : None or (3,) or (..., 3) array_like
         Default None: ``model.gravity``.  Or gravity in base coordinates for this call,
@@ -338,6 +350,8 @@ def center_of_mass(model, q):
 def spatial_momentum(model, q, v):
     r"""Total spatial momentum of the tree about the base origin, in base axes.
 
+    Equation of the book: :eq:`eq-spatial_momentum`.
+
     .. math:: \mathcal P_0 = \sum_i \mathrm{Ad}_{T_{0,i}}^{-T}\,\mathcal I_i\mathcal V_i
 
     Moment-first: angular momentum about the base origin (kg m^2/s), then linear
@@ -346,8 +360,10 @@ def spatial_momentum(model, q, v):
     Parameters
     ----------
     model : Tree
-    q, v : (..., N) array_like
-        Joint positions (rad or m) and rates (rad/s or m/s).
+    q : (..., nq) array_like
+        Configuration (rad or m; unit quaternions of ball and free-flyer joints).
+    v : (..., nv) array_like
+        Joint rates (rad/s or m/s).
 
     Returns
     -------

@@ -25,6 +25,8 @@ from ._kinematics import joint_transforms
 class PreparedTree:
     r"""A tree frozen at one configuration: explicit 6x6 joint transforms.
 
+    Equations of the book: :eq:`eq-velocity-recursion` and :eq:`conv-tree-velocity`.
+
     The object the textbook algorithms (:func:`composite_inertias`,
     :func:`joint_mass_matrix`) act on.  Build it from a :class:`Tree` with
     :func:`prepare`, or by hand as in the book's worked example.
@@ -140,7 +142,7 @@ def prepare(model, q):
     Parameters
     ----------
     model : Tree
-    q : (..., N) array_like
+    q : (..., nq) array_like
         Joint positions (rad or m); leading axes give a batch of configurations, kept
         as leading axes of ``transform``.
 
@@ -178,6 +180,8 @@ def _check_prepared(prepared):
 
 def composite_inertias(prepared):
     r"""Composite inertia of every subtree, with its internal joints locked.
+
+    Equations of the book: :eq:`eq-composite-accumulation` and :eq:`conv-composite-inertia`.
 
     Initialize :math:`\mathcal I^C_i = \mathcal I_i`, then visit children before parents:
 
@@ -226,6 +230,9 @@ def composite_inertias(prepared):
 def joint_mass_matrix(prepared):
     r"""Joint-space mass matrix by the composite-rigid-body algorithm (explicit 6x6 operators).
 
+    Equations of the book: :eq:`eq-composite-accumulation`, :eq:`eq-mass-matrix-jacobians`
+    and :eq:`conv-joint-space`.
+
     For each body ``i``: :math:`F = \mathcal I^C_i S_i`, :math:`M_{ii} = S_i^T F`; then walk to
     the base, carrying the force column into each ancestor's coordinates and projecting:
 
@@ -240,7 +247,7 @@ def joint_mass_matrix(prepared):
 
     Returns
     -------
-    (..., N, N) ndarray
+    (..., nv, nv) ndarray
         Symmetric ``M`` (kg m^2 between revolute joints, kg between prismatic ones,
         kg m mixed).
 
@@ -283,6 +290,9 @@ def joint_mass_matrix(prepared):
 
 def crba(model, q):
     r"""Joint-space mass matrix :math:`M(q)` by the readable CRBA.
+
+    Equations of the book: :eq:`eq-composite-accumulation`, :eq:`eq-mass-matrix-jacobians`
+    and :eq:`conv-joint-space`.
 
     ``joint_mass_matrix(prepare(model, q))``: the oracle of :func:`geomotion.tree.crba`.
 
