@@ -898,7 +898,8 @@ def write_page(path, rows, growth, large, notes, missed, total, compiled):
         "## Compiling the kernels",
         "",
         "`tree.compile_kernels()` in a fresh process, with an empty kernel cache (what "
-        "`make kernels` does after an install, an edit of a kernel source or `make clean`), "
+        "`make kernels` does after an install, an edit of a kernel source or `make clean`; "
+        "a second process compiles the closed-loop kernels meanwhile, on the other core), "
         f"then again from the cache that run left: {cold:.0f} s and {warm:.1f} s "
         f"(target: at most {COLD_COMPILE_TARGET:g} s from an empty cache; "
         + ("met" if cold <= COLD_COMPILE_TARGET else "**missed**")

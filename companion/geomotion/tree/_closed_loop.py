@@ -107,12 +107,13 @@ def run(stack, q, v, tau, batch, rtol):
     configuration (the others hold no answer)."""
     model = stack.model
     Q, V, T = (rows(x, batch, x.shape[-1:]) for x in (q, v, tau))
-    G = np.broadcast_to(model.gravity, (Q.shape[0], 3))
+    G = np.empty((Q.shape[0], 3))  # writable for every batch size: one compiled signature
+    G[:] = model.gravity
     a, lam = np.empty((Q.shape[0], model.nv)), np.empty((Q.shape[0], stack._rows.shape[0]))
     status = np.empty(Q.shape[0], dtype=np.int64)
     closed_loop_dynamics(
         *flat_tree(model).arrays(), stack._paths, stack._ends, stack._frames, stack._rows,
-        Q, V, T, np.ascontiguousarray(G), stack._floors, _linalg._CERTIFIED_SIGMA_RATIO, rtol,
+        Q, V, T, G, stack._floors, _linalg._CERTIFIED_SIGMA_RATIO, rtol,
         a, lam, status,
     )  # fmt: skip
     return a, lam, status
