@@ -65,9 +65,9 @@ $(TEST_STAMP): $(BOOK_STAMP)
 # pauses to compile: a cell that had to compile three kernels at once took more than the
 # 30 s cell limit in a fresh clone.  The step always runs: when the kernels' cache is
 # current (geomotion._kernel_cache: a directory named by a digest of the kernel sources)
-# it only loads them, about 3 s; after a change to a kernel source, or after `make clean`
-# or `git clean` removed the cache, it compiles them again, about 90 s on one core of the
-# 2-core machine.  The package is imported from companion/ directly, so that pip
+# it only loads them, about 1 s; after a change to a kernel source, or after `make clean`
+# or `git clean` removed the cache, it compiles them again, about 52 s on the 2-core
+# machine (a second process compiles the closed-loop kernels: 91 s of CPU in all).  The package is imported from companion/ directly, so that pip
 # re-installing the editable package meanwhile is harmless: `make test` runs its two
 # prerequisites, the test extra's install and this step, side by side (-j2; GNU make 4.3
 # honours a -j set here), which saved about 70 s of a fresh clone's CI.

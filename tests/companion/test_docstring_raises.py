@@ -30,7 +30,7 @@ FUNCTIONS = {
 #: Kinds of bad input, each with the words by which a Raises entry describes it.
 KINDS = {
     "wrong model type": r"model type|not a Tree|``model`` is not",
-    "wrong shape": r"shape|malformed|\(\.\.\., N\) array",
+    "wrong shape": r"shape|malformed|\(\.\.\., n[qv]?\) (?:array|configuration)",
     "non-broadcasting batch": r"broadcast",
     "non-finite value": r"non-finite|not a finite",
     "None": r"\bNone\b",

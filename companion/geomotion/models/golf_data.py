@@ -126,7 +126,7 @@ CLUB_HEAD = {
     * 1e-7,
 }
 
-#: Largest club length the equipment rules allow, 48 in (USGARules), in m: 48 x 0.0254 =
+#: Largest club length the equipment rules allow, 48 in (USGARules), in m.  48 x 0.0254 =
 #: 1.2192 exactly, written as that decimal (its nearest double), since ``48 * INCH``
 #: rounds to the double just below it and would refuse a club given as 1.2192 m.
 MAX_CLUB_LENGTH = 1.2192

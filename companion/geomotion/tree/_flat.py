@@ -1,13 +1,13 @@
 """What the compiled path needs of a tree, and nothing else: the leaf of ``geomotion.tree``.
 
-A :class:`~geomotion.tree.Tree` enters the kernels as flat arrays (:class:`FlatTree`),
-built once per model and kept as long as the model lives (:func:`flat_tree`): per body
-its parent, joint code (:data:`SCREW`, :data:`BALL`, :data:`FREE`), the constant bases
-of a screw joint's motion (:func:`screw_bases`, computed here once), placement
+A :class:`~geomotion.tree.Tree` enters the kernels as flat arrays (``FlatTree``),
+built once per model and kept as long as the model lives (``flat_tree``): per body
+its parent, joint code (``SCREW``, ``BALL``, ``FREE``), the constant bases
+of a screw joint's motion (``screw_bases``, computed here once), placement
 ``(R0, p0)``, slices of ``q`` and ``v``, spatial inertia, and the motion-subspace columns
 of all velocity coordinates, ``S[k]`` (nv, 6).  Also here: the kernels' compile options
-(:data:`KERNEL`), the singular-joint tolerance shared by the kernels and the tree's
-validation, and :func:`rows`, which puts an input in the one array layout the kernels
+(``KERNEL``), the singular-joint tolerance shared by the kernels and the tree's
+validation, and ``rows``, which puts an input in the one array layout the kernels
 are compiled for.  This module imports nothing from ``geomotion.tree``, so every module
 of the compiled path can import it without a cycle.
 """

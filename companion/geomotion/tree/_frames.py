@@ -628,7 +628,7 @@ class ClosedLoopDynamics:
 @dataclass(frozen=True)
 class JacobianAndBias:
     r"""The Jacobian and the acceleration bias of stacked constraint rows at one state, from
-    one pass (:meth:`FramePairStack.jacobian_and_bias`, and
+    one pass (:meth:`geomotion.tree.FramePairStack.jacobian_and_bias`, and
     :meth:`geomotion.constraints.ClosureSet.jacobian_and_bias`, which re-exports this class
     as ``geomotion.constraints.JacobianAndBias``).
 

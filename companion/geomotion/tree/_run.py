@@ -1,13 +1,13 @@
 r"""The Python entry points of the compiled kernels: validated arrays in, results out.
 
 Each ``run_*`` function broadcasts its (already validated) inputs to one batch, lays them
-out as rows (:func:`geomotion.tree._flat.rows`), runs its kernel once for the whole batch
+out as rows (``geomotion.tree._flat.rows``), runs its kernel once for the whole batch
 and gives the results their batch shape back:
 
-* :func:`run_rnea`, :func:`run_aba`, :func:`run_crba` -- ``geomotion.tree._lanes``;
-* :func:`run_coriolis` -- ``geomotion.tree._lanes_coriolis``;
-* :func:`run_frame_kinematics`, :func:`run_relative_kinematics`,
-  :func:`run_closure_rows`, and the world poses of :func:`body_wrenches` --
+* ``run_rnea``, ``run_aba``, ``run_crba`` -- ``geomotion.tree._lanes``;
+* ``run_coriolis`` -- ``geomotion.tree._lanes_coriolis``;
+* ``run_frame_kinematics``, ``run_relative_kinematics``,
+  ``run_closure_rows``, and the world poses of ``body_wrenches`` --
   ``geomotion.tree._lanes_frames``.
 
 The kernels are compiled once and cached where ``geomotion._kernel_cache`` says (a

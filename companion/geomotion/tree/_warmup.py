@@ -86,7 +86,7 @@ def _helper_process():
     )
     code = "from geomotion.tree import _warmup; _warmup.warm('closed loops')"
     return subprocess.Popen(
-        [sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        [sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
 
 

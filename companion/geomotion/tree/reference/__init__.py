@@ -11,20 +11,20 @@ checks).
 ======================================  ==============================================
 algorithm                               readable oracle (here)  /  compiled kernel
 ======================================  ==============================================
-joint-space mass matrix (CRBA)          :func:`crba`, :func:`joint_mass_matrix` on
-                                        :func:`prepare`  /  :func:`geomotion.tree.crba`
+joint-space mass matrix (CRBA)          :func:`crba`, :func:`~geomotion.tree.joint_mass_matrix` on
+                                        :func:`~geomotion.tree.prepare`  /  :func:`geomotion.tree.crba`
 inverse dynamics (RNEA)                 :func:`rnea`  /  :func:`geomotion.tree.rnea`
 forward dynamics (ABA)                  :func:`aba`  /  :func:`geomotion.tree.aba`
 Coriolis matrix                         :func:`coriolis_matrix`  /
                                         :func:`geomotion.tree.coriolis_matrix`
 point kinematics                        :func:`point_kinematics`  /
                                         :func:`geomotion.tree.point_jacobian`, ...
-body poses, twists, Jacobians           :func:`forward_kinematics`, :func:`body_twists`,
-                                        :func:`body_jacobians` (no kernel)
+body poses, twists, Jacobians           :func:`~geomotion.tree.forward_kinematics`, :func:`~geomotion.tree.body_twists`,
+                                        :func:`~geomotion.tree.body_jacobians` (no kernel)
 ======================================  ==============================================
 
-The readable path of the book's first chapter (:class:`PreparedTree`, :func:`prepare`,
-:func:`composite_inertias`, :func:`joint_mass_matrix`) and the energies and momentum are
+The readable path of the book's first chapter (:class:`~geomotion.tree.PreparedTree`, :func:`~geomotion.tree.prepare`,
+:func:`~geomotion.tree.composite_inertias`, :func:`~geomotion.tree.joint_mass_matrix`) and the energies and momentum are
 also exported by :mod:`geomotion.tree` itself.
 """
 
