@@ -40,6 +40,8 @@ PUBLIC_MODULES = [
     "symmetry",
     "integrators",
     "models",
+    "models.golf_data",
+    "models.body_segments",
     "verification",
     "printing",
     "figures",

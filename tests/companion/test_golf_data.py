@@ -62,7 +62,7 @@ def test_datum_refuses_a_trade_value_without_range_and_unknown_keys():
     with pytest.raises(ValueError, match="strength"):
         Datum(0.2, "kg", "ISEA2020Head", "code", "not a strength of the book")
     with pytest.raises(ValueError, match="value"):
-        Datum(0.3, "kg", "ClubComponentTrade", "trade", "outside", 0.1, 0.2)
+        Datum(0.3, "kg", "ClubComponentTrade", "trade", "outside", low=0.1, high=0.2)
     with pytest.raises(TypeError, match="note"):
         Datum(0.2, "kg", "ISEA2020Head", "measured", None)
 

@@ -17,7 +17,7 @@ both the 3-D golfer (:func:`geomotion.models.golfer`) and the swing-plane golfer
 (:func:`geomotion.models.driver`).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -90,8 +90,8 @@ class Datum:
     source: str
     strength: str
     note: str
-    low: float | None = None
-    high: float | None = None
+    low: float | None = field(default=None, kw_only=True)
+    high: float | None = field(default=None, kw_only=True)
 
     def __post_init__(self):
         for name in ("unit", "source", "strength", "note"):
@@ -180,7 +180,13 @@ DATA = {
         "(test tolerance 100 g cm^2)",
     ),
     "typical_head_mass": Datum(
-        0.200, "kg", "ClubComponentTrade", "trade", "driver heads mostly 200 +/- 4 g", 0.196, 0.204
+        0.200,
+        "kg",
+        "ClubComponentTrade",
+        "trade",
+        "driver heads mostly 200 +/- 4 g",
+        low=0.196,
+        high=0.204,
     ),
     "shaft_mass": Datum(
         CLUB_DEFAULTS["shaft_mass"],
@@ -188,8 +194,8 @@ DATA = {
         "ClubComponentTrade",
         "trade",
         "graphite driver shaft, '60-something' grams",
-        0.055,
-        0.075,
+        low=0.055,
+        high=0.075,
     ),
     "grip_mass": Datum(
         CLUB_DEFAULTS["grip_mass"],
@@ -197,8 +203,8 @@ DATA = {
         "ClubComponentTrade",
         "trade",
         "grip about 50 g",
-        0.040,
-        0.060,
+        low=0.040,
+        high=0.060,
     ),
     "club_length": Datum(
         CLUB_DEFAULTS["length"],
@@ -206,8 +212,8 @@ DATA = {
         "ClubComponentTrade",
         "trade",
         "driver assembled at about 45 in",
-        44 * INCH,
-        46 * INCH,
+        low=44 * INCH,
+        high=46 * INCH,
     ),
     "tour_mean_clubhead_speed": Datum(
         50.6,
@@ -222,8 +228,8 @@ DATA = {
         "MacKenzie2015",
         "measured",
         "clubhead speeds of 18 low-handicap golfers (handicap 1.7 +/- 2.2)",
-        40.0,
-        58.0,
+        low=40.0,
+        high=58.0,
     ),
     "mackenzie_head_masses": Datum(
         (0.174, 0.190, 0.200),
