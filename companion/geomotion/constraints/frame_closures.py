@@ -285,7 +285,7 @@ class FrameClosure:
 
         A row zero up to rounding (the out-of-plane rows of a planar mechanism drawn in a
         tilted plane) is exactly zero, as are its bias entry (see
-        ``geomotion.tree._frames._rounding_floors``)."""
+        ``geomotion.tree._frame_pairs._rounding_floors``)."""
         return self._stack.jacobian(q)
 
     def acceleration_bias(self, q, v):

@@ -107,12 +107,9 @@ from ._configuration import (
 )
 from ._coriolis import coriolis_matrix
 from ._dynamics import aba, bias_forces, crba, rnea
+from ._frame_pairs import ClosedLoopDynamics, FramePair, FramePairStack, JacobianAndBias
 from ._frames import (
-    ClosedLoopDynamics,
     FrameKinematics,
-    FramePair,
-    FramePairStack,
-    JacobianAndBias,
     frame_acceleration_bias,
     frame_jacobian,
     frame_kinematics,

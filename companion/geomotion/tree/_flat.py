@@ -114,10 +114,10 @@ class FlatTree:
         codes = {"spherical": BALL, "free_flyer": FREE}
         self.parent = np.array(model.parents, dtype=np.int64)
         self.jtype = np.array([codes.get(j.kind, SCREW) for j in model.joints], dtype=np.int64)
-        self.screw = np.zeros((n, 6))
+        screws = np.zeros((n, 6))  # the screw joints' (the others' rows stay zero)
         for i, joint in enumerate(model.joints):
             if self.jtype[i] == SCREW:
-                self.screw[i] = joint.screw
+                screws[i] = joint.screw
         self.R0 = np.array(model.placements[:, :3, :3])
         self.p0 = np.array(model.placements[:, :3, 3])
         self.iq = np.array(model.q_start, dtype=np.int64)
@@ -126,7 +126,7 @@ class FlatTree:
         # fresh, writable and C-ordered whatever the joints' layouts (one kernel signature)
         self.S = np.ascontiguousarray(np.concatenate([j.subspace.T for j in model.joints]))
         #: The screw joints' motion bases, packed once per model (:func:`screw_bases`).
-        self.bases = screw_bases(self.jtype, self.screw, self.R0, self.p0)
+        self.bases = screw_bases(self.jtype, screws, self.R0, self.p0)
         self.I = np.array(model.inertias)
         #: The model's gravity as the kernels' one row (1, 3), for a single configuration.
         self.gravity_row = np.array(model.gravity, dtype=np.float64).reshape(1, 3)

@@ -21,7 +21,8 @@ from .. import _kernel_cache, inertia, spatial
 from ._configuration import random_configuration
 from ._coriolis import coriolis_matrix
 from ._dynamics import aba, crba, rnea
-from ._frames import FramePair, FramePairStack, frame_kinematics
+from ._frame_pairs import FramePair, FramePairStack
+from ._frames import frame_kinematics
 from ._joints import FREE_FLYER, SPHERICAL
 from ._model import PRISMATIC_X, REVOLUTE_Z, Tree
 from ._points import point_acceleration_bias
