@@ -21,6 +21,7 @@ from . import (
     inertia,
     integrators,
     lagrange,
+    muscles,
     spatial,
     symmetry,
     systems,
@@ -45,5 +46,6 @@ __all__ = [
     "symmetry",
     "integrators",
     "systems",
+    "muscles",
 ]
 __version__ = "2.0.0"

@@ -1,0 +1,400 @@
+r"""Muscle-like torque generators: joint torques that depend on activation and joint rate.
+
+One generator lumps the muscles about one joint coordinate, :math:`\tau = d\,a(t)\,T_0\,
+f(d\,\omega)`; :class:`PassiveLimit` is a conservative end stop of the joint's range.  Not
+specific to golf; every function broadcasts over leading axes.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _validate
+
+__all__ = ["torque_velocity_factor", "step_activation", "integrate_activation"]
+__all__ += ["TorqueGenerator", "PassiveLimit"]
+
+
+def _store(instance, arrays):
+    """Set fields of a frozen dataclass ``instance`` to read-only float copies of ``arrays``."""
+    for name, array in arrays.items():
+        array = np.array(array, dtype=float)
+        array.flags.writeable = False
+        object.__setattr__(instance, name, array)
+
+
+def _within(test, expected):
+    """A check of real numbers, then of ``test`` on every entry."""
+
+    def check(value, name):
+        array = _validate.real_array(value, name)
+        if not np.all(test(array)):
+            raise ValueError(f"{name}: expected {expected}, got {array!r}")
+        return array
+
+    return check
+
+
+_UNIT = _within(lambda x: (x >= 0.0) & (x <= 1.0), "values in [0, 1]")
+#: How each argument or field is checked, by its name.
+_RULES = {
+    **dict.fromkeys("omega t onset q lower upper".split(), _validate.real_array),
+    **dict.fromkeys("peak_torque max_velocity shape slope stiffness".split(), _validate.positive),
+    **dict.fromkeys(("time_constant", "deactivation_time_constant"), _validate.positive),
+    **dict.fromkeys("activation excitation initial".split(), _UNIT),
+    "eccentric_ratio": _within(lambda x: x > 1.0, "values greater than 1"),
+    "direction": _within(lambda x: np.abs(x) == 1.0, "+1 or -1"),
+}
+
+
+def _checked(**values):
+    """The values checked by their names' ``_RULES`` (None left out), and that they broadcast."""
+    arrays = {name: _RULES[name](v, name) for name, v in values.items() if v is not None}
+    _validate.batch_shape({name: array.shape for name, array in arrays.items()})
+    return arrays
+
+
+def _factor(omega, max_velocity, shape, slope, eccentric_ratio):
+    """The torque-velocity factor of checked arrays (see torque_velocity_factor)."""
+    with np.errstate(over="ignore"):  # |omega| / max_velocity beyond 1e308 reads as inf
+        x = omega / max_velocity
+    shortening = np.clip(x, 0.0, 1.0)
+    concentric = (1.0 - shortening) / (1.0 + shape * shortening)
+    b = (eccentric_ratio - 1.0) / (slope * (1.0 + shape))
+    eccentric = eccentric_ratio - (eccentric_ratio - 1.0) * b / (b - np.minimum(x, 0.0))
+    return np.where(x >= 0.0, concentric, eccentric)
+
+
+def torque_velocity_factor(omega, *, max_velocity, shape, slope=2.0, eccentric_ratio=1.5):
+    r"""Torque-velocity factor :math:`f`: joint torque over activation times peak isometric torque.
+
+    With :math:`x = \omega/\omega_{max}` (positive when shortening), shape factor
+    :math:`\Gamma`, slope factor :math:`S` and eccentric ratio :math:`E`:
+
+    .. math::
+
+        f = \begin{cases}
+        E - (E - 1)\,\dfrac{b}{b - x}, \quad b = \dfrac{E - 1}{S\,(1 + \Gamma)}
+            & x < 0 \ \text{(eccentric: lengthening)} \\[1ex]
+        \dfrac{1 - x}{1 + \Gamma x} & 0 \le x \le 1 \ \text{(concentric)} \\[1ex]
+        0 & x > 1
+        \end{cases}
+
+    Concentric: Hill's hyperbola in rotational form, :math:`df/dx(0^+) = -(1 + \Gamma)`.
+    Eccentric: van Soest & Bobbert's (1993) hyperbola as used by McNally & McPhee (2018):
+    :math:`f(0) = E - (E - 1) = 1`, :math:`f \to E` as :math:`\omega \to -\infty`, and
+    :math:`df/dx = -(E - 1)b/(b - x)^2 = -(E - 1)/b` at :math:`0^-`, which is :math:`S` times
+    the concentric slope for the :math:`b` above: :math:`df/d\omega(0^-) = -S(1 +
+    \Gamma)/\omega_{max}`.  :math:`f` is continuous, non-increasing, in :math:`[0, E)`.
+
+    Sources: :math:`S = 2`, :math:`E = 1.5` (defaults) as in McNally & McPhee (2018,
+    *Proceedings* 2(6), 243, doi 10.3390/proceedings2060243; model parameters, not
+    measurements), after van Soest & Bobbert (1993).  :math:`\omega_{max}` and peak torques
+    are the caller's.  :math:`\Gamma` has no source in the project's data sheets (the
+    :math:`\Gamma = 3` of McNally & McPhee's Fig. 2 is illustrative only): no default.
+
+    Parameters
+    ----------
+    omega : float or array_like
+        Joint rate :math:`\omega` in the shortening sense (positive shortens), rad/s.
+    max_velocity : float or array_like
+        :math:`\omega_{max} > 0`, where the concentric torque falls to zero, rad/s.
+    shape : float or array_like
+        :math:`\Gamma > 0`, dimensionless.
+    slope : float or array_like, optional
+        :math:`S > 0`, eccentric over concentric slope at rest; default 2.
+    eccentric_ratio : float or array_like, optional
+        :math:`E > 1`, maximum eccentric over isometric torque; default 1.5.
+
+    Returns
+    -------
+    ndarray
+        :math:`f`, dimensionless, broadcast over the arguments.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the argument: TypeError if one is not real numbers (None, a string, complex...);
+        ValueError if one is not finite or in its range, or shapes do not broadcast.
+    """
+    arguments = dict(omega=omega, max_velocity=max_velocity, shape=shape, slope=slope)
+    return _factor(**_checked(**arguments, eccentric_ratio=eccentric_ratio))
+
+
+def step_activation(t, onset, time_constant):
+    r"""Activation from rest after a step of excitation :math:`e` from 0 to 1 at ``onset``.
+
+    The exact solution of :math:`\dot a = (e - a)/\tau` from :math:`a = 0`:
+
+    .. math:: a(t) = 0 \ \ (t < t_{on}), \qquad a(t) = 1 - e^{-(t - t_{on})/\tau} \ \ (t \ge t_{on})
+
+    Parameters
+    ----------
+    t, onset : float or array_like
+        Time and :math:`t_{on}`, s.
+    time_constant : float or array_like
+        :math:`\tau > 0`, s.
+
+    Returns
+    -------
+    ndarray
+        :math:`a \in [0, 1)`, dimensionless, broadcast over the arguments.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the argument: TypeError if one is not real numbers; ValueError if one is not
+        finite or in its range, or shapes do not broadcast.
+    """
+    c = _checked(t=t, onset=onset, time_constant=time_constant)
+    return -np.expm1(-np.maximum(c["t"] - c["onset"], 0.0) / c["time_constant"])
+
+
+def integrate_activation(
+    t, excitation, *, time_constant, deactivation_time_constant=None, initial=0.0
+):
+    r"""Activation at the times ``t`` under an excitation held constant between them.
+
+    .. math:: \dot a = \frac{e - a}{\tau}, \qquad
+        \tau = \begin{cases} \tau_{act} & e > a \\ \tau_{deact} & e \le a \end{cases}
+
+    with :math:`e = e_k` on :math:`[t_k, t_{k+1})` (zero-order hold; ``excitation[-1]`` is
+    not used).  :math:`a` moves monotonically towards :math:`e_k` without crossing it, so the
+    :math:`\tau_k` chosen at :math:`t_k` holds and this update, a convex combination, is exact:
+
+    .. math:: a_{k+1} = e_k + (a_k - e_k)\, e^{-(t_{k+1} - t_k)/\tau_k}
+
+    Parameters
+    ----------
+    t : (n,) array_like
+        Sample times, strictly increasing, s.
+    excitation : (n, ...) array_like
+        :math:`e_k \in [0, 1]`, dimensionless; the trailing axes are a batch.
+    time_constant : float or array_like
+        :math:`\tau_{act} > 0`, s; broadcasts over the batch.
+    deactivation_time_constant : None or float or array_like, optional
+        :math:`\tau_{deact} > 0`, s; default None (``time_constant``).
+    initial : float or array_like, optional
+        :math:`a(t_0) \in [0, 1]`; default 0 (rest).
+
+    Returns
+    -------
+    (n, ...) ndarray
+        :math:`a(t_k)`, dimensionless, in [0, 1].
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the argument: TypeError if one is not real numbers; ValueError if one is not
+        finite or in its range, ``t`` is not strictly increasing, ``excitation``'s first axis is
+        not ``t``'s, or shapes do not broadcast.
+    """
+    t = _checked(t=t)["t"]
+    if t.ndim != 1 or t.size == 0 or np.any(np.diff(t) <= 0.0):
+        raise ValueError(f"t: expected a non-empty, strictly increasing (n,) vector, got {t!r}")
+    e = _RULES["excitation"](excitation, "excitation")
+    if e.ndim == 0 or e.shape[0] != t.size:
+        raise ValueError(f"excitation: expected shape ({t.size}, ...) like t, got shape {e.shape}")
+    tau_d = deactivation_time_constant
+    c = _checked(time_constant=time_constant, deactivation_time_constant=tau_d, initial=initial)
+    shapes = {name: array.shape for name, array in c.items()}
+    a = np.empty((t.size, *_validate.batch_shape(dict(excitation=e.shape[1:], **shapes))))
+    a[0] = c["initial"]
+    tau_deact = c.get("deactivation_time_constant", c["time_constant"])
+    for k, dt in enumerate(np.diff(t)):
+        tau = np.where(e[k] > a[k], c["time_constant"], tau_deact)
+        a[k + 1] = e[k] + (a[k] - e[k]) * np.exp(-dt / tau)
+    return np.clip(a, 0.0, 1.0)  # a convex combination: clipping removes rounding only
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class TorqueGenerator:
+    r"""A muscle-like torque generator about one joint coordinate, :math:`\tau = d\,a\,T_0\,f(d\,\omega)`.
+
+    :math:`f` is :func:`torque_velocity_factor`, :math:`a` from :func:`step_activation` or
+    :func:`integrate_activation` (pass it the two time constants).  Fields may be arrays
+    that broadcast (a batch, e.g. peak torques of shape (P,)), stored read-only.
+
+    Attributes
+    ----------
+    peak_torque : float or array_like
+        :math:`T_0 > 0`, peak isometric torque, N m.
+    max_velocity : float or array_like
+        :math:`\omega_{max} > 0`, rad/s.
+    shape : float or array_like
+        :math:`\Gamma > 0` (no sourced value; see :func:`torque_velocity_factor`).
+    time_constant : float or array_like
+        :math:`\tau_{act} > 0`, s.
+    deactivation_time_constant : None or float or array_like
+        :math:`\tau_{deact} > 0`, s; default None (``time_constant``).
+    slope : float or array_like
+        :math:`S > 0`; default 2 (McNally & McPhee 2018, after van Soest & Bobbert 1993).
+    eccentric_ratio : float or array_like
+        :math:`E > 1`; default 1.5 (as ``slope``).
+    direction : float or array_like
+        :math:`d`, +1 or -1, the sign of the joint rate that shortens it (and of its torque).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the field: TypeError if one is not real numbers; ValueError if one is not finite
+        or in its range, or shapes do not broadcast.
+    """
+
+    peak_torque: object
+    max_velocity: object
+    shape: object
+    time_constant: object
+    deactivation_time_constant: object = None
+    slope: object = 2.0
+    eccentric_ratio: object = 1.5
+    direction: object = 1.0
+
+    def __post_init__(self):
+        fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        _store(self, _checked(**fields))
+
+    def torque(self, activation, omega):
+        r"""Joint torque :math:`\tau = d\,a\,T_0\,f(d\,\omega)`, N m.
+
+        Parameters
+        ----------
+        activation : float or array_like
+            :math:`a \in [0, 1]`, dimensionless.
+        omega : float or array_like
+            Joint rate :math:`\omega`, rad/s, in the joint's own sign convention.
+
+        Returns
+        -------
+        ndarray
+            N m, broadcast over the arguments and the generator's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            Naming the argument: TypeError if one is not real numbers; ValueError if one is not
+            finite or in its range, or shapes do not broadcast.
+        """
+        fields = (self.peak_torque, self.max_velocity, self.shape, self.slope, self.direction)
+        c = _checked(activation=activation, omega=omega)
+        shapes = {name: array.shape for name, array in c.items()}
+        _validate.batch_shape(dict(**shapes, generator=np.broadcast(*fields).shape))
+        d = self.direction
+        f = _factor(d * c["omega"], self.max_velocity, self.shape, self.slope, self.eccentric_ratio)
+        return d * c["activation"] * self.peak_torque * f
+
+    def step_torque(self, t, onset, omega):
+        r"""Torque after a step of excitation at ``onset`` from rest, N m.
+
+        ``torque(step_activation(t, onset, time_constant), omega)``; the generator's batch
+        axes are the trailing ones (for a (P,) batch, pass times of shape (n, 1)).
+
+        Parameters
+        ----------
+        t, onset, omega : float or array_like
+            Time and the step's time, s; joint rate, rad/s.
+
+        Returns
+        -------
+        ndarray
+            N m, broadcast over the arguments and the generator's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :func:`step_activation` and :meth:`torque`.
+        """
+        return self.torque(step_activation(t, onset, self.time_constant), omega)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class PassiveLimit:
+    r"""A conservative end stop at the edges of one joint coordinate's range of motion.
+
+    Zero torque inside :math:`[q_l, q_u]`; outside, a quadratic torque pushing back:
+
+    .. math::
+
+        V(q) = \tfrac{k}{3}\big(\max(q - q_u, 0)^3 + \max(q_l - q, 0)^3\big), \qquad
+        \tau = -\frac{dV}{dq} = -k\max(q - q_u, 0)^2 + k\max(q_l - q, 0)^2 .
+
+    The torque and its slope are continuous at the stops (:math:`V` is C2), and the work
+    of :math:`\tau` around any closed path is zero.  Fields may be arrays that broadcast
+    (a batch of joints or of limits); they are stored read-only.
+
+    Attributes
+    ----------
+    lower : float or array_like
+        :math:`q_l`, the lower edge of the range, rad.
+    upper : float or array_like
+        :math:`q_u > q_l`, the upper edge, rad.
+    stiffness : float or array_like
+        :math:`k > 0`, N m/rad^2.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the field: TypeError if one is not real numbers; ValueError if one is not finite,
+        ``lower >= upper``, ``stiffness <= 0``, or the shapes do not broadcast.
+    """
+
+    lower: object
+    upper: object
+    stiffness: object
+
+    def __post_init__(self):
+        c = _checked(lower=self.lower, upper=self.upper, stiffness=self.stiffness)
+        lower, upper = c["lower"], c["upper"]
+        if np.any(lower >= upper):
+            raise ValueError(f"lower, upper: expected lower < upper, got {lower} and {upper}")
+        _store(self, c)
+
+    def _overshoots(self, q):
+        """(q - q_u)^+ and (q_l - q)^+ of a checked ``q``, rad."""
+        q = _checked(q=q)["q"]
+        limit = np.broadcast(self.lower, self.upper, self.stiffness).shape
+        _validate.batch_shape(dict(q=q.shape, limit=limit))
+        return np.maximum(q - self.upper, 0.0), np.maximum(self.lower - q, 0.0)
+
+    def torque(self, q):
+        r"""Torque of the stop, :math:`-k\max(q - q_u, 0)^2 + k\max(q_l - q, 0)^2`, N m.
+
+        Parameters
+        ----------
+        q : float or array_like
+            Joint coordinate, rad.
+
+        Returns
+        -------
+        ndarray
+            N m, broadcast over ``q`` and the limit's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            Naming the argument: TypeError if ``q`` is not real numbers; ValueError if ``q`` is
+            not finite or does not broadcast.
+        """
+        above, below = self._overshoots(q)
+        return self.stiffness * (below * below - above * above)
+
+    def potential(self, q):
+        r"""Potential energy of the stop, :math:`\tfrac{k}{3}(\max(q - q_u, 0)^3 + \max(q_l - q, 0)^3)`, J.
+
+        Parameters
+        ----------
+        q : float or array_like
+            Joint coordinate, rad.
+
+        Returns
+        -------
+        ndarray
+            J, broadcast over ``q`` and the limit's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`torque`.
+        """
+        above, below = self._overshoots(q)
+        return self.stiffness / 3.0 * (above**3 + below**3)
