@@ -48,8 +48,10 @@ _RULES = {
 
 
 def _checked(**values):
-    """The values checked by their names' ``_RULES`` (None left out), and that they broadcast."""
-    arrays = {name: _RULES[name](v, name) for name, v in values.items() if v is not None}
+    """Values checked by their names' ``_RULES`` and for broadcasting (a None optional dropped)."""
+    if values.get("deactivation_time_constant", 0) is None:
+        del values["deactivation_time_constant"]
+    arrays = {name: _RULES[name](v, name) for name, v in values.items()}
     _validate.batch_shape({name: array.shape for name, array in arrays.items()})
     return arrays
 
@@ -195,14 +197,13 @@ def integrate_activation(
     e = _RULES["excitation"](excitation, "excitation")
     if e.ndim == 0 or e.shape[0] != t.size:
         raise ValueError(f"excitation: expected shape ({t.size}, ...) like t, got shape {e.shape}")
-    tau_d = deactivation_time_constant
+    tau_d = time_constant if deactivation_time_constant is None else deactivation_time_constant
     c = _checked(time_constant=time_constant, deactivation_time_constant=tau_d, initial=initial)
     shapes = {name: array.shape for name, array in c.items()}
     a = np.empty((t.size, *_validate.batch_shape(dict(excitation=e.shape[1:], **shapes))))
     a[0] = c["initial"]
-    tau_deact = c.get("deactivation_time_constant", c["time_constant"])
     for k, dt in enumerate(np.diff(t)):
-        tau = np.where(e[k] > a[k], c["time_constant"], tau_deact)
+        tau = np.where(e[k] > a[k], c["time_constant"], c["deactivation_time_constant"])
         a[k + 1] = e[k] + (a[k] - e[k]) * np.exp(-dt / tau)
     return np.clip(a, 0.0, 1.0)  # a convex combination: clipping removes rounding only
 
@@ -349,8 +350,7 @@ class PassiveLimit:
             raise ValueError(f"lower, upper: expected lower < upper, got {lower} and {upper}")
         _store(self, c)
 
-    def _overshoots(self, q):
-        """(q - q_u)^+ and (q_l - q)^+ of a checked ``q``, rad."""
+    def _overshoots(self, q):  # (q - q_u)^+ and (q_l - q)^+, rad
         q = _checked(q=q)["q"]
         limit = np.broadcast(self.lower, self.upper, self.stiffness).shape
         _validate.batch_shape(dict(q=q.shape, limit=limit))
