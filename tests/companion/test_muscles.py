@@ -165,7 +165,13 @@ def test_zero_inside_the_range_and_the_closed_forms_outside():
 
 
 def test_work_around_a_closed_path_is_zero():
-    """Out beyond the upper stop at one pace, back at another: sum of tau dq is zero."""
+    """Out beyond the upper stop at one pace, back at another: the work of tau is zero.
+
+    In one coordinate any torque that is a function of q alone passes the round trip, so
+    the out leg is also held to the potential's drop (that part fails on a torque that
+    does not match its potential); the round trip fails on a torque that depends on more
+    than q (a hysteresis, a cached or path-dependent state).
+    """
 
     def leg(path, speed):
         def power(s):
@@ -180,6 +186,7 @@ def test_work_around_a_closed_path_is_zero():
         lambda s: (q0 - q1) * np.pi / 2 * np.cos(np.pi * s / 2),
     )
     assert abs(out) > 10.0
+    assert out == pytest.approx(float(STOP.potential(q0) - STOP.potential(q1)), rel=1e-9)
     assert abs(out + back) <= 1e-9 * abs(out)
 
 
