@@ -38,7 +38,7 @@ def _within(test, expected):
 _UNIT = _within(lambda x: (x >= 0.0) & (x <= 1.0), "values in [0, 1]")
 #: How each argument or field is checked, by its name.
 _RULES = {
-    **dict.fromkeys("omega t onset q lower upper".split(), _validate.real_array),
+    **dict.fromkeys("omega t onset q q_min q_max".split(), _validate.real_array),
     **dict.fromkeys("peak_torque max_velocity shape slope stiffness".split(), _validate.positive),
     **dict.fromkeys(("time_constant", "deactivation_time_constant"), _validate.positive),
     **dict.fromkeys("activation excitation initial".split(), _UNIT),
@@ -255,7 +255,7 @@ class TorqueGenerator:
         fields = {name: getattr(self, name) for name in self.__dataclass_fields__}
         _store(self, _checked(**fields))
 
-    def torque(self, activation, omega):
+    def tau(self, activation, omega):
         r"""Joint torque :math:`\tau = d\,a\,T_0\,f(d\,\omega)`, N m.
 
         Parameters
@@ -284,10 +284,10 @@ class TorqueGenerator:
         f = _factor(d * c["omega"], self.max_velocity, self.shape, self.slope, self.eccentric_ratio)
         return d * c["activation"] * self.peak_torque * f
 
-    def step_torque(self, t, onset, omega):
+    def step_tau(self, t, onset, omega):
         r"""Torque after a step of excitation at ``onset`` from rest, N m.
 
-        ``torque(step_activation(t, onset, time_constant), omega)``; the generator's batch
+        ``tau(step_activation(t, onset, time_constant), omega)``; the generator's batch
         axes are the trailing ones (for a (P,) batch, pass times of shape (n, 1)).
 
         Parameters
@@ -305,7 +305,7 @@ class TorqueGenerator:
         TypeError, ValueError
             As :func:`step_activation` and :meth:`torque`.
         """
-        return self.torque(step_activation(t, onset, self.time_constant), omega)
+        return self.tau(step_activation(t, onset, self.time_constant), omega)
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -325,9 +325,9 @@ class PassiveLimit:
 
     Attributes
     ----------
-    lower : float or array_like
+    q_min : float or array_like
         :math:`q_l`, the lower edge of the range, rad.
-    upper : float or array_like
+    q_max : float or array_like
         :math:`q_u > q_l`, the upper edge, rad.
     stiffness : float or array_like
         :math:`k > 0`, N m/rad^2.
@@ -336,27 +336,27 @@ class PassiveLimit:
     ------
     TypeError, ValueError
         Naming the field: TypeError if one is not real numbers; ValueError if one is not finite,
-        ``lower >= upper``, ``stiffness <= 0``, or the shapes do not broadcast.
+        ``q_min >= q_max``, ``stiffness <= 0``, or the shapes do not broadcast.
     """
 
-    lower: object
-    upper: object
+    q_min: object
+    q_max: object
     stiffness: object
 
     def __post_init__(self):
-        c = _checked(lower=self.lower, upper=self.upper, stiffness=self.stiffness)
-        lower, upper = c["lower"], c["upper"]
-        if np.any(lower >= upper):
-            raise ValueError(f"lower, upper: expected lower < upper, got {lower} and {upper}")
+        c = _checked(q_min=self.q_min, q_max=self.q_max, stiffness=self.stiffness)
+        q_min, q_max = c["q_min"], c["q_max"]
+        if np.any(q_min >= q_max):
+            raise ValueError(f"q_min, q_max: expected q_min < q_max, got {q_min} and {q_max}")
         _store(self, c)
 
     def _overshoots(self, q):  # (q - q_u)^+ and (q_l - q)^+, rad
         q = _checked(q=q)["q"]
-        limit = np.broadcast(self.lower, self.upper, self.stiffness).shape
+        limit = np.broadcast(self.q_min, self.q_max, self.stiffness).shape
         _validate.batch_shape(dict(q=q.shape, limit=limit))
-        return np.maximum(q - self.upper, 0.0), np.maximum(self.lower - q, 0.0)
+        return np.maximum(q - self.q_max, 0.0), np.maximum(self.q_min - q, 0.0)
 
-    def torque(self, q):
+    def tau(self, q):
         r"""Torque of the stop, :math:`-k\max(q - q_u, 0)^2 + k\max(q_l - q, 0)^2`, N m.
 
         Parameters

@@ -88,18 +88,6 @@ RETIRED_NAMES = {
     "generator": "rng",
 }
 
-#: Retired names kept on purpose, each by its exact qualified name, with the reason.  The
-#: muscles module was specified with these names (other work was written against them);
-#: they break the convention (``tau``, ``q_min``/``q_max``) and wait for the maintainers'
-#: decision: rename them, or keep them here.  An entry that no longer matches fails
-#: ``test_every_kept_retired_name_is_still_in_use``.
-KEPT_RETIRED_NAMES = {
-    "muscles.TorqueGenerator.torque": "specified API of geomotion.muscles",
-    "muscles.PassiveLimit.torque": "specified API of geomotion.muscles",
-    "muscles.PassiveLimit.lower": "specified API of geomotion.muscles",
-    "muscles.PassiveLimit.upper": "specified API of geomotion.muscles",
-}
-
 #: Names of tolerances (book/api_convention.md, "Tolerances"): always keyword-only.
 TOLERANCE = re.compile(r"^(\w+_)?(rtol|atol|tolerance|step|max_iter)$")
 
@@ -297,21 +285,9 @@ def _offenders_retired_names():
 
 
 def test_one_word_per_quantity():
-    """No parameter, field or attribute has a retired name, in any case (``Vdot``, ``NUDOT``),
-    but those kept by name in ``KEPT_RETIRED_NAMES``."""
-    offenders = [
-        offender
-        for offender in _offenders_retired_names()
-        if offender.split(" -> ")[0] not in KEPT_RETIRED_NAMES
-    ]
+    """No parameter, field or attribute has a retired name, in any case (``Vdot``, ``NUDOT``)."""
+    offenders = _offenders_retired_names()
     assert not offenders, "retired names still in use:\n" + "\n".join(offenders)
-
-
-def test_every_kept_retired_name_is_still_in_use():
-    """An entry of ``KEPT_RETIRED_NAMES`` whose name was renamed or removed is stale."""
-    used = {offender.split(" -> ")[0] for offender in _offenders_retired_names()}
-    stale = sorted(set(KEPT_RETIRED_NAMES) - used)
-    assert not stale, f"stale entries of KEPT_RETIRED_NAMES: {stale}"
 
 
 def test_retired_names_are_caught_in_any_case():

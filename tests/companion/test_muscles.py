@@ -144,22 +144,22 @@ def test_activation_stays_in_the_unit_interval_over_a_batch():
 
 # --- passive range-of-motion limit -----------------------------------------------------
 
-STOP = muscles.PassiveLimit(lower=-0.4, upper=1.1, stiffness=250.0)
+STOP = muscles.PassiveLimit(q_min=-0.4, q_max=1.1, stiffness=250.0)
 
 
 def test_torque_is_minus_the_potential_gradient():
     q = np.array([-1.3, -0.6, -0.41, 0.0, 1.0, 1.12, 1.5, 2.4])
     h = 1e-6
     gradient = (STOP.potential(q + h) - STOP.potential(q - h)) / (2 * h)
-    np.testing.assert_allclose(STOP.torque(q), -gradient, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(STOP.tau(q), -gradient, rtol=1e-7, atol=1e-9)
 
 
 def test_zero_inside_the_range_and_the_closed_forms_outside():
     inside = np.linspace(-0.4, 1.1, 31)
-    np.testing.assert_array_equal(STOP.torque(inside), 0.0)
+    np.testing.assert_array_equal(STOP.tau(inside), 0.0)
     np.testing.assert_array_equal(STOP.potential(inside), 0.0)
-    assert STOP.torque(1.3) == pytest.approx(-250.0 * 0.2**2, rel=1e-12)
-    assert STOP.torque(-0.7) == pytest.approx(250.0 * 0.3**2, rel=1e-12)
+    assert STOP.tau(1.3) == pytest.approx(-250.0 * 0.2**2, rel=1e-12)
+    assert STOP.tau(-0.7) == pytest.approx(250.0 * 0.3**2, rel=1e-12)
     assert STOP.potential(1.3) == pytest.approx(250.0 / 3 * 0.2**3, rel=1e-12)
     assert STOP.potential(-0.7) == pytest.approx(250.0 / 3 * 0.3**3, rel=1e-12)
 
@@ -175,7 +175,7 @@ def test_work_around_a_closed_path_is_zero():
 
     def leg(path, speed):
         def power(s):
-            return float(STOP.torque(path(s))) * speed(s)
+            return float(STOP.tau(path(s))) * speed(s)
 
         return quad(power, 0.0, 1.0, epsabs=1e-13, epsrel=1e-13, limit=200)[0]
 
@@ -192,18 +192,18 @@ def test_work_around_a_closed_path_is_zero():
 
 @pytest.mark.parametrize(("q_a", "q_b"), [(0.0, 1.7), (1.7, -1.2), (-0.9, -0.5), (0.5, 0.6)])
 def test_work_between_two_points_is_the_drop_in_potential(q_a, q_b):
-    work = quad(lambda q: float(STOP.torque(q)), q_a, q_b, epsabs=1e-13, epsrel=1e-13)[0]
+    work = quad(lambda q: float(STOP.tau(q)), q_a, q_b, epsabs=1e-13, epsrel=1e-13)[0]
     drop = float(STOP.potential(q_a) - STOP.potential(q_b))
     assert work == pytest.approx(drop, rel=1e-9, abs=1e-12)
 
 
 def test_the_limit_broadcasts_over_a_batch():
-    stops = muscles.PassiveLimit(lower=[-1.0, 0.0], upper=[1.0, 0.5], stiffness=[10.0, 40.0])
+    stops = muscles.PassiveLimit(q_min=[-1.0, 0.0], q_max=[1.0, 0.5], stiffness=[10.0, 40.0])
     q = np.array([[1.5], [-0.5]])  # (2, 1) against the (2,) batch
     np.testing.assert_allclose(
-        stops.torque(q), [[-10 * 0.25, -40 * 1.0], [0.0, 40 * 0.25]], rtol=1e-14
+        stops.tau(q), [[-10 * 0.25, -40 * 1.0], [0.0, 40 * 0.25]], rtol=1e-14
     )
-    assert not stops.lower.flags.writeable
+    assert not stops.q_min.flags.writeable
 
 
 # --- the torque generator --------------------------------------------------------------
@@ -212,8 +212,8 @@ GENERATOR = dict(peak_torque=200.0, max_velocity=30.0, shape=3.0, time_constant=
 
 
 def test_full_activation_at_rest_gives_the_peak_torque():
-    assert muscles.TorqueGenerator(**GENERATOR).torque(1.0, 0.0) == 200.0
-    assert muscles.TorqueGenerator(**GENERATOR, direction=-1).torque(1.0, 0.0) == -200.0
+    assert muscles.TorqueGenerator(**GENERATOR).tau(1.0, 0.0) == 200.0
+    assert muscles.TorqueGenerator(**GENERATOR, direction=-1).tau(1.0, 0.0) == -200.0
 
 
 def test_direction_minus_one_mirrors_direction_plus_one():
@@ -221,20 +221,20 @@ def test_direction_minus_one_mirrors_direction_plus_one():
     minus = muscles.TorqueGenerator(**GENERATOR, direction=-1.0)
     omega = np.linspace(-60.0, 60.0, 41)
     a = np.linspace(0.0, 1.0, 41)
-    np.testing.assert_allclose(minus.torque(a, -omega), -plus.torque(a, omega), rtol=1e-15)
+    np.testing.assert_allclose(minus.tau(a, -omega), -plus.tau(a, omega), rtol=1e-15)
     # shortening (omega > 0 for +1) and an independent value: a = 0.5, x = 0.5 -> 0.5 * 200 * 0.2
-    assert plus.torque(0.5, 15.0) == pytest.approx(20.0, rel=1e-14)
-    assert minus.torque(0.5, -15.0) == pytest.approx(-20.0, rel=1e-14)
+    assert plus.tau(0.5, 15.0) == pytest.approx(20.0, rel=1e-14)
+    assert minus.tau(0.5, -15.0) == pytest.approx(-20.0, rel=1e-14)
     # lengthening resists with more than the isometric torque
-    assert plus.torque(1.0, -5.0) > 200.0
-    assert minus.torque(1.0, 5.0) < -200.0
+    assert plus.tau(1.0, -5.0) > 200.0
+    assert minus.tau(1.0, 5.0) < -200.0
 
 
 def test_a_batch_of_peak_torques_broadcasts():
     peaks = np.array([50.0, 100.0, 250.0])
     generator = muscles.TorqueGenerator(**{**GENERATOR, "peak_torque": peaks})
     t = np.linspace(0.0, 0.3, 7)[:, None]
-    tau = generator.step_torque(t, 0.05, 15.0)
+    tau = generator.step_tau(t, 0.05, 15.0)
     assert tau.shape == (7, 3)
     a = 1.0 - np.exp(-np.maximum(t - 0.05, 0.0) / 0.04)
     np.testing.assert_allclose(tau, a * peaks * 0.2, rtol=1e-13, atol=1e-13)
@@ -340,33 +340,33 @@ TVF = muscles.torque_velocity_factor
             ValueError,
             "deactivation",
         ),
-        (lambda: muscles.TorqueGenerator(**GENERATOR).torque(1.01, 0.0), ValueError, "activation"),
-        (lambda: muscles.TorqueGenerator(**GENERATOR).torque(-0.01, 0.0), ValueError, "activation"),
-        (lambda: muscles.TorqueGenerator(**GENERATOR).torque(0.5, np.nan), ValueError, "omega"),
-        (lambda: muscles.TorqueGenerator(**GENERATOR).torque(None, 0.0), TypeError, "activation"),
+        (lambda: muscles.TorqueGenerator(**GENERATOR).tau(1.01, 0.0), ValueError, "activation"),
+        (lambda: muscles.TorqueGenerator(**GENERATOR).tau(-0.01, 0.0), ValueError, "activation"),
+        (lambda: muscles.TorqueGenerator(**GENERATOR).tau(0.5, np.nan), ValueError, "omega"),
+        (lambda: muscles.TorqueGenerator(**GENERATOR).tau(None, 0.0), TypeError, "activation"),
         (
-            lambda: muscles.TorqueGenerator(**GENERATOR).step_torque(0.1, 0.0, "x"),
+            lambda: muscles.TorqueGenerator(**GENERATOR).step_tau(0.1, 0.0, "x"),
             TypeError,
             "omega",
         ),
         (
-            lambda: muscles.PassiveLimit(lower=1.0, upper=1.0, stiffness=1.0),
+            lambda: muscles.PassiveLimit(q_min=1.0, q_max=1.0, stiffness=1.0),
             ValueError,
-            "lower, upper",
+            "q_min, q_max",
         ),
         (
-            lambda: muscles.PassiveLimit(lower=2.0, upper=1.0, stiffness=1.0),
+            lambda: muscles.PassiveLimit(q_min=2.0, q_max=1.0, stiffness=1.0),
             ValueError,
-            "lower, upper",
+            "q_min, q_max",
         ),
         (
-            lambda: muscles.PassiveLimit(lower=0.0, upper=1.0, stiffness=0.0),
+            lambda: muscles.PassiveLimit(q_min=0.0, q_max=1.0, stiffness=0.0),
             ValueError,
             "stiffness",
         ),
-        (lambda: muscles.PassiveLimit(lower=np.nan, upper=1.0, stiffness=1.0), ValueError, "lower"),
-        (lambda: muscles.PassiveLimit(lower=None, upper=1.0, stiffness=1.0), TypeError, "lower"),
-        (lambda: STOP.torque(np.nan), ValueError, "^q"),
+        (lambda: muscles.PassiveLimit(q_min=np.nan, q_max=1.0, stiffness=1.0), ValueError, "q_min"),
+        (lambda: muscles.PassiveLimit(q_min=None, q_max=1.0, stiffness=1.0), TypeError, "q_min"),
+        (lambda: STOP.tau(np.nan), ValueError, "^q"),
         (lambda: STOP.potential([True]), TypeError, "^q"),
     ],
 )
