@@ -20,8 +20,9 @@ The others are internal (a leading underscore): ``_mechanisms`` (the teaching ar
 humanoid upper body, random trees), ``_closed_chains`` (planar closed chains),
 ``_golfer3d`` (the 3-D golfer), ``_legs`` (chapter 2's legs and pelvis), ``_club`` (the
 planar driver), ``_downswing`` (torques, the downswing and the grip loads),
-``_driven_swing`` (the 3-D golfer driven through it) and ``_shared`` (what several of
-them share).
+``_driven_swing`` (the 3-D golfer driven through it), ``_impact`` (the clubhead reaching
+the ball), ``_timing`` (the swing's muscle-like torque generators and the onsets that
+maximise clubhead speed at impact) and ``_shared`` (what several of them share).
 """
 
 from .. import tree
@@ -38,6 +39,7 @@ from ._downswing import (
 )
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
 from ._golfer3d import Golfer, golfer
+from ._impact import Impact, ball_at_address, locate_impact
 from ._legs import LegsAndPelvis, legs_and_pelvis
 from ._mechanisms import (
     HUMANOID_BODIES,
@@ -49,6 +51,14 @@ from ._mechanisms import (
     two_link_teaching_arm,
 )
 from ._shared import GOLFER_LENGTHS, BodyFrame
+from ._timing import (
+    SwingGenerators,
+    SwingRun,
+    TimingOptimum,
+    optimise_onsets,
+    swing_generators,
+    swing_to_impact,
+)
 from .golf_data import CLUB_HEAD
 from .swing import ConstrainedTerms, SwingPlaneGolfer, swing_plane_golfer, swing_population
 
@@ -84,6 +94,15 @@ __all__ = [
     "GripLoads",
     "grip_loads",
     "swing_population",
+    "ball_at_address",
+    "Impact",
+    "locate_impact",
+    "SwingGenerators",
+    "swing_generators",
+    "SwingRun",
+    "swing_to_impact",
+    "TimingOptimum",
+    "optimise_onsets",
     "DrivenSwing",
     "drive_golfer",
     "ground_wrench",

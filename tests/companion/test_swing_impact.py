@@ -1,0 +1,145 @@
+"""The swing-plane golfer's impact at the ball, its torque generators and the optimal
+timing (geomotion.models._impact and _timing), checked against hand geometry, a finer
+simulation step and the constraint manifold around the optimum."""
+
+import numpy as np
+import pytest
+
+from geomotion import models
+from geomotion.models import _impact, _timing
+
+GOLFER = models.swing_plane_golfer()
+ONSET = np.array([0.0, 0.03, 0.06])
+
+
+def test_the_ball_is_the_clubhead_at_address_by_hand_geometry():
+    alpha = np.radians(30.0)
+    L = GOLFER.parameters["lengths"]
+    s, arm = L["shoulder_width"] / 2, L["upper_arm"] + L["forearm"]
+    reach = (
+        L["palm"] - models.golf_data.CLUB_DEFAULTS["lead_grip"] + GOLFER.parameters["club"].length
+    )
+    expected = [s - reach * np.sin(alpha), -arm - reach * np.cos(alpha)]
+    np.testing.assert_allclose(
+        _impact.ball_at_address(GOLFER, wrist_angle=alpha), expected, atol=1e-14
+    )
+
+
+@pytest.fixture(scope="module")
+def swing():
+    return _timing.swing_to_impact(GOLFER, _timing.swing_generators(ONSET))
+
+
+def test_impact_is_on_the_ball_line_inside_its_step(swing):
+    run, impact = swing.trajectory, swing.impact
+    ball = _impact.ball_at_address(GOLFER)
+    head = GOLFER.clubhead(impact.q)
+    assert impact.crossed and impact.crossed.dtype == bool
+    assert abs(head[0] - ball[0]) < 1e-9
+    assert head[1] < 0
+    assert run.t[impact.step] <= impact.time <= run.t[impact.step + 1]
+    assert impact.miss == pytest.approx(head[1] - ball[1], abs=1e-15)
+    assert impact.speed == pytest.approx(np.hypot(*GOLFER.clubhead_velocity(impact.q, impact.v)))
+
+
+def test_impact_converges_with_the_step(swing):
+    """Halving dt moves the impact by much less than the quantities the book prints."""
+    coarse = swing.impact
+    fine = _timing.swing_to_impact(GOLFER, _timing.swing_generators(ONSET), dt=5e-4).impact
+    assert abs(fine.time - coarse.time) < 1e-5
+    assert abs(fine.speed - coarse.speed) < 1e-3
+    assert abs(fine.miss - coarse.miss) < 1e-5
+
+
+def test_the_miss_follows_the_ball_and_decides_reached(swing):
+    impact = swing.impact
+    ball = _impact.ball_at_address(GOLFER)
+    raised = _timing.swing_to_impact(
+        GOLFER, _timing.swing_generators(ONSET), ball=ball + [0.0, impact.miss]
+    ).impact
+    assert raised.time == pytest.approx(impact.time, abs=1e-12)
+    assert abs(raised.miss) < 1e-12 and raised.reached
+    lowered = _timing.swing_to_impact(
+        GOLFER, _timing.swing_generators(ONSET), ball=ball + [0.0, impact.miss - 0.01]
+    ).impact
+    assert lowered.miss == pytest.approx(0.01, abs=1e-12) and not lowered.reached
+
+
+def test_a_swing_that_never_meets_the_ball_line_has_no_impact():
+    generators = _timing.swing_generators(ONSET, active=(0.0, 0.0, 0.0))
+    impact = _timing.swing_to_impact(GOLFER, generators, t_max=0.1).impact
+    assert not impact.crossed and not impact.reached
+
+
+def test_generators_by_hand():
+    """Hub at one time constant after its onset, turning at half its maximum rate."""
+    generators = _timing.swing_generators(ONSET)
+    tau_a, peak, stop = 0.03, np.array([200.0, 100.0, 30.0]), np.radians(10.0)
+    q = GOLFER.top_of_backswing()
+    q[2] = np.radians(-30.0) + np.radians(30.0) + 0.1  # 0.1 rad past the ulnar stop
+    v = np.array([15.0, 0.0, -10.0, 0.0, 0.0])
+    u = generators(np.array([tau_a]), q, v)
+    a = 1 - np.exp(-1.0)
+    assert u[0] == pytest.approx(a * peak[0] * 0.5 / 2.5, rel=1e-12)
+    a_shoulder = 1 - np.exp(-(tau_a - 0.03) / tau_a)
+    assert u[1] == pytest.approx(a_shoulder * peak[1], abs=1e-12)
+    assert u[2] == pytest.approx(-(peak[2] / stop**2) * 0.1**2, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "name"),
+    [
+        (lambda: _impact.ball_at_address("golfer"), TypeError, "golfer"),
+        (lambda: _impact.ball_at_address(GOLFER, wrist_angle=2.0), ValueError, "wrist_angle"),
+        (lambda: _timing.swing_generators([0.0, 0.1]), ValueError, "onset"),
+        (lambda: _timing.swing_generators(ONSET, active=(1, 0.5, 1)), ValueError, "active"),
+        (lambda: _timing.swing_to_impact(GOLFER, ONSET), TypeError, "generators"),
+        (
+            lambda: _timing.swing_to_impact(GOLFER, _timing.swing_generators(np.zeros((2, 3)))),
+            ValueError,
+            "generators",
+        ),
+        (lambda: _timing.optimise_onsets(GOLFER, wrist=1), TypeError, "wrist"),
+        (lambda: _timing.optimise_onsets(GOLFER, starts=[[0.0]]), ValueError, "starts"),
+    ],
+)
+def test_bad_input_is_refused(call, error, name):
+    with pytest.raises(error, match=name):
+        call()
+
+
+def test_a_ball_out_of_reach_is_refused_before_any_swing():
+    far = _impact.ball_at_address(GOLFER) + [0.0, -0.5]
+    with pytest.raises(ValueError, match="ball: expected within the clubhead's reach"):
+        _timing.optimise_onsets(GOLFER, ball=far)
+
+
+@pytest.fixture(scope="module")
+def optimum():
+    return _timing.optimise_onsets(GOLFER)
+
+
+@pytest.mark.slow
+def test_the_optimum_reaches_the_ball_with_its_certificate(optimum):
+    assert optimum.impact.reached and abs(optimum.impact.miss) < 1e-4
+    assert optimum.kkt_residual < 1e-3 and optimum.gradient_error < 1e-2
+    assert optimum.onset[0] == 0.0
+    assert np.ptp(optimum.start_speeds) < 0.01  # the starts agree
+
+
+@pytest.mark.slow
+def test_no_neighbour_on_the_constraint_is_faster(optimum):
+    """Step along the reach constraint's tangent, return to it by Newton steps in the wrist
+    onset, and compare speeds: the optimum must be the fastest of its neighbours."""
+    swings = _timing._Swings(GOLFER, True, {}, _impact.ball_at_address(GOLFER), 1e-3)
+    x = optimum.onset[1:]
+    _, _, _, dm = swings.values_and_gradients(x)
+    tangent = np.array([dm[1], -dm[0]]) / np.linalg.norm(dm)
+    for delta in (-2e-3, 2e-3):
+        y = x + delta * tangent
+        for _ in range(3):
+            _, miss, _, dm_y = swings.values_and_gradients(y)
+            y = y - np.array([0.0, miss / dm_y[1]])
+        speed, miss = swings.values_and_gradients(y)[:2]
+        assert abs(miss) < 1e-6
+        assert speed < optimum.speed
