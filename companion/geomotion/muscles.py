@@ -303,7 +303,7 @@ class TorqueGenerator:
         Raises
         ------
         TypeError, ValueError
-            As :func:`step_activation` and :meth:`torque`.
+            As :func:`step_activation` and :meth:`tau`.
         """
         return self.tau(step_activation(t, onset, self.time_constant), omega)
 
@@ -394,7 +394,7 @@ class PassiveLimit:
         Raises
         ------
         TypeError, ValueError
-            As :meth:`torque`.
+            As :meth:`tau`.
         """
         above, below = self._overshoots(q)
         return self.stiffness / 3.0 * (above**3 + below**3)
