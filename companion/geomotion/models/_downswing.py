@@ -421,39 +421,52 @@ def _take(array, step):
     return np.take_along_axis(array, step.reshape((1, -1) + (1,) * (array.ndim - 2)), 0)[0]
 
 
-def _locate_impact(golfer, torques, run, step):
-    r"""Quintic Hermite of (q, v, a) over the impact step; bisection on the polar angle."""
+def _step_interpolant(run, step, accelerations):
+    r"""The quintic Hermite interpolant of (q, v, a) over step ``step`` of each row.
+
+    Returns ``(t0, state)``: the step's start time and ``state(s)`` -> (q, v) at the
+    fraction ``s`` in [0, 1] of the step; ``accelerations(t, q, v)`` gives :math:`\dot v`
+    at its two ends.
+    """
     dt = run.dt
     t0 = run.t[step]
     q0, v0 = _take(run.q, step), _take(run.v, step)
     q1, v1 = _take(run.q, step + 1), _take(run.v, step + 1)
     shape = np.shape(t0) + (1,)
-    a0 = _accelerations(golfer, torques, np.reshape(t0, shape), q0, v0)
-    a1 = _accelerations(golfer, torques, np.reshape(t0 + dt, shape), q1, v1)
+    a0 = accelerations(np.reshape(t0, shape), q0, v0)
+    a1 = accelerations(np.reshape(t0 + dt, shape), q1, v1)
 
     def state(s):
         s = np.reshape(s, shape)
-        h = _quintic_hermite(s)
-        q = (
-            h[0] * q0
-            + h[1] * dt * v0
-            + h[2] * dt**2 * a0
-            + h[3] * q1
-            + h[4] * dt * v1
-            + h[5] * dt**2 * a1
-        )
-        d = _quintic_hermite(s, derivative=True)
-        v = (d[0] * q0 + d[3] * q1) / dt + d[1] * v0 + d[2] * dt * a0 + d[4] * v1 + d[5] * dt * a1
-        return q, v
+        h, d = _quintic_hermite(s), _quintic_hermite(s, derivative=True)
+        q = h[0] * q0 + h[1] * dt * v0 + h[2] * dt**2 * a0 + h[3] * q1 + h[4] * dt * v1
+        q = q + h[5] * dt**2 * a1
+        v = (d[0] * q0 + d[3] * q1) / dt + d[1] * v0 + d[2] * dt * a0 + d[4] * v1
+        return q, v + d[5] * dt * a1
 
-    ball = _ball_angle(golfer)
-    low, high = np.zeros(np.shape(t0)), np.ones(np.shape(t0))
-    for _ in range(60):  # bisection to round-off (2^-60 of a step)
+    return t0, state
+
+
+def _bisect_step(ahead, shape):
+    """The fraction s in [0, 1] where ``ahead(s)`` turns True, by bisection to round-off
+    (2^-60 of a step), each row of ``shape`` on its own."""
+    low, high = np.zeros(shape), np.ones(shape)
+    for _ in range(60):
         middle = 0.5 * (low + high)
-        q, _ = state(middle)
-        ahead = wrap_angle(_polar_angle(golfer, q) - ball) >= 0
-        low, high = np.where(ahead, low, middle), np.where(ahead, middle, high)
-    s = 0.5 * (low + high)
+        passed = ahead(middle)
+        low, high = np.where(passed, low, middle), np.where(passed, middle, high)
+    return 0.5 * (low + high)
+
+
+def _locate_impact(golfer, torques, run, step):
+    r"""Quintic Hermite of (q, v, a) over the impact step; bisection on the polar angle."""
+    t0, state = _step_interpolant(
+        run, step, lambda t, q, v: _accelerations(golfer, torques, t, q, v)
+    )
+    ball = _ball_angle(golfer)
+    s = _bisect_step(
+        lambda s: wrap_angle(_polar_angle(golfer, state(s)[0]) - ball) >= 0, np.shape(t0)
+    )
     q, v = state(s)
     return q, v, s
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ._downswing import _quintic_hermite, _take
+from ._downswing import _bisect_step, _step_interpolant
 from ._shared import frozen
 from .swing import SwingPlaneGolfer
 
@@ -190,35 +190,16 @@ def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
     ball = _validate.trailing_shape(ball, "ball", (2,))
     tolerance = float(_validate.positive(tolerance, "tolerance"))
     step, crossed = _crossing_step(golfer, run, ball)
-    dt = run.dt
-    t0 = run.t[step]
-    q0, v0 = _take(run.q, step), _take(run.v, step)
-    q1, v1 = _take(run.q, step + 1), _take(run.v, step + 1)
-    shape = np.shape(t0) + (1,)
-    a0 = accelerations(np.reshape(t0, shape), q0, v0)
-    a1 = accelerations(np.reshape(t0 + dt, shape), q1, v1)
-
-    def state(s):
-        s = np.reshape(s, shape)
-        h, d = _quintic_hermite(s), _quintic_hermite(s, derivative=True)
-        q = h[0] * q0 + h[1] * dt * v0 + h[2] * dt**2 * a0 + h[3] * q1 + h[4] * dt * v1
-        q = q + h[5] * dt**2 * a1
-        v = (d[0] * q0 + d[3] * q1) / dt + d[1] * v0 + d[2] * dt * a0 + d[4] * v1
-        return q, v + d[5] * dt * a1
-
-    low, high = np.zeros(np.shape(t0)), np.ones(np.shape(t0))
-    for _ in range(60):  # bisection to round-off (2^-60 of a step)
-        middle = 0.5 * (low + high)
-        ahead = _ball_line_distance(golfer, state(middle)[0], ball)[0] >= 0
-        low, high = np.where(ahead, low, middle), np.where(ahead, middle, high)
-    s = np.where(crossed, 0.5 * (low + high), 1.0)
+    t0, state = _step_interpolant(run, step, accelerations)
+    s = _bisect_step(lambda s: _ball_line_distance(golfer, state(s)[0], ball)[0] >= 0, np.shape(t0))
+    s = np.where(crossed, s, 1.0)
     q, v = state(s)
     velocity = golfer.clubhead_velocity(q, v)
     miss = golfer.clubhead(q)[..., 1] - ball[..., 1]
     return Impact(
         crossed=_frozen_flags(crossed),
         reached=_frozen_flags(crossed & (np.abs(miss) <= tolerance)),
-        time=frozen(t0 + s * dt),
+        time=frozen(t0 + s * run.dt),
         step=_frozen_flags(step),
         q=frozen(q),
         v=frozen(v),

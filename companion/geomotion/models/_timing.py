@@ -314,12 +314,11 @@ _STEP = 2e-4  # s, central-difference step of the onset gradients
 def _repeat(golfer, count):
     """The scalar ``golfer`` repeated as a batch of ``count`` identical parameter sets."""
     p = golfer.parameters
-    club = p["club"]
     return swing_plane_golfer(
         body_mass=np.full(count, float(p["body_mass"])),
         height=float(p["height"]),
         sex=[p["sex"]] * count,
-        club=type(club)(**{k: getattr(club, k) for k in club.__dataclass_fields__}),
+        club=p["club"],
         plane_inclination=float(p["plane_inclination"]),
         segment_scales={k: float(v) for k, v in p["segment_scales"].items()},
     )
@@ -411,9 +410,10 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=1e-3, **op
         starts = np.array([[0.0, 0.05], [0.03, 0.08]])[:, :n]
     starts = _validate.trailing_shape(np.atleast_2d(starts), "starts", (n,))
     ball = ball_at_address(golfer) if ball is None else _validate.vector(ball, "ball", 2)
-    L = golfer.parameters["lengths"]
-    reach = golfer.point(np.zeros(5), "clubhead")  # the head's farthest from the hub axis
-    reach = np.linalg.norm(reach) + L["shoulder_width"] / 2
+    # farthest the head can be from the hub axis: the shoulder's offset plus the arm and
+    # club in line (their length from the shoulder to the head at q = 0)
+    straight = golfer.point(np.zeros(5), "clubhead") - golfer.point(np.zeros(5), "lead shoulder")
+    reach = golfer.parameters["lengths"]["shoulder_width"] / 2 + np.linalg.norm(straight)
     if np.linalg.norm(ball) >= reach:
         raise ValueError(
             f"ball: expected within the clubhead's reach of the hub axis ({reach:.3f} m), "
