@@ -426,8 +426,9 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     bracketed on a 5 ms grid over the bounds is refined by Brent's method
     (``scipy.optimize.brentq``), and the fastest is returned (a jump of :math:`m` where a
     crossing appears or vanishes is not a root).  Before returning, the best optimum is
-    certified: the reach constraint holds to 0.1 mm, the KKT residual (see :class:`TimingOptimum`) is below 1e-2, and the
-    gradients agree with those at half the step to 1e-2 (relative).
+    certified: the reach constraint holds to 0.1 mm, the KKT residual (see
+    :class:`TimingOptimum`) is below 1e-2, and the gradients agree with those at half the
+    step to 1e-2 (relative).
 
     Parameters
     ----------
