@@ -117,6 +117,9 @@ class Impact:
     lead_arm_below_horizontal : ndarray
         rad (Sprigings & Neal's arm angle, see
         :meth:`SwingPlaneGolfer.lead_arm_below_horizontal`).
+    shaft_angular_velocity : ndarray
+        :math:`\dot\theta_2 = v_0 + v_1 + v_2`, rad/s: the club's angular velocity in the
+        plane, positive the downswing's way.
     """
 
     crossed: np.ndarray
@@ -131,6 +134,7 @@ class Impact:
     path_angle: np.ndarray
     shaft_lean: np.ndarray
     lead_arm_below_horizontal: np.ndarray
+    shaft_angular_velocity: np.ndarray
 
 
 def _frozen_flags(values):
@@ -209,4 +213,5 @@ def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
         path_angle=frozen(np.arctan2(velocity[..., 1], velocity[..., 0])),
         shaft_lean=frozen(q[..., 0] + q[..., 1] + q[..., 2]),
         lead_arm_below_horizontal=frozen(golfer.lead_arm_below_horizontal(q)),
+        shaft_angular_velocity=frozen(v[..., 0] + v[..., 1] + v[..., 2]),
     )

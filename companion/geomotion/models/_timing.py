@@ -289,6 +289,10 @@ class TimingOptimum:
     kkt_residual : float
         :math:`\|\nabla s - \lambda\nabla m\|` on the onsets off their bounds, over
         :math:`\|\nabla s\|` (dimensionless).
+    wrist_onset_arm_angle : float or None
+        The lead arm's angle below the horizontal when the wrist generator switches on,
+        rad (Sprigings & Neal's measure of the wrist's timing; linear between the run's
+        steps); None without the wrist.
     tangent_slope : float
         :math:`\|\nabla s - \lambda\nabla m\|`, (m/s)/s: the speed's slope along the
         constraint (zero at an exact optimum); a onset error of 1 ms costs at most this
@@ -306,6 +310,7 @@ class TimingOptimum:
     speed: float
     multiplier: float
     kkt_residual: float
+    wrist_onset_arm_angle: float | None
     tangent_slope: float
     gradient_error: float
     start_onsets: np.ndarray
@@ -338,7 +343,8 @@ class _Swings:
         self.golfer, self.wrist, self.options, self.ball, self.dt = golfer, wrist, options, ball, dt
         self.cache = {}
 
-    def run(self, X):
+    def swing(self, X):
+        """The :class:`SwingRun` of rows X of (shoulder[, wrist]) onsets, s."""
         X = np.atleast_2d(X)
         onset = np.zeros((len(X), 3))
         onset[:, 1 : 1 + X.shape[1]] = X
@@ -346,7 +352,11 @@ class _Swings:
         golfer = _repeat(self.golfer, len(X))
         generators = swing_generators(onset, active=active, **self.options)
         ball = np.broadcast_to(self.ball, (len(X), 2))
-        return swing_to_impact(golfer, generators, ball=ball, dt=self.dt).impact
+        return swing_to_impact(golfer, generators, ball=ball, dt=self.dt)
+
+    def run(self, X):
+        """The :class:`Impact` of rows X of onsets."""
+        return self.swing(X).impact
 
     def speed_and_miss(self, X):
         """Speed (0 without a crossing) and miss (1 m without one) of rows of onsets."""
@@ -516,10 +526,17 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
         )
     onset = np.zeros(3)
     onset[1 : 1 + n] = x
-    impact = swings.run(x[None, :])
+    final = swings.swing(x[None, :])
+    impact = final.impact
+    arm_angle = None
+    if wrist:  # the run's clock starts at the earliest onset
+        run = final.trajectory
+        arm = golfer.lead_arm_below_horizontal(run.q[:, 0])
+        arm_angle = float(np.interp(onset[2] - onset.min(), run.t, arm))
     return TimingOptimum(
         onset=frozen(onset),
         impact=Impact(**{k: getattr(impact, k)[0] for k in Impact.__dataclass_fields__}),
+        wrist_onset_arm_angle=arm_angle,
         speed=float(speed),
         multiplier=multiplier,
         kkt_residual=kkt,
