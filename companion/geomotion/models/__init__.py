@@ -19,25 +19,20 @@ public names, and three modules are public in their own right:
 The others are internal (a leading underscore): ``_mechanisms`` (the teaching arm, the
 humanoid upper body, random trees), ``_closed_chains`` (planar closed chains),
 ``_golfer3d`` (the 3-D golfer), ``_legs`` (chapter 2's legs and pelvis), ``_club`` (the
-planar driver), ``_downswing`` (torques, the downswing and the grip loads),
-``_driven_swing`` (the 3-D golfer driven through it), ``_impact`` (the clubhead reaching
-the ball), ``_timing`` (the swing's muscle-like torque generators and the onsets that
-maximise clubhead speed at impact) and ``_shared`` (what several of them share).
+planar driver), ``_generators`` (the swing's muscle-like torque generators),
+``_downswing`` (the downswing under them and the grip loads), ``_impact`` (the clubhead
+reaching the ball), ``_timing`` (the onsets that maximise clubhead speed at impact),
+``_driven_swing`` (the 3-D golfer driven through a planar swing) and ``_shared`` (what
+several of them share).
 """
 
 from .. import tree
 from . import _shared, body_segments, golf_data, swing  # noqa: F401  (public submodules)
 from ._closed_chains import PlanarClosedChain, planar_closed_chain, two_grounded_links_jacobian
 from ._club import Club, driver
-from ._downswing import (
-    Downswing,
-    GripLoads,
-    SwingTorques,
-    activation_ramp,
-    grip_loads,
-    simulate_downswing,
-)
+from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
+from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
 from ._golfer3d import Golfer, golfer
 from ._impact import Impact, ball_at_address, locate_impact
 from ._legs import LegsAndPelvis, legs_and_pelvis
@@ -51,14 +46,7 @@ from ._mechanisms import (
     two_link_teaching_arm,
 )
 from ._shared import GOLFER_LENGTHS, BodyFrame
-from ._timing import (
-    SwingGenerators,
-    SwingRun,
-    TimingOptimum,
-    optimise_onsets,
-    swing_generators,
-    swing_to_impact,
-)
+from ._timing import TimingOptimum, optimise_onsets
 from .golf_data import CLUB_HEAD
 from .swing import ConstrainedTerms, SwingPlaneGolfer, swing_plane_golfer, swing_population
 
@@ -87,8 +75,6 @@ __all__ = [
     "SwingPlaneGolfer",
     "ConstrainedTerms",
     "swing_plane_golfer",
-    "SwingTorques",
-    "activation_ramp",
     "Downswing",
     "simulate_downswing",
     "GripLoads",
@@ -97,10 +83,10 @@ __all__ = [
     "ball_at_address",
     "Impact",
     "locate_impact",
+    "GENERATOR_DEFAULTS",
+    "GENERATOR_RANGES",
     "SwingGenerators",
     "swing_generators",
-    "SwingRun",
-    "swing_to_impact",
     "TimingOptimum",
     "optimise_onsets",
     "DrivenSwing",

@@ -201,7 +201,8 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
         ``index`` is not an integer.
     ValueError
         If ``stride`` is not even and positive, ``index`` is missing for a batch or out of
-        range, or the run has fewer than three samples before impact.
+        range, the run has no impact (``run.impact.crossed`` False), or it has fewer
+        than three samples before impact.
     """
     if not isinstance(golfer, Golfer):
         raise TypeError(f"golfer: expected a models.Golfer, got {type(golfer).__name__}")
@@ -214,7 +215,7 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
         raise ValueError(f"stride: expected an even number of stored steps, got {stride}")
     trajectory = run.trajectory
     q_p, v_p = trajectory.q, trajectory.v
-    impact = (run.impact_step, run.impact_time, run.q_impact, run.v_impact)
+    impact = (run.impact.step, run.impact.time, run.impact.q, run.impact.v, run.impact.crossed)
     if planar.batch_shape:
         if index is None:
             raise ValueError(
@@ -227,7 +228,9 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
         impact = tuple(np.asarray(x)[i] for x in impact)
     elif index is not None:
         raise ValueError(f"index: expected None for one parameter set, got {index!r}")
-    k_impact, t_impact, q_impact, v_impact = impact
+    k_impact, t_impact, q_impact, v_impact, crossed = impact
+    if not crossed:
+        raise ValueError("run: expected a swing whose clubhead meets the ball's line, got none")
     steps = np.arange(int(k_impact), -1, -stride)[::-1]  # ... up to the last before impact
     if steps.size < 3:
         raise ValueError(

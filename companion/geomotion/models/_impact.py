@@ -27,7 +27,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate
-from ._downswing import _bisect_step, _step_interpolant
 from ._shared import frozen
 from .swing import SwingPlaneGolfer
 
@@ -215,3 +214,73 @@ def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
         lead_arm_below_horizontal=frozen(golfer.lead_arm_below_horizontal(q)),
         shaft_angular_velocity=frozen(v[..., 0] + v[..., 1] + v[..., 2]),
     )
+
+
+def _take(array, step):
+    """array[step[i], i, ...] for each batch row i (or array[step] without a batch)."""
+    if np.ndim(step) == 0:
+        return array[step]
+    return np.take_along_axis(array, step.reshape((1, -1) + (1,) * (array.ndim - 2)), 0)[0]
+
+
+def _step_interpolant(run, step, accelerations):
+    r"""The quintic Hermite interpolant of (q, v, a) over step ``step`` of each row.
+
+    Returns ``(t0, state)``: the step's start time and ``state(s)`` -> (q, v) at the
+    fraction ``s`` in [0, 1] of the step; ``accelerations(t, q, v)`` gives :math:`\dot v`
+    at its two ends.
+    """
+    dt = run.dt
+    t0 = run.t[step]
+    q0, v0 = _take(run.q, step), _take(run.v, step)
+    q1, v1 = _take(run.q, step + 1), _take(run.v, step + 1)
+    shape = np.shape(t0) + (1,)
+    a0 = accelerations(np.reshape(t0, shape), q0, v0)
+    a1 = accelerations(np.reshape(t0 + dt, shape), q1, v1)
+
+    def state(s):
+        s = np.reshape(s, shape)
+        h, d = _quintic_hermite(s), _quintic_hermite(s, derivative=True)
+        q = h[0] * q0 + h[1] * dt * v0 + h[2] * dt**2 * a0 + h[3] * q1 + h[4] * dt * v1
+        q = q + h[5] * dt**2 * a1
+        v = (d[0] * q0 + d[3] * q1) / dt + d[1] * v0 + d[2] * dt * a0 + d[4] * v1
+        return q, v + d[5] * dt * a1
+
+    return t0, state
+
+
+def _bisect_step(ahead, shape):
+    """The fraction s in [0, 1] where ``ahead(s)`` turns True, by bisection to round-off
+    (2^-60 of a step), each row of ``shape`` on its own."""
+    low, high = np.zeros(shape), np.ones(shape)
+    for _ in range(60):
+        middle = 0.5 * (low + high)
+        passed = ahead(middle)
+        low, high = np.where(passed, low, middle), np.where(passed, middle, high)
+    return 0.5 * (low + high)
+
+
+#: Quintic Hermite basis on [0, 1]: rows (q0, dt v0, dt^2 a0, q1, dt v1, dt^2 a1), columns
+#: the coefficients of s^0 ... s^5.
+_QUINTIC = np.array(
+    [
+        [1, 0, 0, -10, 15, -6],
+        [0, 1, 0, -6, 8, -3],
+        [0, 0, 0.5, -1.5, 1.5, -0.5],
+        [0, 0, 0, 10, -15, 6],
+        [0, 0, 0, -4, 7, -3],
+        [0, 0, 0, 0.5, -1, 0.5],
+    ]
+)
+
+
+def _quintic_hermite(s, derivative=False):
+    """The six basis functions at ``s`` (or their s-derivatives), a list of arrays."""
+    powers = np.arange(6)
+    if derivative:
+        coefficients = _QUINTIC[:, 1:] * powers[1:]
+        terms = [s**k for k in range(5)]
+    else:
+        coefficients = _QUINTIC
+        terms = [s**k for k in range(6)]
+    return [sum(c * term for c, term in zip(row, terms)) for row in coefficients]
