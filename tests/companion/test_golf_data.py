@@ -20,7 +20,7 @@ from geomotion.models.golf_data import DATA, Datum
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 #: The bibliography keys the case study cites (the brief's list, typed here).
-BRIEF_KEYS = {
+BRIEF_KEYS = {  # the golf data sheets' sources
     "deLeva1996",
     "ISEA2020Head",
     "ISEA2020ClubMOI",
@@ -32,6 +32,13 @@ BRIEF_KEYS = {
     "White2006",
     "NesbitSerrano2005",
     "ClubComponentTrade",
+    # the addendum's sources (../shared/data/golf_sources_addendum.md)
+    "Zheng2008a",
+    "Zheng2008b",
+    "Steele2018",
+    "Vena2011",
+    "GroberCholewicki",
+    "McNallyMcPhee2018",
 }
 
 
@@ -136,3 +143,22 @@ def test_segment_central_inertia_broadcasts_like_single_calls():
         m = row.mass * masses[i]
         expected = [m, m * (row.r_sagittal * lengths[i]) ** 2]
         assert batch[i, [0, 1]] == pytest.approx(expected, rel=1e-14)
+
+
+def test_the_addendum_numbers_are_transcribed_in_their_units():
+    degrees = {
+        k: np.degrees(DATA[k].value)
+        for k in ("pga_shaft_angular_velocity", "lpga_shaft_angular_velocity")
+    }
+    np.testing.assert_allclose(degrees["pga_shaft_angular_velocity"], [2413.0, 442.0])
+    np.testing.assert_allclose(degrees["lpga_shaft_angular_velocity"], [2049.0, 512.0])
+    tempo = DATA["tempo_downswing_time"]  # 7-10 frames at 30 Hz, typically 8
+    assert (tempo.low, tempo.value, tempo.high) == pytest.approx((0.2333, 0.2667, 0.3333), abs=1e-4)
+
+
+def test_added_inertia_moves_only_the_moment_of_inertia():
+    base, heavier = models.driver(), models.driver(added_inertia=0.04)
+    assert heavier.inertia_butt - base.inertia_butt == pytest.approx(0.04, abs=1e-15)
+    assert heavier.mass == base.mass and heavier.balance_point == base.balance_point
+    with pytest.raises(ValueError, match="added_inertia"):
+        models.driver(added_inertia=-0.01)

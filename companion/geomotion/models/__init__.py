@@ -22,6 +22,7 @@ humanoid upper body, random trees), ``_closed_chains`` (planar closed chains),
 planar driver), ``_generators`` (the swing's muscle-like torque generators),
 ``_downswing`` (the downswing under them and the grip loads), ``_impact`` (the clubhead
 reaching the ball), ``_timing`` (the onsets that maximise clubhead speed at impact),
+``_swing_study`` (the swing study's measures and its comparisons with published results),
 ``_driven_swing`` (the 3-D golfer driven through a planar swing) and ``_shared`` (what
 several of them share).
 """
@@ -46,6 +47,23 @@ from ._mechanisms import (
     two_link_teaching_arm,
 )
 from ._shared import GOLFER_LENGTHS, BodyFrame
+from ._swing_study import (
+    Comparison,
+    KinematicSequence,
+    PassiveTransfer,
+    compare_sequence,
+    compare_shaft_rate,
+    compare_speed,
+    compare_tempo,
+    compare_transfer,
+    compare_trend,
+    compare_work_share,
+    compare_wrist_gain,
+    compare_wrist_onset,
+    kinematic_sequence,
+    passive_transfer,
+    positive_work,
+)
 from ._timing import TimingOptimum, optimise_onsets
 from .golf_data import CLUB_HEAD
 from .swing import ConstrainedTerms, SwingPlaneGolfer, swing_plane_golfer, swing_population
@@ -89,6 +107,21 @@ __all__ = [
     "swing_generators",
     "TimingOptimum",
     "optimise_onsets",
+    "KinematicSequence",
+    "kinematic_sequence",
+    "positive_work",
+    "PassiveTransfer",
+    "passive_transfer",
+    "Comparison",
+    "compare_speed",
+    "compare_shaft_rate",
+    "compare_sequence",
+    "compare_wrist_gain",
+    "compare_wrist_onset",
+    "compare_trend",
+    "compare_work_share",
+    "compare_tempo",
+    "compare_transfer",
     "DrivenSwing",
     "drive_golfer",
     "ground_wrench",

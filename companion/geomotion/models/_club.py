@@ -37,7 +37,8 @@ class Club:
     length : ndarray
         Butt to face centre along the shaft, m.
     parts : dict of str to ndarray
-        ``head_mass``, ``shaft_mass``, ``grip_mass`` (kg) and ``length`` (m).
+        ``head_mass``, ``shaft_mass``, ``grip_mass`` (kg), ``length`` (m) and
+        ``added_inertia`` (kg m^2).
     spatial_inertia : (..., 6, 6) ndarray
         The 3-D club about the butt, club axes (:func:`geomotion.models.golf_data.club_spatial_inertia`).
     """
@@ -67,6 +68,7 @@ def driver(
     shaft_mass=CLUB_DEFAULTS["shaft_mass"],
     grip_mass=CLUB_DEFAULTS["grip_mass"],
     length=CLUB_DEFAULTS["length"],
+    added_inertia=0.0,
 ):
     r"""A driver built from its parts, reduced to the swing plane.
 
@@ -89,6 +91,11 @@ def driver(
         ranges in ``golf_data.DATA``).
     length : float or (P,) array_like, keyword only
         Butt to face centre, m, positive, at most 48 in (the rules); default 45 in.
+    added_inertia : float or (P,) array_like, keyword only
+        kg m^2, non-negative: a moment of inertia added about the two axes normal to the
+        shaft, with no mass (how the whole-club moment-of-inertia study's second driver,
+        0.04 kg m^2 higher, is represented here; its mass distribution is not known);
+        default 0.
 
     Returns
     -------
@@ -105,6 +112,7 @@ def driver(
         "shaft_mass": _validate.positive(shaft_mass, "shaft_mass"),
         "grip_mass": _validate.positive(grip_mass, "grip_mass"),
         "length": checked_club_length(length, "length"),
+        "added_inertia": _validate.nonnegative(added_inertia, "added_inertia"),
     }
     shape = _validate.batch_shape({name: value.shape for name, value in parts.items()})
     return club_from_parts({k: np.broadcast_to(v, shape) for k, v in parts.items()})
@@ -116,8 +124,8 @@ def club_from_parts(parts):
     Parameters
     ----------
     parts : dict of str to ndarray
-        ``head_mass``, ``shaft_mass``, ``grip_mass`` (kg) and ``length`` (m), positive,
-        all of one shape (the batch shape).
+        ``head_mass``, ``shaft_mass``, ``grip_mass`` (kg), ``length`` (m), positive, and
+        ``added_inertia`` (kg m^2, non-negative), all of one shape (the batch shape).
 
     Returns
     -------

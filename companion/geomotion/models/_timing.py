@@ -32,8 +32,9 @@ class TimingOptimum:
     impact : Impact
         The impact of the optimal swing (``downswing.impact``).
     downswing : Downswing
-        The optimal swing, its clock starting at the earliest onset (the generators'
-        onsets ``onset - onset.min()``).
+        The optimal swing, its clock starting at the earliest onset.
+    generators : SwingGenerators
+        Its generators, on its clock (onsets ``onset - onset.min()``).
     speed : float
         Clubhead speed at that impact, m/s.
     multiplier : float
@@ -61,6 +62,7 @@ class TimingOptimum:
     onset: np.ndarray
     impact: Impact
     downswing: object
+    generators: object
     speed: float
     multiplier: float
     kkt_residual: float
@@ -194,7 +196,8 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     crossing appears or vanishes is not a root).  Before returning, the best optimum is
     certified: the reach constraint holds to 0.1 mm, the KKT residual (see
     :class:`TimingOptimum`) is below 1e-2, and the gradients agree with those at half the
-    step to 1e-2 (relative).
+    step to 5e-2 (relative: the speed's noise floor, about 1e-6 m/s from the located
+    impact, over a 0.1 ms step reaches a few per cent of the gradient near some optima).
 
     Parameters
     ----------
@@ -271,11 +274,11 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     kkt = slope / float(np.linalg.norm(ds))
     ds_half = swings.values_and_gradients(x, _STEP / 2)[2]
     gradient_error = float(np.max(np.abs(ds - ds_half)) / np.linalg.norm(ds))
-    if kkt > 1e-2 or gradient_error > 1e-2:
+    if kkt > 1e-2 or gradient_error > 5e-2:
         raise ConvergenceError(
             f"optimise_onsets at {x.tolist()} s: certificate (KKT residual {kkt:.1e} of 1e-2, "
-            f"gradient error {gradient_error:.1e} of 1e-2)",
-            residual=max(kkt, gradient_error) / 1e-2,
+            f"gradient error {gradient_error:.1e} of 5e-2)",
+            residual=max(kkt / 1e-2, gradient_error / 5e-2),
             tolerance=1.0,
             iterations=20,
             suggestion="other starts, or a smaller simulation step dt",
@@ -284,9 +287,8 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     onset[1 : 1 + n] = x
     clock = onset - onset.min()  # the run starts at the earliest onset
     active = (1.0, 1.0, 1.0 if wrist else 0.0)
-    final = simulate_downswing(
-        golfer, swing_generators(clock, active=active, **options), ball=ball, dt=dt
-    )
+    generators = swing_generators(clock, active=active, **options)
+    final = simulate_downswing(golfer, generators, ball=ball, dt=dt)
     arm_angle = None
     if wrist:
         run = final.trajectory
@@ -296,6 +298,7 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
         onset=frozen(onset),
         impact=final.impact,
         downswing=final,
+        generators=generators,
         wrist_onset_arm_angle=arm_angle,
         speed=float(speed),
         multiplier=multiplier,

@@ -51,6 +51,12 @@ SOURCES = (
     "White2006",
     "NesbitSerrano2005",
     "ClubComponentTrade",
+    "Zheng2008a",
+    "Zheng2008b",
+    "Steele2018",
+    "Vena2011",
+    "GroberCholewicki",
+    "McNallyMcPhee2018",
 )
 
 #: One inch, m (exact, by definition).
@@ -271,6 +277,32 @@ DATA = {
         "difference of whole-club moments of inertia of two drivers; the higher one "
         "reduced clubhead velocity (p = 0.001), seven skilled golfers",
     ),
+    "pga_shaft_angular_velocity": Datum(
+        (np.radians(2413.0), np.radians(442.0)),
+        "rad/s",
+        "Zheng2008a",
+        "measured",
+        "peak club-shaft angular velocity in the downswing, mean and standard deviation "
+        "(2413 +/- 442 deg/s), 18 male professionals, optoelectronic capture at 240 Hz",
+    ),
+    "lpga_shaft_angular_velocity": Datum(
+        (np.radians(2049.0), np.radians(512.0)),
+        "rad/s",
+        "Zheng2008b",
+        "measured",
+        "peak club-shaft angular velocity in the downswing, mean and standard deviation "
+        "(2049 +/- 512 deg/s), 25 LPGA professionals, 240 Hz",
+    ),
+    "tempo_downswing_time": Datum(
+        8 / 30,
+        "s",
+        "GroberCholewicki",
+        "trade",
+        "downswing of tour players from broadcast video: typically 8 frames at 30 Hz, "
+        "7-10 frames (+/- one frame, 33 ms); a plausibility band only",
+        low=7 / 30,
+        high=10 / 30,
+    ),
     "back_and_hip_work_share": Datum(
         (0.718, 0.722, 0.700, 0.687),
         "",
@@ -303,7 +335,9 @@ def club_spatial_inertia(club):
     club : mapping
         ``length``, ``shaft_mass``, ``grip_mass``, ``grip_length``, ``grip_radius``,
         ``shaft_radius``, ``lie`` (as ``CLUB_DEFAULTS``; m, kg, rad) and optionally
-        ``head_mass`` (kg; default ``CLUB_HEAD["mass"]``).  Masses and ``length`` may be
+        ``head_mass`` (kg; default ``CLUB_HEAD["mass"]``) and ``added_inertia`` (kg m^2;
+        default 0: a moment of inertia added about both axes normal to the shaft, with
+        no mass, as the whole-club study's second driver is modelled).  Masses and ``length`` may be
         arrays of one shape (P,): the result is then (P, 6, 6).
 
     Returns
@@ -328,7 +362,8 @@ def club_spatial_inertia(club):
     )
     shaft = _cylinder(club["shaft_mass"], club["shaft_radius"], length)
     grip = _cylinder(club["grip_mass"], club["grip_radius"], club["grip_length"])
-    return head + shaft + grip
+    added = np.asarray(club.get("added_inertia", 0.0), dtype=float)[..., None, None]
+    return head + shaft + grip + added * np.diag([1.0, 1.0, 0.0, 0.0, 0.0, 0.0])
 
 
 def _cylinder(mass, radius, length):

@@ -1,0 +1,173 @@
+"""The swing study's measures and its comparisons with published results
+(geomotion.models._swing_study): the measures against independent computations, the rules
+against numbers that should pass and fail them, and perturbed models that flip the
+verdicts that should flip."""
+
+import numpy as np
+import pytest
+
+from geomotion import models
+
+GOLFER = models.swing_plane_golfer()
+ONSET = np.array([0.0, 0.03, 0.08])  # s, near the optimum: a cheap fixed input
+
+
+@pytest.fixture(scope="module")
+def swing():
+    generators = models.swing_generators(ONSET)
+    return generators, models.simulate_downswing(GOLFER, generators)
+
+
+def test_the_sequence_is_read_from_the_absolute_angles_by_differences(swing):
+    _, run = swing
+    sequence = models.kinematic_sequence(run)
+    k = int(run.impact.step) + 1
+    q, dt = run.trajectory.q, run.trajectory.dt
+    angles = np.stack([q[:, 0], q[:, 0] + q[:, 1], q[:, 0] + q[:, 1] + q[:, 2]], axis=1)
+    rates = (angles[2 : k + 1] - angles[: k - 1]) / (2 * dt)  # steps 1 .. k-1
+    peaks = np.argmax(rates, axis=0) + 1
+    np.testing.assert_allclose(sequence.peak_time, run.trajectory.t[peaks], atol=dt)
+    np.testing.assert_allclose(sequence.peak_rate, rates.max(axis=0), rtol=1e-3)
+    assert sequence.impact_time == pytest.approx(float(run.impact.time))
+
+
+def test_positive_work_from_the_generators_and_the_energy_books(swing):
+    generators, run = swing
+    k = int(run.impact.step) + 1
+    traj = run.trajectory
+    u = generators(traj.t[: k + 1, None], traj.q[: k + 1], traj.v[: k + 1])
+    power = np.clip(u * traj.v[: k + 1, :3], 0.0, None)
+    by_hand = 0.5 * traj.dt * (power[1:] + power[:-1]).sum(axis=0)
+    work = models.positive_work(run)
+    # the trapezoid of clipped power and the sum of clipped increments differ only in
+    # the steps where a power changes sign
+    np.testing.assert_allclose(work, by_hand, rtol=2e-2)
+    net = run.joint_work[k]
+    assert np.all(work >= net - 1e-12)
+    gained = traj.kinetic[k] + traj.potential[k] - traj.kinetic[0] - traj.potential[0]
+    assert net.sum() == pytest.approx(gained, abs=0.05)  # J: the work closes the books
+
+
+def test_the_passive_transfer_holds_the_hub_and_conserves_energy(swing):
+    generators, run = swing
+    k = int(np.argmax(run.body_kinetic[: int(run.impact.step), 1]))
+    fixed = models.passive_transfer(GOLFER, generators, run, branch_step=k)
+    free = models.passive_transfer(GOLFER, generators, run, branch_step=k, pivot_fixed=False)
+    assert fixed.energy_residual < 0.05 and free.energy_residual < 0.05  # J
+    assert fixed.pivot_fixed and not free.pivot_fixed
+    # the free run starts from the swing's own state, the held run from less energy
+    assert free.club_kinetic[0] == pytest.approx(run.body_kinetic[k, 2], rel=1e-12)
+    assert fixed.arms_kinetic[0] < free.arms_kinetic[0]
+    assert models.compare_transfer(fixed).agrees
+    # held: the hub does not move, and the club keeps its absolute rate (the closure's
+    # projection moves it by about 1 %)
+    q, v = fixed.trajectory.q, fixed.trajectory.v
+    assert np.abs(q[:, 0] - q[0, 0]).max() < 1e-9 and np.abs(v[:, 0]).max() < 1e-9
+    swing_rate = run.trajectory.v[k, :3].sum()
+    assert v[0, :3].sum() == pytest.approx(swing_rate, rel=0.02)
+
+
+def test_the_transfer_verdict_fails_when_the_arms_have_nothing_to_give(swing):
+    """From rest at the top the arms and the club both fall and both gain energy: the
+    verdict needs energy passing from one to the other, and fails."""
+    generators, run = swing
+    at_rest = models.passive_transfer(GOLFER, generators, run, branch_step=0)
+    assert at_rest.club_gain > 0 and at_rest.arms_change > 0
+    assert not models.compare_transfer(at_rest).agrees
+
+
+@pytest.mark.parametrize(
+    ("comparison", "expected"),
+    [
+        (lambda: models.compare_speed(45.0), True),
+        (lambda: models.compare_speed(39.9), False),
+        (lambda: models.compare_speed(58.1), False),
+        (lambda: models.compare_shaft_rate(np.radians(2413.0), group="PGA"), True),
+        (lambda: models.compare_shaft_rate(np.radians(1960.0), group="PGA"), False),
+        (lambda: models.compare_shaft_rate(np.radians(1540.0), group="LPGA"), True),
+        (lambda: models.compare_shaft_rate(np.radians(1530.0), group="LPGA"), False),
+        (lambda: models.compare_wrist_gain(44.0, 44.0 / 1.09), True),
+        (lambda: models.compare_wrist_gain(44.0, 44.0 / 1.2), False),
+        (lambda: models.compare_wrist_onset(np.radians(30.0)), True),
+        (lambda: models.compare_wrist_onset(np.radians(-17.0)), False),
+        (lambda: models.compare_work_share([70.0, 20.0, 10.0]), True),
+        (lambda: models.compare_work_share([77.0, 15.0, 8.0]), False),
+        (lambda: models.compare_tempo(0.27), True),
+        (lambda: models.compare_tempo(0.35), False),
+    ],
+)
+def test_each_rule_passes_a_published_like_number_and_fails_another(comparison, expected):
+    assert comparison().agrees is expected
+
+
+def test_a_trend_is_the_direction_of_the_change():
+    kwargs = {"key": "mackenzie_head_masses", "conditions": "onsets fixed"}
+    assert models.compare_trend("head", speed_before=36.0, speed_after=35.5, **kwargs).agrees
+    assert not models.compare_trend("head", speed_before=35.5, speed_after=36.0, **kwargs).agrees
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: models.kinematic_sequence("run"), TypeError, "downswing"),
+        (lambda: models.positive_work(None), TypeError, "downswing"),
+        (lambda: models.compare_sequence(1.0), TypeError, "sequence"),
+        (lambda: models.compare_transfer(1.0), TypeError, "transfer"),
+        (lambda: models.compare_speed([1.0, 2.0]), ValueError, "speed"),
+        (lambda: models.compare_speed(np.nan), ValueError, "speed"),
+        (lambda: models.compare_shaft_rate(1.0, group="amateur"), ValueError, "group"),
+        (lambda: models.compare_wrist_gain(40.0, 0.0), ValueError, "speed_without_wrist"),
+        (lambda: models.compare_work_share([1.0, 2.0]), ValueError, "work"),
+        (lambda: models.compare_work_share([1.0, -2.0, 3.0]), ValueError, "work"),
+        (
+            lambda: models.compare_trend(
+                "x", key="ball", speed_before=1.0, speed_after=1.0, conditions="c"
+            ),
+            ValueError,
+            "key",
+        ),
+        (
+            lambda: models.compare_trend(
+                3, key="club_moi_difference", speed_before=1.0, speed_after=1.0, conditions="c"
+            ),
+            TypeError,
+            "quantity",
+        ),
+    ],
+)
+def test_bad_input_is_refused_by_name(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_a_swing_without_impact_has_no_sequence_and_a_transfer_refuses_bad_steps(swing):
+    generators, run = swing
+    idle = models.simulate_downswing(
+        GOLFER, models.swing_generators(ONSET, active=(0.0, 0.0, 0.0)), t_max=0.1
+    )
+    with pytest.raises(ValueError, match="downswing"):
+        models.kinematic_sequence(idle)
+    with pytest.raises(ValueError, match="branch_step"):
+        models.passive_transfer(GOLFER, generators, run, branch_step=10**6)
+    with pytest.raises(TypeError, match="pivot_fixed"):
+        models.passive_transfer(GOLFER, generators, run, branch_step=0, pivot_fixed=1)
+
+
+@pytest.mark.slow
+def test_a_weaker_golfer_flips_the_verdicts_that_should_flip():
+    """Every generator 20 % weaker, onsets re-optimised: the peak club rate leaves the LPGA
+    band it was inside, the speed stays below the low-handicap range, and the sequence,
+    the tempo and the work share keep their verdicts."""
+    rows = {}
+    for name, scale in (("stated", 1.0), ("weaker", 0.8)):
+        peaks = scale * np.array(models.GENERATOR_DEFAULTS["peak_torque"])
+        optimum = models.optimise_onsets(GOLFER, peak_torque=peaks)
+        sequence = models.kinematic_sequence(optimum.downswing)
+        rows[name] = [
+            models.compare_speed(optimum.speed).agrees,
+            models.compare_shaft_rate(sequence.peak_rate[2], group="LPGA").agrees,
+            models.compare_sequence(sequence).agrees,
+            models.compare_tempo(float(optimum.impact.time)).agrees,
+        ]
+    assert rows["stated"] == [False, True, True, True]
+    assert rows["weaker"] == [False, False, True, True]
