@@ -100,6 +100,21 @@ def test_each_rule_passes_a_published_like_number_and_fails_another(comparison, 
     assert comparison().agrees is expected
 
 
+def test_the_trunk_peak_rule_reads_the_peak_against_impact(swing):
+    _, run = swing
+    sequence = models.kinematic_sequence(run)
+    step = run.trajectory.dt
+    assert not models.compare_trunk_peak(sequence, step=step).agrees  # peaks mid-swing
+    late = models.KinematicSequence(
+        peak_time=np.r_[sequence.impact_time - 0.5 * step, sequence.peak_time[1:]],
+        peak_rate=sequence.peak_rate,
+        impact_time=sequence.impact_time,
+    )
+    assert models.compare_trunk_peak(late, step=step).agrees
+    with pytest.raises(ValueError, match="step"):
+        models.compare_trunk_peak(sequence, step=0.0)
+
+
 def test_a_trend_is_the_direction_of_the_change():
     kwargs = {"key": "mackenzie_head_masses", "conditions": "onsets fixed"}
     assert models.compare_trend("head", speed_before=36.0, speed_after=35.5, **kwargs).agrees

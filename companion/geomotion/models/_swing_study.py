@@ -20,6 +20,8 @@ change):
 * :func:`compare_shaft_rate`: peak club angular velocity within one standard deviation of
   a group's mean;
 * :func:`compare_sequence`: peaks in proximal-to-distal order before impact;
+* :func:`compare_trunk_peak`: the trunk's rate still rising at impact (its peak comes
+  after impact in professionals);
 * :func:`compare_wrist_gain`, :func:`compare_wrist_onset`: Sprigings & Neal's wrist
   torque, within half their value (their numbers are approximate: "about");
 * :func:`compare_trend`: a published direction of change (head mass, club moment of
@@ -53,6 +55,7 @@ __all__ = [
     "compare_speed",
     "compare_shaft_rate",
     "compare_sequence",
+    "compare_trunk_peak",
     "compare_wrist_gain",
     "compare_wrist_onset",
     "compare_trend",
@@ -442,6 +445,44 @@ def compare_sequence(sequence):
         same_quantity="unlike: their pelvis, shoulders and arm in 3-D; our trunk, arm, club",
         rule="peaks in proximal-to-distal order",
         agrees=sequence.proximal_to_distal,
+    )
+
+
+def compare_trunk_peak(sequence, *, step):
+    """Whether the trunk's rate peaks at impact or later, against Steele et al. (2018):
+    in professionals the peak upper-torso rotational velocity comes after impact.
+
+    Parameters
+    ----------
+    sequence : KinematicSequence
+    step : float, keyword only
+        The run's step, s: a peak within one step of impact is at impact (the rates are
+        read on the stored steps).
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    TypeError
+        If ``sequence`` is not a KinematicSequence.
+    ValueError
+        If ``step`` is not positive.
+    """
+    if not isinstance(sequence, KinematicSequence):
+        raise TypeError(f"sequence: expected a KinematicSequence, got {type(sequence).__name__}")
+    step = float(_validate.positive(step, "step"))
+    lead = sequence.impact_time - sequence.peak_time[0]
+    return Comparison(
+        quantity="trunk's peak rate relative to impact",
+        source="Steele2018",
+        strength="measured",
+        published="after impact (11 professionals)",
+        model=f"{1e3 * lead:.0f} ms before impact",
+        same_quantity="comparable: their upper torso in 3-D, our trunk in the plane",
+        rule="at or after impact (within one step)",
+        agrees=bool(lead <= step),
     )
 
 

@@ -57,6 +57,10 @@ class TimingOptimum:
     start_onsets, start_speeds : ndarray
         Each start's optimum (rows) and its speed, m/s: the multi-start check (without
         the wrist: every root found on the grid).
+    grid_speed : float or None
+        The fastest reaching swing the 20 ms onset grid brackets (speed interpolated
+        linearly between grid swings), m/s; the optimum must not be slower than it by
+        more than 0.1 m/s.  None without the wrist.
     """
 
     onset: np.ndarray
@@ -71,6 +75,7 @@ class TimingOptimum:
     gradient_error: float
     start_onsets: np.ndarray
     start_speeds: np.ndarray
+    grid_speed: float | None
 
 
 #: Bounds of the shoulder and wrist onsets relative to the hub's, s (a modelling choice:
@@ -133,6 +138,35 @@ class _Swings:
         return self.cache[key]
 
 
+#: The onset grid that brackets the reaching swings (20 ms apart over the bounds), s.
+_GRID = np.linspace(*ONSET_BOUNDS, 21)
+
+
+def _grid_starts(swings, count=1):
+    """Reaching swings bracketed on the grid: along the wrist onset, the miss changes sign
+    between two crossing swings; there the wrist onset and the speed are interpolated
+    linearly.  Returns the ``count`` fastest of them from distinct shoulder onsets (rows,
+    fastest first; none if the grid brackets none) and the fastest interpolated speed."""
+    S, W = np.meshgrid(_GRID, _GRID, indexing="ij")
+    speed, miss = swings.speed_and_miss(np.column_stack([S.ravel(), W.ravel()]))
+    speed, miss = speed.reshape(S.shape), miss.reshape(S.shape)
+    crossed = speed > 0
+    bracket = (miss[:, :-1] * miss[:, 1:] < 0) & crossed[:, :-1] & crossed[:, 1:]
+    fraction = np.where(
+        bracket, miss[:, :-1] / np.where(bracket, miss[:, :-1] - miss[:, 1:], 1.0), 0.0
+    )
+    bracketed = np.where(
+        bracket, speed[:, :-1] + fraction * (speed[:, 1:] - speed[:, :-1]), -np.inf
+    )
+    wrist = W[:, :-1] + fraction * (W[:, 1:] - W[:, :-1])
+    best = np.argmax(bracketed, axis=1)  # per shoulder onset
+    rows = np.arange(len(_GRID))
+    order = [i for i in np.argsort(-bracketed[rows, best]) if np.isfinite(bracketed[i, best[i]])]
+    starts = np.array([[_GRID[i], wrist[i, best[i]]] for i in order[:count]]).reshape(-1, 2)
+    fastest = float(bracketed[order[0], best[order[0]]]) if order else -np.inf
+    return starts, fastest
+
+
 def _slsqp_optima(swings, starts):
     """SLSQP from each start: the optima that reach the ball (speed, onsets), and the misses."""
     scale_s, scale_m = 50.0, 1.0  # m/s and m: the objective's and constraint's units
@@ -187,14 +221,17 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
               \quad t \in [-0.1, 0.3]\ \text{s}
 
     with :math:`s` the clubhead speed and :math:`m` the miss at impact
-    (:func:`geomotion.models.simulate_downswing`).  With the wrist: SLSQP (``scipy.optimize.minimize``) from
-    each start; gradients by central differences (step 0.2 ms, every perturbed run in one
-    batched simulation).  Without ``wrist`` the wrist generator is off, only :math:`t_s`
+    (:func:`geomotion.models.simulate_downswing`).  With the wrist: a 21 x 21 grid of
+    onsets 20 ms apart over the bounds (one batched run) brackets the reaching swings
+    along the wrist onset; the fastest starts SLSQP
+    (``scipy.optimize.minimize``), with gradients by central differences (step 0.2 ms,
+    every perturbed run in one batched simulation).  Without ``wrist`` the wrist generator is off, only :math:`t_s`
     is free and the one equality leaves a finite feasible set: every root of :math:`m`
     bracketed on a 5 ms grid over the bounds is refined by Brent's method
     (``scipy.optimize.brentq``), and the fastest is returned (a jump of :math:`m` where a
     crossing appears or vanishes is not a root).  Before returning, the best optimum is
-    certified: the reach constraint holds to 0.1 mm, the KKT residual (see
+    certified: the reach constraint holds to 0.1 mm, it is not slower than any reaching
+    swing the grid brackets (by 0.1 m/s), the KKT residual (see
     :class:`TimingOptimum`) is below 1e-2, and the gradients agree with those at half the
     step to 5e-2 (relative: the speed's noise floor, about 1e-6 m/s from the located
     impact, over a 0.1 ms step reaches a few per cent of the gradient near some optima).
@@ -207,9 +244,9 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
         Whether the wrist generator is active.
     ball : None or (2,) array_like, keyword only
         m; default :func:`ball_at_address`.
-    starts : None or (k, n) array_like, keyword only
-        Starting onsets of SLSQP (n = 2 with the wrist; without it the grid replaces
-        the starts and they are not used), s; default two starts, (0, 50) and (30, 80) ms.
+    starts : None or (k, 2) array_like, keyword only
+        Starting onsets of SLSQP instead of the grid's best (with the wrist only; the grid
+        is still run for the certificate), s; default None.
     dt : float, keyword only
         Simulation step, s (default 2 ms: the default golfer's optimum moves by less
         than 0.1 ms and 1e-3 m/s when it is halved; ``tests/companion/test_swing_impact.py``).
@@ -238,9 +275,8 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     if not isinstance(wrist, bool):
         raise TypeError(f"wrist: expected a bool, got {type(wrist).__name__}")
     n = 2 if wrist else 1
-    if starts is None:
-        starts = np.array([[0.0, 0.05], [0.03, 0.08]])[:, :n]
-    starts = _validate.trailing_shape(np.atleast_2d(starts), "starts", (n,))
+    if starts is not None:
+        starts = _validate.trailing_shape(np.atleast_2d(starts), "starts", (n,))
     ball = ball_at_address(golfer) if ball is None else _validate.vector(ball, "ball", 2)
     # farthest the head can be from the hub axis: the shoulder's offset plus the arm and
     # club in line (their length from the shoulder to the head at q = 0)
@@ -252,13 +288,21 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
             f"got {np.linalg.norm(ball):.3f} m from it"
         )
     swings = _Swings(golfer, wrist, options, ball, dt)
+    grid_speed = None
     if wrist:
-        found, misses = _slsqp_optima(swings, starts)
+        grid_starts, grid_speed = _grid_starts(swings)
+        starts = grid_starts if starts is None else starts
+        found, misses = _slsqp_optima(swings, starts) if len(starts) else ([], [np.inf])
     else:
         found, misses = _reaching_onsets(swings)
     if not found:
+        where = (
+            "on the onset grid"
+            if starts is None or not len(starts)
+            else f"from starts {starts.tolist()} s"
+        )
         raise ConvergenceError(
-            f"optimise_onsets from starts {starts.tolist()} s: no swing reaching the ball (miss m)",
+            f"optimise_onsets {where}: no swing reaching the ball (miss m)",
             residual=float(min(misses)),
             tolerance=1e-4,
             iterations=20,
@@ -274,11 +318,13 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     kkt = slope / float(np.linalg.norm(ds))
     ds_half = swings.values_and_gradients(x, _STEP / 2)[2]
     gradient_error = float(np.max(np.abs(ds - ds_half)) / np.linalg.norm(ds))
-    if kkt > 1e-2 or gradient_error > 5e-2:
+    shortfall = 0.0 if grid_speed is None else max(0.0, grid_speed - speed)
+    if kkt > 1e-2 or gradient_error > 5e-2 or shortfall > 0.1:
         raise ConvergenceError(
             f"optimise_onsets at {x.tolist()} s: certificate (KKT residual {kkt:.1e} of 1e-2, "
-            f"gradient error {gradient_error:.1e} of 5e-2)",
-            residual=max(kkt / 1e-2, gradient_error / 5e-2),
+            f"gradient error {gradient_error:.1e} of 5e-2, {shortfall:.2f} m/s slower than "
+            "a reaching swing bracketed on the grid, of 0.1)",
+            residual=max(kkt / 1e-2, gradient_error / 5e-2, shortfall / 0.1),
             tolerance=1.0,
             iterations=20,
             suggestion="other starts, or a smaller simulation step dt",
@@ -307,4 +353,5 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
         gradient_error=gradient_error,
         start_onsets=frozen(onsets),
         start_speeds=frozen(speeds),
+        grid_speed=grid_speed,
     )
