@@ -151,10 +151,8 @@ def _strobe(golfer, downswing, interval, heading, *, enlarged=True):
             near.set_xlabel("X (m)")
             near.set_ylabel("Y (m)")
             near.set_title("near the hub (dashed box), enlarged")
-        if bool(downswing.impact.reached):
+        if bool(downswing.impact.crossed):
             whole.set_title(f"impact at {fmt(times[-1], '.3f')} s (bold)")
-        elif bool(downswing.impact.crossed):
-            whole.set_title(f"at the ball's line at {fmt(times[-1], '.3f')} s (bold)")
         else:
             whole.set_title(f"no impact: end of the run, {fmt(times[-1], '.3f')} s (bold)")
         fig.suptitle(heading)
