@@ -60,6 +60,8 @@ def test_onset_figure_of_a_swing_that_never_reaches_the_line(golf_swing):
     assert fig.axes[0].get_title().startswith("no impact")
     with pytest.raises(ValueError, match="^generators: expected one set of onsets"):
         figures.onset_swing_figure(golfer, run, models.swing_generators([[0, 0.03, 0.08]] * 2))
+    with pytest.raises(ValueError, match="^generators: expected the generators of the run"):
+        figures.onset_swing_figure(golfer, run, models.swing_generators([0.0, 0.04, 0.08]))
 
 
 def test_onset_figure_names_the_onsets_after_the_hubs(golf_swing):

@@ -222,7 +222,8 @@ def onset_swing_figure(golfer, downswing, generators, *, interval=0.03):
     downswing : geomotion.models.Downswing
         A run of ``golfer`` under ``generators``.
     generators : geomotion.models.SwingGenerators
-        Its generators (one set of onsets), for the heading.
+        Its generators (one set of onsets), for the heading; checked against the run's
+        stored joint work.
     interval : float, keyword only
         Time between drawn postures, s, positive.
 
@@ -235,10 +236,13 @@ def onset_swing_figure(golfer, downswing, generators, *, interval=0.03):
     TypeError
         If an argument has the wrong type.
     ValueError
-        If one is a batch, or ``interval`` is not positive.
+        If one is a batch, the work of ``generators`` along the run differs from
+        ``downswing.joint_work`` (other generators than the run's), or ``interval`` is
+        not positive.
     """
     _check_swing(golfer, downswing, crossed=False)
-    onset = _single_onsets(generators)
+    _run_inputs(downswing, generators)
+    onset = np.asarray(generators.onset, dtype=float)
     impact = downswing.impact
     after = 1000 * (onset - onset[0])
     heading = f"shoulder {fmt(after[1], '.1f')} ms, wrist {fmt(after[2], '.1f')} ms after the hub\n"
@@ -256,15 +260,28 @@ def onset_swing_figure(golfer, downswing, generators, *, interval=0.03):
     return _strobe(golfer, downswing, interval, heading, enlarged=False)
 
 
-def _single_onsets(generators):
-    """The (3,) onsets of one set of generators (raise otherwise)."""
+def _run_inputs(downswing, generators):
+    """The inputs u (n_steps + 1, 3) of ``generators`` along the run, N m; raise unless they
+    are one set of generators whose work along the run is the run's stored joint work."""
     if not isinstance(generators, models.SwingGenerators):
         raise TypeError(f"generators: expected a SwingGenerators, got {type(generators).__name__}")
     if generators.onset.shape != (3,):
         raise ValueError(
             f"generators: expected one set of onsets (3,), got {generators.onset.shape}"
         )
-    return np.asarray(generators.onset, dtype=float)
+    trajectory = downswing.trajectory
+    u = generators(trajectory.t[:, None], trajectory.q, trajectory.v)
+    power = u * trajectory.v[:, :3]
+    work = np.concatenate([np.zeros((1, 3)), np.cumsum(0.5 * (power[1:] + power[:-1]), 0)])
+    work *= trajectory.dt
+    scale = max(1.0, float(np.abs(downswing.joint_work).max()))
+    if not np.allclose(work, downswing.joint_work, rtol=0, atol=1e-9 * scale):
+        raise ValueError(
+            "generators: expected the generators of the run (their work along it differs "
+            f"from downswing.joint_work by up to "
+            f"{float(np.abs(work - downswing.joint_work).max()):.3g} J)"
+        )
+    return u
 
 
 def _speed_band(ax):
@@ -422,19 +439,7 @@ def grip_force_figure(golfer, downswing, generators):
         generators than the run's).
     """
     _check_swing(golfer, downswing)
-    _single_onsets(generators)
-    trajectory = downswing.trajectory
-    u = generators(trajectory.t[:, None], trajectory.q, trajectory.v)
-    power = u * trajectory.v[:, :3]
-    work = np.concatenate([np.zeros((1, 3)), np.cumsum(0.5 * (power[1:] + power[:-1]), 0)])
-    work *= trajectory.dt
-    scale = max(1.0, float(np.abs(downswing.joint_work).max()))
-    if not np.allclose(work, downswing.joint_work, rtol=0, atol=1e-9 * scale):
-        raise ValueError(
-            "generators: expected the generators of the run (their work along it differs "
-            f"from downswing.joint_work by up to "
-            f"{float(np.abs(work - downswing.joint_work).max()):.3g} J)"
-        )
+    u = _run_inputs(downswing, generators)
     t, q, v = _to_impact(downswing)
     loads = models.grip_loads(golfer, q, v, u[: len(t)] @ INPUT_MATRIX.T)
     with style_context():
