@@ -3,8 +3,9 @@
 Each explorer redraws one function of :mod:`geomotion.figures`, so what a reader
 sees while dragging a slider is computed by the same code the book's static
 figures and tests use.  The static default view of each explorer is that figure
-function called with its defaults; the rendered book shows it, and a live kernel
-(``make lab``) makes the sliders work.
+function called with its defaults (the onset explorer's: the swing of the optimum it is
+given); the rendered book shows it, and a live kernel (``make lab``) makes the sliders
+work.
 
 Each explorer puts its figure into its output area by setting the area's state
 (``_Explorer``), not by capturing output with ``with out:``.  Captured
@@ -14,7 +15,7 @@ to the kernel on the shell channel while it waits there for the cell's reply;
 that wait could then miss the reply, which sat unread until the cell's timeout
 (or forever, without one), as was seen under nbconvert and nbclient alike.
 
-Three explorers (Baumgarte, phase loop, allocation) also carry a static form
+Four explorers (Baumgarte, phase loop, allocation, onsets) also carry a static form
 (``StaticExplorer``, below): frames drawn over a small grid of slider positions, with
 HTML sliders that swap them.  Their display bundle holds both the
 live widget view and that HTML block: JupyterLab (``make lab``) shows the live widget,
@@ -36,7 +37,7 @@ from IPython.utils.capture import capture_output
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from PIL import Image
 
-from . import figures
+from . import figures, models
 
 __all__ = [
     "reporting_origin_explorer",
@@ -45,7 +46,7 @@ __all__ = [
     "baumgarte_explorer",
     "phase_loop_explorer",
     "allocation_explorer",
-    "wrist_timing_explorer",
+    "onset_explorer",
 ]
 
 
@@ -141,13 +142,26 @@ class StaticExplorer:
         For each keyword of ``draw``: the slider's label and its positions (in order).
     default : dict of str to object
         The starting position of each slider; each value must be one of its positions.
+    label : callable, keyword only
+        ``label(value)``: a slider position as text; default: 0.5, 2, "yes".
+    key : object, keyword only
+        What else the frames depend on (e.g. the model drawn), hashable, part of the key
+        of the process's cache of built blocks (a dataclass with ``eq=False`` is compared
+        by identity); default None.
+
+    Raises
+    ------
+    ValueError
+        If a default is not one of its slider's positions.
     """
 
-    def __init__(self, name, draw, grid, default):
+    def __init__(self, name, draw, grid, default, *, label=None, key=None):
         self.name = name
         self.draw = draw
         self.grid = dict(grid)
         self.default = dict(default)
+        self.label = _label if label is None else label
+        self.key = key
         for key, (_, values) in self.grid.items():
             if self.default[key] not in list(values):
                 raise ValueError(f"default {key}={self.default[key]!r} is not one of {values}")
@@ -172,14 +186,14 @@ class StaticExplorer:
     def text(self):
         """Plain-text description (what a front end without HTML shows)."""
         sliders = ", ".join(
-            f"{label} in ({', '.join(_label(v) for v in values)})"
+            f"{label} in ({', '.join(self.label(v) for v in values)})"
             for label, values in self.grid.values()
         )
         return f"<{self.name}: precomputed frames over {sliders}>"
 
     def html(self):
         """The HTML block: sliders, the default frame, the frames and the script (computed once)."""
-        key = (self.name, repr(self.grid), repr(self.default))
+        key = (self.name, repr(self.grid), repr(self.default), self.key)
         if key not in _BUILT:
             _BUILT[key] = self._build()
         return _BUILT[key]
@@ -189,7 +203,7 @@ class StaticExplorer:
         start = self.start
         controls = []
         for (key, (label, values)), position in zip(self.grid.items(), start):
-            labels = [_label(value) for value in values]
+            labels = [self.label(value) for value in values]
             controls.append(
                 '<label class="geomotion-explorer-slider">'
                 f'<span class="geomotion-explorer-name">{html.escape(label)}</span> '
@@ -436,47 +450,70 @@ def allocation_explorer():
     )
 
 
-def wrist_timing_explorer():
-    """Change when the wrist torque switches on and the head mass; watch the clubhead speed.
+def _onset_swing(golfer, shoulder, wrist):
+    """The onset explorer's frame: one run (2 ms step) with the shoulder and wrist onsets
+    ``shoulder`` and ``wrist`` ms after the hub's, its clock starting at the earliest."""
+    onset = np.array([0.0, shoulder, wrist]) / 1000.0
+    generators = models.swing_generators(onset - onset.min())
+    downswing = models.simulate_downswing(golfer, generators, dt=2e-3)
+    return figures.onset_swing_figure(golfer, downswing, generators)
 
-    Redraws :func:`geomotion.figures.wrist_timing_figure` for the stated swing-plane
-    golfer: the wrist onset as the lead arm's angle below the horizontal (degrees; -30
-    is the top of the backswing) and the head mass (kg), on the grid
-    ``geomotion.figures.TIMING_GRID`` (one batched simulation serves every frame).
+
+def onset_explorer(golfer, optimum):
+    """Move the shoulder and wrist onsets; watch the swing reach the ball, or miss it.
+
+    Each slider position runs :func:`geomotion.models.simulate_downswing` of ``golfer``
+    once (2 ms step, the default generators of :func:`geomotion.models.swing_generators`)
+    with the shoulder and wrist generators switching on the set times after the hub's,
+    and redraws :func:`geomotion.figures.onset_swing_figure`: the postures, and the
+    clubhead speed and impact time of a swing that reaches the ball, or by how much it
+    misses (not scored).  The sliders (ms) start at ``optimum.onset`` and span
+    :func:`geomotion.figures.onset_grid`; the static form shows nine frames, the
+    optimum's and 20 ms (shoulder) and 40 ms (wrist) either side.
+
+    Parameters
+    ----------
+    golfer : geomotion.models.SwingPlaneGolfer
+        One parameter set.
+    optimum : geomotion.models.TimingOptimum
+        Its optimum (:func:`geomotion.models.optimise_onsets`, wrist active, default
+        generators).
 
     Returns
     -------
     ipywidgets.interactive
+
+    Raises
+    ------
+    TypeError
+        If ``optimum`` is not a TimingOptimum.
+    ValueError
+        If the optimum's wrist is off.
     """
-    grid = figures.TIMING_GRID
-    onsets = grid["wrist_onset"]
-    onset = ipywidgets.FloatSlider(  # steps of 30 degrees: the grid's points
-        value=-30.0,
-        min=onsets[0],
-        max=onsets[-1],
-        step=onsets[1] - onsets[0],
-        description="wrist on (deg)",
-        continuous_update=False,
-    )
-    head = ipywidgets.SelectionSlider(
-        options=list(grid["head_mass"]),
-        value=0.204,
-        description="head (kg)",
-        continuous_update=False,
-    )
+    grid = figures.onset_grid(optimum)
+    start = 1000.0 * np.asarray(optimum.onset, dtype=float)
+    sliders, positions = {}, {}
+    for j, (name, spread) in enumerate((("shoulder", 20.0), ("wrist", 40.0)), start=1):
+        low, high = 1000.0 * grid[name][0], 1000.0 * grid[name][-1]
+        sliders[name] = ipywidgets.FloatSlider(
+            value=start[j],
+            min=low,
+            max=high,
+            step=1.0,
+            description=f"{name} (ms)",
+            continuous_update=False,
+        )
+        near = (max(low, start[j] - spread), start[j], min(high, start[j] + spread))
+        positions[name] = (f"{name} onset after the hub's (ms)", near)
     return _Explorer(
-        lambda wrist_onset, head_mass: _show(
-            figures.wrist_timing_figure(wrist_onset=wrist_onset, head_mass=head_mass)
-        ),
-        wrist_onset=onset,
-        head_mass=head,
+        lambda shoulder, wrist: _show(_onset_swing(golfer, shoulder, wrist)),
+        **sliders,
         static=StaticExplorer(
-            "Wrist-timing explorer",
-            figures.wrist_timing_figure,
-            {
-                "wrist_onset": ("wrist on (deg below horizontal)", grid["wrist_onset"]),
-                "head_mass": ("head mass (kg)", grid["head_mass"]),
-            },
-            {"wrist_onset": -30.0, "head_mass": 0.204},
+            "Onset explorer",
+            lambda shoulder, wrist: _onset_swing(golfer, shoulder, wrist),
+            positions,
+            {"shoulder": start[1], "wrist": start[2]},
+            label=lambda value: f"{value:.1f}",
+            key=(golfer, optimum),
         ),
     )

@@ -29,7 +29,7 @@ import pytest
 from pagecheck import VIEWPORT, check_page, serve
 from PIL import Image
 
-from geomotion import figures
+from geomotion import figures, models
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
 
@@ -128,7 +128,9 @@ def button_problems(tab):
 @pytest.fixture(scope="module")
 def player_url(tmp_path_factory):
     """The player of a short swing animation (four frames), as one page served locally."""
-    html = figures.offline_animation_html(figures.swing_animation(interval=0.1))
+    golfer = models.swing_plane_golfer()
+    run = models.simulate_downswing(golfer, models.swing_generators(np.array([0.0, 0.03, 0.08])))
+    html = figures.offline_animation_html(figures.swing_animation(golfer, run, interval=0.1))
     folder = tmp_path_factory.mktemp("player")
     (folder / "index.html").write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

@@ -69,9 +69,19 @@ def test_notebooks_capture_no_widget_output_themselves():
     assert not capturing, f"use an explorer of geomotion.widgets instead: {capturing}"
 
 
+#: The arguments of the explorers that take data, as notebook code (``SETUP`` defines them:
+#: the optimum from one start near it, about 7 s, well inside the cell limit).
+ARGUMENTS = {"onset_explorer": "golfer, optimum"}
+SETUP = (
+    "from geomotion import models\n"
+    "golfer = models.swing_plane_golfer()\n"
+    "optimum = models.optimise_onsets(golfer, starts=[[0.03, 0.08]])"
+)
+
+
 def explorer_notebook():
-    sources = ["%matplotlib inline\nfrom geomotion import widgets"]
-    sources += [f"widgets.{name}()" for name in widgets.__all__] * REPEATS
+    sources = ["%matplotlib inline\nfrom geomotion import widgets\n" + SETUP]
+    sources += [f"widgets.{name}({ARGUMENTS.get(name, '')})" for name in widgets.__all__] * REPEATS
     return nbformat.v4.new_notebook(
         cells=[nbformat.v4.new_code_cell(source) for source in sources],
         metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"}},

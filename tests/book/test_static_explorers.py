@@ -20,7 +20,7 @@ SCREENSHOTS = ROOT / "_build" / "screenshots"
 PAGES = {
     "notebooks/parallel_mechanisms.html": ["Allocation", "Phase-loop", "Baumgarte"],
     "notebooks/parallel_mechanisms_exercises.html": ["Allocation"],
-    "notebooks/golf_downswing.html": ["Wrist-timing"],
+    "notebooks/golf_downswing.html": ["Onset explorer"],
 }
 
 

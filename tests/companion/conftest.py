@@ -13,10 +13,13 @@
 
 No profile has a deadline: a test's time is no part of what it checks.
 
-Also a session fixture: the explorers' static blocks, drawn once (``explorer_build``).
+Also session fixtures: the explorers' static blocks, drawn once (``explorer_build``), and
+the chapter-3 data the golf figures and the onset explorer draw (``golf_swing``,
+``golf_optimum``, ``golf_ground``; ``figure_call`` draws any figure with the data it takes).
 """
 
 import dataclasses
+import inspect
 import os
 
 import pytest
@@ -61,15 +64,17 @@ class ExplorerBuild:
     frames: list
 
 
-def _build_explorer(name):
+def _build_explorer(name, arguments):
     from geomotion import figures, widgets  # imported by the tests that ask, not by every run
 
     calls, frames = [], []
 
     def recording(function, original):
-        def record(**values):
-            calls.append((function, values))
-            return original(**values)
+        signature = inspect.signature(original)
+
+        def record(*args, **values):
+            calls.append((function, dict(signature.bind(*args, **values).arguments)))
+            return original(*args, **values)
 
         return record
 
@@ -85,22 +90,134 @@ def _build_explorer(name):
             if function.endswith("_figure"):
                 patch.setattr(figures, function, recording(function, getattr(figures, function)))
         patch.setattr(widgets, "png_frame", keep)
-        bundle = getattr(widgets, name)()._repr_mimebundle_()
+        bundle = getattr(widgets, name)(*arguments)._repr_mimebundle_()
     return ExplorerBuild(bundle, calls, frames)
 
 
 @pytest.fixture(scope="session")
-def explorer_build():
+def explorer_build(request):
     """``explorer_build(name)``: the :class:`ExplorerBuild` of ``widgets.<name>``.
 
-    Each explorer's frames are drawn once for the whole session (the block of the largest,
-    twelve frames, takes seconds), and every test of the block reads the same drawing.
+    Each explorer's frames are drawn once for the whole session (a block of nine frames
+    takes seconds), and every test of the block reads the same drawing.  The onset
+    explorer is built for the stated golfer and its optimum (``golf_optimum``).
     """
     built = {}
 
     def build(name):
         if name not in built:
-            built[name] = _build_explorer(name)
+            built[name] = _build_explorer(name, explorer_arguments(name, request))
         return built[name]
 
     return build
+
+
+# --- Chapter 3: the data the golf figures and the onset explorer draw -------------------
+
+#: Onsets of the hub, shoulder and wrist generators (s) of the fixed swing the figures are
+#: tested on: near the stated golfer's optimum, a cheap input whose clubhead crosses the
+#: ball's line.
+SWING_ONSET = (0.0, 0.03, 0.08)
+
+
+@dataclasses.dataclass(frozen=True)
+class GolfSwing:
+    """The stated swing-plane golfer, its generators at ``SWING_ONSET`` and their run."""
+
+    golfer: object
+    generators: object
+    downswing: object
+
+
+@dataclasses.dataclass(frozen=True)
+class GolfOptimum:
+    """The stated golfer and its optimal onsets (``models.optimise_onsets``, about 15 s)."""
+
+    golfer: object
+    optimum: object
+
+
+@dataclasses.dataclass(frozen=True)
+class GolfGround:
+    """The 3-D golfer (weld grip) driven through ``GolfSwing``'s run every 4 ms, its ground
+    wrench and least friction: the arguments of ``figures.ground_reaction_figure``."""
+
+    golfer: object
+    driven: object
+    resultant: object
+    friction: object
+
+
+@pytest.fixture(scope="session")
+def golf_swing():
+    import numpy as np
+
+    from geomotion import models
+
+    golfer = models.swing_plane_golfer()
+    generators = models.swing_generators(np.array(SWING_ONSET))
+    return GolfSwing(golfer, generators, models.simulate_downswing(golfer, generators))
+
+
+@pytest.fixture(scope="session")
+def golf_optimum():
+    from geomotion import models
+
+    golfer = models.swing_plane_golfer()
+    return GolfOptimum(golfer, models.optimise_onsets(golfer))
+
+
+@pytest.fixture(scope="session")
+def golf_ground(golf_swing):
+    from geomotion import contact, models
+
+    golfer = models.golfer(trail_grip="weld")
+    driven = models.drive_golfer(golfer, golf_swing.golfer, golf_swing.downswing, stride=4)
+    resultant = models.ground_wrench(golfer, driven.q, driven.v, driven.a)
+    friction = contact.least_friction(golfer.sole_poses(), resultant, golfer.sole_outline())
+    return GolfGround(golfer, driven, resultant, friction)
+
+
+#: Figures that need ``golf_optimum`` (the optimisation, about 15 s once per session).
+SLOW_FIGURES = {"timing_landscape_figure"}
+#: Explorers that need it.
+SLOW_EXPLORERS = {"onset_explorer"}
+
+
+def slow_marked(names, slow):
+    """``names`` as pytest parameters, those in ``slow`` marked slow."""
+    return [pytest.param(name, marks=pytest.mark.slow) if name in slow else name for name in names]
+
+
+def explorer_arguments(name, request):
+    """The positional arguments of ``widgets.<name>`` (the onset explorer's data)."""
+    if name == "onset_explorer":
+        study = request.getfixturevalue("golf_optimum")
+        return (study.golfer, study.optimum)
+    return ()
+
+
+def figure_call(name, request, **options):
+    """``figures.<name>`` drawn with the data it takes (the session's golf fixtures), or
+    with its defaults; ``options`` are passed on."""
+    import numpy as np
+
+    from geomotion import figures
+
+    function = getattr(figures, name)
+    swing = lambda: request.getfixturevalue("golf_swing")  # noqa: E731
+    if name in ("swing_strobe_figure", "clubhead_speed_figure", "swing_energy_figure"):
+        return function(swing().golfer, swing().downswing, **options)
+    if name in ("grip_force_figure", "onset_swing_figure"):
+        return function(swing().golfer, swing().downswing, swing().generators, **options)
+    if name == "timing_landscape_figure":
+        study = request.getfixturevalue("golf_optimum")
+        return function(study.golfer, study.optimum, **options)
+    if name == "impact_speed_histogram_figure":
+        speeds = 30.0 + 5.0 * (1.0 + np.sin(np.arange(200)))  # 200 speeds, m/s, 30-40
+        return function(speeds, reference=35.0, **options)
+    if name == "ground_reaction_figure":
+        g = request.getfixturevalue("golf_ground")
+        data = dict(golfer=g.golfer, driven=g.driven, resultant=g.resultant, friction=g.friction)
+        return function(**data, **options)
+    return function(**options)

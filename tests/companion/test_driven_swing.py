@@ -12,11 +12,13 @@ import pytest
 
 from geomotion import contact, models, spatial, tree
 
+ONSET = np.array([0.0, 0.03, 0.08])  # s: hub, shoulder, wrist (near the optimum)
+
 
 @pytest.fixture(scope="module")
 def swing():
     planar = models.swing_plane_golfer()
-    run = models.simulate_downswing(planar, models.SwingTorques())
+    run = models.simulate_downswing(planar, models.swing_generators(ONSET))
     golfer = models.golfer(trail_grip="weld")
     driven = models.drive_golfer(golfer, planar, run)
     return planar, run, golfer, driven
@@ -39,7 +41,7 @@ def test_face_follows_the_planar_path_carried_into_the_plane(swing):
     # The plane holds the target line and passes through the ball at address.
     assert np.allclose(F[:3, 0], [0.0, 1.0, 0.0])
     ball = golfer.frames["clubhead"].world_pose(golfer.model, golfer.q0)[:3, 3]
-    at_impact = np.r_[planar.clubhead(run.q_impact), 0.0]
+    at_impact = np.r_[planar.clubhead(run.impact.q), 0.0]
     assert np.allclose(F[:3, :3] @ at_impact + F[:3, 3], ball, atol=1e-12)
 
 
@@ -67,30 +69,47 @@ def test_thorax_turns_at_the_hub_rate(swing):
     turn = omega @ driven.plane[:3, 2]
     hub_rate = run.trajectory.v[_planar_steps(run, driven)[1:-1], 0]
     assert np.abs(turn - hub_rate).max() < 2e-3 * np.abs(hub_rate).max()
-    assert hub_rate.max() > 10.0  # the check is not of a standing trunk
+    assert hub_rate.max() > 5.0  # rad/s: the check is not of a standing trunk
 
 
-def test_accelerations_carry_the_planar_face_acceleration(swing):
-    """Face acceleration J a + (dJ/dt) v of the 3-D golfer against central differences of
-    the planar face velocity (the planar integrator's own states).  Both are second-order
-    differences (2 ms and 1 ms); they agree to 1 % of the peak except over the last
-    4 ms, where the joint rates change fastest (3.6 % at the last sample)."""
-    planar, run, golfer, driven = swing
+def _face_error(planar, run, golfer, driven):
+    """|face acceleration of the 3-D golfer - the planar face's| at each sample, m/s^2,
+    and the largest planar one.  The 3-D one is J a + (dJ/dt) v with the driven
+    accelerations (central differences); the planar one is exact: the directional
+    derivative of the face velocity along (v, a), a from the planar constrained dynamics
+    under the run's generators."""
     club = golfer.frames["clubhead"]
     kin = tree.frame_kinematics(
         golfer.model, driven.q, driven.v, club.body, club.pose, reference="local_world_aligned"
     )
     face = np.einsum("kij,kj->ki", kin.jacobian[:, 3:], driven.a) + kin.acceleration_bias[:, 3:]
-    trajectory = run.trajectory
-    steps = _planar_steps(run, driven)
-    speed = planar.clubhead_velocity(trajectory.q, trajectory.v)
-    planar_acc = (speed[steps + 1] - speed[steps - 1]) / (2 * trajectory.dt)
-    expected = planar_acc @ driven.plane[:3, :2].T
-    scale = np.linalg.norm(expected, axis=-1).max()
+    k = _planar_steps(run, driven)
+    t, q, v = run.trajectory.t[k], run.trajectory.q[k], run.trajectory.v[k]
+    tau = models.swing_generators(ONSET)(t[:, None], q, v) @ models.swing.INPUT_MATRIX.T
+    a = planar.constrained_dynamics(q, v, tau).a
+    h = 1e-6
+    ahead = planar.clubhead_velocity(q + h * v, v + h * a)
+    behind = planar.clubhead_velocity(q - h * v, v - h * a)
+    expected = (ahead - behind) / (2 * h) @ driven.plane[:3, :2].T
+    return np.linalg.norm(face - expected, axis=-1), np.linalg.norm(expected, axis=-1).max()
+
+
+def test_accelerations_carry_the_planar_face_acceleration(swing):
+    """The 3-D face acceleration against the planar model's exact one.  The driven
+    accelerations are central differences of the rule's rates (2 ms apart): they agree
+    to 1 % of the peak over the first 0.1 s; later, where the rule's joint rates change
+    fastest (as the wrist passes its radial stop, and in the last 10 ms before impact),
+    the differences' truncation error grows, and it shrinks when the samples are closer
+    (a run at half the step, driven at half the spacing)."""
+    planar, run, golfer, driven = swing
+    error, scale = _face_error(planar, run, golfer, driven)
     assert scale > 500.0  # m/s^2: a whip, not a drift
-    early = driven.t <= driven.t[-1] - 0.004
-    assert np.abs(face - expected)[early].max() < 1e-2 * scale
-    assert np.abs(face - expected).max() < 5e-2 * scale
+    assert error[driven.t <= 0.1].max() < 1e-2 * scale
+    finer_run = models.simulate_downswing(planar, models.swing_generators(ONSET), dt=5e-4)
+    finer = models.drive_golfer(golfer, planar, finer_run)
+    assert finer.step == driven.step / 2
+    finer_error, _ = _face_error(planar, finer_run, golfer, finer)
+    assert finer_error.max() < 0.6 * error.max()
 
 
 def test_ground_wrench_is_the_momentum_rate_minus_the_weight(swing):
@@ -132,15 +151,14 @@ def test_sole_outline_and_poses(swing):
 
 def test_batched_planar_runs_drive_the_named_set():
     planar = models.swing_plane_golfer(body_mass=np.array([80.0, 80.0]))
-    torques = models.SwingTorques(peak=np.tile([100.0, 60.0, 20.0], (2, 1)))
-    run = models.simulate_downswing(planar, torques)
+    run = models.simulate_downswing(planar, models.swing_generators([ONSET, ONSET]))
     golfer = models.golfer(trail_grip="weld")
     one = models.drive_golfer(golfer, planar, run, index=1, stride=8)
     single_planar = models.swing_plane_golfer()
     single = models.drive_golfer(
         golfer,
         single_planar,
-        models.simulate_downswing(single_planar, models.SwingTorques()),
+        models.simulate_downswing(single_planar, models.swing_generators(ONSET)),
         stride=8,
     )
     assert np.allclose(one.q, single.q, atol=1e-9)
@@ -243,13 +261,19 @@ def test_least_friction_refuses_bad_options(kwargs, error, message):
         contact.least_friction(_level_feet(), [0, 0, 0, 0, 0, 800.0], FOOT, **kwargs)
 
 
-def test_ground_reaction_figure_takes_all_four_or_none(swing):
+def test_ground_reaction_figure_draws_its_data_and_refuses_mismatched_shapes(swing):
     from geomotion import figures
 
     _, _, golfer, driven = swing
-    with pytest.raises(ValueError, match="^golfer, driven, resultant, friction: expected all"):
-        figures.ground_reaction_figure(golfer=golfer, driven=driven)
     R = models.ground_wrench(golfer, driven.q, driven.v, driven.a)
+    friction = contact.least_friction(golfer.sole_poses(), R, golfer.sole_outline())
+    fig = figures.ground_reaction_figure(
+        golfer=golfer, driven=driven, resultant=R, friction=friction
+    )
+    vertical = [line for line in fig.axes[0].get_lines() if line.get_label() == "vertical $f_z$"]
+    np.testing.assert_array_equal(vertical[0].get_ydata(), R[:, 5])
+    with pytest.raises(TypeError):  # the data are required
+        figures.ground_reaction_figure(golfer=golfer, driven=driven)
     with pytest.raises(ValueError, match="^resultant, friction: expected shapes"):
         figures.ground_reaction_figure(
             golfer=golfer, driven=driven, resultant=R[:-1], friction=np.zeros(len(R))

@@ -6,6 +6,7 @@ shell socket in the middle of a cell, and the cell then waited out its timeout
 """
 
 import pytest
+from conftest import SLOW_EXPLORERS, explorer_arguments, slow_marked
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.pylabtools import select_figure_formats
 
@@ -29,9 +30,9 @@ def figures_shown(explorer):
     ]
 
 
-@pytest.mark.parametrize("name", widgets.__all__)
-def test_explorer_output_area_holds_one_figure_that_the_slider_replaces(shell, name):
-    explorer = getattr(widgets, name)()
+@pytest.mark.parametrize("name", slow_marked(widgets.__all__, SLOW_EXPLORERS))
+def test_explorer_output_area_holds_one_figure_that_the_slider_replaces(shell, name, request):
+    explorer = getattr(widgets, name)(*explorer_arguments(name, request))
     first = figures_shown(explorer)
     assert len(first) == 1 and len(explorer.out.outputs) == 1
     assert explorer.out.msg_id == ""  # nothing was captured into the area

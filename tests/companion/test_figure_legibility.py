@@ -30,6 +30,7 @@ import matplotlib
 import matplotlib.image
 import numpy as np
 import pytest
+from conftest import SLOW_EXPLORERS, SLOW_FIGURES, explorer_arguments, figure_call, slow_marked
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
@@ -93,10 +94,10 @@ def test_the_list_of_figure_functions_is_complete():
     assert len(FIGURE_FUNCTIONS) >= 15
 
 
-@pytest.mark.parametrize("name", FIGURE_FUNCTIONS)
+@pytest.mark.parametrize("name", slow_marked(FIGURE_FUNCTIONS, SLOW_FIGURES))
 @pytest.mark.filterwarnings("error")  # e.g. "constrained_layout not applied": panels too small
-def test_every_text_is_at_least_10_px_on_screen(name):
-    fig = getattr(figures, name)()
+def test_every_text_is_at_least_10_px_on_screen(name, request):
+    fig = figure_call(name, request)  # with the data it takes (conftest.py)
     assert isinstance(fig, Figure)
     assert fig.dpi == BOOK_DPI  # the dpi the notebooks store the figure at
     pixels, text, width = smallest_text_px(fig)
@@ -143,7 +144,7 @@ STATIC_EXPLORERS = [
     "baumgarte_explorer",
     "phase_loop_explorer",
     "allocation_explorer",
-    "wrist_timing_explorer",
+    "onset_explorer",
 ]
 
 
@@ -172,10 +173,10 @@ def assert_legible_frame(name, fig, png):
     assert 0.9 * COLUMN_PX <= width <= COLUMN_PX, f"{name}: frames {width} px wide"
 
 
-def test_the_list_of_static_explorers_is_complete():
-    for name in widgets.__all__:
-        has_frames = getattr(widgets, name)().static is not None
-        assert has_frames == (name in STATIC_EXPLORERS), name
+@pytest.mark.parametrize("name", slow_marked(widgets.__all__, SLOW_EXPLORERS))
+def test_the_list_of_static_explorers_is_complete(name, request):
+    has_frames = getattr(widgets, name)(*explorer_arguments(name, request)).static is not None
+    assert has_frames == (name in STATIC_EXPLORERS), name
 
 
 def stored_frames(block):
@@ -185,7 +186,7 @@ def stored_frames(block):
     return stored, re.search(r'<img class="geomotion-explorer-frame" data-key="([^"]*)"', block)[1]
 
 
-@pytest.mark.parametrize("name", STATIC_EXPLORERS)
+@pytest.mark.parametrize("name", slow_marked(STATIC_EXPLORERS, SLOW_EXPLORERS))
 def test_explorer_frames_are_legible(explorer_build, name):
     build = explorer_build(name)  # drawn once for the session (conftest.py)
     stored, first = stored_frames(build.bundle["text/html"])
@@ -205,8 +206,8 @@ def animation_frames(html):
 
 
 @pytest.mark.filterwarnings("error")
-def test_animation_frames_are_legible():
-    animation = figures.swing_animation(interval=0.05)
+def test_animation_frames_are_legible(golf_swing):
+    animation = figures.swing_animation(golf_swing.golfer, golf_swing.downswing, interval=0.05)
     frames = animation_frames(figures.offline_animation_html(animation))
     assert len(frames) == len(list(animation.new_frame_seq()))
     assert len({Image.open(io.BytesIO(png)).size for png in frames}) == 1  # no jumps

@@ -7,6 +7,7 @@ import ipywidgets
 import matplotlib
 import numpy as np
 import pytest
+from conftest import SLOW_FIGURES, figure_call, slow_marked
 from matplotlib.figure import Figure
 from scipy.integrate import solve_ivp
 from trees import random_spec
@@ -86,10 +87,10 @@ def test_rotated_inertia_figure_prints_rounded_zeros_without_a_sign():
 
 
 @pytest.mark.parametrize(
-    "name", sorted(name for name in figures.__all__ if name.endswith("_figure"))
+    "name", slow_marked(sorted(n for n in figures.__all__ if n.endswith("_figure")), SLOW_FIGURES)
 )
-def test_no_figure_label_shows_a_negative_zero(name):
-    drawn = texts(getattr(figures, name)())
+def test_no_figure_label_shows_a_negative_zero(name, request):
+    drawn = texts(figure_call(name, request))  # with the data it takes (conftest.py)
     assert not NEGATIVE_ZERO.findall(drawn), NEGATIVE_ZERO.findall(drawn)
 
 
@@ -837,13 +838,18 @@ def test_figure_options_are_keyword_only(name):
 # --- Chapter 3: the strobe figure and the animation --------------------------------------
 
 
-def test_strobe_figure_shows_every_posture_whole_and_enlarged_near_the_hub():
-    fig = figures.swing_strobe_figure()
-    golfer, run, _, postures = figures.golf._sampled_downswing(0.03)
+def test_strobe_figure_shows_every_posture_whole_and_enlarged_near_the_hub(golf_swing):
+    golfer, run = golf_swing.golfer, golf_swing.downswing
+    fig = figures.swing_strobe_figure(golfer, run)
+    _, postures = figures.golf._sampled_downswing(golfer, run, 0.03)
+    # every 30 ms of the stored steps up to the impact step, then the impact posture
+    steps = range(0, int(run.impact.step) + 1, 30)
+    np.testing.assert_array_equal(postures[:-1], run.trajectory.q[list(steps)])
+    np.testing.assert_array_equal(postures[-1], run.impact.q)
     whole, near = fig.axes
     width, height = fig.get_size_inches()
     assert width == figures._style.BOOK_WIDTH and 3.0 <= height <= 8.0
-    assert f"{float(run.impact_time):.3f} s" in whole.get_title()
+    assert f"impact at {float(run.impact.time):.3f} s" in whole.get_title()
     assert "every 30 ms" in fig.get_suptitle()
     # Both panels draw every posture, four polylines each (trunk bar, lead arm, club,
     # trail arm), the impact posture last: the enlargement loses nothing.
@@ -865,7 +871,9 @@ def test_strobe_figure_shows_every_posture_whole_and_enlarged_near_the_hub():
     scale = [ax.get_window_extent().width / np.ptp(ax.get_xlim()) for ax in (whole, near)]
     assert scale[1] > 2.5 * scale[0]
     # The ball, in the whole swing, and the key: every part named.
-    bx, by = golfer.ball
+    bx, by = models.ball_at_address(golfer)
+    (ball,) = [line for line in whole.get_lines() if line.get_label() == "ball"]
+    np.testing.assert_array_equal(ball.get_xydata()[0], [bx, by])
     assert whole.get_xlim()[0] < bx < whole.get_xlim()[1]
     assert whole.get_ylim()[0] < by < whole.get_ylim()[1]
     (legend,) = fig.legends
@@ -876,12 +884,13 @@ def test_strobe_figure_shows_every_posture_whole_and_enlarged_near_the_hub():
     assert inside_canvas(fig)
 
 
-def test_animation_keeps_one_layout_with_the_ball_and_the_key_in_view():
-    animation = figures.swing_animation(interval=0.05)
+def test_animation_keeps_one_layout_with_the_ball_and_the_key_in_view(golf_swing):
+    golfer, run = golf_swing.golfer, golf_swing.downswing
+    animation = figures.swing_animation(golfer, run, interval=0.05)
     fig = animation._fig
     (ax,) = fig.axes
-    golfer, _, _, postures = figures.golf._sampled_downswing(0.05)
-    bx, by = golfer.ball
+    _, postures = figures.golf._sampled_downswing(golfer, run, 0.05)
+    bx, by = models.ball_at_address(golfer)
     assert ax.get_xlim()[0] < bx < ax.get_xlim()[1] and ax.get_ylim()[0] < by < ax.get_ylim()[1]
     labels = [text.get_text() for text in ax.get_legend().get_texts()]
     assert labels == ["ball", "hub axis", "trunk bar", "lead arm", "club", "trail arm"]

@@ -14,6 +14,7 @@ import re
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
+from conftest import SLOW_EXPLORERS, slow_marked
 from PIL import Image
 
 from geomotion import figures, widgets
@@ -42,12 +43,25 @@ STATIC = {
         {"alpha": (2.0, 10.0), "dt": (0.02, 0.05)},
         {"alpha": 2.0, "dt": 0.02},
     ),
-    "wrist_timing_explorer": (
-        "wrist_timing_figure",
-        {"wrist_onset": (-30.0, 0.0, 30.0, 60.0), "head_mass": (0.174, 0.190, 0.204)},
-        {"wrist_onset": -30.0, "head_mass": 0.204},
-    ),
 }
+NAMES = slow_marked([*STATIC, "onset_explorer"], SLOW_EXPLORERS)
+
+
+def block_spec(name, request):
+    """(figure function, grid, default) of an explorer's block.  The onset explorer's
+    grid is its optimum's onsets (ms after the hub's) and 20 ms (shoulder), 40 ms (wrist)
+    either side, within ``figures.onset_grid``."""
+    if name != "onset_explorer":
+        return STATIC[name]
+    optimum = request.getfixturevalue("golf_optimum").optimum
+    ranges = figures.onset_grid(optimum)
+    grid, default = {}, {}
+    for j, (key, spread) in enumerate((("shoulder", 20.0), ("wrist", 40.0)), start=1):
+        low, high = 1000 * ranges[key][0], 1000 * ranges[key][-1]
+        start = 1000 * optimum.onset[j]
+        grid[key] = (max(low, start - spread), start, min(high, start + spread))
+        default[key] = start
+    return "onset_swing_figure", grid, default
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +79,7 @@ def frames_of(soup):
     return json.loads(soup.select_one("script.geomotion-explorer-frames").string)
 
 
-@pytest.mark.parametrize("name", list(STATIC))
+@pytest.mark.parametrize("name", NAMES)
 def test_bundle_holds_the_live_widget_and_the_static_block(explorer_build, name):
     bundle = explorer_build(name).bundle  # drawn once for the session (conftest.py)
     assert set(bundle) == {WIDGET_VIEW, "text/html", "text/plain"}
@@ -74,9 +88,9 @@ def test_bundle_holds_the_live_widget_and_the_static_block(explorer_build, name)
     assert len(bundle["text/html"]) < MAX_HTML, f"{name}: {len(bundle['text/html'])} characters"
 
 
-@pytest.mark.parametrize("name", list(STATIC))
-def test_one_slider_per_parameter_one_frame_per_grid_point(explorer_build, name):
-    _, grid, default = STATIC[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_one_slider_per_parameter_one_frame_per_grid_point(explorer_build, name, request):
+    _, grid, default = block_spec(name, request)
     soup = BeautifulSoup(explorer_build(name).bundle["text/html"], "html.parser")
     sliders = soup.select("input[type=range]")
     assert [slider["name"] for slider in sliders] == list(grid)
@@ -106,7 +120,7 @@ def test_one_slider_per_parameter_one_frame_per_grid_point(explorer_build, name)
     assert width == int(figures._style.BOOK_WIDTH * figures.STYLE["figure.dpi"]) == 649
 
 
-@pytest.mark.parametrize("name", list(STATIC))
+@pytest.mark.parametrize("name", NAMES)
 def test_block_fetches_nothing(explorer_build, name):
     soup = BeautifulSoup(explorer_build(name).bundle["text/html"], "html.parser")
     assert all(not script.get("src") for script in soup.select("script"))
@@ -121,18 +135,21 @@ def test_block_fetches_nothing(explorer_build, name):
     assert soup.select_one(".geomotion-explorer-note").get_text().startswith("Drag the sliders")
 
 
-@pytest.mark.parametrize("name", list(STATIC))
-def test_frames_redraw_the_figure_at_every_grid_point(explorer_build, name):
-    function, grid, _ = STATIC[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_frames_redraw_the_figure_at_every_grid_point(explorer_build, name, request):
+    function, grid, _ = block_spec(name, request)
     calls = [values for called, values in explorer_build(name).calls if called == function]
     # The first call is the live widget's default view; then one call per grid point.
     drawn = calls[1:]
     if function == "allocation_figure":
         drawn = [{"w1": call["W"][0], "w2": call["W"][1]} for call in drawn]
+    elif function == "onset_swing_figure":  # the onsets the run's generators had
+        onsets = [1000 * (call["generators"].onset - call["generators"].onset[0]) for call in drawn]
+        drawn = [{"shoulder": after[1], "wrist": after[2]} for after in onsets]
     else:
         drawn = [{key: call[key] for key in grid} for call in drawn]
-    expected = [dict(zip(grid, point)) for point in itertools.product(*grid.values())]
-    assert drawn == expected
+    points = [dict(zip(grid, point)) for point in itertools.product(*grid.values())]
+    assert drawn == [pytest.approx(point, abs=1e-9) for point in points]
 
 
 def test_allocation_frame_shows_its_weights(explorer_build):

@@ -6,9 +6,12 @@ cannot drift from the algorithms it illustrates.  All figures share one style
 without pyplot, so nothing is registered globally: a notebook cell ending in a
 figure call displays it exactly once, and callers never close figures.
 
-Every parameter of a figure function has a default, the figure the book shows, and is
+Every option of a figure function has a default, the figure the book shows, and is
 keyword-only (``reporting_origin_figure(origin_x=0.4)``), as the API convention asks of
-every option; a figure function draws one figure and takes no batch axes.
+every option; a figure function draws one figure and takes no batch axes.  Chapter 3's
+figures take their data (a golfer and its :class:`geomotion.models.Downswing`, a
+:class:`geomotion.models.TimingOptimum`, speeds) as required arguments: the notebook
+runs the model once and every figure draws that run.
 
 Files, by idea (every public name is re-exported here, so ``geomotion.figures.X``
 works for all of them):
@@ -25,28 +28,30 @@ works for all of them):
 * ``geometric_control.py``: the car's bracket manoeuvre (:func:`car_bracket_figure`,
   computed by :func:`car_manoeuvre`) and the geometric phase of a shape loop
   (:func:`phase_loop_figure`);
-* ``golf.py``: chapter 3 -- the swing-plane golfer's downswing: strobe figure, clubhead
-  speed, joint powers and energies, grip forces, the population histogram, the wrist
-  timing explorer's frames, the animation, and the 3-D golfer's ground reaction;
+* ``golf.py``: chapter 3 -- the swing-plane golfer's downswing: strobe figure (and the
+  onset explorer's frames, :func:`onset_swing_figure`), clubhead speed, the generators'
+  work and the energies, grip forces, the timing landscape over the onsets, the
+  population histogram, and the 3-D golfer's ground reaction;
+* ``animation.py``: the downswing's animation and its offline HTML player;
 * ``numerics.py``: Baumgarte's decay (:func:`baumgarte_figure`) and the step-size
   study (:func:`integrator_study_figure`).
 """
 
 from . import _style, ground, spatial_algebra
 from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, SECOND
+from .animation import offline_animation_html, swing_animation
 from .constrained import circle_acceleration_figure, closed_chain_figure
 from .geometric_control import CarManoeuvre, car_bracket_figure, car_manoeuvre, phase_loop_figure
 from .golf import (
-    TIMING_GRID,
     clubhead_speed_figure,
     grip_force_figure,
     ground_reaction_figure,
     impact_speed_histogram_figure,
-    offline_animation_html,
-    swing_animation,
+    onset_grid,
+    onset_swing_figure,
     swing_energy_figure,
     swing_strobe_figure,
-    wrist_timing_figure,
+    timing_landscape_figure,
 )
 from .ground import center_of_pressure_figure
 from .numerics import (
@@ -115,14 +120,15 @@ __all__ = [
     "default_study",
     "integrator_study_figure",
     # chapter 3
-    "TIMING_GRID",
     "swing_strobe_figure",
+    "onset_swing_figure",
     "clubhead_speed_figure",
     "swing_energy_figure",
     "grip_force_figure",
+    "onset_grid",
+    "timing_landscape_figure",
     "ground_reaction_figure",
     "impact_speed_histogram_figure",
-    "wrist_timing_figure",
     "swing_animation",
     "offline_animation_html",
 ]

@@ -1,23 +1,20 @@
 r"""Chapter 3 figures: the swing-plane golfer's downswing (:mod:`geomotion.models.swing`).
 
-Every figure simulates the stated golfer (:func:`geomotion.models.swing_plane_golfer`
-with its defaults) under the declared torques (:class:`geomotion.models.SwingTorques`)
-by :func:`geomotion.models.simulate_downswing`; the runs are cached for the process, so
-the chapter's figures share one simulation of each swing.  Published values drawn for
-comparison come from :data:`geomotion.models.golf_data.DATA`, never typed in here.
+Every figure draws the data it is given: a golfer (one parameter set of
+:func:`geomotion.models.swing_plane_golfer`), a :class:`geomotion.models.Downswing` run
+under its torque generators (:func:`geomotion.models.simulate_downswing`), the generators
+themselves where their torques are needed, a :class:`geomotion.models.TimingOptimum`
+(:func:`geomotion.models.optimise_onsets`) or the population's speeds.  Only
+:func:`timing_landscape_figure` runs the model itself (one batched run over its grid of
+onsets).  The ball is :func:`geomotion.models.ball_at_address`.  The swing's animation
+is in :mod:`geomotion.figures.animation`.  Published values drawn
+for comparison come from :data:`geomotion.models.golf_data.DATA`, never typed in here.
 """
 
-import base64
-import functools
-import io
-import re
-
 import numpy as np
-from matplotlib.animation import Animation, FuncAnimation
 from matplotlib.patches import Rectangle
-from PIL import Image
 
-from .. import contact, models
+from .. import _validate, models
 from ..models.golf_data import DATA
 from ..models.swing import INPUT_MATRIX
 from ._style import (
@@ -33,71 +30,54 @@ from ._style import (
 )
 
 __all__ = [
-    "TIMING_GRID",
     "swing_strobe_figure",
+    "onset_swing_figure",
     "clubhead_speed_figure",
     "swing_energy_figure",
     "grip_force_figure",
+    "onset_grid",
+    "timing_landscape_figure",
     "impact_speed_histogram_figure",
-    "wrist_timing_figure",
-    "swing_animation",
-    "offline_animation_html",
     "ground_reaction_figure",
 ]
 
-#: Slider positions of the wrist-timing explorer: the lead arm's angle below the
-#: horizontal at which the wrist torque switches on (degrees; -30 is the top of the
-#: backswing) and the head mass (kg: MacKenzie et al.'s 174 and 190 g, the measured 204 g).
-TIMING_GRID = {
-    "wrist_onset": (-30.0, 0.0, 30.0, 60.0),
-    "head_mass": (0.174, 0.190, 0.204),
-}
-
 _BODY_COLOURS = (ACCENT, MOTION, FORCE, SECOND, SECOND)
+_TIME_LABEL = "time from the top of the backswing (s)"
 
 
-@functools.lru_cache(maxsize=4)
-def _downswing(wrist_peak=20.0):
-    """The stated golfer's downswing (default torques, the wrist peak given), cached."""
-    golfer = models.swing_plane_golfer()
-    torques = models.SwingTorques(peak=(100.0, 60.0, wrist_peak))
-    return golfer, torques, models.simulate_downswing(golfer, torques)
+def _check_swing(golfer, downswing, *, crossed=True):
+    """Raise unless ``golfer`` is one parameter set and ``downswing`` one run of it (that
+    crossed the ball's line, if ``crossed``)."""
+    if not isinstance(golfer, models.SwingPlaneGolfer):
+        raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
+    if not isinstance(downswing, models.Downswing):
+        raise TypeError(f"downswing: expected a Downswing, got {type(downswing).__name__}")
+    if golfer.batch_shape != () or np.shape(downswing.impact.time) != ():
+        raise ValueError(
+            f"golfer, downswing: expected one parameter set and one run, got batches "
+            f"{golfer.batch_shape} and {np.shape(downswing.impact.time)}"
+        )
+    if crossed and not bool(downswing.impact.crossed):
+        raise ValueError(
+            "downswing: expected a swing whose clubhead crosses the ball's line (an impact), "
+            "got one that never does"
+        )
 
 
-@functools.lru_cache(maxsize=1)
-def _timing_runs():
-    """Impact speed and trajectories over ``TIMING_GRID`` (one batched run), cached."""
-    onsets, heads = np.meshgrid(TIMING_GRID["wrist_onset"], TIMING_GRID["head_mass"], indexing="ij")
-    golfer = models.swing_plane_golfer(club=models.driver(head_mass=heads.ravel()))
-    torques = models.SwingTorques(
-        peak=np.tile([100.0, 60.0, 20.0], (onsets.size, 1)),
-        wrist_onset_angle=np.radians(onsets.ravel()),
-    )
-    return golfer, models.simulate_downswing(golfer, torques)
+def _sampled_downswing(golfer, downswing, interval):
+    """The run every ``interval`` s from its start, then at impact (or its last state).
 
-
-@functools.lru_cache(maxsize=1)
-def _population_speeds(count=1000):
-    """Impact speeds of ``swing_population(count)`` under the declared torques, 2 ms step."""
-    population = models.swing_population(count)
-    torques = models.SwingTorques(peak=np.tile([100.0, 60.0, 20.0], (count, 1)))
-    return models.simulate_downswing(population, torques, dt=2e-3).clubhead_speed
-
-
-def _sampled_downswing(interval):
-    """The stated golfer's downswing every ``interval`` s from the top, then at impact.
-
-    Returns the golfer, the run, the times (s) and the postures (rad), the last of each
-    the interpolated impact.
+    Returns the times (s) and the postures (rad), the last of each the interpolated
+    impact (the run's end when the clubhead never crossed the ball's line).
     """
     if not interval > 0:
         raise ValueError(f"interval: expected a positive time in s, got {interval!r}")
-    golfer, _, run = _downswing()
-    trajectory = run.trajectory
-    steps = np.arange(0, int(run.impact_step) + 1, max(1, int(round(interval / trajectory.dt))))
-    times = [trajectory.t[k] for k in steps] + [float(run.impact_time)]
-    postures = [trajectory.q[k] for k in steps] + [run.q_impact]
-    return golfer, run, times, postures
+    trajectory, impact = downswing.trajectory, downswing.impact
+    every = max(1, int(round(interval / trajectory.dt)))
+    steps = np.arange(0, int(impact.step) + 1, every)
+    times = [float(trajectory.t[k]) for k in steps] + [float(impact.time)]
+    postures = [trajectory.q[k] for k in steps] + [impact.q]
+    return times, postures
 
 
 def _stick(golfer, q):
@@ -121,28 +101,91 @@ def _draw_posture(ax, golfer, q, alpha=1.0, linewidth=1.2):
 
 
 def _plane_axes(ax, golfer):
-    ax.plot(*golfer.ball, "o", color="black", markersize=4, label="ball")
+    ax.plot(*models.ball_at_address(golfer), "o", color="black", markersize=4, label="ball")
     ax.plot(0.0, 0.0, "+", color="black", markersize=8, label="hub axis")
     ax.set_aspect("equal")
     ax.set_xlabel("X, towards the target (m)")
     ax.set_ylabel("Y, up the swing plane (m)")
 
 
-def swing_strobe_figure(*, interval=0.03):
-    r"""Figure: a stroboscopic stick figure of the stated golfer's downswing.
+def _strobe(golfer, downswing, interval, heading, *, enlarged=True):
+    """The strobe figure of a run (see :func:`swing_strobe_figure`), ``heading`` its
+    suptitle; without the enlarged panel near the hub unless ``enlarged``."""
+    times, postures = _sampled_downswing(golfer, downswing, interval)
+    ball = models.ball_at_address(golfer)
+    before = postures[:-1]
+    sticks = [_stick(golfer, q) for q in postures]
+    everything = np.concatenate([np.concatenate(stick) for stick in sticks] + [ball[None]])
+    # The box near the hub: the trunk bar, both arms and the lead wrist in every posture.
+    body = np.concatenate([np.concatenate([s[0], s[1], s[3]]) for s in sticks])
+    low, high = body.min(axis=0) - 0.06, body.max(axis=0) + 0.06
+    whole_span = everything.max(axis=0) - everything.min(axis=0) + 0.2
+    near_span = high - low
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 4.6))
+        if enlarged:
+            whole, near = fig.subplots(
+                1,
+                2,
+                width_ratios=(whole_span[0] / whole_span[1], near_span[0] / near_span[1]),
+            )
+            panels = ((whole, 1.2, 2.2), (near, 1.6, 2.8))
+        else:
+            whole = fig.subplots()
+            panels = ((whole, 1.2, 2.2),)
+        for ax, width, bold in panels:
+            for i, q in enumerate(before):
+                _draw_posture(ax, golfer, q, alpha=0.25 + 0.5 * i / len(before), linewidth=width)
+            _draw_posture(ax, golfer, postures[-1], linewidth=bold)
+            _plane_axes(ax, golfer)
+        whole.set_xlim(everything[:, 0].min() - 0.1, everything[:, 0].max() + 0.1)
+        whole.set_ylim(everything[:, 1].min() - 0.1, everything[:, 1].max() + 0.1)
+        if enlarged:
+            whole.add_patch(
+                Rectangle(
+                    low, *near_span, fill=False, edgecolor="black", linestyle="--", linewidth=0.8
+                )
+            )
+            near.set_xlim(low[0], high[0])
+            near.set_ylim(low[1], high[1])
+            near.set_xlabel("X (m)")
+            near.set_ylabel("Y (m)")
+            near.set_title("near the hub (dashed box), enlarged")
+        if bool(downswing.impact.crossed):
+            whole.set_title(f"impact at {fmt(times[-1], '.3f')} s (bold)")
+        else:
+            whole.set_title(f"no impact: end of the run, {fmt(times[-1], '.3f')} s (bold)")
+        fig.suptitle(heading)
+        for colour, label in zip(_PART_COLOURS, _PART_LABELS):
+            whole.plot([], [], color=colour, label=label)
+        if enlarged:
+            fig.legend(*whole.get_legend_handles_labels(), loc="outside lower center", ncol=3)
+        else:
+            whole.legend(loc="center left", bbox_to_anchor=(1.05, 0.5))
+    return fig
 
-    Postures of :func:`geomotion.models.simulate_downswing` every ``interval`` seconds
-    from the top of the backswing, fading in with time, and the impact posture in full
-    (interpolated at the impact time located by equation :eq:`eq-ch3-impact`).  Trunk bar grey, lead arm blue, club red,
-    trail arm purple; the plane coordinates of :mod:`geomotion.models.swing`.  Left the
-    whole swing; right the same postures near the hub, enlarged (the dashed box on the
-    left), where the trunk and both arms turn within half a metre of the hub axis.
+
+def swing_strobe_figure(golfer, downswing, *, interval=0.03):
+    r"""Figure: a stroboscopic stick figure of a downswing.
+
+    Postures of ``downswing`` every ``interval`` seconds from the start of its run,
+    fading in with time, and the impact posture in full (interpolated at the impact
+    located by equation :eq:`eq-ch3-impact`, ``downswing.impact``); the ball
+    (:func:`geomotion.models.ball_at_address`) as a black dot.  Trunk bar grey, lead arm
+    blue, club red, trail arm purple; the plane coordinates of
+    :mod:`geomotion.models.swing`.  Left the whole swing; right the same postures near
+    the hub, enlarged (the dashed box on the left), where the trunk and both arms turn
+    within half a metre of the hub axis.
 
     **Batches**: none; one call draws one figure.
 
     Parameters
     ----------
-    interval : float
+    golfer : geomotion.models.SwingPlaneGolfer
+        One parameter set.
+    downswing : geomotion.models.Downswing
+        A run of ``golfer`` whose clubhead crosses the ball's line.
+    interval : float, keyword only
         Time between drawn postures, s, positive.
 
     Returns
@@ -151,46 +194,94 @@ def swing_strobe_figure(*, interval=0.03):
 
     Raises
     ------
+    TypeError
+        If ``golfer`` or ``downswing`` has the wrong type.
     ValueError
-        If ``interval`` is not positive.
+        If either is a batch, the clubhead never crosses the ball's line, or ``interval``
+        is not positive.
     """
-    golfer, run, times, postures = _sampled_downswing(interval)
-    before = postures[:-1]
-    sticks = [_stick(golfer, q) for q in postures]
-    everything = np.concatenate([np.concatenate(stick) for stick in sticks] + [golfer.ball[None]])
-    # The box near the hub: the trunk bar, both arms and the lead wrist in every posture.
-    body = np.concatenate([np.concatenate([s[0], s[1], s[3]]) for s in sticks])
-    low, high = body.min(axis=0) - 0.06, body.max(axis=0) + 0.06
-    whole_span = everything.max(axis=0) - everything.min(axis=0) + 0.2
-    near_span = high - low
-    with style_context():
-        fig = new_figure((BOOK_WIDTH, 4.6))
-        whole, near = fig.subplots(
-            1,
-            2,
-            width_ratios=(whole_span[0] / whole_span[1], near_span[0] / near_span[1]),
+    _check_swing(golfer, downswing)
+    return _strobe(golfer, downswing, interval, f"Downswing every {fmt(1000 * interval, '.0f')} ms")
+
+
+def onset_swing_figure(golfer, downswing, generators, *, interval=0.03):
+    r"""Figure: the strobe of a downswing under given onsets, with its score.
+
+    :func:`swing_strobe_figure`'s whole swing (without the enlargement), headed by the generators' onsets relative to
+    the hub's (ms) and the outcome at the ball's line (equation :eq:`eq-ch3-impact`): the
+    clubhead speed, the miss and the impact time of a swing that reaches the ball
+    (``impact.reached``); the miss of one that crosses the line too high or too low,
+    "not scored"; or no impact at all (the last posture in bold is then the run's end).
+
+    **Batches**: none; one call draws one figure.
+
+    Parameters
+    ----------
+    golfer : geomotion.models.SwingPlaneGolfer
+        One parameter set.
+    downswing : geomotion.models.Downswing
+        A run of ``golfer`` under ``generators``.
+    generators : geomotion.models.SwingGenerators
+        Its generators (one set of onsets), for the heading; checked against the run's
+        stored joint work.
+    interval : float, keyword only
+        Time between drawn postures, s, positive.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If an argument has the wrong type.
+    ValueError
+        If one is a batch, the work of ``generators`` along the run differs from
+        ``downswing.joint_work`` (other generators than the run's), or ``interval`` is
+        not positive.
+    """
+    _check_swing(golfer, downswing, crossed=False)
+    _run_inputs(downswing, generators)
+    onset = np.asarray(generators.onset, dtype=float)
+    impact = downswing.impact
+    after = 1000 * (onset - onset[0])
+    heading = f"shoulder {fmt(after[1], '.1f')} ms, wrist {fmt(after[2], '.1f')} ms after the hub\n"
+    miss = 1000 * float(impact.miss)
+    if bool(impact.reached):
+        heading += (
+            f"{fmt(float(impact.speed), '.1f')} m/s at impact, {fmt(float(impact.time), '.3f')} s"
+            f" (miss {fmt(miss, '.2f')} mm)"
         )
-        for ax, width in ((whole, 1.2), (near, 1.6)):
-            for i, q in enumerate(before):
-                _draw_posture(ax, golfer, q, alpha=0.25 + 0.5 * i / len(before), linewidth=width)
-            _draw_posture(ax, golfer, postures[-1], linewidth=2.2 if ax is whole else 2.8)
-            _plane_axes(ax, golfer)
-        whole.set_xlim(everything[:, 0].min() - 0.1, everything[:, 0].max() + 0.1)
-        whole.set_ylim(everything[:, 1].min() - 0.1, everything[:, 1].max() + 0.1)
-        whole.add_patch(
-            Rectangle(low, *near_span, fill=False, edgecolor="black", linestyle="--", linewidth=0.8)
+    elif bool(impact.crossed):
+        side = "over the ball" if miss > 0 else "below the ball (the ground first)"
+        heading += f"passes {fmt(abs(miss), '.1f')} mm {side}: not scored"
+    else:
+        heading += "never reaches the ball's line: not scored"
+    return _strobe(golfer, downswing, interval, heading, enlarged=False)
+
+
+def _run_inputs(downswing, generators):
+    """The inputs u (n_steps + 1, 3) of ``generators`` along the run, N m; raise unless they
+    are one set of generators whose work along the run is the run's stored joint work."""
+    if not isinstance(generators, models.SwingGenerators):
+        raise TypeError(f"generators: expected a SwingGenerators, got {type(generators).__name__}")
+    if generators.onset.shape != (3,):
+        raise ValueError(
+            f"generators: expected one set of onsets (3,), got {generators.onset.shape}"
         )
-        near.set_xlim(low[0], high[0])
-        near.set_ylim(low[1], high[1])
-        near.set_xlabel("X (m)")
-        near.set_ylabel("Y (m)")
-        whole.set_title(f"impact at {fmt(float(run.impact_time), '.3f')} s (bold)")
-        near.set_title("near the hub (dashed box), enlarged")
-        fig.suptitle(f"Downswing every {fmt(1000 * interval, '.0f')} ms")
-        for colour, label in zip(_PART_COLOURS, _PART_LABELS):
-            whole.plot([], [], color=colour, label=label)
-        fig.legend(*whole.get_legend_handles_labels(), loc="outside lower center", ncol=3)
-    return fig
+    trajectory = downswing.trajectory
+    u = generators(trajectory.t[:, None], trajectory.q, trajectory.v)
+    power = u * trajectory.v[:, :3]
+    work = np.concatenate([np.zeros((1, 3)), np.cumsum(0.5 * (power[1:] + power[:-1]), 0)])
+    work *= trajectory.dt
+    scale = max(1.0, float(np.abs(downswing.joint_work).max()))
+    if not np.allclose(work, downswing.joint_work, rtol=0, atol=1e-9 * scale):
+        raise ValueError(
+            "generators: expected the generators of the run (their work along it differs "
+            f"from downswing.joint_work by up to "
+            f"{float(np.abs(work - downswing.joint_work).max()):.3g} J)"
+        )
+    return u
 
 
 def _speed_band(ax):
@@ -202,99 +293,121 @@ def _speed_band(ax):
     ax.axhline(tour, color=ENERGY, linestyle="--", linewidth=1.0, label=f"tour mean {tour:g} m/s")
 
 
-def clubhead_speed_figure():
-    r"""Figure: clubhead speed against time, with and without the wrist torque, beside the
-    published range.
+def _to_impact(downswing):
+    """Times, postures and rates of the stored steps up to the impact step, inclusive."""
+    trajectory = downswing.trajectory
+    k = int(downswing.impact.step) + 1
+    return trajectory.t[:k], trajectory.q[:k], trajectory.v[:k]
 
-    The face-centre speed :math:`|\dot p_{head}|` of the stated golfer's downswing under
-    the declared torques and with the wrist torque off (peak 0), up to each run's impact
-    (equation :eq:`eq-ch3-impact`);
-    the impact speeds marked; the band is the low-handicap range of MacKenzie et al.
-    (2015) and the dashed line the 2015 tour mean (``DATA``).
+
+def clubhead_speed_figure(golfer, downswing):
+    r"""Figure: clubhead speed against time up to impact, beside the published range.
+
+    The face-centre speed :math:`|\dot p_{head}|` of ``downswing`` at its stored steps up
+    to impact (equation :eq:`eq-ch3-impact`), the impact speed marked; the band is the
+    low-handicap range of MacKenzie et al. (2015) and the dashed line the 2015 tour mean
+    (``DATA``).
 
     **Batches**: none; one call draws one figure.
+
+    Parameters
+    ----------
+    golfer : geomotion.models.SwingPlaneGolfer
+        One parameter set.
+    downswing : geomotion.models.Downswing
+        A run of ``golfer`` whose clubhead crosses the ball's line.
 
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If ``golfer`` or ``downswing`` has the wrong type.
+    ValueError
+        If either is a batch or the clubhead never crosses the ball's line.
     """
+    _check_swing(golfer, downswing)
+    t, q, v = _to_impact(downswing)
+    impact = downswing.impact
+    speed = np.linalg.norm(golfer.clubhead_velocity(q, v), axis=-1)
+    at_impact = float(impact.speed)
     with style_context():
         fig = new_figure((BOOK_WIDTH, 3.4))
         ax = fig.subplots()
         _speed_band(ax)
-        for wrist, colour, label in (
-            (20.0, FORCE, "declared torques"),
-            (0.0, ACCENT, "wrist torque off"),
-        ):
-            golfer, _, run = _downswing(wrist)
-            k = int(run.impact_step) + 1
-            t = run.trajectory.t[:k]
-            speed = np.linalg.norm(
-                golfer.clubhead_velocity(run.trajectory.q[:k], run.trajectory.v[:k]), axis=-1
-            )
-            impact = float(run.clubhead_speed)
-            ax.plot(t, speed, color=colour, label=f"{label}: {fmt(impact, '.1f')} m/s at impact")
-            ax.plot(float(run.impact_time), impact, "o", color=colour)
-        ax.set_xlabel("time from the top of the backswing (s)")
+        label = f"simulated swing: {fmt(at_impact, '.1f')} m/s at impact"
+        ax.plot(t, speed, color=FORCE, label=label)
+        ax.plot(float(impact.time), at_impact, "o", color=FORCE)
+        ax.set_xlabel(_TIME_LABEL)
         ax.set_ylabel("clubhead speed (m/s)")
         ax.set_ylim(0.0, 62.0)
         ax.legend(loc="upper left", fontsize=8)
     return fig
 
 
-def swing_energy_figure():
-    r"""Figure: joint powers and stored energies over the stated golfer's downswing.
+def swing_energy_figure(golfer, downswing):
+    r"""Figure: the generators' work and the bodies' energies over a downswing.
 
-    Top: the power of each declared torque, :math:`P_j = u_j v_j` (W).  Bottom: each
-    body's kinetic energy (J, ``BODY_NAMES``), and the work of the three torques less the
-    potential energy gained, :math:`W - \Delta V`, which the total kinetic energy follows
-    (the energy balance of the chapter-2 integrator; equation :eq:`eq-ch3-joint-work`).
+    Top: the work of each generator up to each instant, :math:`W_j = \int u_jv_j\,dt`
+    (J, ``downswing.joint_work``; the wrist's includes its end stops).  Bottom: each
+    body's kinetic energy (J, ``BODY_NAMES``), their total, and the work of the three
+    torques less the potential energy gained, :math:`W - \Delta V`, which the total
+    kinetic energy follows (the energy balance of the chapter-2 integrator; equation
+    :eq:`eq-ch3-joint-work`).  Both up to the impact step.
 
     **Batches**: none; one call draws one figure.
+
+    Parameters
+    ----------
+    golfer : geomotion.models.SwingPlaneGolfer
+        One parameter set.
+    downswing : geomotion.models.Downswing
+        A run of ``golfer`` whose clubhead crosses the ball's line.
 
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If ``golfer`` or ``downswing`` has the wrong type.
+    ValueError
+        If either is a batch or the clubhead never crosses the ball's line.
     """
-    golfer, torques, run = _downswing()
-    trajectory = run.trajectory
-    k = int(run.impact_step) + 1
-    t, q, v = trajectory.t[:k], trajectory.q[:k], trajectory.v[:k]
-    u = torques(t[:, None], q, v)
-    power = u * v[:, :3]
-    work = run.joint_work[:k].sum(-1) - (trajectory.potential[:k] - trajectory.potential[0])
+    _check_swing(golfer, downswing)
+    trajectory = downswing.trajectory
+    t = _to_impact(downswing)[0]
+    k = len(t)
+    joint_work = downswing.joint_work[:k]
+    kinetic = downswing.body_kinetic[:k]
+    work = joint_work.sum(-1) - (trajectory.potential[:k] - trajectory.potential[0])
     names = ("hub", "lead shoulder", "lead wrist")
     with style_context():
         fig = new_figure((BOOK_WIDTH, 5.6))
         top, bottom = fig.subplots(2, 1, sharex=True)
         for j, (name, colour) in enumerate(zip(names, (ACCENT, MOTION, FORCE))):
-            top.plot(t, power[:, j], color=colour, label=f"{name} torque")
-        top.set_ylabel("power $u_jv_j$ (W)")
+            top.plot(t, joint_work[:, j], color=colour, label=f"{name} generator")
+        top.set_ylabel("work $W_j$ (J)")
         top.legend(fontsize=8)
         for j, (name, colour) in enumerate(zip(models.swing.BODY_NAMES, _BODY_COLOURS)):
             style = ":" if j == 4 else "-"
-            bottom.plot(t, run.body_kinetic[:k, j], style, color=colour, label=name)
-        bottom.plot(t, run.body_kinetic[:k].sum(-1), color="black", label="total kinetic")
+            bottom.plot(t, kinetic[:, j], style, color=colour, label=name)
+        bottom.plot(t, kinetic.sum(-1), color="black", label="total kinetic")
         bottom.plot(t, work, "--", color=ENERGY, label=r"work $-\ \Delta V$")
-        bottom.set_xlabel("time from the top of the backswing (s)")
+        bottom.set_xlabel(_TIME_LABEL)
         bottom.set_ylabel("energy (J)")
         bottom.legend(fontsize=8, ncols=2)
     return fig
 
 
-def _grip_history(wrist=20.0):
-    golfer, torques, run = _downswing(wrist)
-    trajectory = run.trajectory
-    k = int(run.impact_step) + 1
-    t, q, v = trajectory.t[:k], trajectory.q[:k], trajectory.v[:k]
-    tau = torques(t[:, None], q, v) @ INPUT_MATRIX.T
-    return t, models.grip_loads(golfer, q, v, tau)
+def grip_force_figure(golfer, downswing, generators):
+    r"""Figure: the two hands' forces on the club over a downswing, and the squeeze.
 
-
-def grip_force_figure():
-    r"""Figure: the two hands' forces on the club over the downswing, and the squeeze.
-
-    From :func:`geomotion.models.grip_loads` along the stated golfer's downswing: the
+    From :func:`geomotion.models.grip_loads` at the stored steps of ``downswing`` up to
+    impact, under the joint torques ``INPUT_MATRIX @ u`` of its generators: the
     magnitudes of the lead arm's force at the wrist, of the trail hand's force at its grip
     point and of their resultant :math:`m_c(a_c - g_p)` (fixed by the club's motion), and
     the internal squeeze along the line between the hands, which the resultant cannot
@@ -302,11 +415,33 @@ def grip_force_figure():
 
     **Batches**: none; one call draws one figure.
 
+    Parameters
+    ----------
+    golfer : geomotion.models.SwingPlaneGolfer
+        One parameter set.
+    downswing : geomotion.models.Downswing
+        A run of ``golfer`` whose clubhead crosses the ball's line.
+    generators : geomotion.models.SwingGenerators
+        The generators it ran under (a :class:`geomotion.models.Downswing` does not keep
+        them); checked against the run's stored joint work.
+
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If an argument has the wrong type.
+    ValueError
+        If one is a batch, the clubhead never crosses the ball's line, or the work of
+        ``generators`` along the run differs from ``downswing.joint_work`` (other
+        generators than the run's).
     """
-    t, loads = _grip_history()
+    _check_swing(golfer, downswing)
+    u = _run_inputs(downswing, generators)
+    t, q, v = _to_impact(downswing)
+    loads = models.grip_loads(golfer, q, v, u[: len(t)] @ INPUT_MATRIX.T)
     with style_context():
         fig = new_figure((BOOK_WIDTH, 3.6))
         ax = fig.subplots()
@@ -324,25 +459,209 @@ def grip_force_figure():
         )
         ax.plot(t, loads.squeeze, "--", color=FORCE, label="squeeze $s$ (internal)")
         ax.axhline(0.0, color=ACCENT, linewidth=0.8)
-        ax.set_xlabel("time from the top of the backswing (s)")
+        ax.set_xlabel(_TIME_LABEL)
         ax.set_ylabel("force (N)")
         ax.legend(fontsize=8)
     return fig
 
 
-@functools.lru_cache(maxsize=1)
-def _driven_ground():
-    """The 3-D golfer (weld grip) driven through the stated downswing, its ground wrench
-    and least friction, cached."""
-    planar, _, run = _downswing()
-    golfer = models.golfer(trail_grip="weld")
-    driven = models.drive_golfer(golfer, planar, run, stride=4)
-    resultant = models.ground_wrench(golfer, driven.q, driven.v, driven.a)
-    friction = contact.least_friction(golfer.sole_poses(), resultant, golfer.sole_outline())
-    return golfer, driven, resultant, friction
+def onset_grid(optimum, *, count=25):
+    r"""The default grid of shoulder and wrist onsets around an optimum, s after the hub's.
+
+    Shoulder onsets from 0 to 0.1 s and wrist onsets from 0 to 0.2 s, each widened (to
+    the next 5 ms) to keep the optimum's onset at least 20 ms inside; ``count`` evenly
+    spaced values each.  The range of :func:`timing_landscape_figure`'s axes and of the
+    sliders of :func:`geomotion.widgets.onset_explorer`.
+
+    Parameters
+    ----------
+    optimum : geomotion.models.TimingOptimum
+        An optimum with the wrist generator active.
+    count : int, keyword only
+        Values per onset, at least 2.
+
+    Returns
+    -------
+    dict
+        ``"shoulder"`` and ``"wrist"``: (count,) ndarrays of onsets, s.
+
+    Raises
+    ------
+    TypeError
+        If ``optimum`` is not a TimingOptimum or ``count`` not an integer.
+    ValueError
+        If the optimum's wrist is off or ``count`` is below 2.
+    """
+    onset = _wrist_onsets(optimum)
+    count = _validate.count(count, "count", minimum=2)
+    margin, unit = 0.02, 0.005
+    grid = {}
+    for name, x, widest in (("shoulder", onset[1], 0.1), ("wrist", onset[2], 0.2)):
+        low = min(0.0, unit * np.floor((x - margin) / unit))
+        high = max(widest, unit * np.ceil((x + margin) / unit))
+        grid[name] = np.linspace(low, high, count)
+    return grid
 
 
-def ground_reaction_figure(*, golfer=None, driven=None, resultant=None, friction=None):
+def _wrist_onsets(optimum):
+    """The (3,) onsets of an optimum with the wrist active (raise otherwise)."""
+    if not isinstance(optimum, models.TimingOptimum):
+        raise TypeError(f"optimum: expected a TimingOptimum, got {type(optimum).__name__}")
+    if optimum.wrist_onset_arm_angle is None:
+        raise ValueError("optimum: expected an optimum with the wrist generator active")
+    return np.asarray(optimum.onset, dtype=float)
+
+
+def _repeat_golfer(golfer, count):
+    """The one parameter set ``golfer`` as a batch of ``count`` identical sets (as
+    :func:`geomotion.models.optimise_onsets` batches its runs)."""
+    p = golfer.parameters
+    return models.swing_plane_golfer(
+        body_mass=np.full(count, float(p["body_mass"])),
+        height=float(p["height"]),
+        sex=[p["sex"]] * count,
+        club=p["club"],
+        plane_inclination=float(p["plane_inclination"]),
+        segment_scales={k: float(v) for k, v in p["segment_scales"].items()},
+    )
+
+
+def _axis(values, name):
+    """A grid axis: at least two increasing finite onsets, s."""
+    values = _validate.real_array(values, name)
+    if values.ndim != 1 or len(values) < 2 or np.any(np.diff(values) <= 0):
+        raise ValueError(
+            f"{name}: expected at least two increasing onsets in s, got {values.tolist()!r}"
+        )
+    return values
+
+
+def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
+    r"""Figure: clubhead speed at the ball's line over the shoulder and wrist onsets.
+
+    One batched :func:`geomotion.models.simulate_downswing` (2 ms step) of ``golfer``
+    under the default generators (:func:`geomotion.models.swing_generators`) at every
+    point of the grid of onsets after the hub's (each row's clock starting at its
+    earliest onset, as :func:`geomotion.models.optimise_onsets` runs them); filled
+    contours of the clubhead speed where the face centre crosses the ball's line
+    (equation :eq:`eq-ch3-impact`), blank where it never does; the thick line is the
+    reach constraint, miss = 0, along which swings reach the ball; the star is
+    ``optimum.onset`` and the small crosses the optima of its starts
+    (``optimum.start_onsets``).
+
+    **Batches**: none; one call draws one figure.
+
+    Parameters
+    ----------
+    golfer : geomotion.models.SwingPlaneGolfer
+        One parameter set (that of ``optimum``).
+    optimum : geomotion.models.TimingOptimum
+        With the wrist generator active, found with the default generators.
+    shoulder, wrist : None or (n,) array_like, keyword only
+        Increasing onsets after the hub's, s, at least two each; default
+        :func:`onset_grid` of ``optimum`` (25 each).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    TypeError
+        If ``golfer`` or ``optimum`` has the wrong type.
+    ValueError
+        If ``golfer`` is a batch, the optimum's wrist is off, or a grid axis is not
+        increasing with at least two values.
+    """
+    if not isinstance(golfer, models.SwingPlaneGolfer):
+        raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
+    if golfer.batch_shape != ():
+        raise ValueError(f"golfer: expected one parameter set, got batch {golfer.batch_shape}")
+    optimal = _wrist_onsets(optimum)
+    grid = onset_grid(optimum)
+    shoulder = grid["shoulder"] if shoulder is None else _axis(shoulder, "shoulder")
+    wrist = grid["wrist"] if wrist is None else _axis(wrist, "wrist")
+    S, W = np.meshgrid(shoulder, wrist)  # rows: wrist onsets; columns: shoulder onsets
+    onset = np.stack([np.zeros(S.size), S.ravel(), W.ravel()], axis=-1)
+    onset -= onset.min(axis=1, keepdims=True)
+    count = len(onset)
+    ball = np.broadcast_to(models.ball_at_address(golfer), (count, 2))
+    impact = models.simulate_downswing(
+        _repeat_golfer(golfer, count), models.swing_generators(onset), ball=ball, dt=2e-3
+    ).impact
+    speed = np.where(impact.crossed, impact.speed, np.nan).reshape(S.shape)
+    miss = np.where(impact.crossed, impact.miss, np.nan).reshape(S.shape)
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 4.4))
+        ax = fig.subplots()
+        filled = ax.contourf(1000 * S, 1000 * W, speed, levels=12, cmap="viridis")
+        fig.colorbar(filled, ax=ax, label="clubhead speed at the ball's line (m/s)")
+        ax.contour(1000 * S, 1000 * W, miss, levels=[0.0], colors="black", linewidths=2.5)
+        ax.plot([], [], color="black", linewidth=2.5, label="reaches the ball (miss 0)")
+        starts = 1000 * np.asarray(optimum.start_onsets)
+        ax.plot(*starts.T, "x", color=FORCE, markersize=5, label="optima of the starts")
+        ax.plot(
+            *(1000 * optimal[1:]),
+            "*",
+            color=FORCE,
+            markeredgecolor="white",
+            markersize=14,
+            label=f"optimum {fmt(float(optimum.speed), '.1f')} m/s",
+        )
+        ax.set_xlabel("shoulder onset after the hub's (ms)")
+        ax.set_ylabel("wrist onset after the hub's (ms)")
+        ax.legend(loc="lower right", fontsize=8)
+    return fig
+
+
+def impact_speed_histogram_figure(speeds, *, reference=None):
+    r"""Figure: a population's impact speeds, beside the published range.
+
+    A histogram of ``speeds`` (30 bins) over the low-handicap range of MacKenzie et al.
+    (2015) (``DATA``), and the stated golfer's speed as a line if given.
+
+    **Batches**: none; one call draws one figure.
+
+    Parameters
+    ----------
+    speeds : (P,) array_like
+        Impact speeds, m/s (e.g. the optimal speeds of a population study).
+    reference : None or float, keyword only
+        The stated golfer's impact speed, m/s, drawn as a line; default None: no line.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``speeds`` is empty or holds a value that is not finite and positive, or
+        ``reference`` is given and is not.
+    """
+    speeds = np.asarray(speeds, dtype=float).ravel()
+    if speeds.size == 0 or not np.all(np.isfinite(speeds) & (speeds > 0)):
+        raise ValueError(f"speeds: expected finite positive speeds in m/s, got {speeds!r}")
+    if reference is not None and not (np.isfinite(reference) and reference > 0):
+        raise ValueError(f"reference: expected a finite positive speed in m/s, got {reference!r}")
+    with style_context():
+        fig = new_figure((BOOK_WIDTH, 3.4))
+        ax = fig.subplots()
+        low, high = DATA["low_handicap_speed_range"].value
+        ax.axvspan(
+            low, high, color=ENERGY, alpha=0.12, label=f"low-handicap range {low:g}-{high:g} m/s"
+        )
+        ax.hist(speeds, bins=30, color=MOTION, alpha=0.8, label=f"{speeds.size} parameter sets")
+        if reference is not None:
+            reference = float(reference)
+            ax.axvline(reference, color=FORCE, label=f"stated golfer {fmt(reference, '.1f')} m/s")
+        ax.set_xlabel("clubhead speed at impact (m/s)")
+        ax.set_ylabel("parameter sets")
+        ax.legend(fontsize=8)
+    return fig
+
+
+def ground_reaction_figure(*, golfer, driven, resultant, friction):
     r"""Figure: what the ground must supply to the 3-D golfer's prescribed downswing.
 
     Three panels over the samples of ``driven`` (the motion of equation
@@ -357,32 +676,27 @@ def ground_reaction_figure(*, golfer=None, driven=None, resultant=None, friction
 
     Parameters
     ----------
-    golfer : geomotion.models.Golfer, optional, keyword only
-    driven : geomotion.models.DrivenSwing, optional, keyword only
-    resultant : (n, 6) array_like, optional, keyword only
+    golfer : geomotion.models.Golfer, keyword only
+        The 3-D golfer (e.g. ``models.golfer(trail_grip="weld")``).
+    driven : geomotion.models.DrivenSwing, keyword only
+        Its prescribed downswing (:func:`geomotion.models.drive_golfer`).
+    resultant : (n, 6) array_like, keyword only
         Ground wrench about the world origin, world axes [N m, N]
         (:func:`geomotion.models.ground_wrench`).
-    friction : (n,) array_like, optional, keyword only
+    friction : (n,) array_like, keyword only
         Least friction coefficient per sample (``inf`` where none suffices).
-
-    All four or none: by default the stated golfer (``models.golfer(trail_grip="weld")``)
-    driven through the stated downswing (:func:`geomotion.models.drive_golfer`, every
-    4 ms).
 
     **Batches**: none; one call draws one figure.
 
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``resultant`` or ``friction`` does not hold one entry per sample of ``driven``.
     """
-    given = [x is not None for x in (golfer, driven, resultant, friction)]
-    if any(given) and not all(given):
-        raise ValueError(
-            "golfer, driven, resultant, friction: expected all four or none, got "
-            f"{sum(given)} of them"
-        )
-    if not any(given):
-        golfer, driven, resultant, friction = _driven_ground()
     t = np.asarray(driven.t)
     F = np.asarray(resultant, dtype=float)
     mu = np.asarray(friction, dtype=float)
@@ -436,236 +750,3 @@ def ground_reaction_figure(*, golfer=None, driven=None, resultant=None, friction
             if np.any(~held):
                 ax.axvspan(t[~held][0], t[-1], color=SECOND, alpha=0.15, linewidth=0)
     return fig
-
-
-def impact_speed_histogram_figure(*, speeds=None, reference=None):
-    r"""Figure: the population's impact speeds, beside the published range.
-
-    Parameters
-    ----------
-    speeds : None or (P,) array_like
-        Impact speeds, m/s (e.g. ``simulate_downswing(swing_population(1000), ...)
-        .clubhead_speed``); default None: that population of 1000 sets at a 2 ms step.
-    reference : None or float
-        The stated golfer's impact speed, m/s, drawn as a line; default None: computed.
-
-    **Batches**: none; one call draws one figure.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        If ``speeds`` is empty or holds a value that is not finite and positive.
-    """
-    if speeds is None:
-        speeds = _population_speeds()
-    speeds = np.asarray(speeds, dtype=float).ravel()
-    if speeds.size == 0 or not np.all(np.isfinite(speeds) & (speeds > 0)):
-        raise ValueError(f"speeds: expected finite positive speeds in m/s, got {speeds!r}")
-    if reference is None:
-        reference = float(_downswing()[2].clubhead_speed)
-    with style_context():
-        fig = new_figure((BOOK_WIDTH, 3.4))
-        ax = fig.subplots()
-        low, high = DATA["low_handicap_speed_range"].value
-        ax.axvspan(
-            low, high, color=ENERGY, alpha=0.12, label=f"low-handicap range {low:g}-{high:g} m/s"
-        )
-        ax.hist(speeds, bins=30, color=MOTION, alpha=0.8, label=f"{speeds.size} parameter sets")
-        ax.axvline(reference, color=FORCE, label=f"stated golfer {fmt(reference, '.1f')} m/s")
-        ax.set_xlabel("clubhead speed at impact (m/s)")
-        ax.set_ylabel("parameter sets")
-        ax.legend(fontsize=8)
-    return fig
-
-
-def wrist_timing_figure(*, wrist_onset=-30.0, head_mass=0.204):
-    r"""Figure: clubhead speed against time for one wrist onset and head mass.
-
-    The stated golfer and torques, the wrist torque switching on when the lead arm passes
-    ``wrist_onset`` degrees below the horizontal through the shoulder (-30: at the top,
-    where the arm is 30 degrees above it), with a driver of head mass ``head_mass``; the
-    published range as a band.  Points of ``TIMING_GRID`` come from one batched run
-    (cached); other values are simulated alone.
-
-    **Batches**: none; one call draws one figure.
-
-    Parameters
-    ----------
-    wrist_onset : float
-        Degrees below the horizontal.
-    head_mass : float
-        kg, positive.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    onsets, heads = TIMING_GRID["wrist_onset"], TIMING_GRID["head_mass"]
-    if wrist_onset in onsets and head_mass in heads:
-        golfer, run = _timing_runs()
-        i = onsets.index(wrist_onset) * len(heads) + heads.index(head_mass)
-        golfer, k = golfer.parameter_set(i), int(run.impact_step[i]) + 1
-        q, v = run.trajectory.q[:k, i], run.trajectory.v[:k, i]
-        impact, time = float(run.clubhead_speed[i]), float(run.impact_time[i])
-    else:
-        golfer = models.swing_plane_golfer(club=models.driver(head_mass=head_mass))
-        torques = models.SwingTorques(wrist_onset_angle=np.radians(wrist_onset))
-        run = models.simulate_downswing(golfer, torques)
-        k = int(run.impact_step) + 1
-        q, v = run.trajectory.q[:k], run.trajectory.v[:k]
-        impact, time = float(run.clubhead_speed), float(run.impact_time)
-    t = run.trajectory.t[:k]
-    with style_context():
-        fig = new_figure((BOOK_WIDTH, 3.4))
-        ax = fig.subplots()
-        _speed_band(ax)
-        ax.plot(t, np.linalg.norm(golfer.clubhead_velocity(q, v), axis=-1), color=FORCE)
-        ax.plot(time, impact, "o", color=FORCE)
-        ax.set_title(
-            f"wrist on at {fmt(wrist_onset, 'g')} deg below horizontal, head "
-            f"{fmt(1000 * head_mass, '.0f')} g: {fmt(impact, '.1f')} m/s at impact"
-        )
-        ax.set_xlabel("time from the top of the backswing (s)")
-        ax.set_ylabel("clubhead speed (m/s)")
-        ax.set_ylim(0.0, 62.0)
-        ax.legend(loc="upper left", fontsize=8)
-    return fig
-
-
-def swing_animation(*, interval=0.01):
-    r"""An animation of the stated golfer's downswing, one frame every ``interval`` s.
-
-    Returns a matplotlib ``FuncAnimation`` over the stored states up to
-    impact (the last frame the interpolated impact posture);
-    :func:`offline_animation_html` embeds its frames in one HTML block that plays without
-    a kernel or any outside request.  The frames are drawn at the book's dpi and width
-    (649 px, the width of the static figures), with the colour key beside the swing and
-    the ball in view.
-
-    Parameters
-    ----------
-    interval : float
-        Simulated time between frames, s, positive; frames play at 20 per second.
-
-    Returns
-    -------
-    matplotlib.animation.FuncAnimation
-
-    Raises
-    ------
-    ValueError
-        If ``interval`` is not positive.
-    """
-    golfer, _, times, postures = _sampled_downswing(interval)
-    with style_context():
-        fig = new_figure((BOOK_WIDTH, 4.8))
-        ax = fig.subplots()
-        _plane_axes(ax, golfer)
-        everything = np.concatenate(
-            [np.concatenate(_stick(golfer, q)) for q in postures] + [golfer.ball[None]]
-        )
-        ax.set_xlim(everything[:, 0].min() - 0.1, everything[:, 0].max() + 0.1)
-        ax.set_ylim(everything[:, 1].min() - 0.1, everything[:, 1].max() + 0.1)
-        lines = [
-            ax.plot([], [], color=colour, linewidth=2.2, label=label)[0]
-            for colour, label in zip(_PART_COLOURS, _PART_LABELS)
-        ]
-        title = ax.set_title("")
-        # The key in the space that the tall, equal-aspect swing leaves free on its right.
-        ax.legend(loc="center left", bbox_to_anchor=(1.05, 0.5))
-
-    def frame(i):
-        for line, points in zip(lines, _stick(golfer, postures[i])):
-            line.set_data(*points.T)
-        title.set_text(
-            f"t = {fmt(times[i], '.3f')} s" + (" (impact)" if i == len(postures) - 1 else "")
-        )
-        return lines + [title]
-
-    # Lay the figure out once, with the longest title, and keep that layout: every frame
-    # then has the swing in the same place (and is drawn without a layout pass).
-    frame(len(postures) - 1)
-    fig.draw_without_rendering()
-    fig.set_layout_engine("none")
-    return FuncAnimation(fig, frame, frames=len(postures), interval=50, blit=False)
-
-
-# matplotlib's player draws its buttons with Font Awesome icons fetched from a CDN; the
-# book must not fetch anything, so the link goes and each icon becomes characters that
-# the basic fonts draw: the triangles U+25C0 and U+25B6 (Geometric Shapes) and the bars
-# U+2759 and U+275A (Dingbats), all in DejaVu Sans, the sans-serif font of Debian's
-# Chromium, and in the symbol fonts of Windows and macOS.  The media-control characters
-# U+23EE and U+23ED (first and last frame) are in none of Debian's basic fonts: they
-# showed as empty boxes (tests/book/test_animation_player.py renders the buttons).
-_ICON_TEXT = {
-    "fa-minus": "\u2212",
-    "fa-fast-backward": "\u2759\u25c0\u25c0",
-    "fa-step-backward": "\u2759\u25c0",
-    "fa-play fa-flip-horizontal": "\u25c0",
-    "fa-pause": "\u275a\u275a",
-    "fa-play": "\u25b6",
-    "fa-step-forward": "\u25b6\u2759",
-    "fa-fast-forward": "\u25b6\u25b6\u2759",
-    "fa-plus": "+",
-}
-_ICON = re.compile(r'<i class="fa ([a-z -]+)"></i>')
-_STYLESHEET = re.compile(r"<link[^>]*font-awesome[^>]*>")
-# One embedded frame of the player: base64 text that ``to_jshtml`` breaks into lines
-# ending in a backslash (a JavaScript string continued over lines).
-_FRAME = re.compile(r'"data:image/png;base64,((?:[A-Za-z0-9+/=]|\\\n)+)"')
-
-
-def _palette_frame(match):
-    """One embedded frame as a 64-colour palette PNG, encoded as the explorers' frames are.
-
-    Median cut (the white background stays pure white), no dither, no metadata: see
-    ``geomotion.widgets.png_frame``.
-    """
-    image = Image.open(io.BytesIO(base64.b64decode(match.group(1).replace("\\\n", ""))))
-    palette = image.convert("RGB").quantize(colors=64, method=0, dither=0)
-    small = io.BytesIO()
-    palette.save(small, format="png", optimize=True)
-    return '"data:image/png;base64,' + base64.b64encode(small.getvalue()).decode("ascii") + '"'
-
-
-def offline_animation_html(animation):
-    """The animation as one HTML block that plays with no request outside the page.
-
-    matplotlib's ``Animation.to_jshtml`` (frames as ``data:`` URIs, played
-    once by default) without its link to the Font Awesome stylesheet on a CDN; the
-    player's button icons become characters that the basic fonts draw, and each frame
-    becomes a 64-colour palette PNG (about a third of the size; no metadata).
-
-    Parameters
-    ----------
-    animation : matplotlib.animation.Animation
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    TypeError
-        If ``animation`` is not a matplotlib Animation.
-    ValueError
-        If matplotlib's player uses an icon this function does not know (a newer
-        template), rather than leave a blank button, or embeds its frames in a form this
-        function does not read.
-    """
-    if not isinstance(animation, Animation):
-        raise TypeError(
-            f"animation: expected a matplotlib Animation, got {type(animation).__name__}"
-        )
-    html = _STYLESHEET.sub("", animation.to_jshtml(default_mode="once"))
-    unknown = sorted(set(_ICON.findall(html)) - set(_ICON_TEXT))
-    if unknown:
-        raise ValueError(f"animation: matplotlib's player uses icons {unknown} with no text")
-    html, count = _FRAME.subn(_palette_frame, html)
-    if count == 0 or count != html.count("data:image/png;base64,"):
-        raise ValueError("animation: matplotlib's player embeds its frames in an unknown form")
-    return _ICON.sub(lambda match: _ICON_TEXT[match.group(1)], html)
