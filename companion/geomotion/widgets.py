@@ -450,12 +450,13 @@ def allocation_explorer():
     )
 
 
-def _onset_swing(golfer, shoulder, wrist):
+def _onset_swing(golfer, optimum, shoulder, wrist):
     """The onset explorer's frame: one run (2 ms step) with the shoulder and wrist onsets
-    ``shoulder`` and ``wrist`` ms after the hub's, its clock starting at the earliest."""
+    ``shoulder`` and ``wrist`` ms after the hub's, its clock starting at the earliest;
+    the generators and ball of ``optimum``."""
     onset = np.array([0.0, shoulder, wrist]) / 1000.0
-    generators = models.swing_generators(onset - onset.min())
-    downswing = models.simulate_downswing(golfer, generators, dt=2e-3)
+    generators = models.swing_generators(onset - onset.min(), **optimum.options)
+    downswing = models.simulate_downswing(golfer, generators, ball=optimum.ball, dt=2e-3)
     return figures.onset_swing_figure(golfer, downswing, generators)
 
 
@@ -463,7 +464,8 @@ def onset_explorer(golfer, optimum):
     """Move the shoulder and wrist onsets; watch the swing reach the ball, or miss it.
 
     Each slider position runs :func:`geomotion.models.simulate_downswing` of ``golfer``
-    once (2 ms step, the default generators of :func:`geomotion.models.swing_generators`)
+    once (2 ms step, the optimum's generators: :func:`geomotion.models.swing_generators`
+    with ``optimum.options``, towards ``optimum.ball``)
     with the shoulder and wrist generators switching on the set times after the hub's,
     and redraws :func:`geomotion.figures.onset_swing_figure`: the postures, and the
     clubhead speed and impact time of a swing that reaches the ball, or by how much it
@@ -476,8 +478,7 @@ def onset_explorer(golfer, optimum):
     golfer : geomotion.models.SwingPlaneGolfer
         One parameter set.
     optimum : geomotion.models.TimingOptimum
-        Its optimum (:func:`geomotion.models.optimise_onsets`, wrist active, default
-        generators).
+        Its optimum (:func:`geomotion.models.optimise_onsets`, wrist active).
 
     Returns
     -------
@@ -506,11 +507,11 @@ def onset_explorer(golfer, optimum):
         near = (max(low, start[j] - spread), start[j], min(high, start[j] + spread))
         positions[name] = (f"{name} onset after the hub's (ms)", near)
     return _Explorer(
-        lambda shoulder, wrist: _show(_onset_swing(golfer, shoulder, wrist)),
+        lambda shoulder, wrist: _show(_onset_swing(golfer, optimum, shoulder, wrist)),
         **sliders,
         static=StaticExplorer(
             "Onset explorer",
-            lambda shoulder, wrist: _onset_swing(golfer, shoulder, wrist),
+            lambda shoulder, wrist: _onset_swing(golfer, optimum, shoulder, wrist),
             positions,
             {"shoulder": start[1], "wrist": start[2]},
             label=lambda value: f"{value:.1f}",

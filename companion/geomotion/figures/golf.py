@@ -540,7 +540,8 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
     r"""Figure: clubhead speed at the ball's line over the shoulder and wrist onsets.
 
     One batched :func:`geomotion.models.simulate_downswing` (2 ms step) of ``golfer``
-    under the default generators (:func:`geomotion.models.swing_generators`) at every
+    under the optimum's generators (:func:`geomotion.models.swing_generators` with
+    ``optimum.options``, towards ``optimum.ball``) at every
     point of the grid of onsets after the hub's (each row's clock starting at its
     earliest onset, as :func:`geomotion.models.optimise_onsets` runs them); filled
     contours of the clubhead speed where the face centre crosses the ball's line
@@ -556,7 +557,7 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
     golfer : geomotion.models.SwingPlaneGolfer
         One parameter set (that of ``optimum``).
     optimum : geomotion.models.TimingOptimum
-        With the wrist generator active, found with the default generators.
+        With the wrist generator active.
     shoulder, wrist : None or (n,) array_like, keyword only
         Increasing onsets after the hub's, s, at least two each; default
         :func:`onset_grid` of ``optimum`` (25 each).
@@ -585,9 +586,10 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
     onset = np.stack([np.zeros(S.size), S.ravel(), W.ravel()], axis=-1)
     onset -= onset.min(axis=1, keepdims=True)
     count = len(onset)
-    ball = np.broadcast_to(models.ball_at_address(golfer), (count, 2))
+    ball = np.broadcast_to(optimum.ball, (count, 2))
+    generators = models.swing_generators(onset, **optimum.options)
     impact = models.simulate_downswing(
-        _repeat_golfer(golfer, count), models.swing_generators(onset), ball=ball, dt=2e-3
+        _repeat_golfer(golfer, count), generators, ball=ball, dt=2e-3
     ).impact
     speed = np.where(impact.crossed, impact.speed, np.nan).reshape(S.shape)
     miss = np.where(impact.crossed, impact.miss, np.nan).reshape(S.shape)

@@ -5,6 +5,7 @@ The generators are :mod:`geomotion.models._generators`' and the runs
 """
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 from scipy import optimize
@@ -57,6 +58,11 @@ class TimingOptimum:
     start_onsets, start_speeds : ndarray
         Each start's optimum (rows) and its speed, m/s: the multi-start check (without
         the wrist: every root found on the grid).
+    ball : (2,) ndarray
+        The ball the swings reach, m.
+    options : mapping
+        The generator keyword arguments the optimum was found with (read-only; empty for
+        the defaults), for :func:`geomotion.models.swing_generators`.
     grid_speed : float or None
         The fastest reaching swing the 20 ms onset grid brackets (speed interpolated
         linearly between grid swings), m/s; the optimum must not be slower than it by
@@ -75,6 +81,8 @@ class TimingOptimum:
     gradient_error: float
     start_onsets: np.ndarray
     start_speeds: np.ndarray
+    ball: np.ndarray
+    options: object
     grid_speed: float | None
 
 
@@ -353,5 +361,7 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
         gradient_error=gradient_error,
         start_onsets=frozen(onsets),
         start_speeds=frozen(speeds),
+        ball=frozen(ball),
+        options=MappingProxyType(dict(options)),
         grid_speed=grid_speed,
     )
