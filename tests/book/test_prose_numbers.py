@@ -39,6 +39,7 @@ NOT_RESULTS = {
         "0.04": "published: the whole-club study's difference of moments of inertia (input)",
         "0.1": "input: the onsets' lower bound",
         "441": "count: swings of the onset grid (21 x 21)",
+        "40": "input: the address wrist angle's upper end; published: the low-handicap speeds' lower end",
     },
     "parallel_mechanisms": {
         "16": "2^4, the Runge-Kutta order asserted in the step-size study",
