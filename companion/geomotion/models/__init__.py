@@ -22,7 +22,9 @@ humanoid upper body, random trees), ``_closed_chains`` (planar closed chains),
 planar driver), ``_downswing`` (torques, the downswing and the grip loads),
 ``_driven_swing`` (the 3-D golfer driven through it), ``_impact`` (the clubhead reaching
 the ball), ``_timing`` (the swing's muscle-like torque generators and the onsets that
-maximise clubhead speed at impact) and ``_shared`` (what several of them share).
+maximise clubhead speed at impact), ``_population`` (the swing study's population, a
+golfer at a time), ``_population_run`` (the population on ``dask.distributed`` and its
+results file; ``make population``) and ``_shared`` (what several of them share).
 """
 
 from .. import tree
@@ -50,6 +52,8 @@ from ._mechanisms import (
     two_coordinate_metric,
     two_link_teaching_arm,
 )
+from ._population import POPULATION_STUDY_RANGES, GolferDraw, draw_golfers, optimise_golfer
+from ._population_run import Population, read_population, run_population
 from ._shared import GOLFER_LENGTHS, BodyFrame
 from ._timing import (
     SwingGenerators,
@@ -103,6 +107,13 @@ __all__ = [
     "swing_to_impact",
     "TimingOptimum",
     "optimise_onsets",
+    "POPULATION_STUDY_RANGES",
+    "GolferDraw",
+    "draw_golfers",
+    "optimise_golfer",
+    "Population",
+    "run_population",
+    "read_population",
     "DrivenSwing",
     "drive_golfer",
     "ground_wrench",
