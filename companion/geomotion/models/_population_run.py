@@ -177,14 +177,14 @@ def run_population(count, *, rng=2026, client=None, path=None):
             )
         if not isinstance(client, distributed.Client):  # a cluster or an address
             client = stack.enter_context(distributed.Client(client))
-        start = time.perf_counter()
+        commit, start = _git_commit(), time.perf_counter()  # the code that runs, at its start
         futures = client.map(optimise_golfer, draw_golfers(count, rng=seed), pure=False)
         rows = [future.result() for future in distributed.as_completed(futures)]
         wall_time = time.perf_counter() - start
         workers = len(client.nthreads())
     metadata = {
         "geomotion_version": __version__,
-        "git_commit": _git_commit(),
+        "git_commit": commit,
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "rng": str(seed),
         "count": str(count),
