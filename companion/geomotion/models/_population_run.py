@@ -151,6 +151,8 @@ def run_population(count, *, rng=2026, client=None, path=None):
         wrong type.
     ValueError
         If ``count`` < 1 or ``rng`` < 0.
+    ModuleNotFoundError
+        If ``dask.distributed`` is not installed (the ``book`` extra's).
     """
     count = _validate.count(count, "count", minimum=1, whole_floats=False)
     seed = _validate.count(rng, "rng", minimum=0, whole_floats=False)
