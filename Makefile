@@ -46,7 +46,7 @@ PDF := _build/pdf/geometry-of-motion.pdf
 LINTED = companion tests bench book/_ext book/_tools notebooks
 
 .PHONY: format book serve test lab clean distclean bench notebooks pdf print-pdf floors \
-	kernels kernels-second-isa
+	kernels kernels-second-isa population bench-population
 
 # PIP_COMPILE=0 (pip's --no-compile): no byte-compiling of every installed module;
 # Python compiles a module when it first imports it.  Compiling the whole .venv (10,925
@@ -246,6 +246,22 @@ floors: $(TEST_STAMP)
 bench: $(TEST_STAMP) kernels
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
 	MPLBACKEND=Agg $(BIN)/python bench/bench_scale.py
+
+# The swing study's population (geomotion.models.run_population): COUNT golfers (200),
+# each optimised alone, one dask.distributed task each, on a LocalCluster of the machine's
+# cores, or on a running scheduler with SCHEDULER=tcp://host:8786 (its workers must
+# import geomotion); writes notebooks/data/swing_population.csv, which the swing chapter
+# reads.  Not part of any notebook run: the chapter only reads the file (and optimises a
+# few golfers again).  Measured on the 2-core machine: see bench/bench_population.py.
+COUNT ?= 200
+SCHEDULER ?=
+population: $(TEST_STAMP) kernels
+	$(BIN)/python book/_tools/swing_population.py --count $(COUNT) \
+		$(if $(SCHEDULER),--scheduler $(SCHEDULER)) --output notebooks/data/swing_population.csv
+
+# The population's cost per golfer on one worker and on two, and the speed-up.
+bench-population: $(TEST_STAMP) kernels
+	$(BIN)/python bench/bench_population.py
 
 clean:
 	rm -rf _build .pytest_cache .hypothesis

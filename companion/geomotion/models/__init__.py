@@ -23,6 +23,8 @@ planar driver), ``_generators`` (the swing's muscle-like torque generators),
 ``_downswing`` (the downswing under them and the grip loads), ``_impact`` (the clubhead
 reaching the ball), ``_timing`` (the onsets that maximise clubhead speed at impact),
 ``_swing_study`` (the swing study's measures and its comparisons with published results),
+``_population`` (the swing study's population, a golfer at a time), ``_population_run``
+(the population on ``dask.distributed`` and its results file; ``make population``),
 ``_driven_swing`` (the 3-D golfer driven through a planar swing) and ``_shared`` (what
 several of them share).
 """
@@ -46,6 +48,8 @@ from ._mechanisms import (
     two_coordinate_metric,
     two_link_teaching_arm,
 )
+from ._population import POPULATION_STUDY_RANGES, GolferDraw, draw_golfers, optimise_golfer
+from ._population_run import Population, read_population, run_population
 from ._shared import GOLFER_LENGTHS, BodyFrame
 from ._swing_study import (
     Comparison,
@@ -124,6 +128,13 @@ __all__ = [
     "compare_work_share",
     "compare_tempo",
     "compare_transfer",
+    "POPULATION_STUDY_RANGES",
+    "GolferDraw",
+    "draw_golfers",
+    "optimise_golfer",
+    "Population",
+    "run_population",
+    "read_population",
     "DrivenSwing",
     "drive_golfer",
     "ground_wrench",
