@@ -122,44 +122,12 @@ def test_a_branched_run_continues_the_unbranched_one(golfer, run):
         models.simulate_downswing(golfer, shifted, q0=run.trajectory.q[k], v0=np.zeros(4))
 
 
-def test_population_draws_within_its_ranges_and_repeats_with_its_seed():
-    population = swing.swing_population(200, rng=11)
-    assert population.batch_shape == (200,)
-    club = population.parameters["club"]
-    for name in ("shaft_mass", "grip_mass", "head_mass", "length"):
-        low, high = swing.POPULATION_RANGES[name]
-        values = club.parts[name]
-        assert low <= values.min() and values.max() <= high
-        assert values.max() - values.min() > 0.8 * (high - low)  # the range is used
-    assert swing.POPULATION_RANGES["head_mass"] == (0.174, DATA["head_mass"].value)
-    scales = population.parameters["segment_scales"]
-    assert set(scales) == set(swing._SCALABLE)
-    assert all(0.95 <= s.min() and s.max() <= 1.05 for s in scales.values())
-    sexes = population.parameters["sex"]
-    assert {"male", "female"} == set(sexes)
-    again = swing.swing_population(200, rng=11)
-    np.testing.assert_array_equal(again.masses, population.masses)
-    by_generator = swing.swing_population(200, rng=np.random.default_rng(11))
-    np.testing.assert_array_equal(by_generator.masses, population.masses)
-    heavy = swing.swing_population(200, rng=11, head_mass=0.2)
-    np.testing.assert_array_equal(heavy.parameters["club"].parts["head_mass"], 0.2)
-    np.testing.assert_array_equal(heavy.parameters["club"].parts["length"], club.parts["length"])
-    np.testing.assert_array_equal(heavy.masses[:, :2], population.masses[:, :2])
-    assert not np.array_equal(heavy.masses[:, 2], population.masses[:, 2])
-
-
 def test_bad_inputs_of_the_new_functions_name_the_argument(golfer, run):
     q = golfer.top_of_backswing()
     with pytest.raises(TypeError, match="golfer"):
         models.grip_loads("golfer", q, np.zeros(5), np.zeros(5))
     with pytest.raises(ValueError, match="tau"):
         models.grip_loads(golfer, q, np.zeros(5), np.zeros(3))
-    with pytest.raises(ValueError, match="count"):
-        swing.swing_population(0)
-    with pytest.raises(TypeError, match="count"):
-        swing.swing_population(2.0)
-    with pytest.raises(ValueError, match="head_mass"):
-        swing.swing_population(3, head_mass=-0.2)
     with pytest.raises(ValueError, match="interval"):
         figures.swing_strobe_figure(golfer, run, interval=0.0)
     with pytest.raises(ValueError, match="interval"):

@@ -71,7 +71,7 @@ from ._swing_study import (
 )
 from ._timing import TimingOptimum, optimise_onsets
 from .golf_data import CLUB_HEAD
-from .swing import ConstrainedTerms, SwingPlaneGolfer, swing_plane_golfer, swing_population
+from .swing import ConstrainedTerms, SwingPlaneGolfer, swing_plane_golfer
 
 __all__ = [
     "REVOLUTE_Z",
@@ -102,7 +102,6 @@ __all__ = [
     "simulate_downswing",
     "GripLoads",
     "grip_loads",
-    "swing_population",
     "ball_at_address",
     "Impact",
     "locate_impact",

@@ -94,7 +94,6 @@ __all__ = [
     "BODY_NAMES",
     "INPUT_MATRIX",
     "POPULATION_RANGES",
-    "swing_population",
 ]
 
 #: Gravitational acceleration, m/s^2 (the package's planar models' value).
@@ -581,7 +580,8 @@ def swing_plane_golfer(
     return _assemble(parameters, shape)
 
 
-#: The ranges of the uncertainty study (:func:`swing_population`), each uniform: segment
+#: The club and segment ranges of the population study
+#: (:data:`geomotion.models.POPULATION_STUDY_RANGES`), each uniform: segment
 #: length factors (every ``segment_scales`` key, independently; +/- 5 %, a modelling
 #: choice), shaft and grip mass and club length (the trade ranges of ``DATA``), head mass
 #: (kg; from MacKenzie et al.'s lightest head, 174 g, to the measured 204 g head).
@@ -592,56 +592,6 @@ POPULATION_RANGES = {
     "head_mass": (min(DATA["mackenzie_head_masses"].value), DATA["head_mass"].value),
     "length": (DATA["club_length"].low, DATA["club_length"].high),
 }
-
-
-def swing_population(count, *, rng=2026, head_mass=None, body_mass=80.0, height=REFERENCE_HEIGHT):
-    r"""``count`` parameter sets of the swing-plane golfer, drawn for the uncertainty study.
-
-    Each set draws independently and uniformly from ``POPULATION_RANGES``: six
-    segment-length factors, the club's shaft, grip and head masses and its length; and de
-    Leva's male or female fractions with equal probability.  Body mass and height stay
-    at the stated golfer's.
-
-    Parameters
-    ----------
-    count : int
-        Number of parameter sets, >= 1.
-    rng : None, int or numpy.random.Generator, keyword only
-        Random source: anything :func:`numpy.random.default_rng` takes (the same seed, the
-        same population; a Generator is used and advanced); default 2026.
-    head_mass : None or float, keyword only
-        kg: replaces the drawn head masses (every other parameter is drawn as before,
-        so two calls with the same seed differ in the head only); default None.
-    body_mass, height : float, keyword only
-        kg and m, as :func:`swing_plane_golfer`.
-
-    Returns
-    -------
-    SwingPlaneGolfer
-        With ``batch_shape == (count,)``.
-
-    Raises
-    ------
-    TypeError, ValueError
-        If ``count`` is not a positive integer (or as :func:`swing_plane_golfer`).
-    """
-    count = _validate.count(count, "count", minimum=1, whole_floats=False)
-    rng = np.random.default_rng(rng)
-    draw = lambda name: rng.uniform(*POPULATION_RANGES[name], size=count)  # noqa: E731
-    scales = {name: draw("segment_scale") for name in _SCALABLE}
-    heads = draw("head_mass")
-    if head_mass is not None:
-        heads = np.broadcast_to(_validate.positive(head_mass, "head_mass"), heads.shape)
-    club = driver(
-        head_mass=heads,
-        shaft_mass=draw("shaft_mass"),
-        grip_mass=draw("grip_mass"),
-        length=draw("length"),
-    )
-    sex = np.where(rng.random(count) < 0.5, "male", "female").tolist()
-    return swing_plane_golfer(
-        body_mass=body_mass, height=height, sex=sex, club=club, segment_scales=scales
-    )
 
 
 def _sexes(sex):
