@@ -234,6 +234,11 @@ def test_run_population_on_a_local_cluster_matches_optimise_golfer(tmp_path):
         assert 0.15 < row["impact_time"] < 0.4
         assert row["kkt_residual"] <= 1e-2 and row["gradient_error"] <= 5e-2
         assert -0.1 <= row["shoulder_onset"] <= 0.3 and -0.1 <= row["wrist_onset"] <= 0.3
+        # the row's onsets, run again on the run's clock with the drawn head, give its speed
+        onset = np.array([0.0, row["shoulder_onset"], row["wrist_onset"]])
+        generators = models.swing_generators(onset - onset.min(), **draw.generator_options())
+        rerun = models.simulate_downswing(draw.golfer(), generators, dt=2e-3).impact
+        assert rerun.speed == pytest.approx(row["speed"], abs=1e-9)
         # the fixed-onset runs: the heavier head is slower (MacKenzie et al. 2015's trend)
         assert row["speed_head_200"] < row["speed_head_174"] < 1.1 * row["speed"]
 
