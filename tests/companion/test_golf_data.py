@@ -39,6 +39,8 @@ BRIEF_KEYS = {  # the golf data sheets' sources
     "Vena2011",
     "GroberCholewicki",
     "McNallyMcPhee2018",
+    "Tinmark2010",
+    "NesbitMcGinnis2014",
 }
 
 

@@ -91,7 +91,19 @@ def test_the_transfer_verdict_fails_when_the_arms_have_nothing_to_give(swing):
         (lambda: models.compare_wrist_onset(np.radians(30.0)), True),
         (lambda: models.compare_wrist_onset(np.radians(-17.0)), False),
         (lambda: models.compare_work_share([70.0, 20.0, 10.0]), True),
-        (lambda: models.compare_work_share([77.0, 15.0, 8.0]), False),
+        (lambda: models.compare_work_share([40.0, 45.0, 15.0]), False),  # not the largest
+        (lambda: models.compare_work_share([45.0, 30.0, 25.0]), False),  # under half
+        (lambda: models.compare_joint_rate(np.radians(900.0), joint="trail elbow extension"), True),
+        (
+            lambda: models.compare_joint_rate(np.radians(1774.0), joint="trail elbow extension"),
+            False,
+        ),
+        (lambda: models.compare_joint_rate(np.radians(1079.0), joint="lead wrist"), True),
+        (lambda: models.compare_joint_rate(np.radians(700.0), joint="lead wrist"), False),
+        (lambda: models.compare_club_energy(25.0, [60.0, 30.0, 10.0]), True),
+        (lambda: models.compare_club_energy(85.0, [60.0, 30.0, 10.0]), False),
+        (lambda: models.compare_ball_speed(52.98, 52.65), True),
+        (lambda: models.compare_ball_speed(52.98, 51.9), False),
         (lambda: models.compare_tempo(0.27), True),
         (lambda: models.compare_tempo(0.35), False),
     ],
@@ -115,8 +127,23 @@ def test_the_trunk_peak_rule_reads_the_peak_against_impact(swing):
         models.compare_trunk_peak(sequence, step=0.0)
 
 
+def test_the_ball_speed_of_a_point_mass_collision_by_hand():
+    # (1 + e) M v / (M + m), e = 0.83, m = 45.9 g: 1.83 x 0.2 x 40 / 0.2459
+    assert models.ball_speed(40.0, 0.2) == pytest.approx(1.83 * 0.2 * 40.0 / 0.2459, rel=1e-12)
+    with pytest.raises(ValueError, match="head_mass"):
+        models.ball_speed(40.0, 0.0)
+
+
+def test_rows_say_whether_they_are_like_for_like():
+    assert models.compare_speed(40.0).like
+    assert models.compare_shaft_rate(1.0, group="PGA").like
+    assert not models.compare_shaft_rate(1.0, group="LPGA").like  # unlike in sex
+    assert not models.compare_work_share([1.0, 1.0, 1.0]).like
+    assert not models.compare_wrist_gain(40.0, 30.0).like
+
+
 def test_a_trend_is_the_direction_of_the_change():
-    kwargs = {"key": "mackenzie_head_masses", "conditions": "onsets fixed"}
+    kwargs = {"key": "mackenzie_head_masses", "conditions": "onsets fixed", "like": True}
     assert models.compare_trend("head", speed_before=36.0, speed_after=35.5, **kwargs).agrees
     assert not models.compare_trend("head", speed_before=35.5, speed_after=36.0, **kwargs).agrees
 
@@ -131,19 +158,27 @@ def test_a_trend_is_the_direction_of_the_change():
         (lambda: models.compare_speed([1.0, 2.0]), ValueError, "speed"),
         (lambda: models.compare_speed(np.nan), ValueError, "speed"),
         (lambda: models.compare_shaft_rate(1.0, group="amateur"), ValueError, "group"),
+        (lambda: models.compare_joint_rate(1.0, joint="knee"), ValueError, "joint"),
+        (lambda: models.compare_club_energy(1.0, [1.0, -1.0, 1.0]), ValueError, "work"),
+        (lambda: models.compare_ball_speed(0.0, 50.0), ValueError, "speed_light"),
         (lambda: models.compare_wrist_gain(40.0, 0.0), ValueError, "speed_without_wrist"),
         (lambda: models.compare_work_share([1.0, 2.0]), ValueError, "work"),
         (lambda: models.compare_work_share([1.0, -2.0, 3.0]), ValueError, "work"),
         (
             lambda: models.compare_trend(
-                "x", key="ball", speed_before=1.0, speed_after=1.0, conditions="c"
+                "x", key="ball", speed_before=1.0, speed_after=1.0, conditions="c", like=True
             ),
             ValueError,
             "key",
         ),
         (
             lambda: models.compare_trend(
-                3, key="club_moi_difference", speed_before=1.0, speed_after=1.0, conditions="c"
+                3,
+                key="club_moi_difference",
+                speed_before=1.0,
+                speed_after=1.0,
+                conditions="c",
+                like=True,
             ),
             TypeError,
             "quantity",

@@ -22,7 +22,8 @@ humanoid upper body, random trees), ``_closed_chains`` (planar closed chains),
 planar driver), ``_generators`` (the swing's muscle-like torque generators),
 ``_downswing`` (the downswing under them and the grip loads), ``_impact`` (the clubhead
 reaching the ball), ``_timing`` (the onsets that maximise clubhead speed at impact),
-``_swing_study`` (the swing study's measures and its comparisons with published results),
+``_swing_study`` (the swing study's measures), ``_comparisons`` (its comparisons with
+published results),
 ``_population`` (the swing study's population, a golfer at a time), ``_population_run``
 (the population on ``dask.distributed`` and its results file; ``make population``),
 ``_driven_swing`` (the 3-D golfer driven through a planar swing) and ``_shared`` (what
@@ -33,6 +34,23 @@ from .. import tree
 from . import _shared, body_segments, golf_data, swing  # noqa: F401  (public submodules)
 from ._closed_chains import PlanarClosedChain, planar_closed_chain, two_grounded_links_jacobian
 from ._club import Club, driver
+from ._comparisons import (
+    Comparison,
+    ball_speed,
+    compare_ball_speed,
+    compare_club_energy,
+    compare_joint_rate,
+    compare_sequence,
+    compare_shaft_rate,
+    compare_speed,
+    compare_tempo,
+    compare_transfer,
+    compare_trend,
+    compare_trunk_peak,
+    compare_work_share,
+    compare_wrist_gain,
+    compare_wrist_onset,
+)
 from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
@@ -52,19 +70,8 @@ from ._population import POPULATION_STUDY_RANGES, GolferDraw, draw_golfers, opti
 from ._population_run import Population, read_population, run_population
 from ._shared import GOLFER_LENGTHS, BodyFrame
 from ._swing_study import (
-    Comparison,
     KinematicSequence,
     PassiveTransfer,
-    compare_sequence,
-    compare_shaft_rate,
-    compare_speed,
-    compare_tempo,
-    compare_transfer,
-    compare_trend,
-    compare_trunk_peak,
-    compare_work_share,
-    compare_wrist_gain,
-    compare_wrist_onset,
     kinematic_sequence,
     passive_transfer,
     positive_work,
@@ -127,6 +134,10 @@ __all__ = [
     "compare_work_share",
     "compare_tempo",
     "compare_transfer",
+    "compare_joint_rate",
+    "compare_club_energy",
+    "ball_speed",
+    "compare_ball_speed",
     "POPULATION_STUDY_RANGES",
     "GolferDraw",
     "draw_golfers",

@@ -57,6 +57,8 @@ SOURCES = (
     "Vena2011",
     "GroberCholewicki",
     "McNallyMcPhee2018",
+    "Tinmark2010",
+    "NesbitMcGinnis2014",
 )
 
 #: One inch, m (exact, by definition).
@@ -174,6 +176,9 @@ DATA = {
         "head inertia about its centre of mass, head frame, row by row (from g cm^2)",
     ),
     "ball_mass": Datum(0.0459, "kg", "ISEA2020Head", "measured", "ball mass (45.9 g)"),
+    "restitution": Datum(
+        0.83, "", "ISEA2020Head", "measured", "coefficient of restitution of the head and ball"
+    ),
     "max_club_length": Datum(
         MAX_CLUB_LENGTH, "m", "USGARules", "rule", "club length at most 48.0 in"
     ),
@@ -302,6 +307,30 @@ DATA = {
         "7-10 frames (+/- one frame, 33 ms); a plausibility band only",
         low=7 / 30,
         high=10 / 30,
+    ),
+    "pga_trail_elbow_extension_rate": Datum(
+        (np.radians(854.0), np.radians(150.0)),
+        "rad/s",
+        "Zheng2008a",
+        "measured",
+        "right (trail) elbow extension angular velocity, mean and standard deviation "
+        "(854 +/- 150 deg/s), 18 male professionals",
+    ),
+    "pga_lead_wrist_rate": Datum(
+        (np.radians(1085.0), np.radians(338.0)),
+        "rad/s",
+        "Zheng2008a",
+        "measured",
+        "left (lead) wrist angular velocity, mean and standard deviation (1085 +/- 338 "
+        "deg/s), 18 male professionals (the angle's definition is the paper's)",
+    ),
+    "energy_to_club_share": Datum(
+        (0.202, 0.268),
+        "",
+        "NesbitMcGinnis2014",
+        "measured",
+        "share of the energy developed by the body in the downswing that reaches the club, "
+        "four golfers (Nesbit & Serrano 2005, as quoted by Nesbit & McGinnis 2014)",
     ),
     "back_and_hip_work_share": Datum(
         (0.718, 0.722, 0.700, 0.687),
