@@ -55,7 +55,13 @@ from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
 from ._golfer3d import Golfer, golfer
-from ._impact import Impact, ball_at_address, locate_impact
+from ._impact import (
+    ADDRESS_WRIST_ANGLE,
+    ADDRESS_WRIST_RANGE,
+    Impact,
+    ball_at_address,
+    locate_impact,
+)
 from ._legs import LegsAndPelvis, legs_and_pelvis
 from ._mechanisms import (
     HUMANOID_BODIES,
@@ -109,6 +115,8 @@ __all__ = [
     "simulate_downswing",
     "GripLoads",
     "grip_loads",
+    "ADDRESS_WRIST_ANGLE",
+    "ADDRESS_WRIST_RANGE",
     "ball_at_address",
     "Impact",
     "locate_impact",
