@@ -1,7 +1,7 @@
 """Benchmark: the swing study's population on one ``dask.distributed`` worker and on two.
 
 Run with ``make bench-population``, or on its own:
-``OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_population.py [--count 8]``.
+``OPENBLAS_NUM_THREADS=1 .venv/bin/python bench/bench_population.py [--count 20]``.
 
 The same golfers (the first ``--count`` of the study's draw, seed 2026) are optimised
 by :func:`geomotion.models.run_population` on a ``LocalCluster`` of one worker process
@@ -16,24 +16,23 @@ Targets (issue 38, item 6): 200 golfers within 20 min on the 2-core machine (at 
 worker's throughput.  This is a report: it exits with status 0 whether or not the
 targets are met, and prints every missed target at the end.
 
-Measured on the 2-core machine (2026-12-05, 8 golfers, seed 2026; another session's
-work kept the load at 2.8-4.2 throughout):
+Measured on the 2-core machine (2026-12-05, 20 golfers, seed 2026, the machine otherwise
+idle, load 1.1-1.9):
 
 =========  =======  ============  ==========================
 workers    wall, s  golfers/min   s of a worker per golfer
 =========  =======  ============  ==========================
-1          249.1    1.93          31.1
-2          125.5    3.82          31.4
+1          138.1    8.69          6.9
+2          70.4     17.05         7.0
 =========  =======  ============  ==========================
 
-Two workers: a speed-up of 1.98 over one.  The golfers' own times spread from 5 to
-100 s (median 19 s): 4 of 8 reached an optimum from the one start (5-7 s), 4 needed
-the fallback starts, and the two that failed (1 "no reaching swing", 1 "certificate
-failed") cost the most, the search running every SLSQP start to its 20 iterations.  At
-31 s of a worker per golfer, 200 golfers take about 52 min on the two cores, not the
-20 min of the target: the cost is ``optimise_onsets``' own (a golfer that reaches the
-ball from the one start costs 5-6 s, one that does not up to 100 s), which this study
-calls and does not change.  The full run of ``make population``: see the CHANGELOG.
+Two workers: a speed-up of 1.96 over one.  The golfers' own times spread from 4.5 to 16 s
+(median 6.0 s; 18 optima, 1 certificate failed, 1 with no reaching swing).  At this
+cost 200 golfers take about 12 min on the two cores.  With 8 golfers the speed-up was
+1.72: one 13 s golfer left a worker idle at the end, which more golfers average out.
+The full run of ``make population`` (200 golfers, while other work shared the machine):
+1083 s, 10.8 s of a worker per golfer; 158 optima, 31 failed certificates, 11 golfers
+with no reaching swing.
 """
 
 import argparse
@@ -67,7 +66,7 @@ def run(count, workers):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=8, help="golfers per run (default 8)")
+    parser.add_argument("--count", type=int, default=20, help="golfers per run (default 20)")
     count = parser.parse_args().count
     print(f"{count} golfers (seed 2026) on {os.cpu_count()} cores; load {os.getloadavg()[0]:.2f}")
     walls = {}
