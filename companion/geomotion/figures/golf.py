@@ -666,8 +666,8 @@ def impact_speed_histogram_figure(speeds, *, reference=None):
 def ground_reaction_figure(*, golfer, driven, resultant, friction):
     r"""Figure: what the ground must supply to the 3-D golfer's prescribed downswing.
 
-    Three panels over the samples of ``driven`` (the motion of equation
-    :eq:`eq-ch3-least-energy`): (a) the ground's resultant force, its
+    Three panels over the samples of ``driven`` (the least-energy motion of
+    :func:`geomotion.models.drive_golfer`): (a) the ground's resultant force, its
     vertical component and the magnitude of its horizontal part, against the golfer's
     weight; (b) a top view of the two planted soles (``golfer.sole_outline()`` at
     ``golfer.sole_poses()``) and the resultant's centre of pressure on the ground,

@@ -35,8 +35,7 @@ __all__ = ["DrivenSwing", "drive_golfer", "ground_wrench"]
 class DrivenSwing:
     r"""Result of :func:`drive_golfer`: the 3-D golfer's prescribed downswing.
 
-    Equations of the book: :eq:`eq-ch3-least-energy` and
-    :eq:`eq-ch2-minimum-energy-velocity`.
+    Equation of the book: :eq:`eq-ch2-minimum-energy-velocity` (with the rows below).
 
     Attributes
     ----------
@@ -146,8 +145,7 @@ class _Rule:
 def drive_golfer(golfer, planar, run, *, stride=2, index=None):
     r"""Drive the 3-D golfer through a planar downswing (a prescribed motion).
 
-    Equations of the book: :eq:`eq-ch3-least-energy` and
-    :eq:`eq-ch2-minimum-energy-velocity`.
+    Equation of the book: :eq:`eq-ch2-minimum-energy-velocity` (with the rows below).
 
     **The clubhead**: the face centre follows the planar face centre :math:`c(t)`, carried
     into the world by the plane's frame :math:`F` (``DrivenSwing.plane``): x along the

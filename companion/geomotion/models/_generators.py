@@ -63,6 +63,8 @@ GENERATOR_RANGES = {
 class SwingGenerators:
     r"""Hub, lead-shoulder and lead-wrist torque generators with the wrist's end stops.
 
+    Equation of the book: :eq:`eq-ch3-generator`.
+
     .. math:: u_j = s_j\,a_j(t)\,T_{0j}\,f_j(v_j) + \tau_{stop}(q_2)\,[j = 2],\qquad
               a_j(t) = 1 - e^{-(t - t_j)/\tau_a}\ (t \ge t_j)
 

@@ -225,6 +225,8 @@ def _reaching_onsets(swings):
 def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **options):
     r"""The shoulder and wrist onsets (after the hub's) that maximise clubhead speed at impact.
 
+    Equation of the book: :eq:`eq-ch3-onsets`.
+
     .. math:: \max_{t_s,\ t_w}\ s(t_s, t_w)\quad\text{subject to}\quad m(t_s, t_w) = 0,
               \quad t \in [-0.1, 0.3]\ \text{s}
 

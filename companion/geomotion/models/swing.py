@@ -581,7 +581,7 @@ def swing_plane_golfer(
 
 
 #: The club and segment ranges of the population study
-#: (:data:`geomotion.models.POPULATION_STUDY_RANGES`), each uniform: segment
+#: (``geomotion.models.POPULATION_STUDY_RANGES``), each uniform: segment
 #: length factors (every ``segment_scales`` key, independently; +/- 5 %, a modelling
 #: choice), shaft and grip mass and club length (the trade ranges of ``DATA``), head mass
 #: (kg; from MacKenzie et al.'s lightest head, 174 g, to the measured 204 g head).
