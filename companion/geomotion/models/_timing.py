@@ -203,6 +203,16 @@ def _slsqp_optima(swings, starts):
     return found, misses
 
 
+def _stationarity(swings, x):
+    """Speed, its gradient, the miss's gradient, the multiplier, the speed's slope along the
+    constraint and the KKT residual at onsets ``x`` (see :class:`TimingOptimum`)."""
+    speed, _, ds, dm = swings.values_and_gradients(x)
+    free = (x > ONSET_BOUNDS[0] + 1e-6) & (x < ONSET_BOUNDS[1] - 1e-6)
+    multiplier = float(ds[free] @ dm[free] / (dm[free] @ dm[free])) if free.any() else 0.0
+    slope = float(np.linalg.norm((ds - multiplier * dm)[free]))
+    return speed, ds, dm, multiplier, slope, slope / float(np.linalg.norm(ds))
+
+
 def _reaching_onsets(swings):
     """Every shoulder onset whose swing reaches the ball: a 5 ms grid over the bounds
     brackets the roots of the miss, Brent's method refines each (speed, onset), and the
@@ -233,7 +243,8 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     with :math:`s` the clubhead speed and :math:`m` the miss at impact
     (:func:`geomotion.models.simulate_downswing`).  With the wrist: a 21 x 21 grid of
     onsets 20 ms apart over the bounds (one batched run) brackets the reaching swings
-    along the wrist onset; the fastest starts SLSQP
+    along the wrist onset; the fastest starts SLSQP (restarted where it stopped, at most
+    twice, while the KKT residual is above its bound)
     (``scipy.optimize.minimize``), with gradients by central differences (step 0.2 ms,
     every perturbed run in one batched simulation).  Without ``wrist`` the wrist generator is off, only :math:`t_s`
     is free and the one equality leaves a finite feasible set: every root of :math:`m`
@@ -321,11 +332,14 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, dt=2e-3, **op
     speeds = np.array([f[0] for f in found])
     onsets = np.array([f[1] for f in found])
     x = onsets[np.argmax(speeds)]
-    speed, miss, ds, dm = swings.values_and_gradients(x)
-    free = (x > ONSET_BOUNDS[0] + 1e-6) & (x < ONSET_BOUNDS[1] - 1e-6)
-    multiplier = float(ds[free] @ dm[free] / (dm[free] @ dm[free])) if free.any() else 0.0
-    slope = float(np.linalg.norm((ds - multiplier * dm)[free]))
-    kkt = slope / float(np.linalg.norm(ds))
+    speed, ds, dm, multiplier, slope, kkt = _stationarity(swings, x)
+    for _ in range(2 if wrist else 0):  # SLSQP stopped short: restart it where it stopped
+        if kkt <= 1e-2:
+            break
+        polished = _slsqp_optima(swings, x[None, :])[0]
+        if polished and _stationarity(swings, polished[0][1])[5] < kkt:
+            x = polished[0][1]
+            speed, ds, dm, multiplier, slope, kkt = _stationarity(swings, x)
     ds_half = swings.values_and_gradients(x, _STEP / 2)[2]
     gradient_error = float(np.max(np.abs(ds - ds_half)) / np.linalg.norm(ds))
     shortfall = 0.0 if grid_speed is None else max(0.0, grid_speed - speed)
