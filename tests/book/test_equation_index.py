@@ -126,9 +126,7 @@ def test_the_book_labels_its_equations_once_each():
     labels = book_labels()
     # the chapters' labels and the conventions page's, in both syntaxes
     assert len(labels) >= 100
-    assert {"eq-ch2-general-control", "eq-pose-map", "conv-pose", "eq-ch3-onsets"} <= set(
-        labels
-    )
+    assert {"eq-ch2-general-control", "eq-pose-map", "conv-pose", "eq-ch3-onsets"} <= set(labels)
     twice = {label: files for label, files in labels.items() if len(files) > 1}
     assert not twice, f"labels defined more than once: {twice}"
 
