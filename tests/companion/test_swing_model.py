@@ -301,3 +301,15 @@ def test_bad_inputs_name_the_argument(golfer):
         models.simulate_downswing(two, models.swing_generators([ONSET] * 2), q0=np.zeros((3, 5)))
     with pytest.raises(TypeError, match="^generators: expected a SwingGenerators"):
         models.simulate_downswing(golfer, (100.0, 60.0, 20.0))
+
+
+def test_a_repeated_golfer_is_the_same_set_in_every_row():
+    golfer = models.swing_plane_golfer(body_mass=72.0, club=models.driver(added_inertia=0.04))
+    batch = golfer.repeated(3)
+    q = np.array([0.3, -0.4, -1.0, 0.5, -1.2])
+    assert batch.batch_shape == (3,)
+    np.testing.assert_array_equal(batch.mass_matrix(np.tile(q, (3, 1)))[2], golfer.mass_matrix(q))
+    with pytest.raises(ValueError, match="repeated"):
+        batch.repeated(2)
+    with pytest.raises(ValueError, match="count"):
+        golfer.repeated(0)

@@ -512,20 +512,6 @@ def _wrist_onsets(optimum):
     return np.asarray(optimum.onset, dtype=float)
 
 
-def _repeat_golfer(golfer, count):
-    """The one parameter set ``golfer`` as a batch of ``count`` identical sets (as
-    :func:`geomotion.models.optimise_onsets` batches its runs)."""
-    p = golfer.parameters
-    return models.swing_plane_golfer(
-        body_mass=np.full(count, float(p["body_mass"])),
-        height=float(p["height"]),
-        sex=[p["sex"]] * count,
-        club=p["club"],
-        plane_inclination=float(p["plane_inclination"]),
-        segment_scales={k: float(v) for k, v in p["segment_scales"].items()},
-    )
-
-
 def _axis(values, name):
     """A grid axis: at least two increasing finite onsets, s."""
     values = _validate.real_array(values, name)
@@ -589,7 +575,7 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
     ball = np.broadcast_to(optimum.ball, (count, 2))
     generators = models.swing_generators(onset, **optimum.options)
     impact = models.simulate_downswing(
-        _repeat_golfer(golfer, count), generators, ball=ball, dt=2e-3
+        golfer.repeated(count), generators, ball=ball, dt=2e-3
     ).impact
     speed = np.where(impact.crossed, impact.speed, np.nan).reshape(S.shape)
     miss = np.where(impact.crossed, impact.miss, np.nan).reshape(S.shape)

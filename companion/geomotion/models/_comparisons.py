@@ -101,6 +101,32 @@ def _finite(value, name):
     return float(value)
 
 
+def _positive_works(work):
+    """``work`` as 3 non-negative works (J) with a positive sum, or a ValueError."""
+    work = _validate.trailing_shape(work, "work", (3,))
+    if work.ndim != 1 or np.any(work < 0) or not work.sum() > 0:
+        raise ValueError(f"work: expected 3 non-negative works with a positive sum, got {work}")
+    return work
+
+
+def _rate_row(quantity, key, peak_rate, *, same_quantity, like):
+    """A peak rate (rad/s) against a published mean and standard deviation, DATA[key]:
+    agreement within one standard deviation."""
+    datum = DATA[key]
+    mean, sd = datum.value
+    return Comparison(
+        quantity=quantity,
+        source=datum.source,
+        strength=datum.strength,
+        published=f"{np.degrees(mean):.0f} +/- {np.degrees(sd):.0f} deg/s",
+        model=f"{np.degrees(peak_rate):.0f} deg/s",
+        same_quantity=same_quantity,
+        like=like,
+        rule="within one standard deviation of the mean",
+        agrees=bool(abs(peak_rate - mean) <= sd),
+    )
+
+
 def compare_speed(speed):
     """Clubhead speed at impact, m/s, against the low-handicap range (MacKenzie et al. 2015).
 
@@ -158,19 +184,13 @@ def compare_shaft_rate(peak_rate, *, group):
     keys = {"PGA": "pga_shaft_angular_velocity", "LPGA": "lpga_shaft_angular_velocity"}
     if group not in keys:
         raise ValueError(f"group: expected 'PGA' or 'LPGA', got {group!r}")
-    datum = DATA[keys[group]]
-    mean, sd = datum.value
-    return Comparison(
-        quantity=f"peak club angular velocity, {group} professionals",
-        source=datum.source,
-        strength=datum.strength,
-        published=f"{np.degrees(mean):.0f} +/- {np.degrees(sd):.0f} deg/s",
-        model=f"{np.degrees(peak_rate):.0f} deg/s",
+    return _rate_row(
+        f"peak club angular velocity, {group} professionals",
+        keys[group],
+        peak_rate,
         same_quantity="comparable: their 3-D shaft rate is at least our in-plane one"
         + ("" if group == "PGA" else "; unlike in sex (female players, a male model)"),
         like=group == "PGA",
-        rule="within one standard deviation of the mean",
-        agrees=bool(abs(peak_rate - mean) <= sd),
     )
 
 
@@ -385,9 +405,7 @@ def compare_work_share(work):
     ValueError
         If ``work`` is not 3 non-negative numbers with a positive sum.
     """
-    work = _validate.trailing_shape(work, "work", (3,))
-    if work.ndim != 1 or np.any(work < 0) or not work.sum() > 0:
-        raise ValueError(f"work: expected 3 non-negative works with a positive sum, got {work}")
+    work = _positive_works(work)
     datum = DATA["back_and_hip_work_share"]
     low, high = min(datum.value), max(datum.value)
     share = work[0] / work.sum()
@@ -510,18 +528,8 @@ def compare_joint_rate(peak_rate, *, joint):
     if joint not in keys:
         raise ValueError(f"joint: expected one of {tuple(keys)}, got {joint!r}")
     key, like, sameness = keys[joint]
-    datum = DATA[key]
-    mean, sd = datum.value
-    return Comparison(
-        quantity=f"peak {joint} rate, PGA professionals",
-        source=datum.source,
-        strength=datum.strength,
-        published=f"{np.degrees(mean):.0f} +/- {np.degrees(sd):.0f} deg/s",
-        model=f"{np.degrees(peak_rate):.0f} deg/s",
-        same_quantity=sameness,
-        like=like,
-        rule="within one standard deviation of the mean",
-        agrees=bool(abs(peak_rate - mean) <= sd),
+    return _rate_row(
+        f"peak {joint} rate, PGA professionals", key, peak_rate, same_quantity=sameness, like=like
     )
 
 
@@ -547,9 +555,7 @@ def compare_club_energy(club_energy, work):
         with a positive sum.
     """
     club_energy = _finite(club_energy, "club_energy")
-    work = _validate.trailing_shape(work, "work", (3,))
-    if work.ndim != 1 or np.any(work < 0) or not work.sum() > 0:
-        raise ValueError(f"work: expected 3 non-negative works with a positive sum, got {work}")
+    work = _positive_works(work)
     datum = DATA["energy_to_club_share"]
     low, high = datum.value
     share = club_energy / work.sum()

@@ -16,7 +16,7 @@ from ._downswing import simulate_downswing
 from ._generators import swing_generators
 from ._impact import Impact, ball_at_address
 from ._shared import frozen
-from .swing import SwingPlaneGolfer, swing_plane_golfer
+from .swing import SwingPlaneGolfer
 
 __all__ = ["TimingOptimum", "optimise_onsets"]
 
@@ -92,19 +92,6 @@ ONSET_BOUNDS = (-0.1, 0.3)
 _STEP = 2e-4  # s, central-difference step of the onset gradients
 
 
-def _repeat(golfer, count):
-    """The scalar ``golfer`` repeated as a batch of ``count`` identical parameter sets."""
-    p = golfer.parameters
-    return swing_plane_golfer(
-        body_mass=np.full(count, float(p["body_mass"])),
-        height=float(p["height"]),
-        sex=[p["sex"]] * count,
-        club=p["club"],
-        plane_inclination=float(p["plane_inclination"]),
-        segment_scales={k: float(v) for k, v in p["segment_scales"].items()},
-    )
-
-
 class _Swings:
     """Speed and miss at impact for rows of onsets, one batched run per call, cached."""
 
@@ -120,7 +107,7 @@ class _Swings:
         onset[:, 1 : 1 + X.shape[1]] = X
         onset -= onset.min(axis=1, keepdims=True)
         active = (1.0, 1.0, 1.0 if self.wrist else 0.0)
-        golfer = _repeat(self.golfer, len(X))
+        golfer = self.golfer.repeated(len(X))
         generators = swing_generators(onset, active=active, **self.options)
         ball = np.broadcast_to(self.ball, (len(X), 2))
         return simulate_downswing(golfer, generators, ball=ball, dt=self.dt)

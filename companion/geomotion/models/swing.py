@@ -386,6 +386,30 @@ class SwingPlaneGolfer:
 
     # One parameter set ---------------------------------------------------------
 
+    def repeated(self, count):
+        """This one parameter set as a batch of ``count`` identical sets (batch_shape
+        ``(count,)``), e.g. for one batched run over several inputs.
+
+        Raises
+        ------
+        ValueError
+            If the golfer is already a batch, or ``count`` is not a positive integer.
+        """
+        if self.batch_shape != ():
+            raise ValueError(
+                f"repeated: expected a golfer of one parameter set, got batch {self.batch_shape}"
+            )
+        count = _validate.count(count, "count", minimum=1, whole_floats=False)
+        p = self.parameters
+        return swing_plane_golfer(
+            body_mass=np.full(count, float(p["body_mass"])),
+            height=float(p["height"]),
+            sex=[p["sex"]] * count,
+            club=p["club"],
+            plane_inclination=float(p["plane_inclination"]),
+            segment_scales={k: float(v) for k, v in p["segment_scales"].items()},
+        )
+
     def parameter_set(self, i):
         """The golfer of parameter set ``i`` of a batch (a scalar golfer)."""
         if self.batch_shape == ():
