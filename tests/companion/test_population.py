@@ -106,6 +106,8 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
         kkt_residual=1e-3,
         tangent_slope=0.2,
         gradient_error=2e-3,
+        kink=None,
+        neighbour_slopes=np.array([-0.3, -0.7]),
     )
     monkeypatch.setattr(_population, "optimise_onsets", lambda golfer, **options: optimum)
     row = models.optimise_golfer(draw)
@@ -114,6 +116,7 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     expected |= {"shaft_lean": 3.1, "lead_arm_below_horizontal": 4.1}
     expected |= {"shaft_angular_velocity": 5.1, "wrist_onset_arm_angle": 0.5}
     expected |= {"kkt_residual": 1e-3, "tangent_slope": 0.2, "gradient_error": 2e-3}
+    expected |= {"at_kink": 0.0, "steepest_neighbour_slope": -0.3}
     assert {name: row[name] for name in expected} == expected
     sequence, work = models.kinematic_sequence(run), models.positive_work(run)
     assert row["peak_club_rate"] == sequence.peak_rate[2]
@@ -123,14 +126,29 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     # the fixed-onset runs at these (not optimal) onsets: two swings, two speeds
     assert 10 < row["speed_head_200"] < 60 and 10 < row["speed_head_174"] < 60
     assert row["speed_head_200"] != row["speed_head_174"]
+    # ... from the drawn top of the backswing, with the radial stop at its wrist cock
+    heavy = draw.golfer(head_mass=0.2)
+    again = models.simulate_downswing(
+        heavy,
+        models.swing_generators([0.0, 0.02, 0.07], **draw.generator_options()),
+        q0=heavy.top_of_backswing(
+            hub_turn=draw.top_hub_turn,
+            lead_arm_above_horizontal=draw.top_lead_arm_above_horizontal,
+            wrist_cock=draw.top_wrist_cock,
+        ),
+        dt=2e-3,
+    ).impact
+    assert row["speed_head_200"] == pytest.approx(float(again.speed), rel=1e-12)
+    assert draw.generator_options()["top_wrist_cock"] == draw.top_wrist_cock
     assert abs(row["miss_head_174"]) < 0.3 and abs(row["miss_head_200"]) < 0.3
     header = "index,sex,height,body_mass,upper_arm_scale,forearm_scale,hand_scale,palm_scale,"
     header += "shoulder_width_scale,trunk_scale,head_mass,shaft_mass,grip_mass,club_length,"
     header += "hub_peak,shoulder_peak,wrist_peak,arm_max_velocity,shape,time_constant,"
-    header += "ulnar_range,stop_angle,status,shoulder_onset,wrist_onset,speed,"
+    header += "ulnar_range,stop_angle,top_hub_turn,top_lead_arm_above_horizontal,"
+    header += "top_wrist_cock,status,shoulder_onset,wrist_onset,speed,"
     header += "impact_time,miss,path_angle,shaft_lean,lead_arm_below_horizontal,"
-    header += "shaft_angular_velocity,wrist_onset_arm_angle,kkt_residual,tangent_slope,"
-    header += "gradient_error,peak_club_rate,trunk_peak_lead,proximal_to_distal,hub_work_share,"
+    header += "shaft_angular_velocity,wrist_onset_arm_angle,at_kink,steepest_neighbour_slope,"
+    header += "kkt_residual,tangent_slope,gradient_error,peak_club_rate,trunk_peak_lead,proximal_to_distal,hub_work_share,"
     header += "speed_head_174,miss_head_174,speed_head_200,miss_head_200,wall_time"
     path = _population_file(tmp_path, [row])
     assert header in path.read_text().splitlines()
@@ -232,12 +250,15 @@ def test_run_population_on_a_local_cluster_matches_optimise_golfer(tmp_path):
         # a certified optimum that reaches the ball, inside the onsets' bounds
         assert 20 < row["speed"] < 70 and abs(row["miss"]) <= 1e-4
         assert 0.15 < row["impact_time"] < 0.4
-        assert row["kkt_residual"] <= 1e-2 and row["gradient_error"] <= 5e-2
+        assert row["steepest_neighbour_slope"] <= 1.0
+        if row["at_kink"] == 0.0:
+            assert row["tangent_slope"] <= 1.0 and row["gradient_error"] <= 5e-2
         assert -0.1 <= row["shoulder_onset"] <= 0.3 and -0.1 <= row["wrist_onset"] <= 0.3
         # the row's onsets, run again on the run's clock with the drawn head, give its speed
         onset = np.array([0.0, row["shoulder_onset"], row["wrist_onset"]])
         generators = models.swing_generators(onset - onset.min(), **draw.generator_options())
-        rerun = models.simulate_downswing(draw.golfer(), generators, dt=2e-3).impact
+        q0 = draw.golfer().top_of_backswing(**draw.top())
+        rerun = models.simulate_downswing(draw.golfer(), generators, q0=q0, dt=2e-3).impact
         assert rerun.speed == pytest.approx(row["speed"], abs=1e-9)
         # the fixed-onset runs: the heavier head is slower (MacKenzie et al. 2015's trend)
         assert row["speed_head_200"] < row["speed_head_174"] < 1.1 * row["speed"]

@@ -161,3 +161,59 @@ def test_no_neighbour_on_the_constraint_is_faster(optimum):
         speed, miss = swings.values_and_gradients(y)[:2]
         assert abs(miss) < 1e-6
         assert speed < optimum.speed
+
+
+def test_bad_top_postures_are_refused():
+    with pytest.raises(TypeError, match="top: expected a mapping"):
+        _timing.optimise_onsets(GOLFER, top=[1.4])
+    with pytest.raises(ValueError, match="top: expected keys among"):
+        _timing.optimise_onsets(GOLFER, top={"hub": 1.4})
+    with pytest.raises(ValueError, match="top\\['wrist_cock'\\]"):
+        _timing.optimise_onsets(GOLFER, top={"wrist_cock": -1.0})
+
+
+@pytest.mark.slow
+def test_the_top_posture_starts_every_swing_and_sets_the_radial_stop():
+    top = {"hub_turn": np.radians(95.0), "wrist_cock": np.radians(105.0)}
+    optimum = _timing.optimise_onsets(GOLFER, top=top)
+    start = optimum.downswing.trajectory.q[0]
+    np.testing.assert_allclose(start, GOLFER.top_of_backswing(**top), atol=1e-12)
+    assert start[0] == pytest.approx(-np.radians(95.0)) and start[2] == pytest.approx(
+        -np.radians(105.0)
+    )
+    assert optimum.generators.wrist_stop.q_min == pytest.approx(-np.radians(105.0))
+    assert dict(optimum.top) == top
+    assert abs(optimum.impact.miss) < 1e-4 and optimum.speed >= optimum.grid_speed - 0.1
+
+
+@pytest.mark.slow
+def test_an_optimum_on_a_kink_is_certified_by_its_one_sided_slopes():
+    """A drawn golfer whose fastest reaching swing switches the wrist on with the hub:
+    the speed has a kink there (the swing starts with whichever is first)."""
+    from geomotion.models import _population
+
+    draw = models.draw_golfers(18)[17]
+    golfer, options = draw.golfer(), draw.generator_options()
+    optimum = _timing.optimise_onsets(golfer, top=draw.top(), **options)
+    assert optimum.kink == ("hub", "wrist") and optimum.onset[2] == 0.0
+    assert optimum.kkt_residual is None and optimum.gradient_error is None
+    # independently: the speed along the constraint, 1 ms either side, measured by runs
+    # whose wrist onset is moved and whose shoulder onset is re-solved onto the ball
+    swings = _timing._Swings(
+        golfer,
+        True,
+        {"top_wrist_cock": draw.top_wrist_cock, **options},
+        optimum.ball,
+        _population._DT,
+        golfer.top_of_backswing(**draw.top()),
+    )
+    x = optimum.onset[1:]
+    for wrist in (-1e-3, 1e-3):
+        y = np.array([x[0], wrist])
+        for _ in range(4):
+            _, miss, _, dm = swings.values_and_gradients(y)
+            y = y - np.array([miss / dm[0], 0.0])
+        speed, miss = swings.values_and_gradients(y)[:2]
+        assert abs(miss) < 1e-6
+        assert speed < optimum.speed - 1e-3  # slower by at least 1 mm/s on each side
+    assert np.all(optimum.neighbour_slopes < -1.0) and len(optimum.neighbour_slopes) == 2

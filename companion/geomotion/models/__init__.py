@@ -14,7 +14,7 @@ public names, and three modules are public in their own right:
 * :mod:`geomotion.models.body_segments`: de Leva's (1996) segment data;
 * :mod:`geomotion.models.golf_data`: the golf case study's sourced numbers;
 * :mod:`geomotion.models.swing`: the swing-plane golfer (with ``BODY_NAMES``,
-  ``INPUT_MATRIX`` and ``POPULATION_RANGES``).
+  ``INPUT_MATRIX``, ``POPULATION_RANGES`` and ``TOP_RANGES``).
 
 The others are internal (a leading underscore): ``_mechanisms`` (the teaching arm, the
 humanoid upper body, random trees), ``_closed_chains`` (planar closed chains),

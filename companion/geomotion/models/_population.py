@@ -33,7 +33,7 @@ from ._impact import ball_at_address
 from ._swing_study import kinematic_sequence, positive_work
 from ._timing import optimise_onsets
 from .golf_data import DATA
-from .swing import POPULATION_RANGES, swing_plane_golfer
+from .swing import POPULATION_RANGES, TOP_RANGES, swing_plane_golfer
 
 __all__ = [
     "POPULATION_STUDY_RANGES",
@@ -63,6 +63,8 @@ POPULATION_STUDY_RANGES = {
     "time_constant": GENERATOR_RANGES["time_constant"],  # s; modelling choice
     "ulnar_range": GENERATOR_RANGES["ulnar_range"],  # rad; AAOS goniometric means 26-41 deg
     "stop_angle": GENERATOR_RANGES["stop_angle"],  # rad; modelling choice
+    # the top-of-backswing posture (TOP_RANGES: stated, no source gives it)
+    **{f"top_{name}": TOP_RANGES[name] for name in TOP_RANGES},  # rad
 }
 
 #: The two heads of the fixed-onset runs, kg: MacKenzie et al.'s (2015) lightest and heaviest.
@@ -70,13 +72,16 @@ HEAD_MASSES = (min(DATA["mackenzie_head_masses"].value), max(DATA["mackenzie_hea
 _HEADS = tuple(f"head_{round(1000 * m)}" for m in HEAD_MASSES)
 _DT = 2e-3  # s: optimise_onsets' default simulation step, used by the fixed-onset runs too
 
+#: The certificate's columns of a smooth optimum (empty at a kink, ``at_kink`` = 1).
+SMOOTH_CERTIFICATE = ("kkt_residual", "tangent_slope", "gradient_error")
 #: Statuses of a row: an optimum, or the ConvergenceError that stopped the search.
 STATUSES = ("optimum", "no reaching swing", "certificate failed")
 PARAMETER_COLUMNS = ("index", "sex", *POPULATION_STUDY_RANGES)
 RESULT_COLUMNS = (
     *("shoulder_onset", "wrist_onset", "speed", "impact_time", "miss", "path_angle"),
     *("shaft_lean", "lead_arm_below_horizontal", "shaft_angular_velocity"),
-    *("wrist_onset_arm_angle", "kkt_residual", "tangent_slope", "gradient_error"),
+    *("wrist_onset_arm_angle", "at_kink", "steepest_neighbour_slope"),
+    *SMOOTH_CERTIFICATE,
     *("peak_club_rate", "trunk_peak_lead", "proximal_to_distal", "hub_work_share"),
     *(f"{quantity}_{head}" for head in _HEADS for quantity in ("speed", "miss")),
 )
@@ -91,12 +96,14 @@ class GolferDraw:
     ----------
     index : int
         Its place in the draw, from 0.
-    height, body_mass, upper_arm_scale, ..., stop_angle : float
+    height, body_mass, upper_arm_scale, ..., top_wrist_cock : float
         One per key of ``POPULATION_STUDY_RANGES``, in its units: the golfer
         (:func:`geomotion.models.swing_plane_golfer`, male; the ``*_scale`` factors are
-        its ``segment_scales``), the driver's parts (:func:`geomotion.models.driver`) and
+        its ``segment_scales``), the driver's parts (:func:`geomotion.models.driver`),
         the generators (:func:`geomotion.models.swing_generators`; ``arm_max_velocity``
-        is the shoulder's and the wrist's, the hub's stays 30 rad/s).
+        is the shoulder's and the wrist's, the hub's stays 30 rad/s) and the top of the
+        backswing (``top_*``, the keys of ``TOP_RANGES``; the radial wrist stop follows
+        ``top_wrist_cock``).
     """
 
     index: int
@@ -120,6 +127,9 @@ class GolferDraw:
     time_constant: float
     ulnar_range: float
     stop_angle: float
+    top_hub_turn: float
+    top_lead_arm_above_horizontal: float
+    top_wrist_cock: float
 
     def golfer(self, *, head_mass=None):
         """The swing-plane golfer of this draw (male fractions).
@@ -165,7 +175,18 @@ class GolferDraw:
             "time_constant": self.time_constant,
             "ulnar_range": self.ulnar_range,
             "stop_angle": self.stop_angle,
+            "top_wrist_cock": self.top_wrist_cock,
         }
+
+    def top(self):
+        """Keyword arguments of ``SwingPlaneGolfer.top_of_backswing`` (and ``top`` of
+        :func:`geomotion.models.optimise_onsets`) for this draw, rad.
+
+        Returns
+        -------
+        dict
+        """
+        return {name: getattr(self, f"top_{name}") for name in TOP_RANGES}
 
 
 def draw_golfers(count, *, rng=2026):
@@ -224,7 +245,9 @@ def optimise_golfer(draw):
         ConvergenceError, and then every result is None, never a number); onsets (s),
         speed (m/s), impact time (s), miss (m), path angle, shaft lean, lead arm below the
         horizontal (rad), shaft angular velocity at impact (rad/s), wrist-onset arm angle
-        (rad), the certificate (``kkt_residual``, ``tangent_slope`` (m/s)/s,
+        (rad), the certificate (``at_kink``, 1.0 at a kink and 0.0 at a smooth optimum;
+        ``steepest_neighbour_slope`` (m/s)/s; and at a smooth optimum only,
+        ``SMOOTH_CERTIFICATE``: ``kkt_residual``, ``tangent_slope`` (m/s)/s,
         ``gradient_error``), the club's peak angular velocity before impact (rad/s), how
         long before impact the trunk's rate peaks (s), whether the peaks are proximal to
         distal (1.0 or 0.0), the hub's share of the positive work, ``speed_head_174``,
@@ -244,7 +267,7 @@ def optimise_golfer(draw):
     row = {"index": draw.index, "sex": "male", **dataclasses.asdict(draw)}
     row.update(dict.fromkeys(RESULT_COLUMNS))
     try:
-        optimum = optimise_onsets(draw.golfer(), dt=_DT, **draw.generator_options())
+        optimum = optimise_onsets(draw.golfer(), top=draw.top(), dt=_DT, **draw.generator_options())
     except ConvergenceError as error:
         row["status"] = "certificate failed" if "certificate" in str(error) else "no reaching swing"
         row["wall_time"] = time.perf_counter() - start
@@ -263,6 +286,8 @@ def optimise_golfer(draw):
         },
         shaft_angular_velocity=float(impact.shaft_angular_velocity),
         wrist_onset_arm_angle=optimum.wrist_onset_arm_angle,
+        at_kink=float(optimum.kink is not None),
+        steepest_neighbour_slope=float(np.max(optimum.neighbour_slopes)),
         kkt_residual=optimum.kkt_residual,
         tangent_slope=optimum.tangent_slope,
         gradient_error=optimum.gradient_error,
@@ -277,7 +302,9 @@ def optimise_golfer(draw):
     heads = draw.golfer(head_mass=np.array(HEAD_MASSES))
     clock = np.broadcast_to(optimum.onset - optimum.onset.min(), (len(HEAD_MASSES), 3))
     generators = swing_generators(clock, **draw.generator_options())
-    fixed = simulate_downswing(heads, generators, ball=ball_at_address(heads), dt=_DT).impact
+    q0 = heads.top_of_backswing(**draw.top())
+    fixed = simulate_downswing(heads, generators, ball=ball_at_address(heads), q0=q0, dt=_DT)
+    fixed = fixed.impact
     for k, head in enumerate(_HEADS):
         if fixed.crossed[k]:
             row[f"speed_{head}"] = float(fixed.speed[k])

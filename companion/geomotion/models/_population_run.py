@@ -32,6 +32,7 @@ from ._population import (
     HEAD_MASSES,
     POPULATION_STUDY_RANGES,
     RESULT_COLUMNS,
+    SMOOTH_CERTIFICATE,
     STATUSES,
     GolferDraw,
     draw_golfers,
@@ -227,7 +228,8 @@ def _parsed(row, path, line):
     except ValueError as error:
         raise ValueError(f"{where}: expected numbers, got {row} ({error})") from None
     empty = [name for name in RESULT_COLUMNS if parsed[name] is None]
-    required = [name for name in empty if name not in _HEAD_COLUMNS]
+    optional = _HEAD_COLUMNS + (SMOOTH_CERTIFICATE if parsed["at_kink"] == 1.0 else ())
+    required = [name for name in empty if name not in optional]
     if parsed["status"] == "optimum" and required:
         raise ValueError(f"{where}: an optimum without {required}")
     if parsed["status"] != "optimum" and len(empty) < len(RESULT_COLUMNS):

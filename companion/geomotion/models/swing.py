@@ -77,6 +77,7 @@ of the particle sum.
 """
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -94,6 +95,7 @@ __all__ = [
     "BODY_NAMES",
     "INPUT_MATRIX",
     "POPULATION_RANGES",
+    "TOP_RANGES",
 ]
 
 #: Gravitational acceleration, m/s^2 (the package's planar models' value).
@@ -130,6 +132,15 @@ _TOP = {
     "lead_arm_above_horizontal": np.radians(30.0),
     "wrist_cock": np.radians(90.0),
 }
+#: Ranges of the top-of-backswing posture, rad (stated, not measured: no source gives the
+#: swing-plane angles at the top; see the swing chapter).  Read-only.
+TOP_RANGES = MappingProxyType(
+    {
+        "hub_turn": (np.radians(60.0), np.radians(100.0)),
+        "lead_arm_above_horizontal": (np.radians(15.0), np.radians(45.0)),
+        "wrist_cock": (np.radians(70.0), np.radians(110.0)),
+    }
+)
 _PLANE_ROWS = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
 
 
