@@ -148,7 +148,8 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     header += "top_wrist_cock,status,shoulder_onset,wrist_onset,speed,"
     header += "impact_time,miss,path_angle,shaft_lean,lead_arm_below_horizontal,"
     header += "shaft_angular_velocity,wrist_onset_arm_angle,at_kink,steepest_neighbour_slope,"
-    header += "kkt_residual,tangent_slope,gradient_error,peak_club_rate,trunk_peak_lead,proximal_to_distal,hub_work_share,"
+    header += "kkt_residual,tangent_slope,gradient_error,peak_club_rate,trunk_peak_lead,"
+    header += "proximal_to_distal,hub_work_share,"
     header += "speed_head_174,miss_head_174,speed_head_200,miss_head_200,wall_time"
     path = _population_file(tmp_path, [row])
     assert header in path.read_text().splitlines()

@@ -217,3 +217,38 @@ def test_an_optimum_on_a_kink_is_certified_by_its_one_sided_slopes():
         assert abs(miss) < 1e-6
         assert speed < optimum.speed - 1e-3  # slower by at least 1 mm/s on each side
     assert np.all(optimum.neighbour_slopes < -1.0) and len(optimum.neighbour_slopes) == 2
+
+
+def test_brackets_on_a_grid_locate_reaching_swings():
+    """Along the wrist onset (shoulder fixed at 28 ms), the miss changes sign once in
+    the window (between 0 and 10 ms); the bracket's interpolated onset, run again, nearly
+    reaches the ball and has nearly the interpolated speed (linear over 10 ms)."""
+    wrist = np.linspace(0.0, 0.07, 8)
+    onsets = np.column_stack([np.zeros(8), np.full(8, 0.028), wrist])
+    ball = np.broadcast_to(_impact.ball_at_address(GOLFER), (8, 2))
+    run = models.simulate_downswing(
+        GOLFER.repeated(8), models.swing_generators(onsets), ball=ball, dt=2e-3
+    )
+    reach = _timing.bracket_reaching(run.impact.reshaped((2, 4)), wrist.reshape(2, 4)[0])
+    assert reach.speed.shape == (2, 3)
+    flat = _timing.bracket_reaching(run.impact, wrist)
+    found = np.isfinite(flat.speed)
+    assert found.sum() == 1
+    where = float(flat.position[found][0])
+    assert wrist[:-1][found][0] < where < wrist[1:][found][0]
+    again = models.simulate_downswing(
+        GOLFER, models.swing_generators([0.0, 0.028, where]), dt=2e-3
+    ).impact
+    assert abs(again.miss) < 5e-3
+    assert float(again.speed) == pytest.approx(flat.fastest, abs=0.05)
+    # the (2, 4) layout holds the same runs, so it brackets the same swing unless the
+    # bracket lies between the layout's rows
+    assert np.isfinite(reach.speed).sum() <= 1
+
+
+def test_bracket_reaching_refuses_bad_input():
+    with pytest.raises(TypeError, match="impact: expected an Impact"):
+        _timing.bracket_reaching(np.zeros(3), [0.0, 1.0, 2.0])
+    run = models.simulate_downswing(GOLFER, models.swing_generators([0.0, 0.03, 0.08]))
+    with pytest.raises(ValueError, match="values"):
+        _timing.bracket_reaching(run.impact.reshaped((1,)), [0.0, 1.0])

@@ -67,6 +67,32 @@ def test_the_passive_transfer_holds_the_hub_and_conserves_energy(swing):
     assert v[0, :3].sum() == pytest.approx(swing_rate, rel=0.02)
 
 
+def test_under_whites_conditions_only_inertia_acts(swing):
+    """No torque, the hub held, no gravity and no stop: the kinetic energy the club
+    gains is what the arms lose, and from rest nothing moves at all (with gravity kept,
+    the same start falls)."""
+    generators, run = swing
+    k = int(np.argmax(run.body_kinetic[: int(run.impact.step), 1]))
+    white = models.passive_transfer(
+        GOLFER, generators, run, branch_step=k, gravity=False, wrist_stop=False
+    )
+    assert not white.gravity and not white.wrist_stop
+    kinetic = white.trajectory.kinetic
+    assert np.abs(kinetic - kinetic[0]).max() < 1e-3 * kinetic[0]  # J: conserved
+    assert white.club_gain == pytest.approx(-white.arms_change, abs=1e-3 * kinetic[0])
+    row = models.compare_transfer(white)
+    assert row.like and row.agrees and "like in its conditions" in row.same_quantity
+    assert not models.compare_transfer(
+        models.passive_transfer(GOLFER, generators, run, branch_step=k)
+    ).like
+    still = models.passive_transfer(
+        GOLFER, generators, run, branch_step=0, gravity=False, wrist_stop=False
+    )
+    assert np.abs(still.trajectory.v).max() < 1e-12 and still.club_gain < 1e-12
+    falls = models.passive_transfer(GOLFER, generators, run, branch_step=0, wrist_stop=False)
+    assert falls.club_gain > 0.1  # J
+
+
 def test_the_transfer_verdict_fails_when_the_arms_have_nothing_to_give(swing):
     """From rest at the top the arms and the club both fall and both gain energy: the
     verdict needs energy passing from one to the other, and fails."""
@@ -201,6 +227,8 @@ def test_a_swing_without_impact_has_no_sequence_and_a_transfer_refuses_bad_steps
         models.passive_transfer(GOLFER, generators, run, branch_step=10**6)
     with pytest.raises(TypeError, match="pivot_fixed"):
         models.passive_transfer(GOLFER, generators, run, branch_step=0, pivot_fixed=1)
+    with pytest.raises(TypeError, match="gravity: expected a bool"):
+        models.passive_transfer(GOLFER, generators, run, branch_step=0, gravity=0)
 
 
 @pytest.mark.slow

@@ -82,7 +82,7 @@ from ._swing_study import (
     passive_transfer,
     positive_work,
 )
-from ._timing import TimingOptimum, optimise_onsets
+from ._timing import ReachBrackets, TimingOptimum, bracket_reaching, optimise_onsets
 from .golf_data import CLUB_HEAD
 from .swing import ConstrainedTerms, SwingPlaneGolfer, swing_plane_golfer
 
@@ -126,6 +126,8 @@ __all__ = [
     "swing_generators",
     "TimingOptimum",
     "optimise_onsets",
+    "ReachBrackets",
+    "bracket_reaching",
     "KinematicSequence",
     "kinematic_sequence",
     "positive_work",

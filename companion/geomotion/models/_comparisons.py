@@ -475,18 +475,35 @@ def compare_transfer(transfer):
     """
     if not isinstance(transfer, PassiveTransfer):
         raise TypeError(f"transfer: expected a PassiveTransfer, got {type(transfer).__name__}")
-    pivot = "pivot fixed" if transfer.pivot_fixed else "pivot free"
+    conditions = [
+        "pivot fixed" if transfer.pivot_fixed else "pivot free",
+        "gravity" if transfer.gravity else "no gravity",
+        "wrist stop" if transfer.wrist_stop else "no stop",
+    ]
+    departures = [
+        text
+        for text, present in (
+            ("his pivot is fixed, the hub here turns", not transfer.pivot_fixed),
+            ("gravity does work, which his model has not", transfer.gravity),
+            ("the wrist stop does work, which his model has not", transfer.wrist_stop),
+        )
+        if present
+    ]
+    same = (
+        "unlike: " + "; ".join(departures)
+        if departures
+        else "like in its conditions (no torque, a fixed pivot, no gravity, no stop); "
+        "the model's trail arm adds two passive links and a second pivot, counted with "
+        "the arms"
+    )
     return Comparison(
-        quantity=f"passive transfer, every torque off, {pivot}",
+        quantity=f"passive transfer, every torque off, {', '.join(conditions)}",
         source="White2006",
         strength="model",
         published="the arms' energy passes to the club",
         model=f"club {transfer.club_gain:+.1f} J, arms {transfer.arms_change:+.1f} J",
-        same_quantity="similar: no torque and a fixed pivot, but gravity, the wrist stop and "
-        "the trail arm are not in his model"
-        if transfer.pivot_fixed
-        else "unlike: his pivot is fixed, the hub here turns",
-        like=False,
+        same_quantity=same,
+        like=not departures,
         rule="the club gains energy while the arms lose it",
         agrees=bool(transfer.club_gain > 0 and transfer.arms_change < 0),
     )

@@ -22,6 +22,7 @@ size); only such a swing is scored.  A swing whose clubhead never crosses that l
 no impact at all.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -134,6 +135,27 @@ class Impact:
     shaft_lean: np.ndarray
     lead_arm_below_horizontal: np.ndarray
     shaft_angular_velocity: np.ndarray
+
+    def reshaped(self, shape):
+        """The same impacts with the batch laid out in ``shape`` (as ``numpy.reshape``; a
+        grid of runs made in one flat batch, say).
+
+        Parameters
+        ----------
+        shape : tuple of int
+
+        Returns
+        -------
+        Impact
+        """
+        batch = np.ndim(self.crossed)
+        return Impact(
+            **{
+                field.name: _frozen_flags(np.reshape(value, tuple(shape) + np.shape(value)[batch:]))
+                for field in dataclasses.fields(self)
+                for value in (getattr(self, field.name),)
+            }
+        )
 
 
 def _frozen_flags(values):

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import _validate, constraints
+from .. import _numerics, _validate, constraints
 from ..integrators import simulate_constrained
+from ..systems import MechanicalSystem
 from ._downswing import Downswing
 from ._generators import SwingGenerators
 from ._shared import frozen
@@ -147,6 +148,8 @@ class PassiveTransfer:
         The swing's time of the state, s.
     pivot_fixed : bool
         Whether the hub was held (White's fixed pivot) or left free.
+    gravity, wrist_stop : bool
+        Whether gravity and the wrist's passive stops acted.
     t : (n,) ndarray
         s from the branch.
     arms_kinetic, club_kinetic : (n,) ndarray
@@ -160,6 +163,8 @@ class PassiveTransfer:
 
     branch_time: float
     pivot_fixed: bool
+    gravity: bool
+    wrist_stop: bool
     t: np.ndarray
     arms_kinetic: np.ndarray
     club_kinetic: np.ndarray
@@ -193,11 +198,36 @@ def _hub_held(golfer, hub_angle):
     )
 
 
-def passive_transfer(golfer, generators, downswing, *, branch_step, pivot_fixed=True, duration=0.1):
+def _without_gravity(golfer):
+    """The golfer's equations with gravity removed: :math:`h(q, v) - h(q, 0)` (the
+    Coriolis and centripetal terms are quadratic in v) and a zero potential."""
+    return MechanicalSystem(
+        mass_matrix=_numerics.Trusted(golfer.mass_matrix),
+        bias=_numerics.Trusted(lambda q, v: golfer.bias(q, v) - golfer.bias(q, np.zeros_like(v))),
+        potential=_numerics.Trusted(lambda q: np.zeros(np.shape(q)[:-1])),
+    )
+
+
+def passive_transfer(
+    golfer,
+    generators,
+    downswing,
+    *,
+    branch_step,
+    pivot_fixed=True,
+    gravity=True,
+    wrist_stop=True,
+    duration=0.1,
+):
     r"""Switch every generator off at one state of a swing and follow the energies.
 
     From the state at ``branch_step`` with every generator off (the wrist's passive stops
-    stay).  With ``pivot_fixed`` the hub is held where it is, as the fixed pivot of White's
+    stay unless ``wrist_stop`` is False; gravity acts unless ``gravity`` is False, when the
+    bias loses its gravity term, :math:`h(q, v) - h(q, 0)`, and the potential is zero).
+    With all three of White's conditions (``pivot_fixed``, no gravity, no stop) nothing
+    but the bodies' inertia acts, and the kinetic energy is conserved.
+
+    With ``pivot_fixed`` the hub is held where it is, as the fixed pivot of White's
     (2006) double pendulum: the velocity keeps the arm's and the club's absolute rates
     (:math:`v_1 \leftarrow v_0 + v_1`, :math:`v_0 \leftarrow 0`) and is then projected on
     the three constraint rows in the kinetic metric,
@@ -216,6 +246,8 @@ def passive_transfer(golfer, generators, downswing, *, branch_step, pivot_fixed=
         Stored step of the state.
     pivot_fixed : bool, keyword only
         Hold the hub; default True.
+    gravity, wrist_stop : bool, keyword only
+        Keep gravity in the plane, and the wrist's passive stops; default True.
     duration : float, keyword only
         s, positive; default 0.1.
 
@@ -237,8 +269,13 @@ def passive_transfer(golfer, generators, downswing, *, branch_step, pivot_fixed=
         raise TypeError(f"generators: expected a SwingGenerators, got {type(generators).__name__}")
     if not isinstance(downswing, Downswing):
         raise TypeError(f"downswing: expected a Downswing, got {type(downswing).__name__}")
-    if not isinstance(pivot_fixed, bool):
-        raise TypeError(f"pivot_fixed: expected a bool, got {type(pivot_fixed).__name__}")
+    for name, flag in (
+        ("pivot_fixed", pivot_fixed),
+        ("gravity", gravity),
+        ("wrist_stop", wrist_stop),
+    ):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
     if golfer.batch_shape != ():
         raise ValueError(f"golfer: expected one parameter set, got batch {golfer.batch_shape}")
     run = downswing.trajectory
@@ -254,20 +291,24 @@ def passive_transfer(golfer, generators, downswing, *, branch_step, pivot_fixed=
         MinvJt = np.linalg.solve(M, J.T)
         v = v - MinvJt @ np.linalg.solve(J @ MinvJt, J @ v)
     passive = simulate_constrained(
-        golfer.system(),
+        golfer.system() if gravity else _without_gravity(golfer),
         closure,
         q,
         v,
         run.dt,
         max(1, int(round(duration / run.dt))),
-        u=off,
+        u=off if wrist_stop else np.zeros(3),
         B=INPUT_MATRIX,
     )
     kinetic = golfer.body_kinetic_energies(passive.q, passive.v)
-    energy = passive.kinetic + passive.potential + off.wrist_stop.potential(passive.q[:, 2])
+    energy = passive.kinetic + passive.potential
+    if wrist_stop:
+        energy = energy + off.wrist_stop.potential(passive.q[:, 2])
     return PassiveTransfer(
         branch_time=float(run.t[k]),
         pivot_fixed=pivot_fixed,
+        gravity=gravity,
+        wrist_stop=wrist_stop,
         t=frozen(passive.t),
         arms_kinetic=frozen(kinetic[:, [1, 3, 4]].sum(axis=1)),
         club_kinetic=frozen(kinetic[:, 2]),

@@ -19,7 +19,7 @@ from ._impact import Impact, ball_at_address
 from ._shared import frozen
 from .swing import TOP_RANGES, SwingPlaneGolfer
 
-__all__ = ["TimingOptimum", "optimise_onsets"]
+__all__ = ["TimingOptimum", "optimise_onsets", "ReachBrackets", "bracket_reaching"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,29 +167,85 @@ class _Swings:
 _GRID = np.linspace(*ONSET_BOUNDS, 21)
 
 
+@dataclass(frozen=True, eq=False)
+class ReachBrackets:
+    """Reaching swings bracketed on a grid of runs along its last axis
+    (:func:`bracket_reaching`).
+
+    Attributes
+    ----------
+    speed : (..., k - 1) ndarray
+        Between grid points j and j + 1 where the miss changes sign and both runs
+        crossed the ball's line: the speed interpolated linearly to the miss's zero, m/s;
+        -inf where no reaching swing is bracketed.
+    position : (..., k - 1) ndarray
+        The last axis's value interpolated the same way (units of ``values``); the
+        left grid value where nothing is bracketed.
+    fastest : float
+        The largest bracketed speed, m/s (-inf if none).
+    """
+
+    speed: np.ndarray
+    position: np.ndarray
+    fastest: float
+
+
+def bracket_reaching(impact, values):
+    """The reaching swings a grid of runs brackets along its last axis.
+
+    Between neighbouring runs j and j + 1 along the last axis whose clubheads both
+    crossed the ball's line and whose misses have opposite signs, a swing reaching the
+    ball lies in between; its speed and its place on the axis are interpolated linearly
+    to the miss's zero.
+
+    Parameters
+    ----------
+    impact : Impact
+        Of a batch of runs of shape (..., k) (:func:`geomotion.models.simulate_downswing`).
+    values : (k,) array_like
+        The grid's values along the last axis (an onset, s; an excitation level; ...).
+
+    Returns
+    -------
+    ReachBrackets
+
+    Raises
+    ------
+    TypeError
+        If ``impact`` is not an Impact.
+    ValueError
+        If ``values`` does not match the last axis.
+    """
+    if not isinstance(impact, Impact):
+        raise TypeError(f"impact: expected an Impact, got {type(impact).__name__}")
+    speed = np.where(impact.crossed, impact.speed, 0.0)
+    miss = np.where(impact.crossed, impact.miss, 1.0)
+    values = _validate.vector(values, "values", speed.shape[-1] if speed.ndim else 0)
+    crossed = impact.crossed[..., :-1] & impact.crossed[..., 1:]
+    bracket = (miss[..., :-1] * miss[..., 1:] < 0) & crossed
+    part = np.where(
+        bracket, miss[..., :-1] / np.where(bracket, miss[..., :-1] - miss[..., 1:], 1.0), 0.0
+    )
+    speeds = np.where(bracket, speed[..., :-1] + part * (speed[..., 1:] - speed[..., :-1]), -np.inf)
+    position = values[:-1] + part * np.diff(values)
+    fastest = float(speeds.max()) if speeds.size else -np.inf
+    return ReachBrackets(speed=frozen(speeds), position=frozen(position), fastest=fastest)
+
+
 def _grid_starts(swings, count=1):
-    """Reaching swings bracketed on the grid: along the wrist onset, the miss changes sign
-    between two crossing swings; there the wrist onset and the speed are interpolated
-    linearly.  Returns the ``count`` fastest of them from distinct shoulder onsets (rows,
-    fastest first; none if the grid brackets none) and the fastest interpolated speed."""
+    """Reaching swings bracketed on the grid along the wrist onset (:func:`bracket_reaching`):
+    the ``count`` fastest of them from distinct shoulder onsets (rows, fastest first; none
+    if the grid brackets none) and the fastest bracketed speed."""
     S, W = np.meshgrid(_GRID, _GRID, indexing="ij")
-    speed, miss = swings.speed_and_miss(np.column_stack([S.ravel(), W.ravel()]))
-    speed, miss = speed.reshape(S.shape), miss.reshape(S.shape)
-    crossed = speed > 0
-    bracket = (miss[:, :-1] * miss[:, 1:] < 0) & crossed[:, :-1] & crossed[:, 1:]
-    fraction = np.where(
-        bracket, miss[:, :-1] / np.where(bracket, miss[:, :-1] - miss[:, 1:], 1.0), 0.0
-    )
-    bracketed = np.where(
-        bracket, speed[:, :-1] + fraction * (speed[:, 1:] - speed[:, :-1]), -np.inf
-    )
-    wrist = W[:, :-1] + fraction * (W[:, 1:] - W[:, :-1])
-    best = np.argmax(bracketed, axis=1)  # per shoulder onset
+    impact = swings.run(np.column_stack([S.ravel(), W.ravel()]))
+    reach = bracket_reaching(impact.reshaped(S.shape), _GRID)
+    best = np.argmax(reach.speed, axis=1)  # per shoulder onset
     rows = np.arange(len(_GRID))
-    order = [i for i in np.argsort(-bracketed[rows, best]) if np.isfinite(bracketed[i, best[i]])]
-    starts = np.array([[_GRID[i], wrist[i, best[i]]] for i in order[:count]]).reshape(-1, 2)
-    fastest = float(bracketed[order[0], best[order[0]]]) if order else -np.inf
-    return starts, fastest
+    order = [
+        i for i in np.argsort(-reach.speed[rows, best]) if np.isfinite(reach.speed[i, best[i]])
+    ]
+    starts = np.array([[_GRID[i], reach.position[i, best[i]]] for i in order[:count]])
+    return starts.reshape(-1, 2), reach.fastest
 
 
 def _slsqp_optima(swings, starts):
