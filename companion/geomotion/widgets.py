@@ -453,10 +453,11 @@ def allocation_explorer():
 def _onset_swing(golfer, optimum, shoulder, wrist):
     """The onset explorer's frame: one run (2 ms step) with the shoulder and wrist onsets
     ``shoulder`` and ``wrist`` ms after the hub's, its clock starting at the earliest;
-    the generators and ball of ``optimum``."""
+    the generators, top of the backswing and ball of ``optimum``."""
     onset = np.array([0.0, shoulder, wrist]) / 1000.0
     generators = models.swing_generators(onset - onset.min(), **optimum.options)
-    downswing = models.simulate_downswing(golfer, generators, ball=optimum.ball, dt=2e-3)
+    q0 = golfer.top_of_backswing(**optimum.top)
+    downswing = models.simulate_downswing(golfer, generators, ball=optimum.ball, q0=q0, dt=2e-3)
     return figures.onset_swing_figure(golfer, downswing, generators)
 
 
@@ -465,7 +466,7 @@ def onset_explorer(golfer, optimum):
 
     Each slider position runs :func:`geomotion.models.simulate_downswing` of ``golfer``
     once (2 ms step, the optimum's generators: :func:`geomotion.models.swing_generators`
-    with ``optimum.options``, towards ``optimum.ball``)
+    with ``optimum.options``, from ``optimum.top``, towards ``optimum.ball``)
     with the shoulder and wrist generators switching on the set times after the hub's,
     and redraws :func:`geomotion.figures.onset_swing_figure`: the postures, and the
     clubhead speed and impact time of a swing that reaches the ball, or by how much it

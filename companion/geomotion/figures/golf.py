@@ -527,7 +527,7 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
 
     One batched :func:`geomotion.models.simulate_downswing` (2 ms step) of ``golfer``
     under the optimum's generators (:func:`geomotion.models.swing_generators` with
-    ``optimum.options``, towards ``optimum.ball``) at every
+    ``optimum.options``, from ``optimum.top``, towards ``optimum.ball``) at every
     point of the grid of onsets after the hub's (each row's clock starting at its
     earliest onset, as :func:`geomotion.models.optimise_onsets` runs them); filled
     contours of the clubhead speed where the face centre crosses the ball's line
@@ -574,8 +574,9 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
     count = len(onset)
     ball = np.broadcast_to(optimum.ball, (count, 2))
     generators = models.swing_generators(onset, **optimum.options)
+    q0 = golfer.top_of_backswing(**optimum.top)
     impact = models.simulate_downswing(
-        golfer.repeated(count), generators, ball=ball, dt=2e-3
+        golfer.repeated(count), generators, ball=ball, q0=q0, dt=2e-3
     ).impact
     speed = np.where(impact.crossed, impact.speed, np.nan).reshape(S.shape)
     miss = np.where(impact.crossed, impact.miss, np.nan).reshape(S.shape)

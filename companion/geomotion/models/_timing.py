@@ -113,7 +113,7 @@ _STEP = 2e-4  # s, central-difference step of the onset gradients
 class _Swings:
     """Speed and miss at impact for rows of onsets, one batched run per call, cached."""
 
-    def __init__(self, golfer, wrist, options, ball, dt, q0):
+    def __init__(self, golfer, wrist, options, ball, dt, q0=None):
         self.golfer, self.wrist, self.options, self.ball, self.dt = golfer, wrist, options, ball, dt
         self.q0 = q0
         self.cache = {}
