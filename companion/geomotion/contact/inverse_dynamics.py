@@ -514,9 +514,9 @@ class _Program:
         n, _, nx = Jt.shape
         K, R = G_foot.shape[1:3]
         self.Jt, self.r, self.K, self.R = Jt, r, K, R
-        B, c2 = Jt[:, 6:], 1 / s**2
-        H = np.einsum("nai,na,naj->nij", B, c2, B)
-        g = -np.einsum("nai,na->ni", B, c2 * r[:, 6:])
+        B = Jt[:, 6:] / s[..., None]  # torque per unit of x, over the strengths
+        H = np.swapaxes(B, -1, -2) @ B
+        g = -(np.swapaxes(B, -1, -2) @ (r[:, 6:] / s)[..., None])[..., 0]
         E = np.zeros((n, K, 6, 6))  # wrench about the sole centre, moments over ell
         E[..., :3, :3] = np.eye(3) / ell[..., None, None]
         c3 = np.concatenate([centre, np.zeros((n, K, 1))], axis=-1)
