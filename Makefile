@@ -246,6 +246,7 @@ floors: $(TEST_STAMP)
 bench: $(TEST_STAMP) kernels
 	MPLBACKEND=Agg $(BIN)/python bench/bench_dynamics.py
 	MPLBACKEND=Agg $(BIN)/python bench/bench_scale.py
+	$(BIN)/python bench/bench_contact_qp.py
 
 # The swing study's population (geomotion.models.run_population): COUNT golfers (200),
 # each optimised alone, one dask.distributed task each, on a LocalCluster of the machine's

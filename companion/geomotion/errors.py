@@ -1,13 +1,15 @@
-r"""The package's own exception.
+r"""The package's own exceptions.
 
 Wrong input raises the built-in exceptions: :class:`TypeError` for a value of the wrong
 type (a string where a model is expected, a non-callable field), :class:`ValueError` for
 a value of the right type that is wrong (a shape, a sign, a singular matrix).  An
 iterative method that stops before meeting its tolerance raises
 :class:`ConvergenceError`, which carries what a caller needs to decide what to do next.
+A motion that no admissible contact loads can carry raises
+:class:`InfeasibleContactError`, a :class:`ValueError` that says where and why.
 """
 
-__all__ = ["ConvergenceError"]
+__all__ = ["ConvergenceError", "InfeasibleContactError"]
 
 
 class ConvergenceError(RuntimeError):
@@ -50,3 +52,51 @@ class ConvergenceError(RuntimeError):
             f"{message}: residual {self.residual:.3g} > tolerance {self.tolerance:.3g} "
             f"after {self.iterations} iterations; try {self.suggestion}"
         )
+
+
+class InfeasibleContactError(ValueError):
+    """No admissible contact loads exist for a requested motion at some sample.
+
+    A subclass of :class:`ValueError`: the request (a motion on planted feet) lies outside
+    what the contacts can carry.  Raised by
+    :func:`geomotion.contact.contact_inverse_dynamics`; the message lists every condition
+    in conflict, the attributes name the first infeasible sample and the heaviest one.
+
+    Parameters
+    ----------
+    message : str
+        What failed, in words.
+    sample : tuple of int
+        Index of the first infeasible sample in the batch.
+    samples : tuple of tuple of int
+        Indices of every infeasible sample.
+    foot : int
+        The foot of the condition with the heaviest weight in the infeasibility
+        certificate of ``sample``.
+    family : str
+        Its kind: ``"normal"`` (compression), ``"friction"`` (a face of the friction
+        pyramid), ``"support"`` (an edge of the sole polygon) or ``"torsion"`` (the
+        bound on the free moment).
+    edge : int
+        Which facet or polygon edge (0 for ``"normal"``; 0 or 1, the sign, for
+        ``"torsion"``).
+    violation : float
+        The least largest violation of the feet's conditions at ``sample``, N.
+
+    Examples
+    --------
+    >>> from geomotion.errors import InfeasibleContactError
+    >>> error = InfeasibleContactError("no loads", sample=(3,), samples=((3,), (4,)),
+    ...                                foot=1, family="friction", edge=5, violation=12.0)
+    >>> isinstance(error, ValueError), error.sample, error.family
+    (True, (3,), 'friction')
+    """
+
+    def __init__(self, message, *, sample, samples, foot, family, edge, violation):
+        self.sample = tuple(int(i) for i in sample)
+        self.samples = tuple(tuple(int(i) for i in s) for s in samples)
+        self.foot = int(foot)
+        self.family = str(family)
+        self.edge = int(edge)
+        self.violation = float(violation)
+        super().__init__(message)

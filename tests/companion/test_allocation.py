@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from scipy import optimize
 from strategies import examples
 
-from geomotion import ConvergenceError, allocation, constraints
+from geomotion import ConvergenceError, _qp, allocation, constraints
 from geomotion.allocation import _box
 from geomotion.allocation import bounded as allocation_bounded
 
@@ -649,17 +649,18 @@ def test_solver_failures_raise(monkeypatch):
     # DAQP stopping without an answer, or calling a feasible problem infeasible (the
     # 1-norm program then finds no miss to report), and a dual Newton iteration cap.
     def stopped(flag):
-        return lambda H, f, A, bu, bl, sense, **options: (np.zeros(len(f)), 0.0, flag, {})
+        info = lambda bu: {"lam": np.zeros(len(bu)), "iterations": 0}  # noqa: E731
+        return lambda H, f, A, bu, bl, sense, **options: (np.zeros(len(f)), 0.0, flag, info(bu))
 
     for flag in (-1, -3):
         with monkeypatch.context() as patch:
-            patch.setattr(allocation_bounded._solvers.daqp, "solve", stopped(flag))
+            patch.setattr(_qp.daqp, "solve", stopped(flag))
             with pytest.raises(
                 ConvergenceError, match=f"DAQP stopped on a feasible problem with exit flag {flag}"
             ):
                 allocation.bounded_allocation(G_SEED, B_SEED, W_SEED, 0.0, 1.0)
     with monkeypatch.context() as patch:  # the 1-norm program stops too: nothing to report
-        patch.setattr(allocation_bounded._solvers.daqp, "solve", stopped(-1))
+        patch.setattr(_qp.daqp, "solve", stopped(-1))
         patch.setattr(
             _box.optimize, "linprog", lambda *args, **kwargs: optimize.OptimizeResult(status=4)
         )

@@ -95,7 +95,15 @@ TOLERANCE = re.compile(r"^(\w+_)?(rtol|atol|tolerance|step|max_iter)$")
 BOUNDED_MODULES = ("allocation", "control")
 
 #: Private modules of the shared bottom layer, which every layer may import from.
-SHARED_PRIVATE = {"_validate", "_linalg", "_numerics", "_threads", "_kernels", "_kernel_cache"}
+SHARED_PRIVATE = {
+    "_validate",
+    "_linalg",
+    "_numerics",
+    "_qp",
+    "_threads",
+    "_kernels",
+    "_kernel_cache",
+}
 
 #: Layers, lowest first; an import may only point to the same layer or one below.
 LAYERS = [
@@ -103,6 +111,7 @@ LAYERS = [
         "_validate",
         "_linalg",
         "_numerics",
+        "_qp",
         "_threads",
         "_kernels",
         "_kernel_cache",

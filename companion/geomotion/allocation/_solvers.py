@@ -31,19 +31,12 @@ Each returns the scaled free unknowns ``x``, row multipliers in the caller's uni
 iteration count and a message; the caller checks the residual and the certificate.
 """
 
-import daqp
 import numpy as np
 from scipy import optimize
 
+from .. import _qp
 from ..errors import ConvergenceError
 from . import _box
-
-#: DAQP settings: feasibility and dual tolerances on the scaled problem (solutions of
-#: size about 1, rows of unit reach).
-_DAQP_OPTIONS = {"primal_tol": 1e-12, "dual_tol": 1e-12, "iter_limit": 1000}
-
-#: DAQP exit flags.
-_DAQP_OPTIMAL, _DAQP_INFEASIBLE = 1, -1
 
 #: Dual Newton: iteration cap and the residual, relative to the request, at which the
 #: forces are corrected onto the rows.
@@ -61,38 +54,37 @@ def minimize_quadratic(problem, H, g):
     kappa = np.abs(np.diag(H_x)).max()  # objective scale: it does not move the minimizer
     A, c = problem.independent_rows
     k, n = A.shape
-    sense = np.concatenate([np.zeros(n), np.full(k, 5)]).astype(np.int32)  # 5: equality
-    x, _, flag, info = daqp.solve(
-        np.ascontiguousarray(H_x / kappa),
-        np.ascontiguousarray(g_x / kappa),
-        np.ascontiguousarray(A),
+    sense = np.concatenate([np.full(n, _qp.INEQUALITY), np.full(k, _qp.EQUALITY)])
+    x, multipliers, flag, iterations = _qp.daqp_solve(
+        H_x / kappa,
+        g_x / kappa,
+        A,
         np.concatenate([problem.x_upper, c]),
         np.concatenate([problem.x_lower, c]),
         sense,
-        **_DAQP_OPTIONS,
     )
-    if flag == _DAQP_INFEASIBLE:
+    if flag == _qp.DAQP_INFEASIBLE:
         error = _box.joint_miss(problem)
         if error is not None:
             raise error
-    if flag != _DAQP_OPTIMAL:
+    if flag != _qp.DAQP_OPTIMAL:
         finite = np.all(np.isfinite(x))
         raise ConvergenceError(
             f"DAQP stopped on a feasible problem with exit flag {flag}",
             residual=np.abs(A @ x - c).max(initial=0.0) if finite else np.inf,
-            tolerance=_DAQP_OPTIONS["primal_tol"],
-            iterations=int(info.get("iterations", 0)),
+            tolerance=_qp.DAQP_OPTIONS["primal_tol"],
+            iterations=iterations,
             suggestion="rescaling the request, or a looser rtol",
         )
     # DAQP's stationarity is H x + g + A^T nu + (bound terms) = 0, scaled by kappa; its
     # bound multipliers are positive at an upper bound, negative at a lower one.
-    bound_lam = info["lam"][:n]
+    bound_lam = multipliers[:n]
     polished = _polish_on_face(problem, A, c, H_x, g_x, x, bound_lam)
     if polished is not None:
         x, nu = polished
-        return x, problem.row_multipliers(nu), int(info["iterations"]), "DAQP: optimal, polished"
-    lam = problem.row_multipliers(-kappa * info["lam"][n:])
-    return x, lam, int(info["iterations"]), "DAQP: optimal"
+        return x, problem.row_multipliers(nu), iterations, "DAQP: optimal, polished"
+    lam = problem.row_multipliers(-kappa * multipliers[n:])
+    return x, lam, iterations, "DAQP: optimal"
 
 
 def _polish_on_face(problem, A, c, H, g, x, bound_lam):

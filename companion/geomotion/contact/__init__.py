@@ -24,6 +24,9 @@ feet on the ground.  This module collects the small computations they need.
   :func:`load_share_range` (the range of one foot's vertical load over the admissible
   distributions, a linear program) and :func:`least_friction` (the least friction
   coefficient with which any distribution is admissible).
+* Whole-body inverse dynamics on planted feet -- :func:`contact_inverse_dynamics` (the
+  joint torques and foot wrenches of a given motion: a quadratic program per sample,
+  solved by DAQP and certified, or the conditions in conflict where none is admissible).
 
 Conventions (the book's coordinate contract): twists are angular-first
 :math:`(\omega, v)` in rad/s and m/s, wrenches moment-first :math:`(n, f)` in N m and N.
@@ -67,6 +70,7 @@ from .ground import (
     contact_feasibility,
     contact_power,
 )
+from .inverse_dynamics import ContactInverseDynamics, contact_inverse_dynamics
 from .measures import (
     ScaledSingularValues,
     floating_base_mobility,
@@ -101,4 +105,6 @@ __all__ = [
     "LoadShareRange",
     "load_share_range",
     "least_friction",
+    "ContactInverseDynamics",
+    "contact_inverse_dynamics",
 ]

@@ -76,22 +76,40 @@ def _highs(objective, A_eq, b_eq, A_ub, b_ub, caller):
 
 
 def _foot_inequalities(mu, vertices, inward, floor, facets):
-    """Rows G, h of G w <= h for one foot's sole wrench w = (n, f).
+    """Rows G (..., R, 6), h (..., R) of G w <= h for sole wrenches w = (n, f).
 
     Compression, the inscribed friction pyramid (none if ``mu`` is None: friction without
-    limit) and the support polygon, all linear in w.
+    limit) and the support polygon, all linear in w, in that order (1 + N + V rows, see
+    :func:`_row_family`).  Leading axes of ``mu`` (...) and of ``vertices``, ``inward``
+    (..., V, 2) broadcast.
     """
-    angles = 2 * math.pi * np.arange(facets) / facets if mu is not None else ()
-    rows = [np.array([0, 0, 0, 0, 0, -1.0])]  # -f_z <= -F_min
-    bounds = [-floor]
-    for angle in angles:  # cos(a) f_x + sin(a) f_y - mu cos(pi/N) f_z <= 0
-        rows.append(np.array([0, 0, 0, math.cos(angle), math.sin(angle), 0]))
-        rows[-1][5] = -mu * math.cos(math.pi / facets)
-        bounds.append(0.0)
-    for n_e, p_e in zip(inward, vertices):  # -n_e . ((-M_y, M_x) - f_z p_e) <= 0
-        rows.append(np.array([-n_e[1], n_e[0], 0, 0, 0, n_e @ p_e]))
-        bounds.append(0.0)
-    return np.array(rows), np.array(bounds)
+    batch = np.broadcast_shapes(np.shape(mu) if mu is not None else (), vertices.shape[:-2])
+    compression = np.broadcast_to(np.array([0, 0, 0, 0, 0, -1.0]), batch + (1, 6))
+    blocks, bounds = [compression], [np.full(batch + (1,), -floor)]  # -f_z <= -F_min
+    if mu is not None:  # cos(a) f_x + sin(a) f_y - mu cos(pi/N) f_z <= 0
+        angles = 2 * math.pi * np.arange(facets) / facets
+        friction = np.zeros(batch + (facets, 6))
+        friction[..., 3], friction[..., 4] = np.cos(angles), np.sin(angles)
+        friction[..., 5] = -np.asarray(mu)[..., None] * math.cos(math.pi / facets)
+        blocks.append(friction)
+        bounds.append(np.zeros(batch + (facets,)))
+    # -n_e . ((-M_y, M_x) - f_z p_e) <= 0
+    support = np.zeros(batch + vertices.shape[-2:-1] + (6,))
+    support[..., 0], support[..., 1] = -inward[..., 1], inward[..., 0]
+    support[..., 5] = np.einsum("...j,...j->...", inward, vertices)
+    blocks.append(support)
+    bounds.append(np.zeros(support.shape[:-1]))
+    return np.concatenate(blocks, axis=-2), np.concatenate(bounds, axis=-1)
+
+
+def _row_family(row, facets):
+    """Which condition row ``row`` of :func:`_foot_inequalities` (with friction rows) is:
+    ``("normal", 0)``, ``("friction", facet j)`` or ``("support", edge e)``."""
+    if row == 0:
+        return "normal", 0
+    if row <= facets:
+        return "friction", row - 1
+    return "support", row - 1 - facets
 
 
 def load_share_range(
