@@ -3,9 +3,10 @@
 Independent checks: the segment fractions against de Leva's bookkeeping (the parts of the
 trunk add up to the trunk, all segments to the body) and the measured club head against
 its published principal moments; postures by forward kinematics; mass matrices and the
-mobility counts against Pinocchio, built here from the same tree (its own kinematics,
-its own frame Jacobians, the rank of the stacked planted-foot and grip rows).  The tests
-that need ``constraints.frame_closure`` (merged separately) are skipped until it exists.
+mobility counts against Pinocchio, built from the same tree (``golfer_peer.py``; its own
+kinematics, its own frame Jacobians, the rank of the stacked planted-foot and grip rows).
+The tests that need ``constraints.frame_closure`` (merged separately) are skipped until it
+exists.
 """
 
 import pathlib
@@ -13,6 +14,7 @@ import re
 
 import numpy as np
 import pytest
+from golfer_peer import pin_configuration, pin_velocity_order, pinocchio_golfer
 
 from geomotion import constraints, inertia, models, spatial, tree
 from geomotion.errors import ConvergenceError
@@ -391,62 +393,6 @@ def test_golfer_closures_vanish_at_address_and_leave_the_stated_mobility(which, 
 # ---------------------------------------------------------------------------
 
 
-def _pinocchio(model, frames):
-    """The tree in Pinocchio (joints in body order, each joint frame the body frame)."""
-    pin = pytest.importorskip("pinocchio")
-    peer = pin.Model()
-    for i in range(model.num_bodies):
-        joint = model.joints[i]
-        if joint.kind == "free_flyer":
-            joint_model = pin.JointModelFreeFlyer()
-        elif joint.kind == "spherical":
-            joint_model = pin.JointModelSpherical()
-        else:
-            assert joint.kind == "revolute" and not np.any(joint.screw[3:])
-            joint_model = pin.JointModelRevoluteUnaligned(joint.screw[:3])
-        T = model.placements[i]
-        jid = peer.addJoint(
-            int(model.parents[i]) + 1, joint_model, pin.SE3(T[:3, :3], T[:3, 3]), f"b{i}"
-        )
-        if np.any(model.inertias[i]):
-            p = inertia.mass_properties(model.inertias[i])
-            body = pin.Inertia(float(p.mass), p.com, p.inertia_com)
-        else:
-            body = pin.Inertia.Zero()
-        peer.appendBodyToJoint(jid, body, pin.SE3.Identity())
-    for name, frame in frames.items():
-        peer.addFrame(
-            pin.Frame(
-                name,
-                frame.body + 1,
-                pin.SE3(frame.pose[:3, :3], frame.pose[:3, 3]),
-                pin.FrameType.OP_FRAME,
-            )
-        )
-    return pin, peer
-
-
-def _pin_q(model, q):
-    """Our configuration in Pinocchio's: quaternions (w, x, y, z) -> (x, y, z, w)."""
-    out = np.array(q, dtype=float)
-    for i, joint in enumerate(model.joints):
-        s = model.q_start[i]
-        quat = {"free_flyer": slice(s + 3, s + 7), "spherical": slice(s, s + 4)}.get(joint.kind)
-        if quat is not None:
-            out[quat] = np.roll(q[quat], -1)
-    return out
-
-
-def _pin_v_order(model):
-    """Index of each Pinocchio velocity coordinate in ours (free flyer: linear first)."""
-    order = np.arange(model.nv)
-    for i, joint in enumerate(model.joints):
-        if joint.kind == "free_flyer":
-            s = model.v_start[i]
-            order[s : s + 6] = np.r_[s + 3 : s + 6, s : s + 3]
-    return order
-
-
 def _pin_rank(pin, peer, q, welded, point=(), weld=()):
     """Rank of the stacked rows: planted frames (6 LOCAL rows each), and grip pairs of
     coincident frames (3 world-aligned linear rows for a point, 6 LOCAL rows for a weld)."""
@@ -466,10 +412,10 @@ def _pin_rank(pin, peer, q, welded, point=(), weld=()):
 
 def _check_peer_matches(pin, peer, system, frames, rng):
     model = system.model
-    order = _pin_v_order(model)
+    order = pin_velocity_order(model)
     for q in [system.q0, *tree.random_configuration(model, shape=(3,), rng=rng)]:
         data = peer.createData()
-        pq = _pin_q(model, q)
+        pq = pin_configuration(model, q)
         M = pin.crba(peer, data, pq)
         M = np.triu(M) + np.triu(M, 1).T
         np.testing.assert_allclose(M, tree.crba(model, q)[np.ix_(order, order)], atol=1e-10)
@@ -479,21 +425,21 @@ def _check_peer_matches(pin, peer, system, frames, rng):
             np.testing.assert_allclose(oMf.homogeneous, frame.world_pose(model, q), atol=1e-12)
 
 
-def test_legs_and_pelvis_counts_in_pinocchio(legs, stiff_legs):
+def test_legs_and_pelvis_counts_inpinocchio_golfer(legs, stiff_legs):
     rng = np.random.default_rng(5)
     for system, two_feet in ((legs, 12), (stiff_legs, 11)):
-        pin, peer = _pinocchio(system.model, system.soles)
+        pin, peer = pinocchio_golfer(system.model, system.soles)
         _check_peer_matches(pin, peer, system, system.soles, rng)
-        q = _pin_q(system.model, system.q0)
+        q = pin_configuration(system.model, system.q0)
         one, _ = _pin_rank(pin, peer, q, ["left"])
         both, shape = _pin_rank(pin, peer, q, ["left", "right"])
         assert shape == (12, system.model.nv)
         assert (one, both) == (6, two_feet)
     # Away from the sagittal stance, where the legs' axes tilt, two feet are independent
     # again: the redundancy belongs to the stance, as at any singular configuration.
-    pin, peer = _pinocchio(stiff_legs.model, stiff_legs.soles)
+    pin, peer = pinocchio_golfer(stiff_legs.model, stiff_legs.soles)
     q = tree.random_configuration(stiff_legs.model, rng=rng)
-    assert _pin_rank(pin, peer, _pin_q(stiff_legs.model, q), ["left", "right"])[0] == 12
+    assert _pin_rank(pin, peer, pin_configuration(stiff_legs.model, q), ["left", "right"])[0] == 12
     # Chapter 2's count: 20 -> 14 -> 8 for the 7-joint legs.
     assert legs.model.nv - 6 == 14 and legs.model.nv - 12 == 8
 
@@ -501,13 +447,15 @@ def test_legs_and_pelvis_counts_in_pinocchio(legs, stiff_legs):
 @pytest.mark.parametrize(
     "which, grip_rows, expected", [("point_golfer", 3, 18), ("weld_golfer", 6, 15)]
 )
-def test_golfer_mobility_in_pinocchio(which, grip_rows, expected, request):
+def test_golfer_mobility_inpinocchio_golfer(which, grip_rows, expected, request):
     g = request.getfixturevalue(which)
-    pin, peer = _pinocchio(g.model, g.frames)
+    pin, peer = pinocchio_golfer(g.model, g.frames)
     _check_peer_matches(pin, peer, g, g.frames, np.random.default_rng(9))
     pair = [("trail grip on hand", "trail grip on club")]
     grips = {"point": pair, "weld": ()} if grip_rows == 3 else {"point": (), "weld": pair}
-    rank, shape = _pin_rank(pin, peer, _pin_q(g.model, g.q0), ["lead sole", "trail sole"], **grips)
+    rank, shape = _pin_rank(
+        pin, peer, pin_configuration(g.model, g.q0), ["lead sole", "trail sole"], **grips
+    )
     assert shape == (12 + grip_rows, 33)
     assert rank == 12 + grip_rows  # every row independent at the address
     assert g.model.nv - rank == expected
