@@ -36,6 +36,10 @@ deviates radially (about the foot's or hand's axis, mirrored between sides).  Ev
 joint's zero is the anatomical position, so forearm rotation is measured from full
 supination (palm forward): the clinical zero of the forearm (thumb forward with the arm
 hanging) is ``q = pi/2``.
+
+Range-of-motion norms and in-swing values for some of these joints, and the anatomical
+angles they refer to, are in ``models/_golfer_limits.py``
+(:data:`geomotion.models.GOLFER_JOINT_LIMITS`).
 """
 
 from dataclasses import dataclass, field
@@ -310,9 +314,9 @@ def golfer(
     degrees and bent 10 degrees towards the trail and both forearms at their clinical
     zero (pronated 90 degrees, thumbs forward), with moving the thorax 50 times dearer
     than the arms.  The thorax ends 43 degrees from the vertical; relative to the pelvis
-    (as Cardan angles: flexion about the pelvis's y axis, then side bend, then turn
-    about the thorax's own axis) it is flexed 15.1 degrees, bent 27.5 degrees towards
-    the trail and turned 12.8 degrees towards the target.  The lead forearm ends pronated 84 degrees and the trail forearm 100, both
+    (the Cardan angles of :func:`geomotion.models.golfer_angles`) it is flexed 15.1
+    degrees, bent 27.5 degrees towards the trail and turned 12.8 degrees towards the
+    target.  The lead forearm ends pronated 84 degrees and the trail forearm 100, both
     within 10 degrees of their clinical zero; the knees are flexed 38 degrees.  Heights
     scale with ``height``; the club does not.
 
