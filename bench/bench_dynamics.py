@@ -30,7 +30,7 @@ Targets:
   * a floating humanoid-like tree (free-flyer pelvis, ball joints, massless frames,
     nv = 33): crba, rnea, aba and the Coriolis matrix <= 1.0 per configuration batched,
     <= 50 per single call;
-  * the golfer (``models.golfer``, nv = 33, two welded feet and a point grip): the
+  * the golfer (``models.golfer``, nv = 35, two welded feet and a point grip): the
     constrained forward dynamics pipeline <= 1.0 batched, <= 50 per single call.
 
 This is a report: it exits with status 0 whether or not the targets are met, prints

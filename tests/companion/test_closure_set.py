@@ -178,9 +178,9 @@ def test_forward_dynamics_with_redundant_rows_is_the_composition():
 @pytest.mark.parametrize(
     ("tau", "error", "match"),
     [
-        (np.zeros(34), ValueError, r"tau: expected shape \(\.\.\., 33\)"),
-        (np.zeros((4, 33)), ValueError, r"q, v, tau: expected leading \(batch\) shapes"),
-        (np.full(33, np.nan), ValueError, "tau"),
+        (np.zeros(36), ValueError, r"tau: expected shape \(\.\.\., 35\)"),
+        (np.zeros((4, 35)), ValueError, r"q, v, tau: expected leading \(batch\) shapes"),
+        (np.full(35, np.nan), ValueError, "tau"),
         ("load", TypeError, "tau"),
     ],
 )

@@ -3,9 +3,10 @@
 Independent checks: the segment fractions against de Leva's bookkeeping (the parts of the
 trunk add up to the trunk, all segments to the body) and the measured club head against
 its published principal moments; postures by forward kinematics; mass matrices and the
-mobility counts against Pinocchio, built here from the same tree (its own kinematics,
-its own frame Jacobians, the rank of the stacked planted-foot and grip rows).  The tests
-that need ``constraints.frame_closure`` (merged separately) are skipped until it exists.
+mobility counts against Pinocchio, built from the same tree (``pin_trees.py``; its own
+kinematics, its own frame Jacobians, the rank of the stacked planted-foot and grip rows).
+The tests that need ``constraints.frame_closure`` (merged separately) are skipped until it
+exists.
 """
 
 import pathlib
@@ -178,12 +179,12 @@ def test_legs_that_cannot_twist_make_two_feet_redundant(stiff_legs):
 
 def test_golfer_counts_its_coordinates(point_golfer):
     model = point_golfer.model
-    assert model.num_bodies == 18 == len(point_golfer.bodies)
-    assert model.nv == 6 + 3 + 2 * (3 + 1 + 2) + 2 * (3 + 1 + 2) == 33
-    assert model.nq == 7 + 4 + 2 * (4 + 1 + 2) + 2 * (4 + 1 + 2) == 39
+    assert model.num_bodies == 20 == len(point_golfer.bodies)
+    assert model.nv == 6 + 3 + 2 * (3 + 1 + 1 + 2) + 2 * (3 + 1 + 2) == 35
+    assert model.nq == 7 + 4 + 2 * (4 + 1 + 1 + 2) + 2 * (4 + 1 + 2) == 41
     kinds = [j.kind for j in model.joints]
     assert kinds.count("free_flyer") == 1 and kinds.count("spherical") == 5
-    assert kinds.count("revolute") == 12
+    assert kinds.count("revolute") == 14
 
 
 def test_golfer_weighs_the_body_plus_the_club(point_golfer):
@@ -192,9 +193,16 @@ def test_golfer_weighs_the_body_plus_the_club(point_golfer):
     assert point_golfer.parameters["club_mass"] == pytest.approx(club, rel=1e-12)
     heavier = models.golfer(body_mass=90.0, shaft_mass=0.075, grip_mass=0.040)
     assert heavier.model.masses.sum() == pytest.approx(90.0 + 0.204 + 0.115, rel=1e-12)
-    # The four massless bodies are the intermediate frames of the wrists and ankles.
+    # The six massless bodies are the intermediate frames of the forearms, wrists and ankles.
     massless = {n for n, i in point_golfer.bodies.items() if point_golfer.model.masses[i] == 0}
-    assert massless == {"lead wrist", "trail wrist", "lead ankle", "trail ankle"}
+    assert massless == {
+        "lead radioulnar",
+        "trail radioulnar",
+        "lead wrist",
+        "trail wrist",
+        "lead ankle",
+        "trail ankle",
+    }
 
 
 def test_lead_hand_carries_the_club(point_golfer):
@@ -233,7 +241,13 @@ def test_every_body_is_physically_realizable(point_golfer, weld_golfer):
 
 
 def test_golfer_mass_matrix_is_positive_definite(point_golfer):
-    q = tree.random_configuration(point_golfer.model, shape=(30,), rng=np.random.default_rng(11))
+    # Away from the wrists' gimbal lock (flexion of +-90 degrees, where the deviation axis
+    # lines up with the forearm's rotation axis: test_golfer_joints_and_limits.py): wrist
+    # flexion drawn within +-70 degrees.
+    model, bodies = point_golfer.model, point_golfer.bodies
+    q = tree.random_configuration(model, shape=(30,), rng=np.random.default_rng(11))
+    wrists = model.q_start[[bodies["lead wrist"], bodies["trail wrist"]]]
+    q[:, wrists] *= np.radians(70.0) / np.pi
     q = np.concatenate([q, point_golfer.q0[None]])
     eig = np.linalg.eigvalsh(tree.crba(point_golfer.model, q))
     assert eig.min() > 1e-7 * eig.max()
@@ -299,7 +313,7 @@ def test_golfer_rejects_bad_input(point_golfer):
         with pytest.raises(ValueError, match=name):
             models.golfer(**{name: 0.0})
     with pytest.raises(ValueError, match="q"):
-        point_golfer.constraints(np.zeros(33))
+        point_golfer.constraints(np.zeros(35))  # nv entries where nq = 41 are expected
     with pytest.raises(ConvergenceError):
         models.golfer(height=0.9)  # a child's arms cannot reach an adult's driver
 
@@ -374,7 +388,7 @@ def test_grip_components_follow_the_keyword(point_golfer, weld_golfer):
     assert weld_golfer.grip_components() == (0, 1, 2, 3, 4, 5)
 
 
-@pytest.mark.parametrize("which, expected", [("point_golfer", 18), ("weld_golfer", 15)])
+@pytest.mark.parametrize("which, expected", [("point_golfer", 20), ("weld_golfer", 17)])
 def test_golfer_closures_vanish_at_address_and_leave_the_stated_mobility(which, expected, request):
     g = request.getfixturevalue(which)
     closures = g.constraints(g.q0)
@@ -382,7 +396,7 @@ def test_golfer_closures_vanish_at_address_and_leave_the_stated_mobility(which, 
     for c in closures:
         np.testing.assert_allclose(c.residual(g.q0), 0.0, atol=1e-10)
     J = np.concatenate([c.jacobian(g.q0) for c in closures])
-    assert J.shape == (12 + len(g.grip_components()), 33)
+    assert J.shape == (12 + len(g.grip_components()), 35)
     assert constraints.constraint_rank(J) == J.shape[0]  # no redundant row
     assert g.mobility(g.q0) == expected
 
@@ -424,7 +438,7 @@ def _check_peer_matches(pin, peer, system, frames, rng):
             np.testing.assert_allclose(oMf.homogeneous, frame.world_pose(model, q), atol=1e-12)
 
 
-def test_legs_and_pelvis_counts_inpinocchio_tree(legs, stiff_legs):
+def test_legs_and_pelvis_counts_in_pinocchio(legs, stiff_legs):
     rng = np.random.default_rng(5)
     for system, two_feet in ((legs, 12), (stiff_legs, 11)):
         pin, peer = pinocchio_tree(system.model, system.soles)
@@ -444,15 +458,15 @@ def test_legs_and_pelvis_counts_inpinocchio_tree(legs, stiff_legs):
 
 
 @pytest.mark.parametrize(
-    "which, grip_rows, expected", [("point_golfer", 3, 18), ("weld_golfer", 6, 15)]
+    "which, grip_rows, expected", [("point_golfer", 3, 20), ("weld_golfer", 6, 17)]
 )
-def test_golfer_mobility_inpinocchio_tree(which, grip_rows, expected, request):
+def test_golfer_mobility_in_pinocchio(which, grip_rows, expected, request):
     g = request.getfixturevalue(which)
     pin, peer = pinocchio_tree(g.model, g.frames)
     _check_peer_matches(pin, peer, g, g.frames, np.random.default_rng(9))
     pair = [("trail grip on hand", "trail grip on club")]
     grips = {"point": pair, "weld": ()} if grip_rows == 3 else {"point": (), "weld": pair}
     rank, shape = _pin_rank(pin, peer, pin_q(g.model, g.q0), ["lead sole", "trail sole"], **grips)
-    assert shape == (12 + grip_rows, 33)
+    assert shape == (12 + grip_rows, 35)
     assert rank == 12 + grip_rows  # every row independent at the address
     assert g.model.nv - rank == expected

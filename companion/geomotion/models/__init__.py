@@ -18,7 +18,8 @@ public names, and three modules are public in their own right:
 
 The others are internal (a leading underscore): ``_mechanisms`` (the teaching arm, the
 humanoid upper body, random trees), ``_closed_chains`` (planar closed chains),
-``_golfer3d`` (the 3-D golfer), ``_legs`` (chapter 2's legs and pelvis), ``_club`` (the
+``_golfer3d`` (the 3-D golfer), ``_golfer_limits`` (its range-of-motion data and
+anatomical angles), ``_legs`` (chapter 2's legs and pelvis), ``_club`` (the
 planar driver), ``_generators`` (the swing's muscle-like torque generators),
 ``_downswing`` (the downswing under them and the grip loads), ``_impact`` (the clubhead
 reaching the ball), ``_timing`` (the onsets that maximise clubhead speed at impact),
@@ -55,6 +56,15 @@ from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
 from ._golfer3d import Golfer, golfer
+from ._golfer_limits import (
+    GOLFER_JOINT_LIMITS,
+    LIMIT_KINDS,
+    GolferAngles,
+    JointLimit,
+    LimitCheck,
+    check_golfer_limits,
+    golfer_angles,
+)
 from ._impact import (
     ADDRESS_WRIST_ANGLE,
     ADDRESS_WRIST_RANGE,
@@ -106,6 +116,13 @@ __all__ = [
     "legs_and_pelvis",
     "Golfer",
     "golfer",
+    "LIMIT_KINDS",
+    "JointLimit",
+    "GOLFER_JOINT_LIMITS",
+    "GolferAngles",
+    "golfer_angles",
+    "LimitCheck",
+    "check_golfer_limits",
     "Club",
     "driver",
     "SwingPlaneGolfer",

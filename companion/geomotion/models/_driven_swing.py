@@ -42,11 +42,11 @@ class DrivenSwing:
     t : (n,) ndarray
         Time from the top of the backswing, s (the planar run's step times, interior
         samples: the first and the last are used only by the differences).
-    q : (n, 39) ndarray
+    q : (n, 41) ndarray
         Configurations (m, unit quaternions, rad).
-    v : (n, 33) ndarray
+    v : (n, 35) ndarray
         Velocities of the rule (see :func:`drive_golfer`).
-    a : (n, 33) ndarray
+    a : (n, 35) ndarray
         Accelerations, central differences of ``v``, second order in the step.
     plane : (4, 4) ndarray
         The swing plane's frame in the world at address: origin at the planar model's
@@ -107,13 +107,15 @@ class _Rule:
         self.closures = golfer.constraints(golfer.q0)
         self.club = golfer.frames["clubhead"]
         self.thorax = golfer.bodies["thorax"]
+        forearms = [golfer.bodies[f"{role} radioulnar"] for role in ("lead", "trail")]
+        self.free = np.setdiff1d(np.arange(self.model.nv), self.model.v_start[forearms])
         self.axis = plane[:3, 2]
         self.gain = gain
 
     def task(self, q):
-        r"""Rows of :math:`Jv = b` at ``q``: 15 closure rows (feet, grip), the face centre's
-        velocity (3, world axes) and the thorax's rate about the hub axis (1); with the
-        face centre (m) and the closure residuals."""
+        r"""Rows of :math:`Jv = b` at ``q``: the closure rows (feet 12, grip 3 or 6), the
+        face centre's velocity (3, world axes) and the thorax's rate about the hub axis
+        (1); with the face centre (m) and the closure residuals."""
         model = self.model
         face = tree.frame_kinematics(
             model,
@@ -130,16 +132,20 @@ class _Rule:
         return J, face.pose[:3, 3], residual
 
     def velocity(self, q, face, face_velocity, turn_rate):
-        r""":math:`v = \arg\min \tfrac12 v^TM(q)v` subject to :math:`Jv = b`,
-        :math:`v = M^{-1}J^T(JM^{-1}J^T)^{-1}b`: the face centre's place and velocity
-        requested (m, m/s, world) and the thorax's turn rate (rad/s)."""
+        r""":math:`v = \arg\min \tfrac12 v^TM(q)v` subject to :math:`Jv = b` and the
+        forearms held: over the other coordinates :math:`f`,
+        :math:`v_f = M_{ff}^{-1}J_f^T(J_fM_{ff}^{-1}J_f^T)^{-1}b`, for the face centre's
+        place and velocity requested (m, m/s, world) and the thorax's turn rate (rad/s)."""
         J, face_now, residual = self.task(q)
         b = np.concatenate(
             [-self.gain * residual, face_velocity - self.gain * (face_now - face), [turn_rate]]
         )
-        M = tree.crba(self.model, q)
-        MinvJt = np.linalg.solve(M, J.T)
-        return MinvJt @ np.linalg.solve(J @ MinvJt, b)
+        free = self.free
+        J = J[:, free]
+        MinvJt = np.linalg.solve(tree.crba(self.model, q)[np.ix_(free, free)], J.T)
+        v = np.zeros(self.model.nv)
+        v[free] = MinvJt @ np.linalg.solve(J @ MinvJt, b)
+        return v
 
 
 def drive_golfer(golfer, planar, run, *, stride=2, index=None):
@@ -161,17 +167,21 @@ def drive_golfer(golfer, planar, run, *, stride=2, index=None):
 
     .. math:: v = \arg\min_v \tfrac12 v^TM(q)v\quad\text{subject to}\quad
               J_c v = -\kappa\Phi_c,\quad J_{face}v = \dot p(t) -
-              \kappa\,(p(q) - p(t)),\quad z^T\omega_{thorax} = v_0(t),
+              \kappa\,(p(q) - p(t)),\quad z^T\omega_{thorax} = v_0(t),\quad
+              v_{forearms} = 0,
 
     with :math:`J_c, \Phi_c` the feet welded at address and the trail grip
     (:meth:`Golfer.constraints`), :math:`p = Fc` the prescribed face centre, :math:`z`
     the hub axis and :math:`\kappa = 0.2/h` a feedback gain, signed so that errors decay
-    in the direction of integration.  The configuration is integrated backward in time
-    from the address at the impact time (a Heun step to the last stored step before
-    impact, then Runge-Kutta-Munthe-Kaas 4 on the manifold with step :math:`h` =
-    ``stride`` stored steps, whose stages fall on stored steps) to the top of the
-    backswing.  Accelerations are central differences of the velocities, second order in
-    :math:`h`.
+    in the direction of integration.  The forearm rotations are held at their address
+    angles (the minimum is taken over the other coordinates, whose mass matrix stays
+    regular where the full one is singular, at the wrists' gimbal lock): the rule knows
+    no range of motion, and left free it spins the light hands about the forearms.  The
+    configuration is integrated backward in time from the address at the impact time (a
+    Heun step to the last stored step before impact, then Runge-Kutta-Munthe-Kaas 4 on
+    the manifold with step :math:`h` = ``stride`` stored steps, whose stages fall on
+    stored steps) to the top of the backswing.  Accelerations are central differences of
+    the velocities, second order in :math:`h`.
 
     Parameters
     ----------
@@ -302,8 +312,8 @@ def ground_wrench(golfer, q, v, a):
     Parameters
     ----------
     golfer : Golfer
-    q : (..., 39) array_like
-    v, a : (..., 33) array_like
+    q : (..., 41) array_like
+    v, a : (..., 35) array_like
         A motion that keeps the feet where they are (e.g. :class:`DrivenSwing`).
 
     Returns

@@ -30,8 +30,16 @@ segment's two endpoints, where de Leva's table puts it (for the foot that line r
 heel to toe tip on the sole, so the foot's centre of mass sits at sole level, a
 simplification).  Joint signs: knee ``q > 0`` flexes (about +y), elbow, hip-flexion and
 ankle ``q > 0`` flex or dorsiflex (about -y), subtalar ``q > 0`` everts (turns the sole
-away from the other foot) and wrist deviation ``q > 0`` deviates radially (about the
-foot's or hand's axis, mirrored between sides).
+away from the other foot), forearm rotation ``q > 0`` pronates (about the forearm's long
+axis, -z on the lead (left) side and +z on the trail side) and wrist deviation ``q > 0``
+deviates radially (about the foot's or hand's axis, mirrored between sides).  Every
+joint's zero is the anatomical position, so forearm rotation is measured from full
+supination (palm forward): the clinical zero of the forearm (thumb forward with the arm
+hanging) is ``q = pi/2``.
+
+Range-of-motion norms and in-swing values for some of these joints, and the anatomical
+angles they refer to, are in ``models/_golfer_limits.py``
+(:data:`geomotion.models.GOLFER_JOINT_LIMITS`).
 """
 
 from dataclasses import dataclass, field
@@ -87,7 +95,7 @@ class Golfer:
     Attributes
     ----------
     model : geomotion.tree.Tree
-        18 bodies (see :func:`golfer`), :math:`n_q = 39`, :math:`n_v = 33`.
+        20 bodies (see :func:`golfer`), :math:`n_q = 41`, :math:`n_v = 35`.
     bodies : dict of str to int
         Body indices by name.
     frames : dict of str to BodyFrame
@@ -97,7 +105,7 @@ class Golfer:
         ``"lead grip"`` (the lead hand's grip point on the club); ``"club butt"`` (the
         club frame: origin at the butt, z along the shaft from head to butt, x the face
         normal) and ``"clubhead"`` (the face centre, axes of the club frame).
-    q0 : (39,) ndarray
+    q0 : (41,) ndarray
         The address posture (see :func:`golfer`).
     trail_grip : str
         ``"point"`` or ``"weld"``.
@@ -153,7 +161,7 @@ class Golfer:
 
         Parameters
         ----------
-        q : (39,) array_like
+        q : (41,) array_like
             The configuration that fixes where each sole is planted (usually ``q0``).
 
         Returns
@@ -186,7 +194,7 @@ class Golfer:
 
         Parameters
         ----------
-        q : (39,) array_like
+        q : (41,) array_like
 
         Returns
         -------
@@ -206,7 +214,7 @@ def golfer(
     shaft_mass=0.065,
     grip_mass=0.050,
 ):
-    r"""A right-handed male golfer at address with a driver: 18 bodies, 33 velocity coordinates.
+    r"""A right-handed male golfer at address with a driver: 20 bodies, 35 velocity coordinates.
 
     Bodies and joints (velocity coordinates in brackets):
 
@@ -214,18 +222,39 @@ def golfer(
     body   name                    parent       joint
     =====  ======================  ===========  ===============================================
     0      pelvis                  ground       free flyer (6), origin at mid-hip
-    1      thorax                  pelvis       ball (3), at the omphalion (top of the pelvis)
-    2-5    lead upper arm,         thorax, ...  ball shoulder (3), revolute elbow (1), wrist
-           forearm, wrist,                      flexion (1) to a massless ``wrist`` body, then
-           hand and club                        radial/ulnar deviation (1)
-    6-9    trail upper arm, ...    thorax, ...  the same
-    10-13  lead thigh, shank,      pelvis, ...  ball hip (3), revolute knee (1), ankle
+    1      thorax                  pelvis       ball (3), at the omphalion (top of the pelvis):
+                                                the trunk-pelvis joint
+    2-6    lead upper arm,         thorax, ...  ball shoulder (3), revolute elbow (1), forearm
+           forearm, radioulnar,                 rotation (1) to a massless ``radioulnar``
+           wrist, hand and club                 body, wrist flexion (1) to a massless
+                                                ``wrist`` body, then radial/ulnar
+                                                deviation (1)
+    7-11   trail upper arm, ...    thorax, ...  the same
+    12-15  lead thigh, shank,      pelvis, ...  ball hip (3), revolute knee (1), ankle
            ankle, foot                          dorsiflexion (1) to a massless ``ankle``
                                                 body, then subtalar inversion (1)
-    14-17  trail thigh, ...        pelvis, ...  the same
+    16-19  trail thigh, ...        pelvis, ...  the same
     =====  ======================  ===========  ===============================================
 
-    :math:`n_v = 6 + 3 + 2(3 + 1 + 2) + 2(3 + 1 + 2) = 33`, :math:`n_q = 39` (quaternions).
+    :math:`n_v = 6 + 3 + 2(3 + 1 + 1 + 2) + 2(3 + 1 + 2) = 35`, :math:`n_q = 41`
+    (quaternions).
+
+    The arm's joints follow the anatomical order: elbow flexion (about the forearm's -y),
+    forearm pronation-supination (about the forearm's long axis, the line through the
+    elbow and wrist joint centres), wrist flexion-extension, then radial-ulnar deviation;
+    each later axis is carried by the earlier ones.  The forearm rotation's massless
+    ``radioulnar`` body sits at the wrist joint centre (any point of the axis would do):
+    the forearm's mass stays with the elbow, and the rotation turns the hand (and the
+    club).  In a forearm the radius turns about the ulna, carrying part of the forearm's
+    mass; ours does not, a simplification that changes the inertia about the rotation
+    axis only by the forearm's small longitudinal moment (de Leva's radius of gyration
+    0.121 of its length, 0.0014 kg m^2 for the stated golfer), while its sagittal and
+    transverse moments are nearly equal (radii 0.276 and 0.265).  The anatomical axis
+    runs obliquely, from the radial head to the ulnar head; ours is the segment's axis.
+    Forearm rotation, wrist flexion and deviation turn about three axes through the
+    wrist centre, and like any such three they lose a freedom where two line up: at
+    wrist flexion of +/-90 degrees (beyond the wrist's range) the deviation axis lies
+    along the forearm's, and the mass matrix is singular there.
 
     Segment parameters (de Leva 1996, male fractions, ``body_segments``;
     lengths ``GOLFER_LENGTHS``, our stated choice for a 1.80 m man, scaled to ``height``):
@@ -282,21 +311,35 @@ def golfer(
     far out as puts the lead grip point 0.55 m from the lead shoulder; the lead elbow
     flexed 5 degrees and the trail elbow 20; the trail palm point on the club's trail
     grip point.  The thorax and the arms are solved together from a thorax flexed 25
-    degrees and bent 10 degrees towards the trail, with moving the thorax 50 times
-    dearer than the arms: the thorax ends about 39 degrees from the vertical, its rotation
-    vector relative to the pelvis about (20, 12, 10) degrees (side bend towards the trail,
-    flexion, turn; the arms have no forearm rotation, so the thorax takes part of the
-    hands' placement); the knees are flexed 38 degrees.  Heights scale with
-    ``height``; the club does not.
+    degrees and bent 10 degrees towards the trail and both forearms at their clinical
+    zero (pronated 90 degrees, thumbs forward), with moving the thorax 50 times dearer
+    than the arms.  The thorax ends 43 degrees from the vertical; relative to the pelvis
+    (the Cardan angles of :func:`geomotion.models.golfer_angles`) it is flexed 15.1
+    degrees, bent 27.5 degrees towards the trail and turned 12.8 degrees towards the
+    target.  The lead forearm ends pronated 84 degrees and the trail forearm 100, both
+    within 10 degrees of their clinical zero; the knees are flexed 38 degrees.  Heights
+    scale with ``height``; the club does not.
+
+    The thorax takes part in placing the hands because of the lead arm's reach, not for
+    want of forearm rotation.  With its elbow held, the lead arm can give the club only
+    a 5-parameter family of poses, with or without forearm rotation: the wrist centre
+    stays on a sphere about the shoulder, and the forearm's rotation duplicates the
+    humerus's rotation about the shoulder-wrist line.  From the starting thorax, the
+    lead wrist centre that the club's pose requires is 0.48 m from the lead shoulder,
+    where the lead arm with its elbow at 5 degrees spans 0.57 m (the model has no
+    shoulder girdle to take up the difference), so the thorax moves.  The forearm
+    rotation then shares the lead arm's turn with the humerus; the split between the
+    two is the solve's minimum-norm choice (with the elbow at 5 degrees their axes are
+    nearly parallel).
 
     Closures (:meth:`Golfer.constraints`): each sole welded to the ground where it is
     (6 + 6 rows), and the trail grip, ``trail_grip="point"`` (3 rows, the hand may turn
     on the grip) or ``"weld"`` (6 rows).  Expected mobility at ``q0``, from the rank:
     the two legs with the pelvis form one loop through the ground whose 12 joint
     freedoms move the pelvis in all six directions, so the feet remove 12 of the 18
-    lower-body coordinates; the arms and club form a loop of 12 joint freedoms that
+    lower-body coordinates; the arms and club form a loop of 14 joint freedoms that
     the grip closes with 3 (point) or 6 (weld) independent rows.  Hence
-    :math:`33 - 12 - 3 = 18` with a point grip and :math:`33 - 12 - 6 = 15` with a weld.
+    :math:`35 - 12 - 3 = 20` with a point grip and :math:`35 - 12 - 6 = 17` with a weld.
 
     Parameters
     ----------
@@ -328,7 +371,7 @@ def golfer(
     >>> from geomotion import models
     >>> g = models.golfer()
     >>> g.model.nq, g.model.nv, len(g.bodies)
-    (39, 33, 18)
+    (41, 35, 20)
     """
     if trail_grip not in ("point", "weld"):
         raise ValueError(f"trail_grip: expected 'point' or 'weld', got {trail_grip!r}")
@@ -364,7 +407,14 @@ def golfer(
             translation([0, 0, -L["upper_arm"]]),
             hanging_segment("forearm", body_mass, L["forearm"]),
         )
-        b = add(f"{role} wrist", b, revolute(-Y_AXIS), translation([0, 0, -L["forearm"]]), MASSLESS)
+        b = add(
+            f"{role} radioulnar",
+            b,
+            revolute([0.0, 0.0, -sign]),
+            translation([0, 0, -L["forearm"]]),
+            MASSLESS,
+        )
+        b = add(f"{role} wrist", b, revolute(-Y_AXIS), np.eye(4), MASSLESS)
         hand = hanging_segment("hand", body_mass, L["hand"])
         if role == "lead":
             hand = hand + inertia.transform_inertia(club_inertia, T_hand_club)
@@ -468,7 +518,7 @@ def _address(model, bodies, frames, L):
     club_error = pose_error(spatial.pose(R_club, butt))
     # Arms and thorax together: the club frame onto its address pose (6 equations), the
     # trail palm point onto the club's trail grip point (3) and the elbows at
-    # _ADDRESS_ELBOWS (2), over the thorax's and both arms' 15 coordinates (moving the
+    # _ADDRESS_ELBOWS (2), over the thorax's and both arms' 17 coordinates (moving the
     # thorax weighted 1/_THORAX_WEIGHT times dearer).
     palm = np.array([L["palm_depth"], 0.0, -L["palm"]])
     club, grip_frame = frames["club butt"], frames["trail grip on club"]
@@ -477,6 +527,8 @@ def _address(model, bodies, frames, L):
         q = set_joint(model, q, bodies[f"{role} upper arm"], quaternion(spatial.rot_y(-0.5)))
     q = set_joint(model, q, bodies["lead forearm"], [0.2])
     q = set_joint(model, q, bodies["trail forearm"], [0.8])
+    for role in ("lead", "trail"):  # forearms at their clinical zero (thumbs forward)
+        q = set_joint(model, q, bodies[f"{role} radioulnar"], [np.pi / 2])
 
     elbows = model.q_start[[bodies["lead forearm"], bodies["trail forearm"]]]
 
