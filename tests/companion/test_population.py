@@ -14,6 +14,7 @@ from geomotion import ConvergenceError, models
 from geomotion.models import _population, _population_run
 from geomotion.models._generators import GENERATOR_RANGES
 from geomotion.models._population import COLUMNS, POPULATION_STUDY_RANGES, RESULT_COLUMNS
+from geomotion.models.swing import TOP_RANGES
 
 
 def _failing(message):
@@ -55,6 +56,12 @@ def test_draws_are_reproducible_inside_their_ranges_and_male():
     assert golfer.parameters["sex"] == "male"
     assert golfer.parameters["height"] == draws[3].height
     assert golfer.parameters["club"].parts["head_mass"] == draws[3].head_mass
+    assert golfer.parameters["plane_inclination"] == draws[3].plane_inclination
+    low, high = POPULATION_STUDY_RANGES["plane_inclination"]
+    assert np.degrees([low, high]) == pytest.approx([50.0, 70.0])  # the stated range
+    for name, (low, high) in TOP_RANGES.items():  # the top of the backswing, as stated
+        assert POPULATION_STUDY_RANGES[f"top_{name}"] == (low, high), name
+    assert draws[3].top() == {name: getattr(draws[3], f"top_{name}") for name in TOP_RANGES}
     options = draws[3].generator_options()
     assert options["peak_torque"] == (
         draws[3].hub_peak,
@@ -143,6 +150,7 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     assert abs(row["miss_head_174"]) < 0.3 and abs(row["miss_head_200"]) < 0.3
     header = "index,sex,height,body_mass,upper_arm_scale,forearm_scale,hand_scale,palm_scale,"
     header += "shoulder_width_scale,trunk_scale,head_mass,shaft_mass,grip_mass,club_length,"
+    header += "plane_inclination,"
     header += "hub_peak,shoulder_peak,wrist_peak,arm_max_velocity,shape,time_constant,"
     header += "ulnar_range,stop_angle,top_hub_turn,top_lead_arm_above_horizontal,"
     header += "top_wrist_cock,status,shoulder_onset,wrist_onset,speed,"

@@ -54,6 +54,7 @@ POPULATION_STUDY_RANGES = {
     "shaft_mass": POPULATION_RANGES["shaft_mass"],  # kg; trade range (DATA["shaft_mass"])
     "grip_mass": POPULATION_RANGES["grip_mass"],  # kg; trade range (DATA["grip_mass"])
     "club_length": POPULATION_RANGES["length"],  # m; trade range 44-46 in (DATA["club_length"])
+    "plane_inclination": POPULATION_RANGES["plane_inclination"],  # rad; modelling choice
     # generators (GENERATOR_RANGES; sources in geomotion.models._timing)
     "hub_peak": GENERATOR_RANGES["hub_peak"],  # N m; torso 200 to pelvis 250 (model-param)
     "shoulder_peak": GENERATOR_RANGES["shoulder_peak"],  # N m; modelling choice
@@ -99,7 +100,8 @@ class GolferDraw:
     height, body_mass, upper_arm_scale, ..., top_wrist_cock : float
         One per key of ``POPULATION_STUDY_RANGES``, in its units: the golfer
         (:func:`geomotion.models.swing_plane_golfer`, male; the ``*_scale`` factors are
-        its ``segment_scales``), the driver's parts (:func:`geomotion.models.driver`),
+        its ``segment_scales``; ``plane_inclination`` its swing plane's, rad), the
+        driver's parts (:func:`geomotion.models.driver`),
         the generators (:func:`geomotion.models.swing_generators`; ``arm_max_velocity``
         is the shoulder's and the wrist's, the hub's stays 30 rad/s) and the top of the
         backswing (``top_*``, the keys of ``TOP_RANGES``; the radial wrist stop follows
@@ -119,6 +121,7 @@ class GolferDraw:
     shaft_mass: float
     grip_mass: float
     club_length: float
+    plane_inclination: float
     hub_peak: float
     shoulder_peak: float
     wrist_peak: float
@@ -157,6 +160,7 @@ class GolferDraw:
             sex="male",
             club=club,
             segment_scales=scales,
+            plane_inclination=self.plane_inclination,
         )
 
     def generator_options(self):

@@ -619,9 +619,12 @@ def swing_plane_golfer(
 #: (``geomotion.models.POPULATION_STUDY_RANGES``), each uniform: segment
 #: length factors (every ``segment_scales`` key, independently; +/- 5 %, a modelling
 #: choice), shaft and grip mass and club length (the trade ranges of ``DATA``), head mass
-#: (kg; from MacKenzie et al.'s lightest head, 174 g, to the measured 204 g head).
+#: (kg; from MacKenzie et al.'s lightest head, 174 g, to the measured 204 g head), and the
+#: swing plane's inclination to the ground (rad; 50-70 degrees around the stated 60, a
+#: modelling choice: no source gives it).
 POPULATION_RANGES = {
     "segment_scale": (0.95, 1.05),
+    "plane_inclination": (np.radians(50.0), np.radians(70.0)),
     "shaft_mass": (DATA["shaft_mass"].low, DATA["shaft_mass"].high),
     "grip_mass": (DATA["grip_mass"].low, DATA["grip_mass"].high),
     "head_mass": (min(DATA["mackenzie_head_masses"].value), DATA["head_mass"].value),
