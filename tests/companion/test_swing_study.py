@@ -162,8 +162,9 @@ def test_the_ball_speed_of_a_point_mass_collision_by_hand():
 
 def test_rows_say_whether_they_are_like_for_like():
     assert models.compare_speed(40.0).like
-    assert models.compare_shaft_rate(1.0, group="PGA").like
-    assert not models.compare_shaft_rate(1.0, group="LPGA").like  # unlike in sex
+    assert not models.compare_shaft_rate(1.0, group="PGA").like  # 3-D against in-plane
+    assert "sex" in models.compare_shaft_rate(1.0, group="LPGA").same_quantity
+    assert not models.compare_wrist_onset(0.5).like and not models.compare_ball_speed(50, 49).like
     assert not models.compare_work_share([1.0, 1.0, 1.0]).like
     assert not models.compare_wrist_gain(40.0, 30.0).like
 

@@ -188,9 +188,10 @@ def compare_shaft_rate(peak_rate, *, group):
         f"peak club angular velocity, {group} professionals",
         keys[group],
         peak_rate,
-        same_quantity="comparable: their 3-D shaft rate is at least our in-plane one"
-        + ("" if group == "PGA" else "; unlike in sex (female players, a male model)"),
-        like=group == "PGA",
+        same_quantity="unlike: their 3-D shaft rate is at least our in-plane one, so only a "
+        "shortfall is a disagreement"
+        + ("" if group == "PGA" else "; unlike in sex too (female players, a male model)"),
+        like=False,
     )
 
 
@@ -328,8 +329,9 @@ def compare_wrist_onset(arm_angle):
         strength=datum.strength,
         published=f"about {np.degrees(datum.value):.0f} deg",
         model=f"{np.degrees(arm_angle):.0f} deg",
-        same_quantity="same measure; theirs for a 44 m/s swing, ours slower",
-        like=True,
+        same_quantity="unlike: the same measure, but their generators' parameters and "
+        "impact constraint were not read, and theirs is a 44 m/s swing, ours slower",
+        like=False,
         rule="within half the published angle of it",
         agrees=bool(abs(arm_angle - datum.value) <= 0.5 * datum.value),
     )
@@ -416,7 +418,8 @@ def compare_work_share(work):
         published=f"{100 * low:.1f}-{100 * high:.1f} %, the largest source",
         model=f"{100 * share:.1f} %",
         same_quantity="unlike: their share of all joints' work in 3-D; ours the lumped "
-        "hub's share of three generators' positive work",
+        "hub's share of the positive work at the three driven joints (the wrist's includes "
+        "its elastic stops)",
         like=False,
         rule="the largest source, with more than half",
         agrees=bool(work[0] == work.max() and share > 0.5),
@@ -532,8 +535,9 @@ def compare_joint_rate(peak_rate, *, joint):
     keys = {
         "trail elbow extension": (
             "pga_trail_elbow_extension_rate",
-            True,
-            "comparable: the elbow's hinge rate, ours about the plane's normal",
+            False,
+            "unlike: the elbow's hinge rate, but ours about the plane's normal, and the "
+            "model's trail arm has no muscles",
         ),
         "lead wrist": (
             "pga_lead_wrist_rate",
@@ -582,8 +586,9 @@ def compare_club_energy(club_energy, work):
         strength=datum.strength,
         published=f"{100 * low:.1f}-{100 * high:.1f} %",
         model=f"{100 * share:.0f} %",
-        same_quantity="unlike: their whole body's work in 3-D (legs included); ours three "
-        "generators' positive work, the club with the lead hand",
+        same_quantity="unlike: their whole body's work in 3-D (legs included); ours the "
+        "positive work at the three driven joints (the wrist's includes its elastic stops), "
+        "the club with the lead hand",
         like=False,
         rule="inside the four golfers' range",
         agrees=bool(low <= share <= high),
@@ -650,9 +655,9 @@ def compare_ball_speed(speed_light, speed_heavy):
         strength="measured",
         published="no meaningful effect",
         model=f"{100 * change:+.1f} %",
-        same_quantity="comparable: a point-mass collision with the measured head's "
-        "restitution; theirs measured",
-        like=True,
+        same_quantity="unlike: an estimate, a point-mass collision with the measured "
+        "head's restitution, against their measured ball speeds",
+        like=False,
         rule="a change under 1 % (our reading of 'no meaningful effect')",
         agrees=bool(abs(change) < 0.01),
     )
