@@ -132,8 +132,8 @@ _TOP = {
     "lead_arm_above_horizontal": np.radians(30.0),
     "wrist_cock": np.radians(90.0),
 }
-#: Ranges of the top-of-backswing posture, rad (stated, not measured: no source gives the
-#: swing-plane angles at the top; see the swing chapter).  Read-only.
+#: The ranges of the top-of-backswing posture in rad, stated rather than measured, since no
+#: source gives the swing-plane angles at the top (see the swing chapter); read-only.
 TOP_RANGES = MappingProxyType(
     {
         "hub_turn": (np.radians(60.0), np.radians(100.0)),
@@ -621,7 +621,7 @@ def swing_plane_golfer(
 #: choice), shaft and grip mass and club length (the trade ranges of ``DATA``), head mass
 #: (kg; from MacKenzie et al.'s lightest head, 174 g, to the measured 204 g head), and the
 #: swing plane's inclination to the ground (rad; 50-70 degrees around the stated 60, a
-#: modelling choice: no source gives it).
+#: modelling choice, since no source gives it).
 POPULATION_RANGES = {
     "segment_scale": (0.95, 1.05),
     "plane_inclination": (np.radians(50.0), np.radians(70.0)),
