@@ -192,7 +192,7 @@ def test_an_optimum_on_a_kink_is_certified_by_its_one_sided_slopes():
     the speed has a kink there (the swing starts with whichever is first)."""
     from geomotion.models import _population
 
-    draw = models.draw_golfers(2)[1]
+    draw = models.draw_golfers(17)[16]
     golfer, options = draw.golfer(), draw.generator_options()
     optimum = _timing.optimise_onsets(golfer, top=draw.top(), **options)
     assert optimum.kink == ("hub", "wrist") and optimum.onset[2] == 0.0
