@@ -379,21 +379,21 @@ def _reaching_onsets(swings):
 
 
 def _settled(swings, x):
-    """The optimum near the SLSQP answer x, and the kink it sits on (or None).
+    """The optimum near the SLSQP answer x, the kink it sits on (or None), and its
+    neighbours along the constraint (rows and speeds; None after a move onto a kink).
 
     x's neighbours along the constraint decide: if the generator that switches on first
     differs between them, x is moved onto that kink (the line where the two tie);
     otherwise Newton's steps along the constraint (at most two) settle x while the
     speed's slope along the constraint is above ``_SLOPE``."""
-    for _ in range(3):
+    for step in range(3):
         Y, speeds = _neighbours(swings, x, swings.values_and_gradients(x)[3])
         kink = _kink_between(Y)
         if kink is not None:
-            return _onto_kink(swings, x, kink), kink
-        if _stationarity(swings, x)[4] <= _SLOPE or len(Y) < 2:
-            break
+            return _onto_kink(swings, x, kink), kink, None
+        if step == 2 or _stationarity(swings, x)[4] <= _SLOPE or len(Y) < 2:
+            return x, None, (Y, speeds)
         x = _parabola_step(swings, x, swings.values_and_gradients(x)[0], Y, speeds)
-    return x, None
 
 
 def _certified(swings, x, grid_speed):
@@ -408,12 +408,12 @@ def _certified(swings, x, grid_speed):
     it, so that their slopes are its one-sided derivatives.
     """
     wrist = len(x) == 2
-    x, kink = _settled(swings, x) if wrist else (x, None)
+    x, kink, neighbours = _settled(swings, x) if wrist else (x, None, None)
     speed, ds, dm, multiplier, slope, kkt = _stationarity(swings, x)
     checks = {"shortfall": (0.0 if grid_speed is None else grid_speed - speed, 0.1)}
     slopes = np.empty(0)
     if wrist:
-        Y, speeds = _neighbours(swings, x, dm)
+        Y, speeds = _neighbours(swings, x, dm) if neighbours is None else neighbours
         slopes = (speeds - speed) / np.linalg.norm(Y - x, axis=1)
         checks["steepest neighbour slope"] = (max(slopes, default=np.inf), _SLOPE)
     if kink is None:
