@@ -40,6 +40,7 @@ KERNEL_SOURCES = (
     "tree/_lanes.py",
     "tree/_lanes_frames.py",
     "tree/_lanes_coriolis.py",
+    "tree/_single.py",
     "tree/_closed_loop.py",
 )
 

@@ -130,10 +130,9 @@ class FlatTree:
         self.I = np.array(model.inertias)
         #: The model's gravity as the kernels' one row (1, 3), for a single configuration.
         self.gravity_row = np.array(model.gravity, dtype=np.float64).reshape(1, 3)
-
-    def arrays(self):
-        """The arrays in kernel argument order."""
-        return (
+        #: The shapes of one configuration, (nq,), and of one velocity, (nv,).
+        self.q_shape, self.v_shape = (model.nq,), (model.nv,)
+        self._arrays = (
             self.parent,
             self.jtype,
             self.bases,
@@ -145,6 +144,10 @@ class FlatTree:
             self.S,
             self.I,
         )
+
+    def arrays(self):
+        """The arrays in kernel argument order."""
+        return self._arrays
 
 
 _FLAT = weakref.WeakKeyDictionary()

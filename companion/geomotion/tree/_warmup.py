@@ -55,6 +55,8 @@ def _steps(model):
         algorithms += [
             lambda q=q, v=v, x=x, w=wrenches: rnea(model, q, v, x, f_ext=w, f_ext_frame="world"),
             lambda q=q, v=v, x=x, w=wrenches: aba(model, q, v, x, f_ext=w),
+            lambda q=q, v=v, x=x: rnea(model, q, v, x),  # one configuration: tree._single
+            lambda q=q, v=v, x=x: aba(model, q, v, x),
             lambda q=q: crba(model, q),
             lambda q=q, v=v: coriolis_matrix(model, q, v),
             lambda q=q, v=v: frame_kinematics(model, q, v, 4, tip),
