@@ -132,7 +132,10 @@ class FlatTree:
         self.gravity_row = np.array(model.gravity, dtype=np.float64).reshape(1, 3)
         #: The shapes of one configuration, (nq,), and of one velocity, (nv,).
         self.q_shape, self.v_shape = (model.nq,), (model.nv,)
-        self._arrays = (
+
+    def arrays(self):
+        """The arrays in kernel argument order."""
+        return (
             self.parent,
             self.jtype,
             self.bases,
@@ -144,10 +147,6 @@ class FlatTree:
             self.S,
             self.I,
         )
-
-    def arrays(self):
-        """The arrays in kernel argument order."""
-        return self._arrays
 
 
 _FLAT = weakref.WeakKeyDictionary()

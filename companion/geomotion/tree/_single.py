@@ -23,7 +23,7 @@ import types
 
 import numba
 import numpy as np
-from numba.core.dispatcher import Dispatcher
+from numba.extending import is_jitted
 
 from . import _lanes
 from ._flat import BALL, KERNEL, SCREW
@@ -39,7 +39,7 @@ def _inlined(module):
     """
     namespace = dict(vars(module))
     for name, kernel in vars(module).items():
-        if isinstance(kernel, Dispatcher) and kernel.py_func.__module__ == module.__name__:
+        if is_jitted(kernel) and kernel.py_func.__module__ == module.__name__:
             f = kernel.py_func
             twin = types.FunctionType(f.__code__, namespace, name, f.__defaults__, f.__closure__)
             namespace[name] = numba.njit(**dict(KERNEL, cache=False, inline="always"))(twin)
