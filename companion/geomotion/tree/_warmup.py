@@ -2,7 +2,7 @@ r"""Compile every kernel of :mod:`geomotion.tree` now, instead of at its first u
 
 The compiled kernels (numba) are built the first time each is called and cached (in a
 directory named by a digest of their sources, ``geomotion._kernel_cache``); building them
-all takes about a minute and a half of one core of the 2-core machine (two processes
+all takes about two minutes of one core of the 2-core machine (two processes
 share it in :func:`compile_kernels`), which a notebook cell would otherwise pay in the
 middle of its work.  :func:`compile_kernels` calls each public
 algorithm for one configuration and for a batch of eight on a small tree with every
@@ -110,7 +110,7 @@ def compile_kernels():
     Returns
     -------
     float
-        Seconds it took (about 50 s on the 2-core machine when nothing is cached yet,
+        Seconds it took (about 64 s on the 2-core machine when nothing is cached yet,
         about a second when everything is).
 
     Examples
