@@ -5,8 +5,10 @@ compiled kernels; the same algorithms are written out once more, readably, in
 :mod:`geomotion.tree.reference` (independent code: explicit 6x6 operators in numpy,
 batched with leading axes, sharing nothing with the kernels).  Both are checked on random branched
 trees mixing every joint type with massless intermediate bodies, single and batched, and
-the ABA of each is checked to invert the other's RNEA.  The cross-checks against Pinocchio
-are in test_tree_joints_cross_engine.py.
+the ABA of each is checked to invert the other's RNEA.  The kernels of one configuration
+(tree/_single.py) must give each configuration's row of a batch, bit for bit, and leave
+what they do not admit to the general path.  The cross-checks against Pinocchio are in
+test_tree_joints_cross_engine.py.
 """
 
 import numpy as np
