@@ -66,8 +66,9 @@ $(TEST_STAMP): $(BOOK_STAMP)
 # 30 s cell limit in a fresh clone.  The step always runs: when the kernels' cache is
 # current (geomotion._kernel_cache: a directory named by a digest of the kernel sources)
 # it only loads them, about 1 s; after a change to a kernel source, or after `make clean`
-# or `git clean` removed the cache, it compiles them again, about 52 s on the 2-core
-# machine (a second process compiles the closed-loop kernels: 91 s of CPU in all).  The package is imported from companion/ directly, so that pip
+# or `git clean` removed the cache, it compiles them again, about 64 s on the 2-core
+# machine (a second process compiles the closed-loop kernels: about two minutes of CPU in
+# all).  The package is imported from companion/ directly, so that pip
 # re-installing the editable package meanwhile is harmless: `make test` runs its two
 # prerequisites, the test extra's install and this step, side by side (-j2; GNU make 4.3
 # honours a -j set here), which saved about 70 s of a fresh clone's CI.

@@ -40,6 +40,7 @@ KERNEL_SOURCES = (
     "tree/_lanes.py",
     "tree/_lanes_frames.py",
     "tree/_lanes_coriolis.py",
+    "tree/_single.py",
     "tree/_closed_loop.py",
 )
 
@@ -127,7 +128,7 @@ else:
     warnings.warn(
         "geomotion: no writable directory for the compiled kernels' cache (tried "
         + ", ".join(str(base) for base in candidate_bases())
-        + "); the kernels compile in memory in every process, about 90 s at first use. "
+        + "); the kernels compile in memory in every process, about two minutes at first use. "
         "Set NUMBA_CACHE_DIR to a writable directory to cache them.",
         RuntimeWarning,
         stacklevel=2,

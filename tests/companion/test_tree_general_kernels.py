@@ -5,15 +5,18 @@ compiled kernels; the same algorithms are written out once more, readably, in
 :mod:`geomotion.tree.reference` (independent code: explicit 6x6 operators in numpy,
 batched with leading axes, sharing nothing with the kernels).  Both are checked on random branched
 trees mixing every joint type with massless intermediate bodies, single and batched, and
-the ABA of each is checked to invert the other's RNEA.  The cross-checks against Pinocchio
-are in test_tree_joints_cross_engine.py.
+the ABA of each is checked to invert the other's RNEA.  The kernels of one configuration
+(tree/_single.py) must give each configuration's row of a batch, bit for bit, and leave
+what they do not admit to the general path.  The cross-checks against Pinocchio are in
+test_tree_joints_cross_engine.py.
 """
 
 import numpy as np
 import pytest
 
 from geomotion import inertia, spatial, tree
-from geomotion.tree import _lanes, _run, reference
+from geomotion.tree import _lanes, _run, _single, reference
+from geomotion.tree._joints import QUATERNION_ATOL
 
 SCREWS = [tree.REVOLUTE_X, tree.REVOLUTE_Y, tree.REVOLUTE_Z, tree.PRISMATIC_Z]
 
@@ -75,14 +78,64 @@ def test_compiled_kernels_match_the_oracle(seed, batch):
     np.testing.assert_allclose(tree.crba(model, q), M, rtol=0, atol=1e-13 * np.abs(M).max())
 
 
-def test_a_batch_is_the_loop_of_its_configurations():
-    model = random_tree(3)
+@pytest.mark.parametrize("seed", range(2))
+def test_a_batch_is_the_loop_of_its_configurations(seed):
+    # One configuration takes the kernels of tree/_single.py (every lane function inlined
+    # for one lane); each result is its row of the batch, bit for bit.
+    model = random_tree(seed)
     rng = np.random.default_rng(7)
     q = tree.random_configuration(model, shape=(4,), rng=rng)
-    v, tau = rng.normal(size=(2, 4, model.nv))
-    batched = tree.aba(model, q, v, tau)
+    v, x = rng.normal(size=(2, 4, model.nv))
+    rnea, aba, crba = tree.rnea(model, q, v, x), tree.aba(model, q, v, x), tree.crba(model, q)
     for b in range(4):
-        np.testing.assert_array_equal(batched[b], tree.aba(model, q[b], v[b], tau[b]))
+        one = (q[b], v[b], x[b])
+        for lean, public, rows in (
+            (_run.rnea_one(model, *one), tree.rnea(model, *one), rnea),
+            (_run.aba_one(model, *one), tree.aba(model, *one), aba),
+            (_run.crba_one(model, q[b]), tree.crba(model, q[b]), crba),
+        ):
+            assert lean is not None  # the single kernel served it
+            np.testing.assert_array_equal(lean, rows[b])
+            np.testing.assert_array_equal(public, rows[b])
+    np.testing.assert_array_equal(
+        tree.bias_forces(model, q[0], v[0]), tree.rnea(model, q, v, 0.0 * x)[0]
+    )
+
+
+def test_the_single_kernels_leave_to_the_general_path_what_they_do_not_admit():
+    model = random_tree(1)  # a free-flyer root: its quaternion is q[3:7]
+    rng = np.random.default_rng(8)
+    q = tree.random_configuration(model, rng=rng)
+    v, x = rng.normal(size=(2, model.nv))
+    tau, M = tree.rnea(model, q, v, x), tree.crba(model, q)
+    readonly = q.copy()
+    readonly.flags.writeable = False
+    for other in (readonly, q.tolist(), np.repeat(q, 2)[::2]):  # converted: the same numbers
+        assert _run.rnea_one(model, other, v, x) is None and _run.crba_one(model, other) is None
+        np.testing.assert_array_equal(tree.rnea(model, other, v, x), tau)
+        np.testing.assert_array_equal(tree.crba(model, other), M)
+    for kernel in (_single.rnea, _single.aba, _single.crba):  # one compiled version each
+        assert len(kernel.signatures) == 1
+    # a quaternion off unit by more than the single kernels accept, less than the
+    # validation refuses: the general path computes it
+    off = q.copy()
+    off[3:7] *= 1.0 + 0.75 * QUATERNION_ATOL
+    assert _run.aba_one(model, off, v, x) is None
+    assert np.all(np.isfinite(tree.aba(model, off, v, x)))
+    off[3:7] *= 1.0 + 2.0 * QUATERNION_ATOL
+    with pytest.raises(ValueError, match="^q: expected a unit quaternion"):
+        tree.aba(model, off, v, x)
+    for bad in (np.nan, np.inf):
+        for index in (0, 3):
+            wrong = q.copy()
+            wrong[index] = bad
+            assert _run.crba_one(model, wrong) is None
+            with pytest.raises(ValueError, match="^q: "):
+                tree.crba(model, wrong)
+        wrong = v.copy()
+        wrong[-1] = bad
+        with pytest.raises(ValueError, match="^v: "):
+            tree.rnea(model, q, wrong, x)
 
 
 def test_a_singular_joint_at_one_configuration_names_the_joint_and_the_batch_element():

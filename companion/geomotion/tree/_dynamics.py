@@ -4,13 +4,14 @@ Each validates its arguments (naming the one at fault) and runs its compiled ker
 once for the whole batch (``geomotion.tree._run``); the readable oracle of each is in
 :mod:`geomotion.tree.reference`.
 
-A single configuration takes a lean path first (``geomotion.tree._run.one_state``): when
-the arrays are already what the kernel takes (finite float64 vectors of the model's
-sizes, unit quaternions) and the call uses the model's gravity and no external wrench,
-the kernel runs at once, without the general path's conversions, broadcasting and
-reshapes, which cost as much as the kernel at N = 7.  A result that is not finite (a
-non-finite input, an overflow, a singular joint), every other call and every bad input
-go the general way, so the messages are the same.
+A single configuration takes a lean path first (``geomotion.tree._run.rnea_one`` and the
+others): when the arrays are already what the kernels take (float64 vectors of the model's
+sizes, C-contiguous and writable) and the call uses the model's gravity and no external
+wrench, a kernel compiled for one configuration (``geomotion.tree._single``) checks them
+(finite, unit quaternions) and runs at once, without the general path's conversions,
+broadcasting and reshapes, which cost more than the kernel at N = 7.  Inputs it does not
+admit, a result that is not finite (an overflow, a singular joint), every other call and
+every bad input go the general way, so the messages are the same.
 """
 
 import numpy as np
@@ -81,8 +82,7 @@ def crba(model, q):
            [0.0675, 0.0675]])
     """
     if type(model) is Tree:  # the lean path of one configuration (see the module notes)
-        state = _run.one_state(model, (q,), (model.nq,))
-        M = None if state is None else _run.crba_one(model, *state)
+        M = _run.crba_one(model, q)
         if M is not None:
             return M
     check_model(model)
@@ -190,8 +190,7 @@ def rnea(model, q, v, a, *, gravity=None, f_ext=None, f_ext_frame="body"):
 def _rnea(model, q, v, a, gravity, f_ext, f_ext_frame, *, given):
     """:func:`rnea`, for rnea and bias_forces; ``given`` as in :func:`_dynamics_inputs`."""
     if _model_defaults(model, gravity, f_ext, f_ext_frame):
-        state = _run.one_state(model, (q, v, a), (model.nq, model.nv, model.nv))
-        tau = None if state is None else _run.rnea_one(model, *state)
+        tau = _run.rnea_one(model, q, v, a)
         if tau is not None:
             return tau
     (q, v, a), g, F = _dynamics_inputs(
@@ -321,8 +320,7 @@ def aba(model, q, v, tau, *, gravity=None, f_ext=None, f_ext_frame="body"):
     True
     """
     if _model_defaults(model, gravity, f_ext, f_ext_frame):
-        state = _run.one_state(model, (q, v, tau), (model.nq, model.nv, model.nv))
-        a = None if state is None else _run.aba_one(model, *state)
+        a = _run.aba_one(model, q, v, tau)
         if a is not None:
             return a
     (q, v, tau), g, F = _dynamics_inputs(

@@ -130,6 +130,8 @@ class FlatTree:
         self.I = np.array(model.inertias)
         #: The model's gravity as the kernels' one row (1, 3), for a single configuration.
         self.gravity_row = np.array(model.gravity, dtype=np.float64).reshape(1, 3)
+        #: The shapes of one configuration, (nq,), and of one velocity, (nv,).
+        self.q_shape, self.v_shape = (model.nq,), (model.nv,)
 
     def arrays(self):
         """The arrays in kernel argument order."""

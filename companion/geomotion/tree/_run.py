@@ -10,6 +10,10 @@ and gives the results their batch shape back:
   ``run_closure_rows``, and the world poses of ``body_wrenches`` --
   ``geomotion.tree._lanes_frames``.
 
+``rnea_one``, ``aba_one`` and ``crba_one`` serve a single call on one configuration
+(``geomotion.tree._single``): they take the arrays as given, without converting or
+broadcasting them, and return None for anything the general path has to handle.
+
 The kernels are compiled once and cached where ``geomotion._kernel_cache`` says (a
 directory named by a digest of every kernel source: a new process loads them, and an
 edited source is compiled afresh).  Nothing here imports the readable reference
@@ -21,7 +25,7 @@ import math
 import numpy as np
 
 from .. import _validate
-from . import _lanes, _lanes_coriolis, _lanes_frames
+from . import _lanes, _lanes_coriolis, _lanes_frames, _single
 from ._flat import SINGULAR_JOINT_RTOL, flat_tree, rows
 from ._joints import QUATERNION_ATOL
 
@@ -74,75 +78,53 @@ def _inputs(model, arrays, g, f_ext, frame):
 
 
 _FLOAT64 = np.dtype(np.float64)
-_ONE_STRIDE = (_FLOAT64.itemsize,)  # a contiguous float64 vector
 
-#: The kernels' placeholder for "no external wrenches" (``use_f`` False).
-NO_WRENCH = np.zeros((1, 1, 6))
-
-
-def one_state(model, arrays, sizes):
-    """The rows (1, n) of one configuration's arrays, or None to take the general path.
-
-    The lean path of a single call: each array must already be what the kernels take (a
-    writable, C-contiguous float64 vector of its size), finite, and the configuration's
-    quaternions unit.  (Finiteness is checked on the inputs, not judged from the result:
-    a coordinate that does not enter the result, the root joint's angle in ``M``, could
-    hide a NaN.)  Anything else returns None, and the caller's general path then
-    converts, broadcasts or refuses the input with its own message.
-    """
-    for x, n in zip(arrays, sizes):
-        if (
-            type(x) is not np.ndarray
-            or x.dtype is not _FLOAT64
-            or x.shape != (n,)
-            or x.strides != _ONE_STRIDE
-            or not x.flags.writeable
-            or not math.isfinite(x.dot(x))
-        ):
-            return None
-    columns, _ = model._quaternion_columns
-    if columns.size:
-        quaternions = arrays[0][columns]
-        norms = np.sqrt((quaternions * quaternions).sum(axis=1))
-        if not np.all(np.abs(norms - 1.0) <= QUATERNION_ATOL):
-            return None
-    return [x[None] for x in arrays]
+#: The quaternion tolerance of a single call's kernels (``geomotion.tree._single``): half
+#: the validation's, so that a norm that rounds differently in the two never passes the
+#: kernel and fails the validation (a norm between the two goes the general path).
+SINGLE_QUATERNION_ATOL = QUATERNION_ATOL / 2
 
 
-def _finite(out):
-    """``out`` (1, ...) without its row axis if every entry is finite, else None (finite
-    inputs can still overflow; the general path then says so)."""
-    row = out.ravel()
-    return out[0] if math.isfinite(row.dot(row)) else None
+def _vector(x, shape):
+    """Whether ``x`` is already what the kernels of one configuration take: an ndarray of
+    float64 and of ``shape``, C-contiguous, aligned and writable (numba would compile
+    another version of a kernel for any other layout)."""
+    return type(x) is np.ndarray and x.dtype is _FLOAT64 and x.shape == shape and x.flags.carray
 
 
-def rnea_one(model, Q, V, A):
-    """Joint forces (nv,) at one configuration, rows from :func:`one_state`, with the
-    model's gravity and no external wrench; None if not finite (the general path then
-    says why)."""
+def _dynamics_one(kernel, model, q, v, x):
+    """``kernel`` of ``geomotion.tree._single`` (rnea or aba) at one configuration, with the
+    model's gravity and no external wrench: (nv,), or None to take the general path (an
+    input of another type or layout, or the kernel's checks failed)."""
     flat = flat_tree(model)
-    out = np.empty((1, model.nv))
-    _lanes.rnea(*flat.arrays(), Q, V, A, flat.gravity_row, NO_WRENCH, False, out)
-    return _finite(out)
+    if not (_vector(q, flat.q_shape) and _vector(v, flat.v_shape) and _vector(x, flat.v_shape)):
+        return None
+    out = np.empty(flat.v_shape)
+    admitted = kernel(*flat.arrays(), flat.gravity_row, q, v, x, SINGLE_QUATERNION_ATOL, out)
+    return out if admitted else None
 
 
-def aba_one(model, Q, V, T):
-    """Accelerations (nv,) at one configuration, rows from :func:`one_state`; None when a
-    joint is singular there or the result is not finite (the general path then says
-    which)."""
+def rnea_one(model, q, v, a):
+    """Joint forces (nv,) of :func:`geomotion.tree.rnea` at one configuration by
+    ``_single.rnea``, or None to take the general path (which then says why, if the
+    input is at fault)."""
+    return _dynamics_one(_single.rnea, model, q, v, a)
+
+
+def aba_one(model, q, v, tau):
+    """Accelerations (nv,) of :func:`geomotion.tree.aba` at one configuration by
+    ``_single.aba``, or None to take the general path (also when a joint is singular)."""
+    return _dynamics_one(_single.aba, model, q, v, tau)
+
+
+def crba_one(model, q):
+    """The mass matrix (nv, nv) of :func:`geomotion.tree.crba` at one configuration by
+    ``_single.crba``, or None to take the general path."""
     flat = flat_tree(model)
-    out = np.empty((1, model.nv))
-    status = np.full(2, -1, dtype=np.int64)
-    _lanes.aba(*flat.arrays(), Q, V, T, flat.gravity_row, NO_WRENCH, False, out, status)
-    return None if status[0] >= 0 else _finite(out)
-
-
-def crba_one(model, Q):
-    """The mass matrix (nv, nv) at one configuration, a row from :func:`one_state`; None
-    if not finite."""
-    out = np.empty((1, model.nv, model.nv))
-    _lanes.crba(*flat_tree(model).arrays(), Q, out)
-    return _finite(out)
+    if not _vector(q, flat.q_shape):
+        return None
+    out = np.empty(flat.v_shape * 2)
+    return out if _single.crba(*flat.arrays(), q, SINGLE_QUATERNION_ATOL, out) else None
 
 
 def run_rnea(model, q, v, a, g, f_ext=None, frame="body", *, finite=True):

@@ -2,7 +2,7 @@ r"""Compile every kernel of :mod:`geomotion.tree` now, instead of at its first u
 
 The compiled kernels (numba) are built the first time each is called and cached (in a
 directory named by a digest of their sources, ``geomotion._kernel_cache``); building them
-all takes about a minute and a half of one core of the 2-core machine (two processes
+all takes about two minutes of one core of the 2-core machine (two processes
 share it in :func:`compile_kernels`), which a notebook cell would otherwise pay in the
 middle of its work.  :func:`compile_kernels` calls each public
 algorithm for one configuration and for a batch of eight on a small tree with every
@@ -39,8 +39,10 @@ def _every_joint_tree():
 
 
 def _steps(model):
-    """The warm-up calls in two groups that share few kernels: the tree algorithms and
-    the kinematics (about half of the cold compile), and the closed-loop passes."""
+    """The warm-up calls in two groups that share few kernels and take about as long to
+    compile: the tree algorithms and the kinematics, and the closed-loop passes.  Of the
+    kernels of one configuration (``geomotion.tree._single``, 25 s of CPU to compile), the
+    ABA's and the CRBA's (19 s) are in the first group, the RNEA's (6 s) in the second."""
     rng = np.random.default_rng(0)
     tip = spatial.pose(spatial.rot_z(0.4), [0.1, 0.0, 0.2])
     hinge = FramePair(model, 4, tip, -1, np.eye(4))
@@ -55,6 +57,7 @@ def _steps(model):
         algorithms += [
             lambda q=q, v=v, x=x, w=wrenches: rnea(model, q, v, x, f_ext=w, f_ext_frame="world"),
             lambda q=q, v=v, x=x, w=wrenches: aba(model, q, v, x, f_ext=w),
+            lambda q=q, v=v, x=x: aba(model, q, v, x),
             lambda q=q: crba(model, q),
             lambda q=q, v=v: coriolis_matrix(model, q, v),
             lambda q=q, v=v: frame_kinematics(model, q, v, 4, tip),
@@ -66,6 +69,8 @@ def _steps(model):
             lambda q=q, v=v, x=x: certified.forward_dynamics(q, v, x),
             lambda q=q, v=v, x=x: redundant.forward_dynamics(q, v, x),
         ]
+        if not batch:  # the RNEA of tree._single (its batch kernel is the first group's)
+            closed_loops.append(lambda q=q, v=v, x=x: rnea(model, q, v, x))
     return {"algorithms": algorithms, "closed loops": closed_loops}
 
 
@@ -98,13 +103,14 @@ def compile_kernels():
     a stack of frame pairs and its closed-loop forward dynamics (certified and not) on a
     five-body tree with every joint model, for one configuration and for a batch that
     takes the lanes.  With an on-disk cache (``geomotion._kernel_cache``), a second
-    process compiles the closed-loop kernels meanwhile, and this one then loads them:
-    a cold compile takes about half its time on two cores.
+    process compiles the closed-loop kernels (and the RNEA's of one configuration)
+    meanwhile, and this one then loads them: a cold compile takes about half its time
+    on two cores.
 
     Returns
     -------
     float
-        Seconds it took (about 50 s on the 2-core machine when nothing is cached yet,
+        Seconds it took (about 64 s on the 2-core machine when nothing is cached yet,
         about a second when everything is).
 
     Examples
