@@ -107,17 +107,7 @@ SHARED_PRIVATE = {
 
 #: Layers, lowest first; an import may only point to the same layer or one below.
 LAYERS = [
-    {
-        "_validate",
-        "_linalg",
-        "_numerics",
-        "_qp",
-        "_threads",
-        "_kernels",
-        "_kernel_cache",
-        "errors",
-        "printing",
-    },
+    {*SHARED_PRIVATE, "errors", "printing"},
     {"spatial", "dualquat"},
     {"inertia", "muscles"},
     {"lagrange", "symmetry", "tree"},

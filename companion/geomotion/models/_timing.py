@@ -142,25 +142,24 @@ class _Swings:
             impact.crossed, impact.miss, 1.0
         )
 
-    def values_and_gradients(self, x, h=_STEP):
-        key = (tuple(x), h)
-        if key not in self.cache:
-            n = len(x)
-            speed, miss = self.speed_and_miss(np.vstack([x, x + h * np.eye(n), x - h * np.eye(n)]))
-            grad = lambda f: (f[1 : 1 + n] - f[1 + n :]) / (2 * h)  # noqa: E731
-            self.cache[key] = (speed[0], miss[0], grad(speed), grad(miss))
-        return self.cache[key]
-
-    def misses_and_gradients(self, Y, h=_STEP):
-        """Speed, miss and the miss's central-difference gradient at each row of Y, in one
-        batched run."""
+    def gradients(self, Y, h=_STEP):
+        """Speed, miss and their central-difference gradients (rows) at each row of Y, in
+        one batched run."""
         k, n = Y.shape
         step = h * np.eye(n)
         speed, miss = self.speed_and_miss(
             np.vstack([Y, (Y[:, None] + step).reshape(-1, n), (Y[:, None] - step).reshape(-1, n)])
         )
-        plus, minus = miss[k : k + k * n], miss[k + k * n :]
-        return speed[:k], miss[:k], ((plus - minus) / (2 * h)).reshape(k, n)
+        grad = lambda f: ((f[k : k + k * n] - f[k + k * n :]) / (2 * h)).reshape(k, n)  # noqa: E731
+        return speed[:k], miss[:k], grad(speed), grad(miss)
+
+    def values_and_gradients(self, x, h=_STEP):
+        """:meth:`gradients` at one point x, cached."""
+        key = (tuple(x), h)
+        if key not in self.cache:
+            speed, miss, ds, dm = self.gradients(np.asarray(x, dtype=float)[None, :], h)
+            self.cache[key] = (speed[0], miss[0], ds[0], dm[0])
+        return self.cache[key]
 
 
 #: The onset grid that brackets the reaching swings (20 ms apart over the bounds), s.
@@ -306,13 +305,13 @@ def _onto_constraint(swings, Y, along=None):
     method, along the miss's gradient (or along the unit vector ``along``).  Returns the
     rows, their speeds and their misses (a row that never crosses keeps a large miss)."""
     for _ in range(6):
-        speed, miss, dm = swings.misses_and_gradients(Y)
+        speed, miss, _, dm = swings.gradients(Y)
         if np.all(np.abs(miss) <= 1e-9):
             break
         direction = dm if along is None else np.broadcast_to(along, dm.shape)
         Y = Y - (miss / np.einsum("ij,ij->i", dm, direction))[:, None] * direction
     else:
-        speed, miss, _ = swings.misses_and_gradients(Y)
+        speed, miss, _, _ = swings.gradients(Y)
     return Y, speed, miss
 
 
