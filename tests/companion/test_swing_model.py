@@ -108,6 +108,42 @@ def test_the_3d_golfers_club_agrees_with_the_planar_club():
     assert club_at_butt[1, 1] == pytest.approx(float(planar.inertia_butt), rel=1e-12)
 
 
+@pytest.mark.parametrize(
+    "inclination, tilt", [(60.0, 31.0), (50.0, 35.0), (70.0, 27.0), (40.0, 40.0)]
+)
+def test_the_hubs_moment_is_the_trunks_inertia_about_the_plane_normal(inclination, tilt):
+    # Build the trunk's central inertia tensor in body axes (antero-posterior x,
+    # medio-lateral y, long axis z) from de Leva by hand, lean it forward by the tilt and
+    # the plane normal by the inclination, both in the sagittal plane, and take n^T I n.
+    golfer = swing.swing_plane_golfer(
+        plane_inclination=np.radians(inclination), trunk_tilt=np.radians(tilt)
+    )
+    trunk = body_segments.DE_LEVA_MALE["trunk"]
+    mass = trunk.mass * golfer.parameters["body_mass"]
+    length = golfer.parameters["lengths"]["trunk"]
+    radii = np.array([trunk.r_sagittal, trunk.r_transverse, trunk.r_longitudinal]) * length
+    I_body = np.diag(mass * radii**2)
+
+    def leaned(angle):  # vertical (0, 0, 1) leaned towards the ball (+x) by angle, degrees
+        a = np.radians(angle)
+        return np.array([np.sin(a), 0.0, np.cos(a)])
+
+    axis_long, normal = leaned(tilt), leaned(inclination)
+    R = np.column_stack([np.cross([0.0, 1.0, 0.0], axis_long), [0.0, 1.0, 0.0], axis_long])
+    expected = normal @ (R @ I_body @ R.T) @ normal
+    assert golfer.inertias[0] == pytest.approx(expected, rel=1e-12)
+    tree_hub = golfer.model.inertias[0]
+    assert tree_hub[2, 2] == pytest.approx(expected, rel=1e-12)
+
+
+def test_bad_trunk_tilts_are_refused():
+    for bad in (-0.1, np.pi / 2, np.nan):
+        with pytest.raises(ValueError, match="trunk_tilt"):
+            swing.swing_plane_golfer(trunk_tilt=bad)
+    with pytest.raises(TypeError, match="trunk_tilt"):
+        swing.swing_plane_golfer(trunk_tilt="31")
+
+
 def test_batched_club_rows_equal_single_clubs():
     heads = np.array([0.174, 0.190, 0.200])
     clubs = models.driver(head_mass=heads)

@@ -29,7 +29,7 @@ from ..errors import ConvergenceError
 from ._club import driver
 from ._downswing import simulate_downswing
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, swing_generators
-from ._impact import ball_at_address
+from ._impact import ADDRESS_WRIST_RANGE, ball_at_address
 from ._swing_study import kinematic_sequence, positive_work
 from ._timing import optimise_onsets
 from .golf_data import DATA
@@ -42,6 +42,8 @@ __all__ = [
     "optimise_golfer",
 ]
 
+_TILT = DATA["pga_trunk_forward_tilt"].value
+_TILT_RANGE = (_TILT[0] - _TILT[1], _TILT[0] + _TILT[1])
 _SEGMENTS = ("upper_arm", "forearm", "hand", "palm", "shoulder_width", "trunk")
 
 #: The study's ranges, each drawn uniformly and independently (kg, m, N m, rad/s, s, rad).
@@ -55,6 +57,8 @@ POPULATION_STUDY_RANGES = {
     "grip_mass": POPULATION_RANGES["grip_mass"],  # kg; trade range (DATA["grip_mass"])
     "club_length": POPULATION_RANGES["length"],  # m; trade range 44-46 in (DATA["club_length"])
     "plane_inclination": POPULATION_RANGES["plane_inclination"],  # rad; modelling choice
+    "trunk_tilt": _TILT_RANGE,  # rad; PGA mean +/- 1 SD at the top (Zheng 2008b, measured)
+    "address_wrist_angle": ADDRESS_WRIST_RANGE,  # rad; the ball's place (modelling choice)
     # generators (GENERATOR_RANGES; sources in geomotion.models._timing)
     "hub_peak": GENERATOR_RANGES["hub_peak"],  # N m; torso 200 to pelvis 250 (model-param)
     "shoulder_peak": GENERATOR_RANGES["shoulder_peak"],  # N m; modelling choice
@@ -100,7 +104,9 @@ class GolferDraw:
     height, body_mass, upper_arm_scale, ..., top_wrist_cock : float
         One per key of ``POPULATION_STUDY_RANGES``, in its units: the golfer
         (:func:`geomotion.models.swing_plane_golfer`, male; the ``*_scale`` factors are
-        its ``segment_scales``; ``plane_inclination`` its swing plane's, rad), the
+        its ``segment_scales``; ``plane_inclination`` its swing plane's and
+        ``trunk_tilt`` its trunk's forward tilt, rad), the ball's place
+        (``address_wrist_angle``, rad, :func:`geomotion.models.ball_at_address`), the
         driver's parts (:func:`geomotion.models.driver`),
         the generators (:func:`geomotion.models.swing_generators`; ``arm_max_velocity``
         is the shoulder's and the wrist's, the hub's stays 30 rad/s) and the top of the
@@ -122,6 +128,8 @@ class GolferDraw:
     grip_mass: float
     club_length: float
     plane_inclination: float
+    trunk_tilt: float
+    address_wrist_angle: float
     hub_peak: float
     shoulder_peak: float
     wrist_peak: float
@@ -161,6 +169,7 @@ class GolferDraw:
             club=club,
             segment_scales=scales,
             plane_inclination=self.plane_inclination,
+            trunk_tilt=self.trunk_tilt,
         )
 
     def generator_options(self):
@@ -180,7 +189,19 @@ class GolferDraw:
             "ulnar_range": self.ulnar_range,
             "stop_angle": self.stop_angle,
             "top_wrist_cock": self.top_wrist_cock,
+            "address_wrist_angle": self.address_wrist_angle,
         }
+
+    def ball(self):
+        """The ball of this draw, (2,) m: the drawn golfer's face centre at its address
+        wrist angle (:func:`geomotion.models.ball_at_address`; the head's mass does not
+        move it).
+
+        Returns
+        -------
+        ndarray
+        """
+        return ball_at_address(self.golfer(), wrist_angle=self.address_wrist_angle)
 
     def top(self):
         """Keyword arguments of ``SwingPlaneGolfer.top_of_backswing`` (and ``top`` of
@@ -271,7 +292,8 @@ def optimise_golfer(draw):
     row = {"index": draw.index, "sex": "male", **dataclasses.asdict(draw)}
     row.update(dict.fromkeys(RESULT_COLUMNS))
     try:
-        optimum = optimise_onsets(draw.golfer(), top=draw.top(), dt=_DT, **draw.generator_options())
+        options = dict(ball=draw.ball(), top=draw.top(), dt=_DT, **draw.generator_options())
+        optimum = optimise_onsets(draw.golfer(), **options)
     except ConvergenceError as error:
         row["status"] = "certificate failed" if "certificate" in str(error) else "no reaching swing"
         row["wall_time"] = time.perf_counter() - start
@@ -307,7 +329,7 @@ def optimise_golfer(draw):
     clock = np.broadcast_to(optimum.onset - optimum.onset.min(), (len(HEAD_MASSES), 3))
     generators = swing_generators(clock, **draw.generator_options())
     q0 = heads.top_of_backswing(**draw.top())
-    fixed = simulate_downswing(heads, generators, ball=ball_at_address(heads), q0=q0, dt=_DT)
+    fixed = simulate_downswing(heads, generators, ball=draw.ball(), q0=q0, dt=_DT)
     fixed = fixed.impact
     for k, head in enumerate(_HEADS):
         if fixed.crossed[k]:

@@ -308,6 +308,14 @@ DATA = {
         low=7 / 30,
         high=10 / 30,
     ),
+    "pga_trunk_forward_tilt": Datum(
+        (np.radians(31.0), np.radians(4.0)),
+        "rad",
+        "Zheng2008b",
+        "measured",
+        "trunk forward tilt at the top of the backswing, mean and standard deviation "
+        "(31 +/- 4 deg), 25 PGA professionals (LPGA 25 +/- 4 deg), 240 Hz",
+    ),
     "pga_trail_elbow_extension_rate": Datum(
         (np.radians(854.0), np.radians(150.0)),
         "rad/s",

@@ -30,10 +30,19 @@ q     joint               body it moves                absolute angle
 4     trail elbow         trail forearm and hand       :math:`\theta_4 = q_0 + q_3 + q_4`
 ====  ==================  ===========================  ===============================
 
-Stated simplifications (modelling choices): the trunk's axis is taken normal to the
-plane, so the hub's moment of inertia is de Leva's trunk longitudinal moment
-:math:`m_t(r_{long}\ell_t)^2` with the trunk length :math:`\ell_t` the sum of the upper,
-middle and lower trunk of ``GOLFER_LENGTHS``; the hub's centre of mass is on its axis.
+The hub turns about the plane normal, which is not the trunk's long axis: both lean
+towards the ball in the golfer's sagittal plane, the normal by :math:`\iota` from the
+vertical and the trunk by its forward tilt :math:`\phi` (31 degrees, the PGA mean at the
+top of the backswing, Zheng et al. 2008b, measured; ``DATA["pga_trunk_forward_tilt"]``),
+so the normal is :math:`\beta = \iota - \phi` from the long axis towards the
+antero-posterior axis, and the hub's moment is
+
+.. math:: I_{hub} = m_t\ell_t^2\,(r_{long}^2\cos^2\beta + r_{sag}^2\sin^2\beta)
+
+with de Leva's trunk radii and the trunk length :math:`\ell_t` the sum of the upper,
+middle and lower trunk of ``GOLFER_LENGTHS``.  Stated simplifications (modelling choices):
+the tilt is held at its top-of-backswing value through the downswing, and the hub's
+centre of mass is on its axis.
 The lead elbow is held straight (as Sprigings & Neal's rigid left arm).  The shoulders
 sit on the hub at half the shoulder width from the axis, the lead one at
 :math:`\tfrac12 w\,e(\theta_0)` (towards the target at :math:`q_0 = 0`), the trail one
@@ -126,6 +135,8 @@ _TERM_PHASES = np.array([np.pi / 2, 0.0, 0.0, np.pi / 2, 0.0, 0.0])
 INPUT_MATRIX = np.eye(5)[:, :3]
 #: Default plane inclination to the ground, rad (a modelling choice).
 _PLANE_INCLINATION = np.radians(60.0)
+#: Default forward tilt of the trunk from the vertical, rad (Zheng2008b, measured).
+_TRUNK_TILT = DATA["pga_trunk_forward_tilt"].value[0]
 #: The stated top-of-backswing posture, rad (modelling choices; see ``top_of_backswing``).
 _TOP = {
     "hub_turn": np.radians(80.0),
@@ -234,7 +245,7 @@ class SwingPlaneGolfer:
     ----------
     parameters : dict
         The parameter set(s): ``body_mass`` (kg), ``height`` (m), ``sex`` (tuple of str),
-        ``plane_inclination`` (rad), ``lengths`` (dict, m), ``club`` (Club).
+        ``plane_inclination``, ``trunk_tilt`` (rad), ``lengths`` (dict, m), ``club`` (Club).
     batch_shape : tuple
         ``()`` for one parameter set, ``(P,)`` for P.
     masses, inertias : (..., 5) ndarray
@@ -418,6 +429,7 @@ class SwingPlaneGolfer:
             sex=[p["sex"]] * count,
             club=p["club"],
             plane_inclination=float(p["plane_inclination"]),
+            trunk_tilt=float(p["trunk_tilt"]),
             segment_scales={k: float(v) for k, v in p["segment_scales"].items()},
         )
 
@@ -433,6 +445,7 @@ class SwingPlaneGolfer:
             sex=p["sex"][i],
             club=p["club"].row(i),
             plane_inclination=p["plane_inclination"][i],
+            trunk_tilt=p["trunk_tilt"][i],
             segment_scales={name: value[i] for name, value in p["segment_scales"].items()},
         )
 
@@ -530,6 +543,7 @@ def swing_plane_golfer(
     sex="male",
     club=None,
     plane_inclination=_PLANE_INCLINATION,
+    trunk_tilt=_TRUNK_TILT,
     segment_scales=None,
 ):
     r"""The swing-plane golfer (see the module documentation) for one or P parameter sets.
@@ -547,6 +561,10 @@ def swing_plane_golfer(
     plane_inclination : float or (P,) array_like, keyword only
         Swing plane to the ground, rad, in (0, pi/2]; default 60 degrees (a modelling
         choice).
+    trunk_tilt : float or (P,) array_like, keyword only
+        The trunk's forward tilt from the vertical, rad, in [0, pi/2); default 31 degrees
+        (Zheng et al. 2008b, PGA mean at the top, measured).  It sets the hub's moment of
+        inertia about the plane normal (module documentation).
     segment_scales : dict or None, keyword only
         Factors (positive, float or (P,)) on the lengths of ``"upper_arm"``,
         ``"forearm"``, ``"hand"``, ``"palm"``, ``"shoulder_width"`` and ``"trunk"``;
@@ -562,8 +580,8 @@ def swing_plane_golfer(
         If ``club`` is not a Club, ``sex`` not a string or sequence of strings, or
         ``segment_scales`` not a dict.
     ValueError
-        If a value is not positive, ``sex`` is unknown, ``plane_inclination`` is out of
-        range, a scale key is unknown, or the batch shapes do not broadcast (naming the
+        If a value is not positive, ``sex`` is unknown, ``plane_inclination`` or
+        ``trunk_tilt`` is out of range, a scale key is unknown, or the batch shapes do not broadcast (naming the
         arguments).
     """
     if club is None:
@@ -582,6 +600,7 @@ def swing_plane_golfer(
         "body_mass": _validate.positive(body_mass, "body_mass"),
         "height": _validate.positive(height, "height"),
         "plane_inclination": _validate.positive(plane_inclination, "plane_inclination"),
+        "trunk_tilt": _validate.real_array(trunk_tilt, "trunk_tilt"),
         "club": club.mass,
         "sex": np.empty(sexes.shape),
     }
@@ -589,6 +608,8 @@ def swing_plane_golfer(
         raise ValueError(
             f"plane_inclination: expected in (0, pi/2] rad, got {values['plane_inclination']!r}"
         )
+    if np.any((values["trunk_tilt"] < 0) | (values["trunk_tilt"] >= np.pi / 2)):
+        raise ValueError(f"trunk_tilt: expected in [0, pi/2) rad, got {trunk_tilt!r}")
     scales = {
         name: _validate.positive(value, f"segment_scales[{name!r}]")
         for name, value in segment_scales.items()
@@ -606,6 +627,7 @@ def swing_plane_golfer(
         "body_mass": b(values["body_mass"]),
         "height": b(values["height"]),
         "plane_inclination": b(values["plane_inclination"]),
+        "trunk_tilt": b(values["trunk_tilt"]),
         "sex": sexes.tolist() if shape else str(sexes),
         "segment_scales": {name: b(value) for name, value in scales.items()},
         "club": club,
@@ -664,6 +686,14 @@ def _fractions(sexes, b):
     }
 
 
+def _hub_moment(fractions, mass, length, p):
+    """I_hub, kg m^2: the trunk's moment about the plane normal (module documentation)."""
+    beta = p["plane_inclination"] - p["trunk_tilt"]
+    radii = fractions["r_longitudinal"] ** 2 * np.cos(beta) ** 2
+    radii = radii + fractions["r_sagittal"] ** 2 * np.sin(beta) ** 2
+    return mass * length**2 * radii
+
+
 def _segment(fractions, body_mass, length, start=0.0):
     """(m, along, across, I_central) of a de Leva segment from ``start`` along its line."""
     m = fractions["mass"] * body_mass
@@ -681,7 +711,7 @@ def _assemble(p, shape):
     arm = L["upper_arm"] + L["forearm"]
     butt = L["palm"] - CLUB_DEFAULTS["lead_grip"]
     trunk = f["trunk"]["mass"] * mass
-    hub = (trunk, 0.0 * s, 0.0 * s, trunk * (f["trunk"]["r_longitudinal"] * L["trunk"]) ** 2)
+    hub = (trunk, 0.0 * s, 0.0 * s, _hub_moment(f["trunk"], trunk, L["trunk"], p))
     upper_arm = _segment(f["upper_arm"], mass, L["upper_arm"])
     forearm = _segment(f["forearm"], mass, L["forearm"], L["upper_arm"])
     lead_arm = _combine([upper_arm, forearm])
@@ -746,7 +776,7 @@ def _tree(p):
 
     trunk = f["trunk"]["mass"] * mass
     hub = inertia.spatial_inertia(
-        trunk, [0.0, 0.0, 0.0], trunk * (f["trunk"]["r_longitudinal"] * L["trunk"]) ** 2 * np.eye(3)
+        trunk, [0.0, 0.0, 0.0], float(_hub_moment(f["trunk"], trunk, L["trunk"], p)) * np.eye(3)
     )
     s, arm = L["shoulder_width"] / 2, L["upper_arm"] + L["forearm"]
     butt = L["palm"] - CLUB_DEFAULTS["lead_grip"]
