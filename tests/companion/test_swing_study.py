@@ -24,7 +24,7 @@ def test_the_sequence_is_read_from_the_absolute_angles_by_differences(swing):
     k = int(run.impact.step) + 1
     q, dt = run.trajectory.q, run.trajectory.dt
     angles = np.stack([q[:, 0], q[:, 0] + q[:, 1], q[:, 0] + q[:, 1] + q[:, 2]], axis=1)
-    rates = (angles[2 : k + 1] - angles[: k - 1]) / (2 * dt)  # steps 1 .. k-1
+    rates = (angles[2 : k + 2] - angles[:k]) / (2 * dt)  # steps 1 .. k
     peaks = np.argmax(rates, axis=0) + 1
     np.testing.assert_allclose(sequence.peak_time, run.trajectory.t[peaks], atol=dt)
     np.testing.assert_allclose(sequence.peak_rate, rates.max(axis=0), rtol=1e-3)
@@ -67,21 +67,50 @@ def test_the_passive_transfer_holds_the_hub_and_conserves_energy(swing):
     assert v[0, :3].sum() == pytest.approx(swing_rate, rel=0.02)
 
 
+def _momentum_about_lead_shoulder(golfer, q, v):
+    """kg m^2/s: the lead arm's and the club's angular momentum about the lead shoulder,
+    summed body by body (centres, their velocities, central moments)."""
+    shoulder = golfer.point(q, "lead shoulder")[..., None, :]
+    r = golfer.body_centres(q)[..., 1:3, :] - shoulder
+    u = golfer.body_centre_velocities(q, v)[..., 1:3, :]
+    rates = np.stack([v[..., :2].sum(-1), v[..., :3].sum(-1)], axis=-1)
+    spin = golfer.inertias[1:3] * rates
+    return (golfer.masses[1:3] * (r[..., 0] * u[..., 1] - r[..., 1] * u[..., 0]) + spin).sum(-1)
+
+
 def test_under_whites_conditions_only_inertia_acts(swing):
-    """No torque, the hub held, no gravity and no stop: the kinetic energy the club
-    gains is what the arms lose, and from rest nothing moves at all (with gravity kept,
-    the same start falls)."""
+    """No torque, the hub held, no trail arm, no gravity and no stop: White's double
+    pendulum.  The kinetic energy the club gains is what the arm loses, the angular
+    momentum about the fixed shoulder stays, and from rest nothing moves at all (with
+    gravity kept, the same start falls)."""
     generators, run = swing
     k = int(np.argmax(run.body_kinetic[: int(run.impact.step), 1]))
     white = models.passive_transfer(
+        GOLFER, generators, run, branch_step=k, trail_arm=False, gravity=False, wrist_stop=False
+    )
+    assert not white.gravity and not white.wrist_stop and not white.trail_arm
+    q, v = white.trajectory.q, white.trajectory.v
+    kinetic = white.trajectory.kinetic
+    assert np.abs(kinetic - kinetic[0]).max() < 1e-4 * kinetic[0]  # J: conserved
+    assert white.club_gain == pytest.approx(-white.arms_change, abs=1e-4 * kinetic[0])
+    momentum = _momentum_about_lead_shoulder(GOLFER, q, v)
+    assert np.abs(momentum - momentum[0]).max() < 1e-4 * abs(momentum[0])
+    # the trail arm stays where it was, and the lead side keeps the swing's absolute rates
+    assert np.abs(q[:, [0, 3, 4]] - q[0, [0, 3, 4]]).max() < 1e-9
+    swing_v = run.trajectory.v[k]
+    assert v[0, :2].sum() == pytest.approx(swing_v[:2].sum(), rel=1e-12)
+    assert v[0, :3].sum() == pytest.approx(swing_v[:3].sum(), rel=1e-12)
+    row = models.compare_transfer(white)
+    assert row.like and row.agrees and "double pendulum" in row.same_quantity
+    with_trail_arm = models.passive_transfer(
         GOLFER, generators, run, branch_step=k, gravity=False, wrist_stop=False
     )
-    assert not white.gravity and not white.wrist_stop
-    kinetic = white.trajectory.kinetic
-    assert np.abs(kinetic - kinetic[0]).max() < 1e-3 * kinetic[0]  # J: conserved
-    assert white.club_gain == pytest.approx(-white.arms_change, abs=1e-3 * kinetic[0])
-    row = models.compare_transfer(white)
-    assert row.like and row.agrees and "like in its conditions" in row.same_quantity
+    trail_row = models.compare_transfer(with_trail_arm)
+    assert not trail_row.like and "trail arm" in trail_row.same_quantity
+    # the trail arm's links take part: its momentum about the shoulder is not conserved
+    q2, v2 = with_trail_arm.trajectory.q, with_trail_arm.trajectory.v
+    momentum2 = _momentum_about_lead_shoulder(GOLFER, q2, v2)
+    assert np.abs(momentum2 - momentum2[0]).max() > 1e-2 * abs(momentum2[0])
     assert not models.compare_transfer(
         models.passive_transfer(GOLFER, generators, run, branch_step=k)
     ).like
@@ -142,7 +171,18 @@ def test_the_trunk_peak_rule_reads_the_peak_against_impact(swing):
     _, run = swing
     sequence = models.kinematic_sequence(run)
     step = run.trajectory.dt
-    assert not models.compare_trunk_peak(sequence, step=step).agrees  # peaks mid-swing
+    early = models.KinematicSequence(
+        peak_time=np.r_[sequence.impact_time - 0.05, sequence.peak_time[1:]],
+        peak_rate=sequence.peak_rate,
+        impact_time=sequence.impact_time,
+    )
+    assert not models.compare_trunk_peak(early, step=step).agrees  # peaks mid-swing
+    two_steps = models.KinematicSequence(
+        peak_time=np.r_[sequence.impact_time - 2 * step, sequence.peak_time[1:]],
+        peak_rate=sequence.peak_rate,
+        impact_time=sequence.impact_time,
+    )
+    assert not models.compare_trunk_peak(two_steps, step=step).agrees
     late = models.KinematicSequence(
         peak_time=np.r_[sequence.impact_time - 0.5 * step, sequence.peak_time[1:]],
         peak_rate=sequence.peak_rate,
@@ -230,6 +270,12 @@ def test_a_swing_without_impact_has_no_sequence_and_a_transfer_refuses_bad_steps
         models.passive_transfer(GOLFER, generators, run, branch_step=0, pivot_fixed=1)
     with pytest.raises(TypeError, match="gravity: expected a bool"):
         models.passive_transfer(GOLFER, generators, run, branch_step=0, gravity=0)
+    with pytest.raises(ValueError, match="trail_arm"):
+        models.passive_transfer(
+            GOLFER, generators, run, branch_step=0, trail_arm=False, pivot_fixed=False
+        )
+    with pytest.raises(TypeError, match="trail_arm"):
+        models.passive_transfer(GOLFER, generators, run, branch_step=0, trail_arm=None)
 
 
 @pytest.mark.slow

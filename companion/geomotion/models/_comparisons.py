@@ -480,6 +480,7 @@ def compare_transfer(transfer):
         raise TypeError(f"transfer: expected a PassiveTransfer, got {type(transfer).__name__}")
     conditions = [
         "pivot fixed" if transfer.pivot_fixed else "pivot free",
+        "trail arm on the club" if transfer.trail_arm else "no trail arm",
         "gravity" if transfer.gravity else "no gravity",
         "wrist stop" if transfer.wrist_stop else "no stop",
     ]
@@ -487,6 +488,10 @@ def compare_transfer(transfer):
         text
         for text, present in (
             ("his pivot is fixed, the hub here turns", not transfer.pivot_fixed),
+            (
+                "his double pendulum has no trail arm, whose two links here add a second pivot",
+                transfer.trail_arm,
+            ),
             ("gravity does work, which his model has not", transfer.gravity),
             ("the wrist stop does work, which his model has not", transfer.wrist_stop),
         )
@@ -495,9 +500,8 @@ def compare_transfer(transfer):
     same = (
         "unlike: " + "; ".join(departures)
         if departures
-        else "like in its conditions (no torque, a fixed pivot, no gravity, no stop); "
-        "the model's trail arm adds two passive links and a second pivot, counted with "
-        "the arms"
+        else "like: his double pendulum (the lead arm and the club about a fixed "
+        "shoulder), no torque, no gravity, no stop"
     )
     return Comparison(
         quantity=f"passive transfer, every torque off, {', '.join(conditions)}",

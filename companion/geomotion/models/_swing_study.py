@@ -148,6 +148,8 @@ class PassiveTransfer:
         The swing's time of the state, s.
     pivot_fixed : bool
         Whether the hub was held (White's fixed pivot) or left free.
+    trail_arm : bool
+        Whether the trail arm rode on the grip, or was held still off the club.
     gravity, wrist_stop : bool
         Whether gravity and the wrist's passive stops acted.
     t : (n,) ndarray
@@ -163,6 +165,7 @@ class PassiveTransfer:
 
     branch_time: float
     pivot_fixed: bool
+    trail_arm: bool
     gravity: bool
     wrist_stop: bool
     t: np.ndarray
@@ -198,6 +201,21 @@ def _hub_held(golfer, hub_angle):
     )
 
 
+def _lead_side_only(hub_angle, trail_angles):
+    """The hub and the trail arm held, the trail hand off the club: three rows (rad).
+
+    The trail arm hangs from the held hub and nothing joins it to the club, so the lead
+    arm and the club swing as a double pendulum about the lead shoulder.
+    """
+    rows = np.eye(5)[[0, 3, 4]]
+    held = np.array([hub_angle, *trail_angles])
+    return constraints.FunctionConstraint(
+        residual=lambda q: q[..., [0, 3, 4]] - held,
+        jacobian=lambda q: np.broadcast_to(rows, q.shape[:-1] + (3, 5)),
+        acceleration_bias=lambda q, v: np.zeros(q.shape[:-1] + (3,)),
+    )
+
+
 def _without_gravity(golfer):
     """The golfer's equations with gravity removed: :math:`h(q, v) - h(q, 0)` (the
     Coriolis and centripetal terms are quadratic in v) and a zero potential."""
@@ -215,6 +233,7 @@ def passive_transfer(
     *,
     branch_step,
     pivot_fixed=True,
+    trail_arm=True,
     gravity=True,
     wrist_stop=True,
     duration=0.1,
@@ -224,15 +243,19 @@ def passive_transfer(
     From the state at ``branch_step`` with every generator off (the wrist's passive stops
     stay unless ``wrist_stop`` is False; gravity acts unless ``gravity`` is False, when the
     bias loses its gravity term, :math:`h(q, v) - h(q, 0)`, and the potential is zero).
-    With all three of White's conditions (``pivot_fixed``, no gravity, no stop) nothing
-    but the bodies' inertia acts, and the kinetic energy is conserved.
+    With all of White's conditions (``pivot_fixed``, no trail arm, no gravity, no stop)
+    the lead arm and the club are his double pendulum about a fixed shoulder, nothing but
+    their inertia acts, and their kinetic energy is conserved.
 
     With ``pivot_fixed`` the hub is held where it is, as the fixed pivot of White's
     (2006) double pendulum: the velocity keeps the arm's and the club's absolute rates
     (:math:`v_1 \leftarrow v_0 + v_1`, :math:`v_0 \leftarrow 0`) and is then projected on
     the three constraint rows in the kinetic metric,
     :math:`v = v' - M^{-1}J^T(JM^{-1}J^T)^{-1}Jv'`; without it the state is the swing's
-    own.  Runge-Kutta 4 with projection, the swing's step.
+    own.  Without ``trail_arm`` the trail hand lets go of the club and the trail arm is
+    held where it is on the held hub (:math:`q_0, q_3, q_4` fixed; the lead side's rates
+    are kept exactly, since no body couples them with the trail arm's), so the lead arm
+    and the club swing alone.  Runge-Kutta 4 with projection, the swing's step.
 
     Parameters
     ----------
@@ -246,6 +269,8 @@ def passive_transfer(
         Stored step of the state.
     pivot_fixed : bool, keyword only
         Hold the hub; default True.
+    trail_arm : bool, keyword only
+        Keep the trail hand on the club; default True.  False needs ``pivot_fixed``.
     gravity, wrist_stop : bool, keyword only
         Keep gravity in the plane, and the wrist's passive stops; default True.
     duration : float, keyword only
@@ -260,8 +285,8 @@ def passive_transfer(
     TypeError
         If an argument has the wrong type.
     ValueError
-        If the golfer holds several parameter sets, ``branch_step`` is out of the run or
-        ``duration`` is not positive.
+        If the golfer holds several parameter sets, ``branch_step`` is out of the run,
+        ``duration`` is not positive, or ``trail_arm`` is False with a free pivot.
     """
     if not isinstance(golfer, SwingPlaneGolfer):
         raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
@@ -271,6 +296,7 @@ def passive_transfer(
         raise TypeError(f"downswing: expected a Downswing, got {type(downswing).__name__}")
     for name, flag in (
         ("pivot_fixed", pivot_fixed),
+        ("trail_arm", trail_arm),
         ("gravity", gravity),
         ("wrist_stop", wrist_stop),
     ):
@@ -278,6 +304,10 @@ def passive_transfer(
             raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
     if golfer.batch_shape != ():
         raise ValueError(f"golfer: expected one parameter set, got batch {golfer.batch_shape}")
+    if not (trail_arm or pivot_fixed):
+        raise ValueError(
+            "trail_arm: False needs pivot_fixed True (the trail arm is held on the hub)"
+        )
     run = downswing.trajectory
     k = _validate.count(branch_step, "branch_step", minimum=0, maximum=len(run.t) - 1)
     duration = float(_validate.positive(duration, "duration"))
@@ -285,7 +315,7 @@ def passive_transfer(
     off = dataclasses.replace(generators, active=frozen(np.zeros(3)))
     closure = golfer.trail_grip
     if pivot_fixed:
-        closure = _hub_held(golfer, q[0])
+        closure = _hub_held(golfer, q[0]) if trail_arm else _lead_side_only(q[0], q[3:])
         v[1], v[0] = v[0] + v[1], 0.0
         M, J = golfer.mass_matrix(q), closure.jacobian(q)
         MinvJt = np.linalg.solve(M, J.T)
@@ -307,6 +337,7 @@ def passive_transfer(
     return PassiveTransfer(
         branch_time=float(run.t[k]),
         pivot_fixed=pivot_fixed,
+        trail_arm=trail_arm,
         gravity=gravity,
         wrist_stop=wrist_stop,
         t=frozen(passive.t),
