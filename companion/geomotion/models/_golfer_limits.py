@@ -141,9 +141,11 @@ class JointLimit:
 
 
 _AAOS_TABLE = (
-    "Table A.1, 'Shoulder, Elbow, Forearm, and Wrist Motion: Mean Values in Degrees', "
-    "F. A. Davis PT collection (fadavispt.mhmedical.com), universal goniometer; the "
-    "book holding the table was not identified, so identify it before citing"
+    "Norkin & White (2016), Measurement of Joint Motion: A Guide to Goniometry, 5th ed., "
+    "F. A. Davis (bibliography key NorkinWhite2016), Appendix A, Table A.1, 'Shoulder, "
+    "Elbow, Forearm, and Wrist Motion: Mean Values in Degrees', universal goniometer; "
+    "read in the F. A. Davis PT collection (fadavispt.mhmedical.com), whose goniometry "
+    "text this is: its table compiles the same six studies, Macedo & Magee's among them"
 )
 _RADIAL = (
     "The American Academy of Orthopaedic Surgeons' (AAOS) mean, chosen from the table's "
