@@ -29,7 +29,8 @@ published results),
 (the population on ``dask.distributed`` and its results file; ``make population``),
 ``_driven_swing`` (the 3-D golfer driven through a planar swing), ``_golfer_downswing``
 (the 3-D golfer's downswing inside published ranges), ``_downswing_ranges`` (its angles,
-published ranges and limit check), ``_swing_profiles`` (time profiles and rotation chains
+published ranges and limit check), ``_downswing_feet`` (its loads on two planted feet),
+``_swing_profiles`` (time profiles and rotation chains
 with exact derivatives) and ``_shared`` (what several of them share).
 """
 
@@ -55,6 +56,7 @@ from ._comparisons import (
     compare_wrist_onset,
 )
 from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
+from ._downswing_feet import FRICTION_COEFFICIENT, DownswingFeet, downswing_feet
 from ._downswing_ranges import (
     DOWNSWING_TARGETS,
     TRUNK_ROTATION_BOUND,
@@ -203,6 +205,9 @@ __all__ = [
     "X_FACTOR_TOP",
     "GolferDownswing",
     "golfer_downswing",
+    "FRICTION_COEFFICIENT",
+    "DownswingFeet",
+    "downswing_feet",
 ]
 
 #: Joint screw of a revolute joint about the body's own z axis through its origin

@@ -48,7 +48,8 @@ _D = np.radians
 #: tests vary each over its range and the motion stays inside every limit and published
 #: range.  The thorax's side bend at the top (the lead shoulder up); the delay of the
 #: thorax's and the arms' profiles after the pelvis's, a share of the downswing (K16
-#: gives only the order); the least exponent of each profile's late part; the pelvis's
+#: gives only the order); when the X-factor's stretch peaks, a share of the downswing
+#: (K16: early); the least exponent of each profile's late part; the pelvis's
 #: and the thorax's turn rates at impact as multiples of their mean rates over the
 #: downswing (K14 gives only that the pelvis peaks before impact and the upper torso
 #: after); the lead arm's elevation and elbow flexion and the lead wrist's radial
@@ -57,9 +58,10 @@ DOWNSWING_CHOICES = MappingProxyType(
     {
         "thorax_side_bend_top": (15.0, (5.0, 25.0)),
         "sequence_delay": (0.1, (0.05, 0.2)),
+        "stretch_peak": (0.25, (0.15, 0.35)),
         "release_exponent": (5.0, (4.0, 6.0)),
         "pelvis_rate_impact": (1.0, (0.5, 1.5)),
-        "thorax_rate_impact": (2.0, (1.5, 2.5)),
+        "thorax_rate_impact": (2.0, (1.5, 2.2)),
         "lead_elevation_top": (90.0, (85.0, 95.0)),
         "lead_elbow_top": (10.0, (5.0, 20.0)),
         "lead_deviation_top": (18.0, (10.0, 19.0)),
@@ -290,7 +292,7 @@ def _choice(value, name):
     """A modelling choice: its default for None, else a real number inside its range
     (angles in rad)."""
     default, (low, high) = DOWNSWING_CHOICES[name]
-    angle = name not in ("sequence_delay", "release_exponent") and "rate" not in name
+    angle = name.endswith("_top")
     scale = _D(1.0) if angle else 1.0
     if value is None:
         return float(default * scale)
@@ -359,6 +361,7 @@ def golfer_downswing(
     lead_adduction_top=None,
     thorax_side_bend_top=None,
     sequence_delay=None,
+    stretch_peak=None,
     release_exponent=None,
     pelvis_rate_impact=None,
     thorax_rate_impact=None,
@@ -389,8 +392,9 @@ def golfer_downswing(
     reverses first, then the upper torso), the thorax's turn reaching impact at
     ``thorax_rate_impact`` times its mean rate (still rising: K14 puts its peak after
     impact); :math:`\chi = \psi_P - x - S\,b(t)` adds the X-factor's stretch
-    :math:`S` = ``x_factor_stretch`` (K12) with :func:`_bump` over the first two delays,
-    so the separation peaks early in the downswing (K16).
+    :math:`S` = ``x_factor_stretch`` (K12) with :func:`_bump` over the first
+    ``2 stretch_peak`` of the downswing, so the separation peaks early in the downswing
+    (K16), at about ``stretch_peak`` of it.
 
     **Arms and club** (inverse kinematics).  At the top: the lead shoulder's horizontal
     adduction ``lead_adduction_top`` (K4) and elevation ``lead_elevation_top``, the lead
@@ -426,14 +430,19 @@ def golfer_downswing(
     duration : float, keyword only
         s; default the planar optimum's impact time.  Within 0.2-0.367 s (K20's 7-10
         frames at 30 Hz, a frame wider each side).
-    pelvis_top, pelvis_impact, x_factor_top, x_factor_stretch, trunk_tilt_top, \
-lead_adduction_top : float
+    pelvis_top, pelvis_impact, trunk_tilt_top, lead_adduction_top : float
         rad, keyword only; default the published mean, accepted within one standard
         deviation of it (``DOWNSWING_TARGETS``).
-    thorax_side_bend_top, lead_elevation_top, lead_elbow_top, \
-lead_deviation_top : float
+    x_factor_top : float
+        rad, keyword only; default ``X_FACTOR_TOP`` (55 deg), accepted within both K11's
+        and K5's one-standard-deviation bands (53-58.5 deg).
+    x_factor_stretch : float
+        rad, keyword only; default K12's mean, accepted within one standard deviation.
+    thorax_side_bend_top, lead_elevation_top, lead_elbow_top, lead_deviation_top : float
         rad, keyword only, within ``DOWNSWING_CHOICES``'s ranges (given there in deg).
-    sequence_delay, release_exponent, pelvis_rate_impact, thorax_rate_impact : float
+    sequence_delay, stretch_peak, release_exponent : float
+        Dimensionless, keyword only, within ``DOWNSWING_CHOICES``'s ranges.
+    pelvis_rate_impact, thorax_rate_impact : float
         Dimensionless, keyword only, within ``DOWNSWING_CHOICES``'s ranges.
 
     Returns
@@ -473,6 +482,7 @@ lead_deviation_top : float
     given = {
         "thorax_side_bend_top": thorax_side_bend_top,
         "sequence_delay": sequence_delay,
+        "stretch_peak": stretch_peak,
         "release_exponent": release_exponent,
         "pelvis_rate_impact": pelvis_rate_impact,
         "thorax_rate_impact": thorax_rate_impact,
@@ -570,7 +580,7 @@ class _Trunk:
     def timing(self, T, thorax_turn, choices, stretch):
         """Duration (s), the thorax's turn over the downswing (rad), the choices and the
         X-factor's stretch (rad)."""
-        self.T, self.stretch = T, stretch
+        self.T, self.stretch, self.peak = T, stretch, choices["stretch_peak"]
         self.delay, self.k0 = choices["sequence_delay"], choices["release_exponent"]
         self.rate_p = choices["pelvis_rate_impact"] * (self.pelvis[1, 0] - self.pelvis[0, 0]) / T
         self.rate_t = choices["thorax_rate_impact"] * thorax_turn / T
@@ -583,16 +593,17 @@ class _Trunk:
         the ball, bent sideways and turned about its own long axis) follows
         :func:`_profile` after the delay in all three, with :math:`\dot\chi` at impact
         the thorax's turn rate and :math:`\chi` less the stretch :math:`S\,b(t)`
-        (:func:`_bump` over the first two delays)."""
+        (:func:`_bump` over the first ``2 stretch_peak`` of the downswing)."""
         T, d, k0 = self.T, self.delay, self.k0
         p = _profile(self.pelvis[0], self.pelvis[1], [self.rate_p, 0.0, 0.0], t, T, 0.0, k0)
         r = _profile(self.cardan[0, :2], self.cardan[1, :2], [0.0, 0.0], t, T, d, k0)
         x_ends = self.pelvis[:, 0] - self.cardan[:, 2]
         x = _profile(x_ends[0], x_ends[1], self.rate_p - self.rate_t, t, T, d, k0)
-        bump = _bump(t / (2 * d * T))
+        span = 2 * self.peak * T
+        bump = _bump(t / span)
         thorax = [
             np.concatenate(
-                [r[i], p[i][:, :1] - x[i] - self.stretch * bump[i][:, None] / (2 * d * T) ** i],
+                [r[i], p[i][:, :1] - x[i] - self.stretch * bump[i][:, None] / span**i],
                 axis=1,
             )
             for i in range(3)
