@@ -82,8 +82,11 @@ class DownswingFeet:
     certificate: float
 
     def __post_init__(self):
-        for name in ("feasible", "peak_vertical", "peak_free_moment", "least_friction"):
+        for name in ("peak_vertical", "peak_free_moment", "least_friction"):
             object.__setattr__(self, name, frozen(getattr(self, name)))
+        feasible = np.array(self.feasible, dtype=bool)
+        feasible.flags.writeable = False
+        object.__setattr__(self, "feasible", feasible)
 
 
 def downswing_feet(golfer, downswing, *, friction_coefficient=FRICTION_COEFFICIENT):

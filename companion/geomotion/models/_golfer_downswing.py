@@ -386,15 +386,16 @@ def golfer_downswing(
 
     **Time profiles** (:func:`_profile`; all start at rest at the top).  The pelvis's turn
     starts at once and reaches impact at ``pelvis_rate_impact`` times its mean rate
-    (past its peak, K14).  The thorax's tilt and side bend and the X-factor's heading
-    part :math:`x = \psi_P - \chi` follow :func:`_profile` from the top's values to
-    impact's, starting ``sequence_delay`` of the downswing later (K16: the pelvis
+    (past its peak, K14).  The thorax's tilt and side bend follow :func:`_profile` from
+    the top's values to impact's, starting ``sequence_delay`` of the downswing later,
+    as do the arms.  Its turn about its own axis is :math:`\chi = \psi_P - x - S\,b(t)`:
+    while the pelvis starts to turn, the separation grows by the X-factor's stretch
+    :math:`S` = ``x_factor_stretch`` (K12; :func:`_bump` over the first
+    ``2 stretch_peak`` of the downswing, peaking at ``stretch_peak``, early as K16 has
+    it), and from that peak on :math:`x` closes it by :func:`_profile` (K16: the pelvis
     reverses first, then the upper torso), the thorax's turn reaching impact at
     ``thorax_rate_impact`` times its mean rate (still rising: K14 puts its peak after
-    impact); :math:`\chi = \psi_P - x - S\,b(t)` adds the X-factor's stretch
-    :math:`S` = ``x_factor_stretch`` (K12) with :func:`_bump` over the first
-    ``2 stretch_peak`` of the downswing, so the separation peaks early in the downswing
-    (K16), at about ``stretch_peak`` of it.
+    impact).
 
     **Arms and club** (inverse kinematics).  At the top: the lead shoulder's horizontal
     adduction ``lead_adduction_top`` (K4) and elevation ``lead_elevation_top``, the lead
@@ -579,11 +580,39 @@ class _Trunk:
 
     def timing(self, T, thorax_turn, choices, stretch):
         """Duration (s), the thorax's turn over the downswing (rad), the choices and the
-        X-factor's stretch (rad)."""
-        self.T, self.stretch, self.peak = T, stretch, choices["stretch_peak"]
+        X-factor's stretch (rad); then the bump's amplitude that gives that stretch."""
+        self.T, self.peak = T, choices["stretch_peak"]
         self.delay, self.k0 = choices["sequence_delay"], choices["release_exponent"]
         self.rate_p = choices["pelvis_rate_impact"] * (self.pelvis[1, 0] - self.pelvis[0, 0]) / T
         self.rate_t = choices["thorax_rate_impact"] * thorax_turn / T
+        self.stretch = self._amplitude(stretch)
+
+    def _amplitude(self, stretch):
+        r"""The amplitude :math:`S` of the bump in :math:`\chi` that makes the X-factor's
+        largest value, over 801 instants of the downswing, exceed its value at the top by
+        ``stretch`` (rad): the thorax turns about its own tilted axis while the pelvis
+        turns about the vertical, so the two differ.  Secant steps to 1e-10 rad."""
+        t = np.linspace(0.0, self.T, 801)
+
+        def error(amplitude):
+            self.stretch = amplitude
+            x = -_trunk_cardan(self.motion(t)[1][0])[2]
+            return x.max() - x[0] - stretch
+
+        a0, a1 = stretch, 2.0 * stretch
+        e0, e1 = error(a0), error(a1)
+        for _ in range(30):
+            if abs(e1) < 1e-10:
+                return a1
+            a0, a1 = a1, a1 - e1 * (a1 - a0) / (e1 - e0)
+            e0, e1 = e1, error(a1)
+        raise ConvergenceError(
+            "golfer_downswing: no stretch of the thorax's turn gives the X-factor's stretch",
+            residual=float(abs(e1)),
+            tolerance=1e-10,
+            iterations=30,
+            suggestion="x_factor_stretch and stretch_peak nearer their defaults",
+        )
 
     def motion(self, t):
         r"""(R, omega, alpha) of the pelvis in the world and of the thorax in the pelvis.
@@ -591,14 +620,16 @@ class _Trunk:
         The pelvis :math:`R_z(\psi_P)R_y(\theta_P)R_x(\phi_P)` turns by :func:`_profile`;
         the thorax :math:`R_y(\theta)R_x(\phi)R_z(\chi)` in the world (tilted towards
         the ball, bent sideways and turned about its own long axis) follows
-        :func:`_profile` after the delay in all three, with :math:`\dot\chi` at impact
-        the thorax's turn rate and :math:`\chi` less the stretch :math:`S\,b(t)`
+        :func:`_profile` (tilt and bend after the delay, the separation :math:`x` after
+        the stretch's peak), with :math:`\dot\chi` at impact the thorax's turn rate and
+        :math:`\chi` less the stretch :math:`S\,b(t)`
         (:func:`_bump` over the first ``2 stretch_peak`` of the downswing)."""
         T, d, k0 = self.T, self.delay, self.k0
         p = _profile(self.pelvis[0], self.pelvis[1], [self.rate_p, 0.0, 0.0], t, T, 0.0, k0)
         r = _profile(self.cardan[0, :2], self.cardan[1, :2], [0.0, 0.0], t, T, d, k0)
         x_ends = self.pelvis[:, 0] - self.cardan[:, 2]
-        x = _profile(x_ends[0], x_ends[1], self.rate_p - self.rate_t, t, T, d, k0)
+        # The separation closes from its peak on: the thorax turns back after the pelvis.
+        x = _profile(x_ends[0], x_ends[1], self.rate_p - self.rate_t, t, T, self.peak, k0)
         span = 2 * self.peak * T
         bump = _bump(t / span)
         thorax = [
