@@ -90,15 +90,16 @@ class DownswingFeet:
 
 
 def downswing_feet(golfer, downswing, *, friction_coefficient=FRICTION_COEFFICIENT):
-    r"""The feet's loads along a downswing: :func:`contact_inverse_dynamics` at every sample.
+    r"""The feet's loads along a downswing: a certified quadratic program at every sample.
 
-    Contacts: the ``"lead sole"`` and ``"trail sole"`` frames, each sole the golfer's own
-    outline (:meth:`Golfer.sole_outline`), friction pyramids of 16 faces with
-    coefficient ``friction_coefficient``, the free moment bounded (``torsion``); closures:
-    the trail hand welded to the club (as :func:`golfer_downswing` holds it).  The
-    objective is the package's default (every joint strength 1, balance 1).  Infeasible
-    samples are located by the error the program raises and dropped; the rest are
-    solved and certified together.
+    The program is :func:`geomotion.contact.contact_inverse_dynamics`.  Contacts: the
+    ``"lead sole"`` and ``"trail sole"`` frames, each sole the golfer's own outline
+    (:meth:`Golfer.sole_outline`), friction pyramids of 16 faces with coefficient
+    ``friction_coefficient``, the free moment bounded (``torsion``); closures: the trail
+    hand welded to the club (as :func:`golfer_downswing` holds it).  The objective is the
+    package's default (every joint strength 1, balance 1).  Infeasible samples are
+    located by the error the program raises and dropped; the rest are solved and
+    certified together.
 
     Parameters
     ----------

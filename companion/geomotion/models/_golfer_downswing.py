@@ -384,15 +384,15 @@ def golfer_downswing(
     impact, its address orientation, which lets the arms return the club to the ball
     (opening it by 5 deg more already takes the trail hand out of the arms' reach).
 
-    **Time profiles** (:func:`_profile`; all start at rest at the top).  The pelvis's turn
+    **Time profiles** (``_profile``; all start at rest at the top).  The pelvis's turn
     starts at once and reaches impact at ``pelvis_rate_impact`` times its mean rate
-    (past its peak, K14).  The thorax's tilt and side bend follow :func:`_profile` from
+    (past its peak, K14).  The thorax's tilt and side bend follow ``_profile`` from
     the top's values to impact's, starting ``sequence_delay`` of the downswing later,
     as do the arms.  Its turn about its own axis is :math:`\chi = \psi_P - x - S\,b(t)`:
     while the pelvis starts to turn, the separation grows by the X-factor's stretch
-    :math:`S` = ``x_factor_stretch`` (K12; :func:`_bump` over the first
+    :math:`S` = ``x_factor_stretch`` (K12; ``_bump`` over the first
     ``2 stretch_peak`` of the downswing, peaking at ``stretch_peak``, early as K16 has
-    it), and from that peak on :math:`x` closes it by :func:`_profile` (K16: the pelvis
+    it), and from that peak on :math:`x` closes it by ``_profile`` (K16: the pelvis
     reverses first, then the upper torso), the thorax's turn reaching impact at
     ``thorax_rate_impact`` times its mean rate (still rising: K14 puts its peak after
     impact).
@@ -405,11 +405,11 @@ def golfer_downswing(
     lean in the face's plane free, the trail hand on the club.  The face centre's
     velocity at impact: the planar optimum's (speed and direction in the plane, carried
     into the world by :func:`drive_golfer`'s plane :math:`F`), less its component along
-    the 3-D shaft, at the planar speed (:func:`_impact_velocity`: the planar path
+    the 3-D shaft, at the planar speed (``_impact_velocity``: the planar path
     descends 20 deg through the ball with the hands 0.4 m ahead of it, which the 3-D
     arms cannot reach; ``direction_change`` reports the difference); the arms' rates
     there by least norm, with no spin of the club about its shaft.  Between the
-    keyframes the lead arm's coordinates follow :func:`_profile` (the shoulder as a chain
+    keyframes the lead arm's coordinates follow ``_profile`` (the shoulder as a chain
     of three rotations from the top's orientation, the first about the axis that
     carries it to impact's), as does the trail forearm's rotation; the legs and the
     other trail-arm coordinates are solved at every sample by Newton's method for the
