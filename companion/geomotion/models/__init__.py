@@ -27,8 +27,11 @@ reaching the ball), ``_timing`` (the onsets that maximise clubhead speed at impa
 published results),
 ``_population`` (the swing study's population, a golfer at a time), ``_population_run``
 (the population on ``dask.distributed`` and its results file; ``make population``),
-``_driven_swing`` (the 3-D golfer driven through a planar swing) and ``_shared`` (what
-several of them share).
+``_driven_swing`` (the 3-D golfer driven through a planar swing), ``_golfer_downswing``
+(the 3-D golfer's downswing inside published ranges), ``_downswing_ranges`` (its angles,
+published ranges and limit check), ``_downswing_feet`` (its loads on two planted feet),
+``_swing_profiles`` (time profiles and rotation chains
+with exact derivatives) and ``_shared`` (what several of them share).
 """
 
 from .. import tree
@@ -53,9 +56,25 @@ from ._comparisons import (
     compare_wrist_onset,
 )
 from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
+from ._downswing_feet import FRICTION_COEFFICIENT, DownswingFeet, downswing_feet
+from ._downswing_ranges import (
+    DOWNSWING_TARGETS,
+    TRUNK_ROTATION_BOUND,
+    DownswingCheck,
+    SwingAngles,
+    Target,
+    check_downswing,
+    swing_angles,
+)
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
 from ._golfer3d import Golfer, golfer
+from ._golfer_downswing import (
+    DOWNSWING_CHOICES,
+    X_FACTOR_TOP,
+    GolferDownswing,
+    golfer_downswing,
+)
 from ._golfer_limits import (
     GOLFER_JOINT_LIMITS,
     LIMIT_KINDS,
@@ -175,6 +194,20 @@ __all__ = [
     "DrivenSwing",
     "drive_golfer",
     "ground_wrench",
+    "Target",
+    "DOWNSWING_TARGETS",
+    "TRUNK_ROTATION_BOUND",
+    "SwingAngles",
+    "swing_angles",
+    "DownswingCheck",
+    "check_downswing",
+    "DOWNSWING_CHOICES",
+    "X_FACTOR_TOP",
+    "GolferDownswing",
+    "golfer_downswing",
+    "FRICTION_COEFFICIENT",
+    "DownswingFeet",
+    "downswing_feet",
 ]
 
 #: Joint screw of a revolute joint about the body's own z axis through its origin
