@@ -54,7 +54,14 @@ from ._comparisons import (
 )
 from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
-from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
+from ._generators import (
+    GENERATOR_DEFAULTS,
+    GENERATOR_RANGES,
+    Holding,
+    SwingGenerators,
+    holding_activation,
+    swing_generators,
+)
 from ._golfer3d import Golfer, golfer
 from ._golfer_limits import (
     GOLFER_JOINT_LIMITS,
@@ -68,6 +75,8 @@ from ._golfer_limits import (
 from ._impact import (
     ADDRESS_WRIST_ANGLE,
     ADDRESS_WRIST_RANGE,
+    IMPACT_BAND,
+    IMPACT_BAND_RANGE,
     Impact,
     ball_at_address,
     locate_impact,
@@ -134,6 +143,8 @@ __all__ = [
     "grip_loads",
     "ADDRESS_WRIST_ANGLE",
     "ADDRESS_WRIST_RANGE",
+    "IMPACT_BAND",
+    "IMPACT_BAND_RANGE",
     "ball_at_address",
     "Impact",
     "locate_impact",
@@ -141,6 +152,8 @@ __all__ = [
     "GENERATOR_RANGES",
     "SwingGenerators",
     "swing_generators",
+    "Holding",
+    "holding_activation",
     "TimingOptimum",
     "optimise_onsets",
     "ReachBrackets",
