@@ -416,15 +416,15 @@ class PassiveLimit:
 
 
 def _exp_excess(y, order):
-    """:math:`e^y` minus its Taylor polynomial of degree ``order`` (1 or 2) about 0."""
-    excess = np.expm1(y) - y
-    return excess if order == 1 else excess - 0.5 * y * y
+    """:math:`e^y` minus its Taylor polynomial of degree ``order`` (2 or 3) about 0."""
+    excess = np.expm1(y) - y - 0.5 * y * y
+    return excess if order == 2 else excess - y * y * y / 6.0
 
 
 def _smoothstep(s):
-    """:math:`3s^2 - 2s^3` of s clipped to [0, 1]: 0 at 0, 1 from 1 on, C1."""
+    """:math:`10s^3 - 15s^4 + 6s^5` of s clipped to [0, 1]: 0 at 0, 1 from 1 on, C2."""
     s = np.clip(s, 0.0, 1.0)
-    return s * s * (3.0 - 2.0 * s)
+    return s * s * s * (10.0 + s * (6.0 * s - 15.0))
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -438,24 +438,24 @@ class DampedLimit:
 
     .. math::
 
-        \tau_e = k_1\big(E(k_2x_l) - E(k_2x_u)\big),\qquad E(y) = e^y - 1 - y,
+        \tau_e = k_1\big(E(k_2x_l) - E(k_2x_u)\big),\qquad E(y) = e^y - 1 - y - \tfrac12y^2,
 
         \tau_d = -c\,w(x_u + x_l)\,\dot q,\qquad
-        w(x) = 3s^2 - 2s^3,\ s = \min(x/\delta, 1),
+        w(x) = 10s^3 - 15s^4 + 6s^5,\ s = \min(x/\delta, 1),
 
         \tau = \tau_e + \tau_d .
 
     The elastic part :math:`\tau_e` is :math:`-dV/dq` of
 
     .. math:: V(q) = \frac{k_1}{k_2}\big(P(k_2x_u) + P(k_2x_l)\big),
-              \qquad P(y) = e^y - 1 - y - \tfrac12y^2,
+              \qquad P(y) = e^y - 1 - y - \tfrac12y^2 - \tfrac16y^3,
 
-    so its work around any closed path is zero; near an edge it is quadratic,
-    :math:`\tau_e \approx \mp\tfrac12k_1k_2^2x^2` (like :class:`PassiveLimit` with
-    :math:`k = k_1k_2^2/2`), and it stiffens exponentially further out; :math:`\tau_e` and
-    its slope are continuous at the edges.  The damping part acts only beyond an edge,
-    weighted by how far: :math:`w` rises from 0 at the edge to 1 at :math:`\delta` past
-    it (continuous with a continuous slope), so its power :math:`\tau_d\dot q = -c\,w\,
+    so its work around any closed path is zero; near an edge it is cubic,
+    :math:`\tau_e \approx \mp\tfrac16k_1k_2^3x^3`, and it stiffens exponentially further
+    out; :math:`\tau_e`, its slope and its curvature are continuous at the edges (C2, so
+    that a fixed-step Runge-Kutta 4 run crossing an edge keeps close to its order).  The
+    damping part acts only beyond an edge, weighted by how far: :math:`w` rises from 0 at
+    the edge to 1 at :math:`\delta` past it (C2 as well), so its power :math:`\tau_d\dot q = -c\,w\,
     \dot q^2 \le 0`: it only dissipates.  No parameter here has a source; a model using
     the stop states its values as modelling choices.  Fields may be arrays that
     broadcast, stored read-only.
@@ -504,7 +504,7 @@ class DampedLimit:
         return np.maximum(q - self.q_max, 0.0), np.maximum(self.q_min - q, 0.0)
 
     def elastic_tau(self, q):
-        r"""The conservative part :math:`\tau_e = k_1(E(k_2x_l) - E(k_2x_u))`, N m.
+        r"""The conservative part :math:`\tau_e = k_1(E(k_2x_l) - E(k_2x_u))`, N m (see the class).
 
         Parameters
         ----------
@@ -524,7 +524,7 @@ class DampedLimit:
         """
         above, below = self._overshoots(q)
         k = self.rate
-        return self.scale * (_exp_excess(k * below, 1) - _exp_excess(k * above, 1))
+        return self.scale * (_exp_excess(k * below, 2) - _exp_excess(k * above, 2))
 
     def damping_tau(self, q, v):
         r"""The dissipative part :math:`\tau_d = -c\,w(x_u + x_l)\,\dot q`, N m.
@@ -592,4 +592,4 @@ class DampedLimit:
         """
         above, below = self._overshoots(q)
         k = self.rate
-        return self.scale / k * (_exp_excess(k * above, 2) + _exp_excess(k * below, 2))
+        return self.scale / k * (_exp_excess(k * above, 3) + _exp_excess(k * below, 3))

@@ -16,16 +16,16 @@ STOP = muscles.DampedLimit(**LIMIT)
 
 
 def test_closed_forms_by_hand():
-    # 0.2 rad above the upper edge: k1 (e^(k2 x) - 1 - k2 x) with k2 x = 3
-    assert STOP.elastic_tau(1.3) == pytest.approx(-2.0 * (np.exp(3.0) - 4.0), rel=1e-13)
-    # 0.1 rad below the lower edge: k2 x = 1.5
-    assert STOP.elastic_tau(-0.5) == pytest.approx(2.0 * (np.exp(1.5) - 2.5), rel=1e-13)
-    # potential (k1/k2)(e^y - 1 - y - y^2/2), y = 3
-    assert STOP.potential(1.3) == pytest.approx(2.0 / 15.0 * (np.exp(3.0) - 8.5), rel=1e-13)
-    # damping: full weight from 0.08 rad past the edge, half weight at 0.04 (3/4 - 1/4)
+    # 0.2 rad above the upper edge: k1 (e^y - 1 - y - y^2/2) with y = k2 x = 3
+    assert STOP.elastic_tau(1.3) == pytest.approx(-2.0 * (np.exp(3.0) - 8.5), rel=1e-13)
+    # 0.1 rad below the lower edge: y = 1.5
+    assert STOP.elastic_tau(-0.5) == pytest.approx(2.0 * (np.exp(1.5) - 3.625), rel=1e-13)
+    # potential (k1/k2)(e^y - 1 - y - y^2/2 - y^3/6), y = 3
+    assert STOP.potential(1.3) == pytest.approx(2.0 / 15.0 * (np.exp(3.0) - 13.0), rel=1e-13)
+    # damping: full weight from 0.08 rad past the edge, half at 0.04 (10/8 - 15/16 + 6/32)
     assert STOP.damping_tau(1.3, 2.0) == pytest.approx(-3.0 * 2.0, rel=1e-14)
     assert STOP.damping_tau(1.14, -1.0) == pytest.approx(3.0 * 0.5, rel=1e-13)
-    assert STOP.tau(1.3, 2.0) == pytest.approx(-2.0 * (np.exp(3.0) - 4.0) - 6.0, rel=1e-13)
+    assert STOP.tau(1.3, 2.0) == pytest.approx(-2.0 * (np.exp(3.0) - 8.5) - 6.0, rel=1e-13)
 
 
 def test_zero_inside_the_range_whatever_the_rate():
@@ -34,11 +34,11 @@ def test_zero_inside_the_range_whatever_the_rate():
     np.testing.assert_array_equal(STOP.potential(inside), 0.0)
 
 
-def test_near_an_edge_it_is_the_quadratic_stop():
-    """tau_e ~ -k1 k2^2 x^2 / 2 for a small overshoot: PassiveLimit with k = k1 k2^2 / 2."""
-    quadratic = muscles.PassiveLimit(q_min=-0.4, q_max=1.1, stiffness=2.0 * 15.0**2 / 2)
+def test_near_an_edge_it_is_cubic():
+    """tau_e ~ -k1 k2^3 x^3 / 6 for a small overshoot (C2 at the edge)."""
     x = 1e-4
-    assert STOP.elastic_tau(1.1 + x) == pytest.approx(quadratic.tau(1.1 + x), rel=1e-3)
+    assert STOP.elastic_tau(1.1 + x) == pytest.approx(-2.0 * 15.0**3 * x**3 / 6, rel=1e-3)
+    assert STOP.elastic_tau(-0.4 - x) == pytest.approx(2.0 * 15.0**3 * x**3 / 6, rel=1e-3)
 
 
 def test_elastic_torque_is_minus_the_potential_gradient_and_its_integral():

@@ -99,11 +99,14 @@ def test_generators_by_hand(stop):
     assert u[1] == pytest.approx(a_shoulder * peak[1], abs=1e-12)
     if stop == "elastic":  # k = peak / stop_angle^2, quadratic beyond the stop
         assert u[2] == pytest.approx(-(peak[2] / angle**2) * 0.1**2, rel=1e-12)
-    else:  # k1 (e^(k2 x) - 1 - k2 x) with k1 from the peak at the stop angle; the wrist
-        # turning back at 10 rad/s, 0.1 rad past the stop (beyond the 5 degree ramp): +3 x 10
-        k2 = 20.0
-        k1 = peak[2] / (np.exp(k2 * angle) - 1 - k2 * angle)
-        assert u[2] == pytest.approx(-k1 * (np.exp(k2 * 0.1) - 1 - k2 * 0.1) + 30.0, rel=1e-12)
+    else:  # k1 E(k2 x), E(y) = e^y - 1 - y - y^2/2, k1 from the peak at the stop angle;
+        # the wrist turning back at 10 rad/s 0.1 rad past the stop (beyond the 5 degree
+        # ramp of the damping): +3 N m s/rad x 10 rad/s
+        def E(y):
+            return np.exp(y) - 1 - y - y * y / 2
+
+        k1 = peak[2] / E(20.0 * angle)
+        assert u[2] == pytest.approx(-k1 * E(20.0 * 0.1) + 30.0, rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -308,11 +311,11 @@ def test_holding_balances_the_static_equations_by_hand():
     Jt = GOLFER.trail_grip.jacobian(q).T
     lam = np.linalg.solve(Jt[3:], gravity[3:])
     u = gravity[:3] - Jt[:3] @ lam
-    np.testing.assert_allclose(holding.torque, u, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(holding.tau, u, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(holding.activation, u / [200.0, 100.0, 30.0], rtol=1e-10)
     assert holding.held and np.all((0 < holding.activation) & (holding.activation < 1))
     stated = models.holding_activation(GOLFER, generators, GOLFER.top_of_backswing())
-    assert not stated.held and stated.torque[0] < 0 and stated.torque[1] < 0
+    assert not stated.held and stated.tau[0] < 0 and stated.tau[1] < 0
     np.testing.assert_array_equal(stated.activation[:2], 0.0)
     assert 0 < stated.activation[2] < 1  # the wrist holds the club off the radial stop
 

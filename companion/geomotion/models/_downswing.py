@@ -64,8 +64,8 @@ class Downswing:
     stand_moment: np.ndarray
     stand_angular_impulse: np.ndarray
     angular_momentum: np.ndarray
-    generators: object = None
-    holding: Holding | None = None
+    generators: object
+    holding: Holding | None
 
 
 def _cumulative_trapezoid(values, dt):

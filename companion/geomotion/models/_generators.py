@@ -145,7 +145,7 @@ def _wrist_stop(kind, lower, upper, peak, stop_angle, rate, damping, damping_ang
     return muscles.DampedLimit(
         q_min=lower,
         q_max=upper,
-        scale=peak / (np.expm1(y) - y),
+        scale=peak / (np.expm1(y) - y - y * y / 2),
         rate=rate,
         damping=damping,
         damping_angle=damping_angle,
@@ -256,7 +256,7 @@ class Holding:
     ----------
     activation : (..., 3) ndarray
         :math:`h_j = \mathrm{clip}(u_j / T_{0j}, 0, 1)`, 0 for a generator switched off.
-    torque : (..., 3) ndarray
+    tau : (..., 3) ndarray
         :math:`u_j`, the generator torques of the static balance, N m (before clipping).
     multiplier : (..., 2) ndarray
         The trail grip's :math:`\lambda` of that balance, N.
@@ -269,7 +269,7 @@ class Holding:
     """
 
     activation: np.ndarray
-    torque: np.ndarray
+    tau: np.ndarray
     multiplier: np.ndarray
     residual: np.ndarray
     held: np.ndarray
@@ -335,7 +335,7 @@ def holding_activation(golfer, generators, q):
     scale = np.max(np.abs(gravity), axis=-1)
     return Holding(
         activation=frozen(activation),
-        torque=frozen(torque),
+        tau=frozen(torque),
         multiplier=frozen(multiplier),
         residual=frozen(residual),
         held=frozen(residual <= 1e-9 * scale),

@@ -113,9 +113,9 @@ class TimingOptimum:
     options: object
     top: object
     grid_speed: float | None
-    edge: float | None = None
-    band: float = 0.0
-    holding: object = None
+    edge: float | None
+    band: float
+    holding: object
 
 
 class _Swings:
