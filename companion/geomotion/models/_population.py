@@ -29,7 +29,7 @@ from ..errors import ConvergenceError
 from ._club import driver
 from ._downswing import simulate_downswing
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, swing_generators
-from ._impact import ball_at_address
+from ._impact import IMPACT_BAND_RANGE, ball_at_address
 from ._swing_study import kinematic_sequence, positive_work
 from ._timing import optimise_onsets
 from .golf_data import DATA
@@ -66,7 +66,15 @@ POPULATION_STUDY_RANGES = {
     "stop_angle": GENERATOR_RANGES["stop_angle"],  # rad; modelling choice
     # the top-of-backswing posture (TOP_RANGES: stated, no source gives it)
     **{f"top_{name}": TOP_RANGES[name] for name in TOP_RANGES},  # rad
+    # the damped wrist stop and the contact band (drawn from their own stream, _LATER)
+    "stop_rate": GENERATOR_RANGES["stop_rate"],  # 1/rad; modelling choice
+    "stop_damping": GENERATOR_RANGES["stop_damping"],  # N m s/rad; modelling choice
+    "damping_angle": GENERATOR_RANGES["damping_angle"],  # rad; modelling choice
+    "impact_band": IMPACT_BAND_RANGE,  # m; modelling choice (0: point contact)
 }
+#: Ranges added after the first population: drawn from a child stream of the seed, so
+#: that every earlier range keeps its draws (the same golfers, index by index).
+_LATER = ("stop_rate", "stop_damping", "damping_angle", "impact_band")
 
 #: The two heads of the fixed-onset runs, kg: MacKenzie et al.'s (2015) lightest and heaviest.
 HEAD_MASSES = (min(DATA["mackenzie_head_masses"].value), max(DATA["mackenzie_head_masses"].value))
@@ -133,6 +141,10 @@ class GolferDraw:
     top_hub_turn: float
     top_lead_arm_above_horizontal: float
     top_wrist_cock: float
+    stop_rate: float
+    stop_damping: float
+    damping_angle: float
+    impact_band: float
 
     def golfer(self, *, head_mass=None):
         """The swing-plane golfer of this draw (male fractions).
@@ -179,6 +191,9 @@ class GolferDraw:
             "time_constant": self.time_constant,
             "ulnar_range": self.ulnar_range,
             "stop_angle": self.stop_angle,
+            "stop_rate": self.stop_rate,
+            "stop_damping": self.stop_damping,
+            "damping_angle": self.damping_angle,
             "top_wrist_cock": self.top_wrist_cock,
         }
 
@@ -196,8 +211,10 @@ class GolferDraw:
 def draw_golfers(count, *, rng=2026):
     """``count`` golfers drawn uniformly and independently over ``POPULATION_STUDY_RANGES``.
 
-    Golfer by golfer, each draws every range in the order of ``POPULATION_STUDY_RANGES``,
-    so the first k golfers of a larger draw with the same seed are the k-golfer draw.
+    Golfer by golfer, each draws every range in the order of ``POPULATION_STUDY_RANGES``
+    (the ranges of ``_LATER`` from a child stream, ``rng.spawn``, so that the earlier
+    ranges keep their draws), so the first k golfers of a larger draw with the same
+    seed are the k-golfer draw.
 
     Parameters
     ----------
@@ -217,9 +234,14 @@ def draw_golfers(count, *, rng=2026):
     """
     count = _validate.count(count, "count", minimum=1, whole_floats=False)
     rng = np.random.default_rng(rng)
-    ranges = np.array(list(POPULATION_STUDY_RANGES.values()))
-    values = rng.uniform(ranges[:, 0], ranges[:, 1], size=(count, len(ranges)))
-    names = list(POPULATION_STUDY_RANGES)
+    later = rng.spawn(1)[0]
+    names = [name for name in POPULATION_STUDY_RANGES if name not in _LATER]
+    values = []
+    for stream, keys in ((rng, names), (later, _LATER)):
+        ranges = np.array([POPULATION_STUDY_RANGES[name] for name in keys])
+        values.append(stream.uniform(ranges[:, 0], ranges[:, 1], size=(count, len(keys))))
+    values = np.hstack(values)
+    names = names + list(_LATER)
     return tuple(
         GolferDraw(index=i, **dict(zip(names, map(float, row), strict=True)))
         for i, row in enumerate(values)
@@ -271,7 +293,13 @@ def optimise_golfer(draw):
     row = {"index": draw.index, "sex": "male", **dataclasses.asdict(draw)}
     row.update(dict.fromkeys(RESULT_COLUMNS))
     try:
-        optimum = optimise_onsets(draw.golfer(), top=draw.top(), dt=_DT, **draw.generator_options())
+        optimum = optimise_onsets(
+            draw.golfer(),
+            top=draw.top(),
+            dt=_DT,
+            band=draw.impact_band,
+            **draw.generator_options(),
+        )
     except ConvergenceError as error:
         row["status"] = "certificate failed" if "certificate" in str(error) else "no reaching swing"
         row["wall_time"] = time.perf_counter() - start
@@ -307,7 +335,9 @@ def optimise_golfer(draw):
     clock = np.broadcast_to(optimum.onset - optimum.onset.min(), (len(HEAD_MASSES), 3))
     generators = swing_generators(clock, **draw.generator_options())
     q0 = heads.top_of_backswing(**draw.top())
-    fixed = simulate_downswing(heads, generators, ball=ball_at_address(heads), q0=q0, dt=_DT)
+    fixed = simulate_downswing(
+        heads, generators, ball=ball_at_address(heads), q0=q0, dt=_DT, band=draw.impact_band
+    )
     fixed = fixed.impact
     for k, head in enumerate(_HEADS):
         if fixed.crossed[k]:
