@@ -1,8 +1,9 @@
 r"""Muscle-like torque generators: joint torques that depend on activation and joint rate.
 
 One generator lumps the muscles about one joint coordinate, :math:`\tau = d\,a(t)\,T_0\,
-f(d\,\omega)`; :class:`PassiveLimit` is a conservative end stop of the joint's range.  Not
-specific to golf; every function broadcasts over leading axes.
+f(d\,\omega)`; :class:`PassiveLimit` is a conservative end stop of the joint's range and
+:class:`DampedLimit` a stop of exponential stiffness with damping beyond the range's edges.
+Not specific to golf; every function broadcasts over leading axes.
 """
 
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ import numpy as np
 from . import _validate
 
 __all__ = ["torque_velocity_factor", "step_activation", "integrate_activation"]
-__all__ += ["TorqueGenerator", "PassiveLimit"]
+__all__ += ["TorqueGenerator", "PassiveLimit", "DampedLimit"]
 
 
 def _store(instance, arrays):
@@ -38,8 +39,10 @@ def _within(test, expected):
 _UNIT = _within(lambda x: (x >= 0.0) & (x <= 1.0), "values in [0, 1]")
 #: How each argument or field is checked, by its name.
 _RULES = {
-    **dict.fromkeys("omega t onset q q_min q_max".split(), _validate.real_array),
+    **dict.fromkeys("omega t onset q v q_min q_max".split(), _validate.real_array),
     **dict.fromkeys("peak_torque max_velocity shape slope stiffness".split(), _validate.positive),
+    **dict.fromkeys("scale rate damping_angle".split(), _validate.positive),
+    "damping": _within(lambda x: x >= 0.0, "values >= 0"),
     **dict.fromkeys(("time_constant", "deactivation_time_constant"), _validate.positive),
     **dict.fromkeys("activation excitation initial".split(), _UNIT),
     "eccentric_ratio": _within(lambda x: x > 1.0, "values greater than 1"),
@@ -123,12 +126,16 @@ def torque_velocity_factor(omega, *, max_velocity, shape, slope=2.0, eccentric_r
     return _factor(**_checked(**arguments, eccentric_ratio=eccentric_ratio))
 
 
-def step_activation(t, onset, time_constant):
-    r"""Activation from rest after a step of excitation :math:`e` from 0 to 1 at ``onset``.
+def step_activation(t, onset, time_constant, *, initial=0.0):
+    r"""Activation after a step of excitation :math:`e` to 1 at ``onset`` from a held level.
 
-    The exact solution of :math:`\dot a = (e - a)/\tau` from :math:`a = 0`:
+    The exact solution of :math:`\dot a = (e - a)/\tau` with :math:`a = a_0` (``initial``)
+    held until the onset:
 
-    .. math:: a(t) = 0 \ \ (t < t_{on}), \qquad a(t) = 1 - e^{-(t - t_{on})/\tau} \ \ (t \ge t_{on})
+    .. math:: a(t) = a_0 \ \ (t < t_{on}), \qquad
+              a(t) = 1 - (1 - a_0)\,e^{-(t - t_{on})/\tau} \ \ (t \ge t_{on})
+
+    (from rest, :math:`a_0 = 0`: :math:`a = 1 - e^{-(t - t_{on})/\tau}`).
 
     Parameters
     ----------
@@ -136,11 +143,14 @@ def step_activation(t, onset, time_constant):
         Time and :math:`t_{on}`, s.
     time_constant : float or array_like
         :math:`\tau > 0`, s.
+    initial : float or array_like, keyword only
+        :math:`a_0 \in [0, 1]`, the activation held before the onset (a holding level);
+        default 0 (rest).
 
     Returns
     -------
     ndarray
-        :math:`a \in [0, 1)`, dimensionless, broadcast over the arguments.
+        :math:`a \in [a_0, 1]`, dimensionless, broadcast over the arguments.
 
     Raises
     ------
@@ -148,8 +158,9 @@ def step_activation(t, onset, time_constant):
         Naming the argument: TypeError if one is not real numbers; ValueError if one is not
         finite or in its range, or shapes do not broadcast.
     """
-    c = _checked(t=t, onset=onset, time_constant=time_constant)
-    return -np.expm1(-np.maximum(c["t"] - c["onset"], 0.0) / c["time_constant"])
+    c = _checked(t=t, onset=onset, time_constant=time_constant, initial=initial)
+    rise = -np.expm1(-np.maximum(c["t"] - c["onset"], 0.0) / c["time_constant"])
+    return c["initial"] + (1.0 - c["initial"]) * rise
 
 
 def integrate_activation(
@@ -284,16 +295,19 @@ class TorqueGenerator:
         f = _factor(d * c["omega"], self.max_velocity, self.shape, self.slope, self.eccentric_ratio)
         return d * c["activation"] * self.peak_torque * f
 
-    def step_tau(self, t, onset, omega):
-        r"""Torque after a step of excitation at ``onset`` from rest, N m.
+    def step_tau(self, t, onset, omega, *, initial=0.0):
+        r"""Torque after a step of excitation at ``onset`` from a held activation, N m.
 
-        ``tau(step_activation(t, onset, time_constant), omega)``; the generator's batch
-        axes are the trailing ones (for a (P,) batch, pass times of shape (n, 1)).
+        ``tau(step_activation(t, onset, time_constant, initial=initial), omega)``; the
+        generator's batch axes are the trailing ones (for a (P,) batch, pass times of
+        shape (n, 1)).
 
         Parameters
         ----------
         t, onset, omega : float or array_like
             Time and the step's time, s; joint rate, rad/s.
+        initial : float or array_like, keyword only
+            Activation held before the onset, in [0, 1]; default 0 (rest).
 
         Returns
         -------
@@ -305,7 +319,8 @@ class TorqueGenerator:
         TypeError, ValueError
             As :func:`step_activation` and :meth:`tau`.
         """
-        return self.tau(step_activation(t, onset, self.time_constant), omega)
+        activation = step_activation(t, onset, self.time_constant, initial=initial)
+        return self.tau(activation, omega)
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -398,3 +413,183 @@ class PassiveLimit:
         """
         above, below = self._overshoots(q)
         return self.stiffness / 3.0 * (above**3 + below**3)
+
+
+def _exp_excess(y, order):
+    """:math:`e^y` minus its Taylor polynomial of degree ``order`` (2 or 3) about 0."""
+    excess = np.expm1(y) - y - 0.5 * y * y
+    return excess if order == 2 else excess - y * y * y / 6.0
+
+
+def _smoothstep(s):
+    """:math:`10s^3 - 15s^4 + 6s^5` of s clipped to [0, 1]: 0 at 0, 1 from 1 on, C2."""
+    s = np.clip(s, 0.0, 1.0)
+    return s * s * s * (10.0 + s * (6.0 * s - 15.0))
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class DampedLimit:
+    r"""End stops of one joint coordinate with exponential stiffness and damping beyond them.
+
+    The form of the passive joint moments of biomechanical models, a double exponential
+    in the joint angle plus a damping term, made one-sided: zero inside
+    :math:`[q_l, q_u]`, and with the overshoots :math:`x_u = \max(q - q_u, 0)` and
+    :math:`x_l = \max(q_l - q, 0)` (at most one of them non-zero),
+
+    .. math::
+
+        \tau_e = k_1\big(E(k_2x_l) - E(k_2x_u)\big),\qquad E(y) = e^y - 1 - y - \tfrac12y^2,
+
+        \tau_d = -c\,w(x_u + x_l)\,\dot q,\qquad
+        w(x) = 10s^3 - 15s^4 + 6s^5,\ s = \min(x/\delta, 1),
+
+        \tau = \tau_e + \tau_d .
+
+    The elastic part :math:`\tau_e` is :math:`-dV/dq` of
+
+    .. math:: V(q) = \frac{k_1}{k_2}\big(P(k_2x_u) + P(k_2x_l)\big),
+              \qquad P(y) = e^y - 1 - y - \tfrac12y^2 - \tfrac16y^3,
+
+    so its work around any closed path is zero; near an edge it is cubic,
+    :math:`\tau_e \approx \mp\tfrac16k_1k_2^3x^3`, and it stiffens exponentially further
+    out; :math:`\tau_e`, its slope and its curvature are continuous at the edges (C2, so
+    that a fixed-step Runge-Kutta 4 run crossing an edge keeps close to its order).  The
+    damping part acts only beyond an edge, weighted by how far: :math:`w` rises from 0 at
+    the edge to 1 at :math:`\delta` past it (C2 as well), so its power :math:`\tau_d\dot q = -c\,w\,
+    \dot q^2 \le 0`: it only dissipates.  No parameter here has a source; a model using
+    the stop states its values as modelling choices.  Fields may be arrays that
+    broadcast, stored read-only.
+
+    Attributes
+    ----------
+    q_min : float or array_like
+        :math:`q_l`, the lower edge of the range, rad.
+    q_max : float or array_like
+        :math:`q_u > q_l`, the upper edge, rad.
+    scale : float or array_like
+        :math:`k_1 > 0`, N m.
+    rate : float or array_like
+        :math:`k_2 > 0`, 1/rad.
+    damping : float or array_like
+        :math:`c \ge 0`, N m s/rad.
+    damping_angle : float or array_like
+        :math:`\delta > 0`, rad: how far past an edge the damping reaches :math:`c`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the field: TypeError if one is not real numbers; ValueError if one is not
+        finite or in its range, ``q_min >= q_max``, or the shapes do not broadcast.
+    """
+
+    q_min: object
+    q_max: object
+    scale: object
+    rate: object
+    damping: object
+    damping_angle: object
+
+    def __post_init__(self):
+        c = _checked(**{name: getattr(self, name) for name in self.__dataclass_fields__})
+        if np.any(c["q_min"] >= c["q_max"]):
+            raise ValueError(
+                f"q_min, q_max: expected q_min < q_max, got {c['q_min']} and {c['q_max']}"
+            )
+        _store(self, c)
+
+    def _overshoots(self, q):  # x_u, x_l, rad
+        q = _checked(q=q)["q"]
+        fields = (getattr(self, name) for name in self.__dataclass_fields__)
+        _validate.batch_shape(dict(q=q.shape, limit=np.broadcast(*fields).shape))
+        return np.maximum(q - self.q_max, 0.0), np.maximum(self.q_min - q, 0.0)
+
+    def elastic_tau(self, q):
+        r"""The conservative part :math:`\tau_e = k_1(E(k_2x_l) - E(k_2x_u))`, N m (see the class).
+
+        Parameters
+        ----------
+        q : float or array_like
+            Joint coordinate, rad.
+
+        Returns
+        -------
+        ndarray
+            N m, broadcast over ``q`` and the limit's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            Naming the argument: TypeError if ``q`` is not real numbers; ValueError if ``q`` is
+            not finite or does not broadcast.
+        """
+        above, below = self._overshoots(q)
+        k = self.rate
+        return self.scale * (_exp_excess(k * below, 2) - _exp_excess(k * above, 2))
+
+    def damping_tau(self, q, v):
+        r"""The dissipative part :math:`\tau_d = -c\,w(x_u + x_l)\,\dot q`, N m.
+
+        Parameters
+        ----------
+        q : float or array_like
+            Joint coordinate, rad.
+        v : float or array_like
+            Joint rate :math:`\dot q`, rad/s.
+
+        Returns
+        -------
+        ndarray
+            N m, broadcast over the arguments and the limit's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`elastic_tau`, for ``q`` and ``v``.
+        """
+        above, below = self._overshoots(q)
+        v = _checked(v=v)["v"]
+        return -self.damping * _smoothstep((above + below) / self.damping_angle) * v
+
+    def tau(self, q, v):
+        r"""The stop's torque :math:`\tau_e + \tau_d`, N m.
+
+        Parameters
+        ----------
+        q : float or array_like
+            Joint coordinate, rad.
+        v : float or array_like
+            Joint rate :math:`\dot q`, rad/s.
+
+        Returns
+        -------
+        ndarray
+            N m, broadcast over the arguments and the limit's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`damping_tau`.
+        """
+        return self.elastic_tau(q) + self.damping_tau(q, v)
+
+    def potential(self, q):
+        r"""Potential energy of the elastic part, :math:`\frac{k_1}{k_2}(P(k_2x_u) + P(k_2x_l))`, J.
+
+        Parameters
+        ----------
+        q : float or array_like
+            Joint coordinate, rad.
+
+        Returns
+        -------
+        ndarray
+            J, broadcast over ``q`` and the limit's batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`elastic_tau`.
+        """
+        above, below = self._overshoots(q)
+        k = self.rate
+        return self.scale / k * (_exp_excess(k * above, 3) + _exp_excess(k * below, 3))

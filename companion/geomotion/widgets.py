@@ -458,7 +458,7 @@ def _onset_swing(golfer, optimum, shoulder, wrist):
     generators = models.swing_generators(onset - onset.min(), **optimum.options)
     q0 = golfer.top_of_backswing(**optimum.top)
     downswing = models.simulate_downswing(golfer, generators, ball=optimum.ball, q0=q0, dt=2e-3)
-    return figures.onset_swing_figure(golfer, downswing, generators)
+    return figures.onset_swing_figure(golfer, downswing, downswing.generators)
 
 
 def onset_explorer(golfer, optimum):

@@ -156,7 +156,8 @@ def golf_swing():
 
     golfer = models.swing_plane_golfer()
     generators = models.swing_generators(np.array(SWING_ONSET))
-    return GolfSwing(golfer, generators, models.simulate_downswing(golfer, generators))
+    run = models.simulate_downswing(golfer, generators)
+    return GolfSwing(golfer, run.generators, run)  # with the run's holding activations
 
 
 @pytest.fixture(scope="session")

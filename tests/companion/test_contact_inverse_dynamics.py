@@ -257,7 +257,10 @@ def test_the_driven_swing_fails_where_least_friction_does(golf_ground):
         solve(slice(None))
     (first,) = caught.value.sample
     assert first == np.argmax(golf_ground.friction > 1.0) > 5
-    assert np.isinf(golf_ground.friction[first]) and caught.value.family == "support"
+    # no coefficient helps there: the phase-1 program names a sole edge or the free
+    # moment's bound (which least_friction's program does not have), never friction
+    assert np.isinf(golf_ground.friction[first])
+    assert caught.value.family in ("support", "torsion")
     solved = solve(slice(first))
     scale = np.abs(solved.resultant).max()
     np.testing.assert_allclose(solved.resultant, golf_ground.resultant[:first], atol=1e-12 * scale)

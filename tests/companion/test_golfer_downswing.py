@@ -124,7 +124,8 @@ def test_the_face_meets_the_ball_at_the_planar_speed(swing):
     assert abs(velocity @ np.cross(planar_velocity, shaft)) < 1e-9 * speed**2
     angle = np.degrees(np.arccos(velocity @ planar_velocity / speed**2))
     np.testing.assert_allclose(angle, np.degrees(down.direction_change), atol=1e-9)
-    assert angle < 21.0  # the planar path's descent that the 3-D arms cannot follow
+    # what the 3-D arms cannot follow is the planar path's descent through the ball
+    assert abs(angle - abs(np.degrees(float(optimum.impact.path_angle)))) < 0.5
     assert velocity[1] > 0.9 * speed  # towards the target
 
 

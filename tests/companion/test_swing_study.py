@@ -53,7 +53,13 @@ def test_the_passive_transfer_holds_the_hub_and_conserves_energy(swing):
     k = int(np.argmax(run.body_kinetic[: int(run.impact.step), 1]))
     fixed = models.passive_transfer(GOLFER, generators, run, branch_step=k)
     free = models.passive_transfer(GOLFER, generators, run, branch_step=k, pivot_fixed=False)
-    assert fixed.energy_residual < 0.05 and free.energy_residual < 0.05  # J
+    assert fixed.energy_residual < 0.05 and free.energy_residual < 0.1  # J
+    # free, the wrist meets the damped stop's exponential stiffness at speed: the residual
+    # (0.05 J at 1 ms) is the integration's, falling about 2^4 times with half the step
+    fine = models.simulate_downswing(GOLFER, generators, dt=5e-4)
+    k_fine = int(round(run.trajectory.t[k] / 5e-4))
+    again = models.passive_transfer(GOLFER, generators, fine, branch_step=k_fine, pivot_fixed=False)
+    assert again.energy_residual < free.energy_residual / 8
     assert fixed.pivot_fixed and not free.pivot_fixed
     # the free run starts from the swing's own state, the held run from less energy
     assert free.club_kinetic[0] == pytest.approx(run.body_kinetic[k, 2], rel=1e-12)

@@ -531,8 +531,9 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
     point of the grid of onsets after the hub's (each row's clock starting at its
     earliest onset, as :func:`geomotion.models.optimise_onsets` runs them); filled
     contours of the clubhead speed where the face centre crosses the ball's line
-    (equation :eq:`eq-ch3-impact`), blank where it never does; the thick line is the
-    reach constraint, miss = 0, along which swings reach the ball; the star is
+    (equation :eq:`eq-ch3-impact`), blank where it never does; the thick lines are the
+    edges of the contact band, miss = :math:`\pm` ``optimum.band`` (one line, miss = 0,
+    for point contact), between which swings reach the ball; the star is
     ``optimum.onset`` and the small crosses the optima of its starts
     (``optimum.start_onsets``).
 
@@ -585,8 +586,15 @@ def timing_landscape_figure(golfer, optimum, *, shoulder=None, wrist=None):
         ax = fig.subplots()
         filled = ax.contourf(1000 * S, 1000 * W, speed, levels=12, cmap="viridis")
         fig.colorbar(filled, ax=ax, label="clubhead speed at the ball's line (m/s)")
-        ax.contour(1000 * S, 1000 * W, miss, levels=[0.0], colors="black", linewidths=2.5)
-        ax.plot([], [], color="black", linewidth=2.5, label="reaches the ball (miss 0)")
+        band = float(optimum.band)
+        edges = sorted({-band, band})  # the contact band's edges (miss 0: point contact)
+        ax.contour(1000 * S, 1000 * W, miss, levels=edges, colors="black", linewidths=2.5)
+        label = (
+            f"edges of the contact band (miss ±{fmt(1000 * band, '.0f')} mm)"
+            if band
+            else "reaches the ball (miss 0)"
+        )
+        ax.plot([], [], color="black", linewidth=2.5, label=label)
         starts = 1000 * np.asarray(optimum.start_onsets)
         ax.plot(*starts.T, "x", color=FORCE, markersize=5, label="optima of the starts")
         ax.plot(

@@ -67,7 +67,14 @@ from ._downswing_ranges import (
     swing_angles,
 )
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
-from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
+from ._generators import (
+    GENERATOR_DEFAULTS,
+    GENERATOR_RANGES,
+    Holding,
+    SwingGenerators,
+    holding_activation,
+    swing_generators,
+)
 from ._golfer3d import Golfer, golfer
 from ._golfer_downswing import (
     DOWNSWING_CHOICES,
@@ -87,6 +94,8 @@ from ._golfer_limits import (
 from ._impact import (
     ADDRESS_WRIST_ANGLE,
     ADDRESS_WRIST_RANGE,
+    IMPACT_BAND,
+    IMPACT_BAND_RANGE,
     Impact,
     ball_at_address,
     locate_impact,
@@ -153,6 +162,8 @@ __all__ = [
     "grip_loads",
     "ADDRESS_WRIST_ANGLE",
     "ADDRESS_WRIST_RANGE",
+    "IMPACT_BAND",
+    "IMPACT_BAND_RANGE",
     "ball_at_address",
     "Impact",
     "locate_impact",
@@ -160,6 +171,8 @@ __all__ = [
     "GENERATOR_RANGES",
     "SwingGenerators",
     "swing_generators",
+    "Holding",
+    "holding_activation",
     "TimingOptimum",
     "optimise_onsets",
     "ReachBrackets",

@@ -11,14 +11,15 @@ the club.
   their resultant and the internal squeeze at one state.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _validate
 from ..integrators import simulate_constrained
-from ._generators import SwingGenerators
-from ._impact import Impact, ball_at_address, locate_impact
+from ._generators import Holding, SwingGenerators, holding_activation
+from ._impact import IMPACT_BAND, Impact, ball_at_address, locate_impact
 from .swing import INPUT_MATRIX, SwingPlaneGolfer
 
 __all__ = ["Downswing", "simulate_downswing", "GripLoads", "grip_loads"]
@@ -49,6 +50,11 @@ class Downswing:
         Its time integral, N m s (trapezoid rule).
     angular_momentum : (n_steps + 1, ...) ndarray
         About the hub axis, kg m^2/s.
+    generators : SwingGenerators
+        The generators that drove the run (with the holding activations when ``hold``).
+    holding : Holding or None
+        The holding activations at the start (:func:`geomotion.models.holding_activation`),
+        None for a run without ``hold``.
     """
 
     trajectory: object
@@ -58,6 +64,8 @@ class Downswing:
     stand_moment: np.ndarray
     stand_angular_impulse: np.ndarray
     angular_momentum: np.ndarray
+    generators: object
+    holding: Holding | None
 
 
 def _cumulative_trapezoid(values, dt):
@@ -67,7 +75,17 @@ def _cumulative_trapezoid(values, dt):
 
 
 def simulate_downswing(
-    golfer, generators, *, ball=None, q0=None, v0=None, dt=1e-3, t_max=0.4, method="projection"
+    golfer,
+    generators,
+    *,
+    ball=None,
+    q0=None,
+    v0=None,
+    dt=1e-3,
+    t_max=0.4,
+    method="projection",
+    hold=True,
+    band=IMPACT_BAND,
 ):
     r"""Simulate the downswing of every parameter set in one constrained run; locate impact.
 
@@ -80,6 +98,11 @@ def simulate_downswing(
     generator already partly active).  Impact: :func:`geomotion.models.locate_impact`
     (the face centre crossing the ball's line, quintic Hermite and bisection inside the
     step); a row that never crosses has ``impact.crossed`` False and is not an impact.
+    With ``hold`` (the default) each generator holds, before its onset, the activation
+    that balances the start posture against gravity
+    (:func:`geomotion.models.holding_activation`, clipped to [0, 1]: the run's
+    ``holding`` says whether the posture is held); without it the generators' own
+    ``hold`` is used (zero from rest; a branched run passes the original run's).
 
     Parameters
     ----------
@@ -99,6 +122,11 @@ def simulate_downswing(
         Step and simulated time, s; default 1 ms and 0.4 s.
     method : str, keyword only
         Passed to ``simulate_constrained``; default "projection".
+    hold : bool, keyword only
+        Hold the start posture before the onsets; default True.  Needs a start at rest.
+    band : float, keyword only
+        The contact band's half-width, m (:func:`geomotion.models.locate_impact`);
+        default ``IMPACT_BAND``.
 
     Returns
     -------
@@ -109,12 +137,15 @@ def simulate_downswing(
     TypeError
         If ``golfer`` or ``generators`` has the wrong type.
     ValueError
-        If the batch shapes differ, or as ``simulate_constrained``.
+        If the batch shapes differ, ``hold`` with a moving start, or as
+        ``simulate_constrained``.
     """
     if not isinstance(golfer, SwingPlaneGolfer):
         raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
     if not isinstance(generators, SwingGenerators):
         raise TypeError(f"generators: expected a SwingGenerators, got {type(generators).__name__}")
+    if not isinstance(hold, bool):
+        raise TypeError(f"hold: expected a bool, got {type(hold).__name__}")
     dt = float(_validate.positive(dt, "dt"))
     t_max = float(_validate.positive(t_max, "t_max"))
     q0 = golfer.top_of_backswing() if q0 is None else _validate.trailing_shape(q0, "q0", (5,))
@@ -135,6 +166,15 @@ def simulate_downswing(
         )
     q0 = np.broadcast_to(q0, shape + (5,))
     v0 = np.broadcast_to(v0, shape + (5,))
+    holding = None
+    if hold:
+        if np.any(v0 != 0.0):
+            raise ValueError(
+                "hold: a held start needs the golfer at rest (v0 zero); for a branched run "
+                "pass hold=False and generators carrying the original run's hold"
+            )
+        holding = holding_activation(golfer, generators, q0)
+        generators = dataclasses.replace(generators, hold=holding.activation)
     ball = ball_at_address(golfer) if ball is None else ball
     run = simulate_constrained(
         golfer.system(),
@@ -156,12 +196,14 @@ def simulate_downswing(
     hub = u[..., 0]
     return Downswing(
         trajectory=run,
-        impact=locate_impact(golfer, run, accelerations, ball),
+        impact=locate_impact(golfer, run, accelerations, ball, band=band),
         joint_work=_cumulative_trapezoid(u * v[..., :3], dt),
         body_kinetic=golfer.body_kinetic_energies(q, v),
         stand_moment=-hub,
         stand_angular_impulse=_cumulative_trapezoid(-hub, dt),
         angular_momentum=golfer.angular_momentum(q, v),
+        generators=generators,
+        holding=holding,
     )
 
 

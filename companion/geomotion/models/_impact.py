@@ -16,10 +16,14 @@ the target line in the swing plane, moving towards the target below the hub axis
 located between steps by the quintic Hermite interpolant of :math:`(q, v, \dot v)` and
 bisection to round-off.  There the MISS is the face centre's height above the ball along
 the plane, :math:`m = Y_{head} - Y_{ball}` (m; positive: the club passes over the ball,
-negative: the ground would have been struck first).  A swing REACHES the ball when
-:math:`|m|` is within ``tolerance`` (default 1 mm, a numerical tolerance, not a ball
-size); only such a swing is scored.  A swing whose clubhead never crosses that line has
-no impact at all.
+negative: the ground would have been struck first).  A swing REACHES the ball when the
+ball meets the face: :math:`|m| \le b`, with :math:`b` the half-width of the contact
+band (``IMPACT_BAND``, 25 mm: about half a driver face's height; the face height is
+not in the project's golf data, so :math:`b` is a modelling choice, varied over
+``IMPACT_BAND_RANGE``, 0-30 mm).  :math:`b = 0` is point contact (the face centre
+itself on the ball); the edge is judged to the numerical ``tolerance`` (1 mm): a swing
+reaches when :math:`|m| \le b + \text{tolerance}`.  Only a swing that reaches is scored.  A
+swing whose clubhead never crosses that line has no impact at all.
 """
 
 import dataclasses
@@ -34,6 +38,8 @@ from .swing import SwingPlaneGolfer
 __all__ = [
     "ADDRESS_WRIST_ANGLE",
     "ADDRESS_WRIST_RANGE",
+    "IMPACT_BAND",
+    "IMPACT_BAND_RANGE",
     "Impact",
     "ball_at_address",
     "locate_impact",
@@ -44,6 +50,11 @@ __all__ = [
 ADDRESS_WRIST_ANGLE = np.radians(30.0)
 #: The range over which conclusions are checked, rad (a modelling choice).
 ADDRESS_WRIST_RANGE = (np.radians(20.0), np.radians(40.0))
+#: Half-width of the contact band along the plane, m: a swing whose face centre passes
+#: within it of the ball reaches it (a modelling choice, about half a driver face's height).
+IMPACT_BAND = 0.025
+#: The range over which conclusions are checked, m; 0 is point contact (a modelling choice).
+IMPACT_BAND_RANGE = (0.0, 0.03)
 
 
 def ball_at_address(golfer, *, wrist_angle=ADDRESS_WRIST_ANGLE):
@@ -93,7 +104,8 @@ class Impact:
     crossed : ndarray of bool
         The face centre met the ball's line within the run.
     reached : ndarray of bool
-        Crossed with :math:`|m|` within the tolerance: an impact that may be scored.
+        Crossed with :math:`|m|` within the contact band (or, for point contact, the
+        tolerance): an impact that may be scored.
     time : ndarray
         s, on the run's clock.
     step : ndarray of int
@@ -158,6 +170,14 @@ class Impact:
         )
 
 
+def contact_band(band):
+    """``band`` checked: one non-negative float, m."""
+    band = _validate.real_array(band, "band")
+    if band.ndim or not band >= 0.0:
+        raise ValueError(f"band: expected one half-width >= 0 m, got {band!r}")
+    return float(band)
+
+
 def _frozen_flags(values):
     """A read-only copy of boolean or integer ``values``, keeping their type."""
     values = np.array(values)
@@ -180,7 +200,7 @@ def _crossing_step(golfer, run, ball):
     return step, crossed
 
 
-def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
+def locate_impact(golfer, run, accelerations, ball, *, band=IMPACT_BAND, tolerance=1e-3):
     r"""Locate impact in a run of the swing-plane golfer (see the module documentation).
 
     Parameters
@@ -194,8 +214,11 @@ def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
         the quintic Hermite interpolant inside the impact step.
     ball : (..., 2) array_like
         The ball's centre, m (:func:`ball_at_address`).
+    band : float, keyword only
+        :math:`b \ge 0`, the contact band's half-width, m; default ``IMPACT_BAND``.
     tolerance : float, keyword only
-        Largest :math:`|m|` of a swing that reaches the ball, m, positive; default 1e-3.
+        Numerical tolerance at the band's edge, m, positive; default 1e-3.  A swing
+        reaches the ball when :math:`|m| \le b + \text{tolerance}`.
 
     Returns
     -------
@@ -206,7 +229,8 @@ def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
     TypeError
         If ``golfer`` is not a SwingPlaneGolfer or ``accelerations`` is not callable.
     ValueError
-        If ``ball`` does not end in 2 entries or ``tolerance`` is not positive.
+        If ``ball`` does not end in 2 entries, ``band`` is negative or ``tolerance`` is
+        not positive.
     """
     if not isinstance(golfer, SwingPlaneGolfer):
         raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
@@ -214,6 +238,7 @@ def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
         raise TypeError(f"accelerations: expected a callable, got {type(accelerations).__name__}")
     ball = _validate.trailing_shape(ball, "ball", (2,))
     tolerance = float(_validate.positive(tolerance, "tolerance"))
+    band = contact_band(band)
     step, crossed = _crossing_step(golfer, run, ball)
     t0, state = _step_interpolant(run, step, accelerations)
     s = _bisect_step(lambda s: _ball_line_distance(golfer, state(s)[0], ball)[0] >= 0, np.shape(t0))
@@ -223,7 +248,7 @@ def locate_impact(golfer, run, accelerations, ball, *, tolerance=1e-3):
     miss = golfer.clubhead(q)[..., 1] - ball[..., 1]
     return Impact(
         crossed=_frozen_flags(crossed),
-        reached=_frozen_flags(crossed & (np.abs(miss) <= tolerance)),
+        reached=_frozen_flags(crossed & (np.abs(miss) <= band + tolerance)),
         time=frozen(t0 + s * run.dt),
         step=_frozen_flags(step),
         q=frozen(q),

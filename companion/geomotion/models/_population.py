@@ -29,7 +29,7 @@ from ..errors import ConvergenceError
 from ._club import driver
 from ._downswing import simulate_downswing
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, swing_generators
-from ._impact import ADDRESS_WRIST_RANGE, ball_at_address
+from ._impact import ADDRESS_WRIST_RANGE, IMPACT_BAND_RANGE, ball_at_address
 from ._swing_study import kinematic_sequence, positive_work
 from ._timing import optimise_onsets
 from .golf_data import DATA
@@ -70,6 +70,11 @@ POPULATION_STUDY_RANGES = {
     "stop_angle": GENERATOR_RANGES["stop_angle"],  # rad; modelling choice
     # the top-of-backswing posture (TOP_RANGES: stated, no source gives it)
     **{f"top_{name}": TOP_RANGES[name] for name in TOP_RANGES},  # rad
+    # the damped wrist stop and the contact band
+    "stop_rate": GENERATOR_RANGES["stop_rate"],  # 1/rad; modelling choice
+    "stop_damping": GENERATOR_RANGES["stop_damping"],  # N m s/rad; modelling choice
+    "damping_angle": GENERATOR_RANGES["damping_angle"],  # rad; modelling choice
+    "impact_band": IMPACT_BAND_RANGE,  # m; modelling choice (0: point contact)
 }
 
 #: The two heads of the fixed-onset runs, kg: MacKenzie et al.'s (2015) lightest and heaviest.
@@ -141,6 +146,10 @@ class GolferDraw:
     top_hub_turn: float
     top_lead_arm_above_horizontal: float
     top_wrist_cock: float
+    stop_rate: float
+    stop_damping: float
+    damping_angle: float
+    impact_band: float
 
     def golfer(self, *, head_mass=None):
         """The swing-plane golfer of this draw (male fractions).
@@ -188,6 +197,9 @@ class GolferDraw:
             "time_constant": self.time_constant,
             "ulnar_range": self.ulnar_range,
             "stop_angle": self.stop_angle,
+            "stop_rate": self.stop_rate,
+            "stop_damping": self.stop_damping,
+            "damping_angle": self.damping_angle,
             "top_wrist_cock": self.top_wrist_cock,
             "address_wrist_angle": self.address_wrist_angle,
         }
@@ -292,8 +304,8 @@ def optimise_golfer(draw):
     row = {"index": draw.index, "sex": "male", **dataclasses.asdict(draw)}
     row.update(dict.fromkeys(RESULT_COLUMNS))
     try:
-        options = dict(ball=draw.ball(), top=draw.top(), dt=_DT, **draw.generator_options())
-        optimum = optimise_onsets(draw.golfer(), **options)
+        options = dict(ball=draw.ball(), top=draw.top(), dt=_DT, band=draw.impact_band)
+        optimum = optimise_onsets(draw.golfer(), **options, **draw.generator_options())
     except ConvergenceError as error:
         row["status"] = "certificate failed" if "certificate" in str(error) else "no reaching swing"
         row["wall_time"] = time.perf_counter() - start
@@ -329,7 +341,9 @@ def optimise_golfer(draw):
     clock = np.broadcast_to(optimum.onset - optimum.onset.min(), (len(HEAD_MASSES), 3))
     generators = swing_generators(clock, **draw.generator_options())
     q0 = heads.top_of_backswing(**draw.top())
-    fixed = simulate_downswing(heads, generators, ball=draw.ball(), q0=q0, dt=_DT)
+    fixed = simulate_downswing(
+        heads, generators, ball=draw.ball(), q0=q0, dt=_DT, band=draw.impact_band
+    )
     fixed = fixed.impact
     for k, head in enumerate(_HEADS):
         if fixed.crossed[k]:

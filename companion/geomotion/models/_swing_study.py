@@ -17,8 +17,9 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.integrate import cumulative_simpson
 
-from .. import _numerics, _validate, constraints
+from .. import _numerics, _validate, constraints, muscles
 from ..integrators import simulate_constrained
 from ..systems import MechanicalSystem
 from ._downswing import Downswing
@@ -157,8 +158,9 @@ class PassiveTransfer:
     arms_kinetic, club_kinetic : (n,) ndarray
         Kinetic energy of the three arm bodies, and of the club with the lead hand, J.
     energy_residual : float
-        Largest change of the kinetic plus gravitational plus wrist-stop energy, J (no
-        source does work, so it measures the integration alone).
+        Largest change of the kinetic plus gravitational plus wrist-stop energy less the
+        work of the stop's damping (cumulative Simpson rule), J (no other source does work, so it
+        measures the integration alone).
     trajectory : geomotion.integrators.ConstrainedTrajectory
         The passive run.
     """
@@ -332,8 +334,12 @@ def passive_transfer(
     )
     kinetic = golfer.body_kinetic_energies(passive.q, passive.v)
     energy = passive.kinetic + passive.potential
-    if wrist_stop:
-        energy = energy + off.wrist_stop.potential(passive.q[:, 2])
+    if wrist_stop:  # the stop's stored energy, and the work its damping dissipated
+        q2, v2 = passive.q[:, 2], passive.v[:, 2]
+        energy = energy + off.wrist_stop.potential(q2)
+        if isinstance(off.wrist_stop, muscles.DampedLimit):
+            power = off.wrist_stop.damping_tau(q2, v2) * v2
+            energy = energy - cumulative_simpson(power, dx=run.dt, initial=0.0)
     return PassiveTransfer(
         branch_time=float(run.t[k]),
         pivot_fixed=pivot_fixed,

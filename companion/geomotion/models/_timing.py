@@ -4,6 +4,7 @@ The generators are :mod:`geomotion.models._generators`' and the runs
 :func:`geomotion.models.simulate_downswing`'s.
 """
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -15,7 +16,8 @@ from .. import _validate
 from ..errors import ConvergenceError
 from ._downswing import simulate_downswing
 from ._generators import swing_generators
-from ._impact import Impact, ball_at_address
+from ._impact import IMPACT_BAND, Impact, ball_at_address, contact_band
+from ._onset_certificate import _STEP, ONSET_BOUNDS, _certified_band
 from ._shared import frozen
 from .swing import TOP_RANGES, SwingPlaneGolfer
 
@@ -41,7 +43,7 @@ class TimingOptimum:
         Clubhead speed at that impact, m/s.
     multiplier : float
         :math:`\lambda` of the reach constraint, (m/s)/m: the speed gained per metre the
-        ball's line could move up the plane.
+        ball's line could move down the plane (the miss grow); 0 inside the band.
     kkt_residual : float or None
         :math:`\|\nabla s - \lambda\nabla m\|` on the onsets off their bounds, over
         :math:`\|\nabla s\|` (dimensionless); None at a kink, where the speed has no
@@ -79,9 +81,18 @@ class TimingOptimum:
         The top-of-backswing posture the swings start from, as keyword arguments of
         ``SwingPlaneGolfer.top_of_backswing`` (read-only; empty for the default posture).
     grid_speed : float or None
-        The fastest reaching swing the 20 ms onset grid brackets (speed interpolated
-        linearly between grid swings), m/s; the optimum must not be slower than it by
-        more than 0.1 m/s.  None without the wrist.
+        The fastest reaching swing the 20 ms onset grid gives (bracketed on an edge of
+        the band, speed interpolated linearly between grid swings, or a grid swing
+        inside it), m/s; the optimum must not be slower than it by more than 0.1 m/s.
+        None without the wrist.
+    edge : float or None
+        The miss of the band's edge the optimum sits on, m (+band or -band; 0 for point
+        contact), None inside the band (the constraint inactive, ``multiplier`` 0).
+    band : float
+        The contact band's half-width the swings were held to, m.
+    holding : Holding or None
+        The holding activations at the top (None without ``hold``): ``holding.held``
+        False where a generator cannot hold (it would have to pull the backswing's way).
     """
 
     onset: np.ndarray
@@ -102,21 +113,27 @@ class TimingOptimum:
     options: object
     top: object
     grid_speed: float | None
-
-
-#: Bounds of the shoulder and wrist onsets relative to the hub's, s (a modelling choice:
-#: from 0.1 s before the hub to 0.3 s after, wider than the downswing).
-ONSET_BOUNDS = (-0.1, 0.3)
-_STEP = 2e-4  # s, central-difference step of the onset gradients
+    edge: float | None
+    band: float
+    holding: object
 
 
 class _Swings:
-    """Speed and miss at impact for rows of onsets, one batched run per call, cached."""
+    """Speed and miss at impact for rows of onsets, one batched run per call, cached.
 
-    def __init__(self, golfer, wrist, options, ball, dt, q0=None):
+    The miss is reported relative to ``offset`` (m): :meth:`shifted` gives the same swings
+    measured from an edge of the contact band (the cache is shared)."""
+
+    def __init__(self, golfer, wrist, options, ball, dt, q0=None, *, hold=True, band=0.0):
         self.golfer, self.wrist, self.options, self.ball, self.dt = golfer, wrist, options, ball, dt
-        self.q0 = q0
+        self.q0, self.hold, self.band, self.offset = q0, hold, band, 0.0
         self.cache = {}
+
+    def shifted(self, offset):
+        """The same swings with the miss measured from ``offset``, m."""
+        other = copy.copy(self)
+        other.offset = float(offset)
+        return other
 
     def swing(self, X):
         """The :class:`Downswing` of rows X of (shoulder[, wrist]) onsets, s, on a clock that
@@ -129,17 +146,20 @@ class _Swings:
         golfer = self.golfer.repeated(len(X))
         generators = swing_generators(onset, active=active, **self.options)
         ball = np.broadcast_to(self.ball, (len(X), 2))
-        return simulate_downswing(golfer, generators, ball=ball, q0=self.q0, dt=self.dt)
+        return simulate_downswing(
+            golfer, generators, ball=ball, q0=self.q0, dt=self.dt, hold=self.hold, band=self.band
+        )
 
     def run(self, X):
         """The :class:`Impact` of rows X of onsets."""
         return self.swing(X).impact
 
     def speed_and_miss(self, X):
-        """Speed (0 without a crossing) and miss (1 m without one) of rows of onsets."""
+        """Speed (0 without a crossing) and miss from ``offset`` (1 m without a crossing)
+        of rows of onsets."""
         impact = self.run(X)
         return np.where(impact.crossed, impact.speed, 0.0), np.where(
-            impact.crossed, impact.miss, 1.0
+            impact.crossed, impact.miss - self.offset, 1.0
         )
 
     def gradients(self, Y, h=_STEP):
@@ -155,7 +175,7 @@ class _Swings:
 
     def values_and_gradients(self, x, h=_STEP):
         """:meth:`gradients` at one point x, cached."""
-        key = (tuple(x), h)
+        key = (tuple(x), h, self.offset)
         if key not in self.cache:
             speed, miss, ds, dm = self.gradients(np.asarray(x, dtype=float)[None, :], h)
             self.cache[key] = (speed[0], miss[0], ds[0], dm[0])
@@ -189,13 +209,14 @@ class ReachBrackets:
     fastest: float
 
 
-def bracket_reaching(impact, values):
+def bracket_reaching(impact, values, *, level=0.0):
     """The reaching swings a grid of runs brackets along its last axis.
 
     Between neighbouring runs j and j + 1 along the last axis whose clubheads both
-    crossed the ball's line and whose misses have opposite signs, a swing reaching the
-    ball lies in between; its speed and its place on the axis are interpolated linearly
-    to the miss's zero.
+    crossed the ball's line and whose misses minus ``level`` have opposite signs, a swing
+    with miss ``level`` lies in between (reaching the ball at the face centre for level
+    0, at an edge of the contact band for level +-band); its speed and its place on the
+    axis are interpolated linearly to that miss.
 
     Parameters
     ----------
@@ -203,6 +224,8 @@ def bracket_reaching(impact, values):
         Of a batch of runs of shape (..., k) (:func:`geomotion.models.simulate_downswing`).
     values : (k,) array_like
         The grid's values along the last axis (an onset, s; an excitation level; ...).
+    level : float, keyword only
+        The miss bracketed, m; default 0.
 
     Returns
     -------
@@ -213,12 +236,15 @@ def bracket_reaching(impact, values):
     TypeError
         If ``impact`` is not an Impact.
     ValueError
-        If ``values`` does not match the last axis.
+        If ``values`` does not match the last axis or ``level`` is not one real number.
     """
     if not isinstance(impact, Impact):
         raise TypeError(f"impact: expected an Impact, got {type(impact).__name__}")
+    level = _validate.real_array(level, "level")
+    if level.ndim:
+        raise ValueError(f"level: expected one miss in m, got shape {level.shape}")
     speed = np.where(impact.crossed, impact.speed, 0.0)
-    miss = np.where(impact.crossed, impact.miss, 1.0)
+    miss = np.where(impact.crossed, impact.miss - level, 1.0)
     values = _validate.vector(values, "values", speed.shape[-1] if speed.ndim else 0)
     crossed = impact.crossed[..., :-1] & impact.crossed[..., 1:]
     bracket = (miss[..., :-1] * miss[..., 1:] < 0) & crossed
@@ -231,20 +257,27 @@ def bracket_reaching(impact, values):
     return ReachBrackets(speed=frozen(speeds), position=frozen(position), fastest=fastest)
 
 
-def _grid_starts(swings, count=1):
-    """Reaching swings bracketed on the grid along the wrist onset (:func:`bracket_reaching`):
-    the ``count`` fastest of them from distinct shoulder onsets (rows, fastest first; none
-    if the grid brackets none) and the fastest bracketed speed."""
+def _grid_starts(swings):
+    """The fastest swing within the contact band that the onset grid gives: bracketed on
+    an edge (:func:`bracket_reaching` at miss +-band; at the face centre for point
+    contact) or a grid swing inside the band.  Returns its onsets as one row (none if
+    the grid has none) and its speed (-inf if none)."""
     S, W = np.meshgrid(_GRID, _GRID, indexing="ij")
-    impact = swings.run(np.column_stack([S.ravel(), W.ravel()]))
-    reach = bracket_reaching(impact.reshaped(S.shape), _GRID)
-    best = np.argmax(reach.speed, axis=1)  # per shoulder onset
-    rows = np.arange(len(_GRID))
-    order = [
-        i for i in np.argsort(-reach.speed[rows, best]) if np.isfinite(reach.speed[i, best[i]])
-    ]
-    starts = np.array([[_GRID[i], reach.position[i, best[i]]] for i in order[:count]])
-    return starts.reshape(-1, 2), reach.fastest
+    impact = swings.run(np.column_stack([S.ravel(), W.ravel()])).reshaped(S.shape)
+    band = swings.band
+    found = []
+    for level in {-band, band}:
+        reach = bracket_reaching(impact, _GRID, level=level)
+        i, j = np.unravel_index(np.argmax(reach.speed), reach.speed.shape)
+        found.append((reach.speed[i, j], [_GRID[i], reach.position[i, j]]))
+    inside = impact.crossed & (np.abs(impact.miss) < band)
+    if inside.any():
+        speed = np.where(inside, impact.speed, -np.inf)
+        i, j = np.unravel_index(np.argmax(speed), speed.shape)
+        found.append((speed[i, j], [_GRID[i], _GRID[j]]))
+    speed, start = max(found, key=lambda f: f[0])
+    starts = np.array([start]) if np.isfinite(speed) else np.empty((0, 2))
+    return starts, float(speed)
 
 
 def _slsqp_optima(swings, starts):
@@ -252,11 +285,20 @@ def _slsqp_optima(swings, starts):
     scale_s, scale_m = 50.0, 1.0  # m/s and m: the objective's and constraint's units
     fun = lambda x: -swings.values_and_gradients(x)[0] / scale_s  # noqa: E731
     jac = lambda x: -swings.values_and_gradients(x)[2] / scale_s  # noqa: E731
-    constraint = {
-        "type": "eq",
-        "fun": lambda x: np.atleast_1d(swings.values_and_gradients(x)[1] / scale_m),
-        "jac": lambda x: swings.values_and_gradients(x)[3][None, :] / scale_m,
-    }
+    miss = lambda x: swings.values_and_gradients(x)[1] / scale_m  # noqa: E731
+    dmiss = lambda x: swings.values_and_gradients(x)[3][None, :] / scale_m  # noqa: E731
+    band = swings.band / scale_m
+    if band == 0.0:
+        constraints = [{"type": "eq", "fun": lambda x: np.atleast_1d(miss(x)), "jac": dmiss}]
+    else:  # |m| <= band as two inequalities
+        constraints = [
+            {
+                "type": "ineq",
+                "fun": lambda x: np.atleast_1d(band - miss(x)),
+                "jac": lambda x: -dmiss(x),
+            },
+            {"type": "ineq", "fun": lambda x: np.atleast_1d(band + miss(x)), "jac": dmiss},
+        ]
     found, misses = [], []
     for x0 in starts:
         result = optimize.minimize(
@@ -265,188 +307,56 @@ def _slsqp_optima(swings, starts):
             jac=jac,
             method="SLSQP",
             bounds=[ONSET_BOUNDS] * starts.shape[1],
-            constraints=[constraint],
+            constraints=constraints,
             options={"ftol": 1e-4, "maxiter": 20},  # 5e-3 m/s: above the speed's noise
         )
-        speed, miss = swings.values_and_gradients(result.x)[:2]
-        misses.append(abs(miss))
-        if abs(miss) <= 1e-4:
+        speed, m = swings.values_and_gradients(result.x)[:2]
+        misses.append(max(abs(m) - swings.band, 0.0))
+        if abs(m) <= swings.band + 1e-4:
             found.append((speed, result.x))
     return found, misses
 
 
-def _stationarity(swings, x):
-    """Speed, its gradient, the miss's gradient, the multiplier, the speed's slope along the
-    constraint and the KKT residual at onsets ``x`` (see :class:`TimingOptimum`)."""
-    speed, _, ds, dm = swings.values_and_gradients(x)
-    free = (x > ONSET_BOUNDS[0] + 1e-6) & (x < ONSET_BOUNDS[1] - 1e-6)
-    multiplier = float(ds[free] @ dm[free] / (dm[free] @ dm[free])) if free.any() else 0.0
-    slope = float(np.linalg.norm((ds - multiplier * dm)[free]))
-    return speed, ds, dm, multiplier, slope, slope / float(np.linalg.norm(ds))
-
-
-#: The generators in onset order of the rows (hub, shoulder, wrist).
-GENERATORS = ("hub", "shoulder", "wrist")
-_NEIGHBOUR = 1e-3  # s, from the optimum to its neighbours along the constraint
-#: The largest slope of the speed along the constraint a certified optimum may keep,
-#: (m/s)/s: 1 ms along the constraint gains at most 1 mm/s (far below every comparison's
-#: resolution, and above the speed's noise of about 1e-6 m/s over a 1 ms step).
-_SLOPE = 1.0
-_ONSET_ROWS = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])  # onset_j = row_j . (t_s, t_w)
-
-
-def _first(Y):
-    """Index into GENERATORS of the generator that switches on first, per row of onsets."""
-    return np.argmin(np.atleast_2d(Y) @ _ONSET_ROWS.T, axis=1)
-
-
-def _onto_constraint(swings, Y, along=None):
-    """Rows Y of (shoulder, wrist) onsets moved onto the reach constraint m = 0 by Newton's
-    method, along the miss's gradient (or along the unit vector ``along``).  Returns the
-    rows, their speeds and their misses (a row that never crosses keeps a large miss)."""
-    for _ in range(6):
-        speed, miss, _, dm = swings.gradients(Y)
-        if np.all(np.abs(miss) <= 1e-9):
-            break
-        direction = dm if along is None else np.broadcast_to(along, dm.shape)
-        Y = Y - (miss / np.einsum("ij,ij->i", dm, direction))[:, None] * direction
-    else:
-        speed, miss, _, _ = swings.gradients(Y)
-    return Y, speed, miss
-
-
-def _neighbours(swings, x, dm):
-    """The reaching swings 1 ms either side of x along the constraint's tangent (the
-    normal to the miss's gradient dm), inside the bounds: their onsets (rows) and speeds."""
-    tangent = np.array([dm[1], -dm[0]]) / np.linalg.norm(dm)
-    Y, speed, miss = _onto_constraint(swings, x + np.outer([-1.0, 1.0], _NEIGHBOUR * tangent))
-    keep = (np.abs(miss) <= 1e-4) & np.all((Y >= ONSET_BOUNDS[0]) & (Y <= ONSET_BOUNDS[1]), 1)
-    return Y[keep], speed[keep]
-
-
-def _kink_between(Y):
-    """The two generators (indices into GENERATORS, ascending) that switch on first at the
-    two neighbours Y if they differ (a kink lies between them), else None."""
-    firsts = _first(Y)
-    return tuple(sorted(firsts.tolist())) if len(Y) == 2 and firsts[0] != firsts[1] else None
-
-
-def _kink_line(pair):
-    """Unit direction of the line, in (shoulder, wrist) onsets, where the generators
-    ``pair`` switch on together (it passes through the origin)."""
-    normal = _ONSET_ROWS[pair[0]] - _ONSET_ROWS[pair[1]]
-    return np.array([normal[1], -normal[0]]) / np.linalg.norm(normal)
-
-
-def _onto_kink(swings, x, pair):
-    """The reaching swing nearest x on the line where the generators ``pair`` switch on
-    together: x projected onto the line, then moved along it onto the reach constraint."""
-    along = _kink_line(pair)
-    return _onto_constraint(swings, ((x @ along) * along)[None, :], along=along)[0][0]
-
-
-def _parabola_step(swings, x, speed, Y, speeds):
-    """Newton's step along the constraint: the vertex of the parabola through the speeds
-    of x and its two neighbours Y (over their tangent coordinate), moved onto the
-    constraint (the faster neighbour if the parabola is not concave)."""
-    tangent = (Y[1] - Y[0]) / np.linalg.norm(Y[1] - Y[0])
-    tau = np.array([(Y[0] - x) @ tangent, 0.0, (Y[1] - x) @ tangent])
-    a, b, _ = np.polyfit(tau, [speeds[0], speed, speeds[1]], 2)
-    if a >= 0:  # no vertex: the faster neighbour, if either is faster
-        return Y[np.argmax(speeds)] if max(speeds) > speed else x
-    step = np.clip(-b / (2 * a), 2 * tau[0], 2 * tau[2])
-    return _onto_constraint(swings, (x + step * tangent)[None, :])[0][0]
-
-
 def _reaching_onsets(swings):
-    """Every shoulder onset whose swing reaches the ball: a 5 ms grid over the bounds
-    brackets the roots of the miss, Brent's method refines each (speed, onset), and the
-    misses of the refined roots."""
+    """Every shoulder onset whose swing reaches the ball on an edge of the contact band
+    (at the face centre for point contact), and every local maximum of the speed inside
+    the band: a 5 ms grid over the bounds brackets each, Brent's method refines the
+    edges' roots and a bounded scalar search the maxima.  Returns the (speed, onset)
+    found and the misses beyond the band of the refined roots (m)."""
     grid = np.linspace(*ONSET_BOUNDS, 81)
-    miss = swings.speed_and_miss(grid[:, None])[1]
-    found, misses = [], [float(np.min(np.abs(miss)))]
-    for k in np.nonzero(miss[:-1] * miss[1:] < 0)[0]:
-        root = optimize.brentq(
-            lambda s: swings.speed_and_miss([[s]])[1][0], grid[k], grid[k + 1], xtol=1e-9
+    speed, miss = swings.speed_and_miss(grid[:, None])
+    band = swings.band
+    found, misses = [], [float(np.min(np.maximum(np.abs(miss) - band, 0.0)))]
+    for level in sorted({-band, band}):
+        edge = swings.shifted(level)
+        m = miss - level
+        for k in np.nonzero(m[:-1] * m[1:] < 0)[0]:
+            root = optimize.brentq(
+                lambda s, edge=edge: edge.speed_and_miss([[s]])[1][0],
+                grid[k],
+                grid[k + 1],
+                xtol=1e-9,
+            )
+            x = np.array([float(np.squeeze(root))])
+            speed_x, miss_x = edge.values_and_gradients(x)[:2]
+            misses.append(abs(miss_x))
+            if abs(miss_x) <= 1e-4:  # a jump in the miss (a crossing lost) is no root
+                found.append((speed_x, x))
+    inside = (np.abs(miss) < band) & (speed > 0)
+    peaks = inside[1:-1] & inside[:-2] & inside[2:]
+    peaks &= (speed[1:-1] >= speed[:-2]) & (speed[1:-1] >= speed[2:])
+    for k in np.nonzero(peaks)[0] + 1:
+        result = optimize.minimize_scalar(
+            lambda s: -swings.speed_and_miss([[s]])[0][0],
+            bounds=(grid[k - 1], grid[k + 1]),
+            method="bounded",
+            options={"xatol": 1e-7},
         )
-        x = np.array([float(np.squeeze(root))])
-        speed, miss_x = swings.values_and_gradients(x)[:2]
-        misses.append(abs(miss_x))
-        if abs(miss_x) <= 1e-4:  # a jump in the miss (a crossing lost) is no root
-            found.append((speed, x))
+        x = np.array([float(result.x)])
+        speed_x, miss_x = swings.values_and_gradients(x)[:2]
+        if abs(miss_x) < band:
+            found.append((speed_x, x))
     return found, misses
-
-
-def _settled(swings, x):
-    """The optimum near the SLSQP answer x, the kink it sits on (or None), and its
-    neighbours along the constraint (rows and speeds; None after a move onto a kink).
-
-    x's neighbours along the constraint decide: if the generator that switches on first
-    differs between them, x is moved onto that kink (the line where the two tie);
-    otherwise Newton's steps along the constraint (at most two) settle x while the
-    speed's slope along the constraint is above ``_SLOPE``."""
-    for step in range(3):
-        Y, speeds = _neighbours(swings, x, swings.values_and_gradients(x)[3])
-        kink = _kink_between(Y)
-        if kink is not None:
-            return _onto_kink(swings, x, kink), kink, None
-        if step == 2 or _stationarity(swings, x)[4] <= _SLOPE or len(Y) < 2:
-            return x, None, (Y, speeds)
-        x = _parabola_step(swings, x, swings.values_and_gradients(x)[0], Y, speeds)
-
-
-def _certified(swings, x, grid_speed):
-    """The certificate of the optimum x (fields of :class:`TimingOptimum`); raises
-    ConvergenceError if it fails.
-
-    Every optimum: it is no slower than the fastest swing the grid brackets (by
-    0.1 m/s), and with the wrist no neighbour 1 ms away along the constraint is faster
-    by more than ``_SLOPE`` x 1 ms.  At a smooth optimum the speed's slope along the
-    constraint is below ``_SLOPE`` and the gradients at steps h and h/2 agree to 5e-2; at
-    a kink (``kink``) no gradient exists and the neighbours must lie on both sides of
-    it, so that their slopes are its one-sided derivatives.
-    """
-    wrist = len(x) == 2
-    x, kink, neighbours = _settled(swings, x) if wrist else (x, None, None)
-    speed, ds, dm, multiplier, slope, kkt = _stationarity(swings, x)
-    checks = {"shortfall": (0.0 if grid_speed is None else grid_speed - speed, 0.1)}
-    slopes = np.empty(0)
-    if wrist:
-        Y, speeds = _neighbours(swings, x, dm) if neighbours is None else neighbours
-        slopes = (speeds - speed) / np.linalg.norm(Y - x, axis=1)
-        checks["steepest neighbour slope"] = (max(slopes, default=np.inf), _SLOPE)
-    if kink is None:
-        ds_half = swings.values_and_gradients(x, _STEP / 2)[2]
-        error = float(np.max(np.abs(ds - ds_half)) / np.linalg.norm(ds))
-        checks |= {"slope along the constraint": (slope, _SLOPE), "gradient error": (error, 5e-2)}
-    else:  # along the kink's line the speed and the miss are smooth
-        along = _kink_line(kink)
-        multiplier = float(ds @ along / (dm @ along))
-        kkt = slope = error = None
-        checks["kink crossed"] = (float(_kink_between(Y) != kink), 0.0)
-    failed = [
-        f"{name} {value:.2g} of {bound:g}"
-        for name, (value, bound) in checks.items()
-        if not value <= bound
-    ]
-    if failed:
-        raise ConvergenceError(
-            f"optimise_onsets at {x.tolist()} s: certificate ({', '.join(failed)})",
-            residual=len(failed) + 1.0,
-            tolerance=1.0,
-            iterations=20,
-            suggestion="other starts, or a smaller simulation step dt",
-        )
-    return {
-        "onsets": x,
-        "speed": float(speed),
-        "multiplier": multiplier,
-        "kkt_residual": kkt,
-        "tangent_slope": slope,
-        "gradient_error": error,
-        "kink": None if kink is None else tuple(GENERATORS[k] for k in kink),
-        "neighbour_slopes": frozen(slopes),
-    }
 
 
 def _top_posture(top):
@@ -468,35 +378,58 @@ def _top_posture(top):
     return checked
 
 
-def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=2e-3, **options):
+def optimise_onsets(
+    golfer,
+    *,
+    wrist=True,
+    ball=None,
+    starts=None,
+    top=None,
+    dt=2e-3,
+    band=IMPACT_BAND,
+    hold=True,
+    **options,
+):
     r"""The shoulder and wrist onsets (after the hub's) that maximise clubhead speed at impact.
 
     Equation of the book: :eq:`eq-ch3-onsets`.
 
-    .. math:: \max_{t_s,\ t_w}\ s(t_s, t_w)\quad\text{subject to}\quad m(t_s, t_w) = 0,
+    .. math:: \max_{t_s,\ t_w}\ s(t_s, t_w)\quad\text{subject to}\quad |m(t_s, t_w)| \le b,
               \quad t \in [-0.1, 0.3]\ \text{s}
 
-    with :math:`s` the clubhead speed and :math:`m` the miss at impact
-    (:func:`geomotion.models.simulate_downswing`).  With the wrist: a 21 x 21 grid of
+    with :math:`s` the clubhead speed, :math:`m` the miss at impact
+    (:func:`geomotion.models.simulate_downswing`) and :math:`b` the contact band's
+    half-width (``band``; :math:`b = 0`, point contact, is the equality :math:`m = 0`).
+    The optimum sits on an edge (:math:`m = \pm b`, the constraint active) or inside the
+    band; each case has its certificate (below).  With the wrist: a 21 x 21 grid of
     onsets 20 ms apart over the bounds (one batched run) brackets the reaching swings
     along the wrist onset; the fastest starts SLSQP (``scipy.optimize.minimize``), with
     gradients by central differences (step 0.2 ms, every perturbed run in one batched
-    simulation).  The speed is continuous but has kinks where two generators tie for
-    first (the swing starts with the first), so SLSQP's answer is then settled: moved
-    onto the kink its neighbours along the constraint straddle, or else improved by at
-    most two Newton steps along the constraint.  Without ``wrist`` the wrist generator
-    is off, only :math:`t_s` is free and the one equality leaves a finite feasible set:
-    every root of :math:`m` bracketed on a 5 ms grid over the bounds is refined by
-    Brent's method (``scipy.optimize.brentq``), and the fastest is returned (a jump of
-    :math:`m` where a crossing appears or vanishes is not a root).  Before returning,
-    the best optimum is certified: the reach constraint holds to 0.1 mm; it is not
+    simulation; for a band, :math:`|m| \le b` as two inequalities, the grid's start the
+    fastest swing bracketed on an edge or lying inside).  The speed is continuous but
+    has kinks where two generators tie for first (the swing starts with the first), so
+    SLSQP's answer is then settled: moved onto the kink its neighbours along the
+    constraint straddle, or else improved by at most two Newton steps along the
+    constraint.  Without ``wrist`` the wrist generator
+    is off and only :math:`t_s` is free: every root of :math:`m \mp b` bracketed on a 5 ms
+    grid over the bounds is refined by Brent's method (``scipy.optimize.brentq``), every
+    local maximum of the speed inside the band by a bounded scalar search, and the
+    fastest is returned (a jump of :math:`m` where a crossing appears or vanishes is not
+    a root).  Before returning, the best optimum is certified: the reach constraint holds
+    to 0.1 mm; it is not
     slower than any reaching swing the grid brackets (by 0.1 m/s); with the wrist, no
     reaching swing 1 ms away along the constraint is faster by more than 1 mm/s; and
     at a smooth optimum the speed's slope along the constraint is below 1 (m/s)/s and
     the gradients agree with those at half the step to 5e-2 (relative: the speed's
     noise floor, about 1e-6 m/s from the located impact, over a 0.1 ms step reaches a
     few per cent of the gradient near some optima).  At a kink the neighbours must lie
-    on both sides of it: their slopes are its one-sided derivatives.
+    on both sides of it: their slopes are its one-sided derivatives.  On an edge of a
+    band the constraint must also be active: the multiplier points out of the band and
+    the swing 1 mm inside is not faster (by 1 (m/s)/s); inside the band (the multiplier
+    0) the speed's gradient is below 1 (m/s)/s (at a kink: its slope along the tie's
+    line) and no swing 1 ms away along an onset is faster by more than 1 mm/s.
+    Finally the returned swing is run again and checked against the request: it
+    crosses the ball's line within the band (0.1 mm) at the certified speed.
 
     Parameters
     ----------
@@ -518,8 +451,16 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=
     dt : float, keyword only
         Simulation step, s (default 2 ms: the default golfer's optimum moves by less
         than 0.1 ms and 1e-3 m/s when it is halved; ``tests/companion/test_swing_impact.py``).
+    band : float, keyword only
+        :math:`b \ge 0`, the contact band's half-width, m; default ``IMPACT_BAND``
+        (0: point contact).
+    hold : bool, keyword only
+        Each generator holds the top posture before its onset
+        (:func:`geomotion.models.holding_activation`); default True (False: every
+        generator from zero activation, as earlier versions).
     **options
-        Keyword arguments of :func:`swing_generators` (generator parameters).
+        Keyword arguments of :func:`swing_generators` (generator parameters; not its
+        ``hold``, which ``hold`` sets).
 
     Returns
     -------
@@ -528,10 +469,11 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=
     Raises
     ------
     TypeError
-        If ``golfer`` is not a SwingPlaneGolfer or ``wrist`` not a bool.
+        If ``golfer`` is not a SwingPlaneGolfer or ``wrist`` or ``hold`` not a bool.
     ValueError
-        If the golfer holds several parameter sets, ``starts`` has the wrong shape, or the
-        ball lies beyond any clubhead position's distance from the hub axis.
+        If the golfer holds several parameter sets, ``starts`` has the wrong shape, ``band``
+        is negative, or the ball lies beyond any clubhead position's distance from the hub
+        axis.
     geomotion.ConvergenceError
         If no start converges to a swing that reaches the ball, or the best optimum fails
         its certificate (the message gives the residuals).
@@ -540,8 +482,10 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=
         raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
     if golfer.batch_shape != ():
         raise ValueError(f"golfer: expected one parameter set, got batch {golfer.batch_shape}")
-    if not isinstance(wrist, bool):
-        raise TypeError(f"wrist: expected a bool, got {type(wrist).__name__}")
+    for name, flag in (("wrist", wrist), ("hold", hold)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name}: expected a bool, got {type(flag).__name__}")
+    band = contact_band(band)
     n = 2 if wrist else 1
     if starts is not None:
         starts = _validate.trailing_shape(np.atleast_2d(starts), "starts", (n,))
@@ -559,7 +503,7 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=
     if "wrist_cock" in top:
         options = {"top_wrist_cock": top["wrist_cock"], **options}
     q0 = golfer.top_of_backswing(**top)
-    swings = _Swings(golfer, wrist, options, ball, dt, q0)
+    swings = _Swings(golfer, wrist, options, ball, dt, q0, hold=hold, band=band)
     grid_speed = None
     if wrist:
         grid_starts, grid_speed = _grid_starts(swings)
@@ -583,14 +527,15 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=
     speeds = np.array([f[0] for f in found])
     onsets = np.array([f[1] for f in found])
     x = onsets[np.argmax(speeds)]
-    certificate = _certified(swings, x, grid_speed)
+    certificate = _certified_band(swings, x, grid_speed)
     x = certificate.pop("onsets")
     onset = np.zeros(3)
     onset[1 : 1 + n] = x
     clock = onset - onset.min()  # the run starts at the earliest onset
     active = (1.0, 1.0, 1.0 if wrist else 0.0)
     generators = swing_generators(clock, active=active, **options)
-    final = simulate_downswing(golfer, generators, ball=ball, q0=q0, dt=dt)
+    final = simulate_downswing(golfer, generators, ball=ball, q0=q0, dt=dt, hold=hold, band=band)
+    _checked_against_request(final.impact, x, band, certificate["speed"])
     arm_angle = None
     if wrist:
         run = final.trajectory
@@ -600,7 +545,7 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=
         onset=frozen(onset),
         impact=final.impact,
         downswing=final,
-        generators=generators,
+        generators=final.generators,
         wrist_onset_arm_angle=arm_angle,
         **certificate,
         start_onsets=frozen(onsets),
@@ -609,4 +554,30 @@ def optimise_onsets(golfer, *, wrist=True, ball=None, starts=None, top=None, dt=
         options=MappingProxyType(dict(options)),
         top=MappingProxyType(top),
         grid_speed=grid_speed,
+        band=band,
+        holding=final.holding,
     )
+
+
+def _checked_against_request(impact, x, band, speed):
+    """Raise ConvergenceError unless the returned swing crosses the ball's line within
+    the band (0.1 mm) at the certified ``speed`` (1e-6 m/s)."""
+    miss = float(impact.miss)
+    if not (bool(impact.crossed) and abs(miss) <= band + 1e-4):
+        raise ConvergenceError(
+            f"optimise_onsets at {x.tolist()} s: the returned swing misses the band "
+            f"(miss {miss:.3g} m, band {band:g} m)",
+            residual=abs(miss) - band,
+            tolerance=1e-4,
+            iterations=20,
+            suggestion="a smaller simulation step dt",
+        )
+    if abs(float(impact.speed) - speed) > 1e-6:
+        raise ConvergenceError(
+            f"optimise_onsets at {x.tolist()} s: the returned swing's speed "
+            f"{float(impact.speed):.9g} m/s is not the certified {speed:.9g} m/s",
+            residual=abs(float(impact.speed) - speed),
+            tolerance=1e-6,
+            iterations=20,
+            suggestion="a smaller simulation step dt",
+        )
