@@ -32,7 +32,8 @@ published results),
 published ranges and limit check), ``_downswing_motion`` (its trunk and lead-arm
 profiles), ``_downswing_feet`` (its loads on two planted feet), ``_downswing_balance``
 (the ground wrench it demands by body group, the support violation and the balanced
-choices), ``_swing_profiles`` (time profiles and rotation chains
+choices), ``_feet_comparisons`` (its feet against force plates, and the ground's impulse
+and the load sharing), ``_swing_profiles`` (time profiles and rotation chains
 with exact derivatives) and ``_shared`` (what several of them share).
 """
 
@@ -77,6 +78,19 @@ from ._downswing_ranges import (
     swing_angles,
 )
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
+from ._feet_comparisons import (
+    CopStyle,
+    GroundImpulse,
+    LoadShare,
+    compare_cop_style,
+    compare_lead_share,
+    compare_peak_torque,
+    compare_peak_vertical,
+    compare_vertical_range,
+    cop_style,
+    ground_impulse,
+    load_share_indeterminacy,
+)
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, SwingGenerators, swing_generators
 from ._golfer3d import Golfer, golfer
 from ._golfer_downswing import (
@@ -224,6 +238,17 @@ __all__ = [
     "support_violation",
     "BalancedDownswing",
     "balanced_downswing",
+    "compare_peak_vertical",
+    "compare_vertical_range",
+    "compare_peak_torque",
+    "compare_lead_share",
+    "compare_cop_style",
+    "CopStyle",
+    "cop_style",
+    "GroundImpulse",
+    "ground_impulse",
+    "LoadShare",
+    "load_share_indeterminacy",
 ]
 
 #: Joint screw of a revolute joint about the body's own z axis through its origin
