@@ -53,7 +53,7 @@ _D = np.radians
 #: downswing (K14 gives only that the pelvis peaks before impact and the upper torso
 #: after); the lead arm's elevation and elbow flexion and the lead wrist's radial
 #: deviation at the top (under R1's 20 deg); the pelvis's translation towards the target
-#: over the downswing, m (the weight shift: Okuda et al. 2010 find that skilled golfers
+#: over the downswing, m (the weight shift; Okuda et al. 2010 find that skilled golfers
 #: shift their weight to the lead foot earlier, without a size; 0 keeps the pelvis where
 #: it is at address; beyond 0.04 m the trail hand reaches the club at impact only with
 #: the trail wrist beyond R2's 30 deg ulnar deviation, the thorax being at its address
