@@ -41,6 +41,11 @@ BRIEF_KEYS = {  # the golf data sheets' sources
     "McNallyMcPhee2018",
     "Tinmark2010",
     "NesbitMcGinnis2014",
+    # issue 39's force-plate comparisons (addendum section 3)
+    "Worsfold2007",
+    "Worsfold2008",
+    "Okuda2010",
+    "BallBest2011",
 }
 
 

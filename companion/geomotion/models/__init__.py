@@ -29,8 +29,11 @@ published results),
 (the population on ``dask.distributed`` and its results file; ``make population``),
 ``_driven_swing`` (the 3-D golfer driven through a planar swing), ``_golfer_downswing``
 (the 3-D golfer's downswing inside published ranges), ``_downswing_ranges`` (its angles,
-published ranges and limit check), ``_downswing_feet`` (its loads on two planted feet),
-``_swing_profiles`` (time profiles and rotation chains
+published ranges and limit check), ``_downswing_motion`` (its trunk and lead-arm
+profiles), ``_downswing_feet`` (its loads on two planted feet), ``_downswing_balance``
+(the ground wrench it demands by body group, the support violation and the balanced
+choices), ``_feet_comparisons`` (its feet against force plates, and the ground's impulse
+and the load sharing), ``_swing_profiles`` (time profiles and rotation chains
 with exact derivatives) and ``_shared`` (what several of them share).
 """
 
@@ -56,6 +59,14 @@ from ._comparisons import (
     compare_wrist_onset,
 )
 from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
+from ._downswing_balance import (
+    BALANCE_CHOICES,
+    WRENCH_GROUPS,
+    BalancedDownswing,
+    balanced_downswing,
+    ground_wrench_by_group,
+    support_violation,
+)
 from ._downswing_feet import FRICTION_COEFFICIENT, DownswingFeet, downswing_feet
 from ._downswing_ranges import (
     DOWNSWING_TARGETS,
@@ -67,6 +78,19 @@ from ._downswing_ranges import (
     swing_angles,
 )
 from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
+from ._feet_comparisons import (
+    CopStyle,
+    GroundImpulse,
+    LoadShare,
+    compare_cop_style,
+    compare_lead_share,
+    compare_peak_torque,
+    compare_peak_vertical,
+    compare_vertical_range,
+    cop_style,
+    ground_impulse,
+    load_share_indeterminacy,
+)
 from ._generators import (
     GENERATOR_DEFAULTS,
     GENERATOR_RANGES,
@@ -221,6 +245,23 @@ __all__ = [
     "FRICTION_COEFFICIENT",
     "DownswingFeet",
     "downswing_feet",
+    "WRENCH_GROUPS",
+    "BALANCE_CHOICES",
+    "ground_wrench_by_group",
+    "support_violation",
+    "BalancedDownswing",
+    "balanced_downswing",
+    "compare_peak_vertical",
+    "compare_vertical_range",
+    "compare_peak_torque",
+    "compare_lead_share",
+    "compare_cop_style",
+    "CopStyle",
+    "cop_style",
+    "GroundImpulse",
+    "ground_impulse",
+    "LoadShare",
+    "load_share_indeterminacy",
 ]
 
 #: Joint screw of a revolute joint about the body's own z axis through its origin

@@ -22,9 +22,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .. import _validate, constraints, spatial, tree
+from .. import _validate, constraints, tree
 from ..errors import ConvergenceError
 from ._downswing import Downswing
+from ._downswing_motion import _LeadArm, _Trunk
 from ._downswing_ranges import DOWNSWING_TARGETS, SwingAngles, _checked_golfer, _zyx, swing_angles
 from ._driven_swing import _swing_plane
 from ._golfer_limits import _trunk_cardan, golfer_angles
@@ -32,11 +33,9 @@ from ._shared import frozen, limb_columns, quaternion, set_joint, solve_posture,
 from ._swing_profiles import (
     _CARDAN,
     _ZYX,
-    _bump,
     _chain,
     _profile,
     _quaternions,
-    _relative,
     _rotation,
 )
 from .swing import SwingPlaneGolfer
@@ -53,7 +52,12 @@ _D = np.radians
 #: and the thorax's turn rates at impact as multiples of their mean rates over the
 #: downswing (K14 gives only that the pelvis peaks before impact and the upper torso
 #: after); the lead arm's elevation and elbow flexion and the lead wrist's radial
-#: deviation at the top (under R1's 20 deg).
+#: deviation at the top (under R1's 20 deg); the pelvis's translation towards the target
+#: over the downswing, m (the weight shift; Okuda et al. 2010 find that skilled golfers
+#: shift their weight to the lead foot earlier, without a size; 0 keeps the pelvis where
+#: it is at address; beyond 0.04 m the trail hand reaches the club at impact only with
+#: the trail wrist beyond R2's 30 deg ulnar deviation, the thorax being at its address
+#: orientation there).
 DOWNSWING_CHOICES = MappingProxyType(
     {
         "thorax_side_bend_top": (15.0, (5.0, 25.0)),
@@ -65,6 +69,7 @@ DOWNSWING_CHOICES = MappingProxyType(
         "lead_elevation_top": (90.0, (85.0, 95.0)),
         "lead_elbow_top": (10.0, (5.0, 20.0)),
         "lead_deviation_top": (18.0, (10.0, 19.0)),
+        "pelvis_shift": (0.0, (0.0, 0.04)),
     }
 )
 
@@ -181,11 +186,13 @@ class _Golfer:
         return np.concatenate([c.acceleration_bias(q, v) for c in self.closures], axis=-1)
 
 
-def _set_trunk(parts, q, pelvis_R, thorax_R):
-    """``q`` with the pelvis and the thorax at the given world orientations and the legs
-    solved for the planted feet."""
+def _set_trunk(parts, q, pelvis_R, thorax_R, shift=0.0):
+    """``q`` with the pelvis and the thorax at the given world orientations, the pelvis
+    ``shift`` (m) towards the target from its address position, and the legs solved for
+    the planted feet."""
     m, b = parts.model, parts.bodies
-    q = set_joint(m, q, 0, np.concatenate([parts.q0[:3], quaternion(pelvis_R)]))
+    origin = parts.q0[:3] + shift * _E[1]
+    q = set_joint(m, q, 0, np.concatenate([origin, quaternion(pelvis_R)]))
     q = set_joint(m, q, b["thorax"], quaternion(pelvis_R.T @ thorax_R))
     for foot, columns in zip(parts.feet, parts.legs):
         q = solve_posture(m, q, columns, foot.residual, "golfer_downswing (legs)")
@@ -368,15 +375,18 @@ def golfer_downswing(
     lead_elevation_top=None,
     lead_elbow_top=None,
     lead_deviation_top=None,
+    pelvis_shift=None,
 ):
     r"""A 3-D downswing from the top of the backswing to impact, inside published ranges.
 
     Angles as defined in ``models/_downswing_ranges.py`` (:func:`swing_angles`).
 
     **Keyframes of the trunk.**  The pelvis :math:`R_z(\psi_P)R_y(\theta_P)R_x(\phi_P)`
-    keeps its origin, tilt and side bend where they are at address and turns about the
+    keeps its tilt and side bend where they are at address and turns about the
     vertical: :math:`\psi_P` = ``pelvis_top`` at the top (K9), ``pelvis_impact`` at
-    impact (K10).  The thorax :math:`R_y(\theta)R_x(\phi)R_z(\chi)` (tilted towards the
+    impact (K10); its origin is where it is at address at the top and ``pelvis_shift``
+    towards the target at impact (the weight shift).  The thorax
+    :math:`R_y(\theta)R_x(\phi)R_z(\chi)` (tilted towards the
     ball, bent sideways, turned about its own long axis; the world axes) has at the top
     the forward tilt :math:`\theta` = ``trunk_tilt_top`` (K8), the side bend
     ``thorax_side_bend_top`` (choice) and the turn :math:`\chi` that puts the X-factor
@@ -445,6 +455,11 @@ def golfer_downswing(
         Dimensionless, keyword only, within ``DOWNSWING_CHOICES``'s ranges.
     pelvis_rate_impact, thorax_rate_impact : float
         Dimensionless, keyword only, within ``DOWNSWING_CHOICES``'s ranges.
+    pelvis_shift : float
+        m, keyword only, within ``DOWNSWING_CHOICES``'s range: the pelvis's translation
+        towards the target (world y) from the top (where it is at address) to impact,
+        from rest to rest (the quintic smoothstep of ``_profile``, no delay); the impact
+        keyframe's arms are solved with the pelvis there.
 
     Returns
     -------
@@ -490,6 +505,7 @@ def golfer_downswing(
         "lead_elevation_top": lead_elevation_top,
         "lead_elbow_top": lead_elbow_top,
         "lead_deviation_top": lead_deviation_top,
+        "pelvis_shift": pelvis_shift,
     }
     m, b = parts.model, parts.bodies
     T0 = tree.forward_kinematics(m, parts.q0)
@@ -507,7 +523,8 @@ def golfer_downswing(
     q_top = _set_trunk(parts, parts.q0, R[0], R[1])
     q_top = _top_arms(parts, q_top, choices, targets["lead adduction top"])
     plane, planar_velocity = _impact_planar(planar, impact, golfer)
-    q_imp = _impact_arms(parts, _set_trunk(parts, parts.q0, R[2], R[3]))
+    shift = choices["pelvis_shift"]
+    q_imp = _impact_arms(parts, _set_trunk(parts, parts.q0, R[2], R[3], shift))
     velocity = _impact_velocity(parts, q_imp, planar_velocity)
     trunk = _Trunk(pelvis, np.array([_trunk_cardan(R[1]), _trunk_cardan(R[3])]))
     trunk.timing(T, turn, choices, targets["x-factor stretch"])
@@ -517,7 +534,9 @@ def golfer_downswing(
     t = np.linspace(0.0, T, n)
     delay, k0 = choices["sequence_delay"], choices["release_exponent"]
     trail = _profile(*pronation, v_imp[parts.trail_pronation], t, T, delay, k0)
-    q, v, a = _samples(parts, t, q_top, trunk.motion(t), lead.motion(t, T, delay, k0), trail)
+    translation = _profile(0.0, shift, 0.0, t, T, 0.0, k0)
+    arms = lead.motion(t, T, delay, k0)
+    q, v, a = _samples(parts, t, q_top, (*trunk.motion(t), translation), arms, trail)
     return _checked_result(parts, t, q, v, a, targets, choices, plane, velocity, planar_velocity)
 
 
@@ -572,86 +591,6 @@ def _duration(impact, duration):
     return float(T)
 
 
-class _Trunk:
-    """The pelvis's turn and the thorax relative to it (see :func:`golfer_downswing`)."""
-
-    def __init__(self, pelvis, cardan):
-        self.pelvis, self.cardan = pelvis, np.array(cardan)
-
-    def timing(self, T, thorax_turn, choices, stretch):
-        """Duration (s), the thorax's turn over the downswing (rad), the choices and the
-        X-factor's stretch (rad); then the bump's amplitude that gives that stretch."""
-        self.T, self.peak = T, choices["stretch_peak"]
-        self.delay, self.k0 = choices["sequence_delay"], choices["release_exponent"]
-        self.rate_p = choices["pelvis_rate_impact"] * (self.pelvis[1, 0] - self.pelvis[0, 0]) / T
-        self.rate_t = choices["thorax_rate_impact"] * thorax_turn / T
-        self.stretch = self._amplitude(stretch)
-
-    def _amplitude(self, stretch):
-        r"""The amplitude :math:`S` of the bump in :math:`\chi` that makes the X-factor's
-        largest value, over 801 instants of the downswing, exceed its value at the top by
-        ``stretch`` (rad): the thorax turns about its own tilted axis while the pelvis
-        turns about the vertical, so the two differ.  Secant steps to 1e-10 rad."""
-        t = np.linspace(0.0, self.T, 801)
-
-        def error(amplitude):
-            self.stretch = amplitude
-            x = -_trunk_cardan(self.motion(t)[1][0])[2]
-            return x.max() - x[0] - stretch
-
-        a0, a1 = stretch, 2.0 * stretch
-        e0, e1 = error(a0), error(a1)
-        for _ in range(30):
-            if abs(e1) < 1e-10:
-                return a1
-            a0, a1 = a1, a1 - e1 * (a1 - a0) / (e1 - e0)
-            e0, e1 = e1, error(a1)
-        raise ConvergenceError(
-            "golfer_downswing: no stretch of the thorax's turn gives the X-factor's stretch",
-            residual=float(abs(e1)),
-            tolerance=1e-10,
-            iterations=30,
-            suggestion="x_factor_stretch and stretch_peak nearer their defaults",
-        )
-
-    def motion(self, t):
-        r"""(R, omega, alpha) of the pelvis in the world and of the thorax in the pelvis.
-
-        The pelvis :math:`R_z(\psi_P)R_y(\theta_P)R_x(\phi_P)` turns by :func:`_profile`;
-        the thorax :math:`R_y(\theta)R_x(\phi)R_z(\chi)` in the world (tilted towards
-        the ball, bent sideways and turned about its own long axis) follows
-        :func:`_profile` (tilt and bend after the delay, the separation :math:`x` after
-        the stretch's peak), with :math:`\dot\chi` at impact the thorax's turn rate and
-        :math:`\chi` less the stretch :math:`S\,b(t)`
-        (:func:`_bump` over the first ``2 stretch_peak`` of the downswing)."""
-        T, d, k0 = self.T, self.delay, self.k0
-        p = _profile(self.pelvis[0], self.pelvis[1], [self.rate_p, 0.0, 0.0], t, T, 0.0, k0)
-        r = _profile(self.cardan[0, :2], self.cardan[1, :2], [0.0, 0.0], t, T, d, k0)
-        x_ends = self.pelvis[:, 0] - self.cardan[:, 2]
-        # The separation closes from its peak on: the thorax turns back after the pelvis.
-        x = _profile(x_ends[0], x_ends[1], self.rate_p - self.rate_t, t, T, self.peak, k0)
-        span = 2 * self.peak * T
-        bump = _bump(t / span)
-        thorax = [
-            np.concatenate(
-                [r[i], p[i][:, :1] - x[i] - self.stretch * bump[i][:, None] / span**i],
-                axis=1,
-            )
-            for i in range(3)
-        ]
-        P = _chain(np.eye(3), _ZYX, p)
-        return P, _relative(P, _chain(np.eye(3), _CARDAN, thorax))
-
-    def velocity(self, parts):
-        """The velocity of the pelvis and thorax at impact, zero elsewhere, (nv,)."""
-        pelvis, thorax = self.motion(np.array([self.T]))
-        v = np.zeros(parts.model.nv)
-        v[0:3] = pelvis[1][0]
-        start = parts.model.v_start[parts.bodies["thorax"]]
-        v[start : start + 3] = thorax[1][0]
-        return v
-
-
 def _impact_planar(planar, impact, golfer):
     r"""The swing plane :math:`F` (:func:`drive_golfer`'s) and the planar face centre's
     velocity at impact carried into it, :math:`F\dot c` (m/s, world)."""
@@ -659,48 +598,15 @@ def _impact_planar(planar, impact, golfer):
     return plane, plane[:3, :2] @ np.asarray(impact.clubhead_velocity)
 
 
-class _LeadArm:
-    """The lead arm's coordinates between the top and impact (see :func:`golfer_downswing`)."""
-
-    def __init__(self, parts, q_top, q_imp, v_imp):
-        m, b = parts.model, parts.bodies
-        shoulder = b["lead upper arm"]
-        self.R_top = _ball(m, q_top, shoulder)
-        R_imp = _ball(m, q_imp, shoulder)
-        turn = spatial.log_pose(spatial.pose(self.R_top.T @ R_imp, np.zeros(3)))[:3]
-        self.angle = float(np.linalg.norm(turn))
-        u1 = turn / self.angle
-        u2 = np.cross(u1, _E[np.argmin(np.abs(u1))])
-        u2 /= np.linalg.norm(u2)
-        self.axes = (u1, u2, np.cross(u1, u2))
-        start = m.v_start[shoulder]
-        self.rates = np.array(self.axes) @ v_imp[start : start + 3]
-        self.scalars = [b[x] for x in ("lead forearm", "lead radioulnar", "lead wrist")]
-        self.scalars.append(b["lead hand and club"])
-        self.x0 = np.array([parts.coordinate(q_top, i) for i in self.scalars])
-        self.x1 = np.array([parts.coordinate(q_imp, i) for i in self.scalars])
-        self.v1 = np.array([v_imp[m.v_start[i]] for i in self.scalars])
-
-    def motion(self, t, T, delay, exponent):
-        """((R, omega, alpha) of the shoulder, (x, x', x'') of the elbow, forearm
-        rotation, wrist flexion and deviation) at times ``t``."""
-        angles = _profile(np.zeros(3), [self.angle, 0.0, 0.0], self.rates, t, T, delay, exponent)
-        scalars = _profile(self.x0, self.x1, self.v1, t, T, delay, exponent)
-        return _chain(self.R_top, self.axes, angles), scalars
-
-
-def _ball(model, q, body):
-    """The rotation of a ball joint at its coordinates (w, x, y, z)."""
-    start = model.q_start[body]
-    return tree.SPHERICAL.transform(q[start : start + 4])[:3, :3]
-
-
 def _samples(parts, t, q_top, trunk, lead, trail_pronation):
-    """q, v, a at the times ``t``: the prescribed coordinates set, the dependent ones
-    solved (Newton on the closures, warm-started from the previous sample)."""
+    r"""q, v, a at the times ``t``: the prescribed coordinates set, the dependent ones
+    solved (Newton on the closures, warm-started from the previous sample).  The
+    pelvis's translation :math:`p(t)` along the target line (world y) enters the free
+    flyer's body twist as :math:`v = R^Tp'` and its rate as :math:`R^Tp'' - \omega\times
+    v`."""
     m, b = parts.model, parts.bodies
     n = t.size
-    (pelvis, thorax), (shoulder, scalars) = trunk, lead
+    (pelvis, thorax, (y, yd, ydd)), (shoulder, scalars) = trunk, lead
     relative = thorax
     q = np.tile(q_top, (n, 1))
     v, a = np.zeros((n, m.nv)), np.zeros((n, m.nv))
@@ -713,6 +619,10 @@ def _samples(parts, t, q_top, trunk, lead, trail_pronation):
         else:
             q[:, start : start + 4] = quats
         v[:, vs : vs + 3], a[:, vs : vs + 3] = w, al
+    R, w = pelvis[0], pelvis[1]
+    q[:, 1] = parts.q0[1] + y[:, 0]
+    v[:, 3:6] = R[:, 1, :] * yd  # R^T (0, y', 0)
+    a[:, 3:6] = R[:, 1, :] * ydd - np.cross(w, v[:, 3:6])
     bodies = [b[x] for x in ("lead forearm", "lead radioulnar", "lead wrist")] + [
         b["lead hand and club"]
     ]

@@ -59,6 +59,10 @@ SOURCES = (
     "McNallyMcPhee2018",
     "Tinmark2010",
     "NesbitMcGinnis2014",
+    "Worsfold2007",
+    "Worsfold2008",
+    "Okuda2010",
+    "BallBest2011",
 )
 
 #: One inch, m (exact, by definition).
@@ -339,6 +343,48 @@ DATA = {
         "measured",
         "share of the energy developed by the body in the downswing that reaches the club, "
         "four golfers (Nesbit & Serrano 2005, as quoted by Nesbit & McGinnis 2014)",
+    ),
+    "driver_peak_vertical_force": Datum(
+        (0.84, 0.49),
+        "",
+        "Worsfold2007",
+        "measured",
+        "peak vertical ground reaction force with a driver, lead (front) and trail (back) "
+        "foot, body weights; 24 golfers on two natural-grass-covered force platforms, "
+        "metal-spike and alternative-spike shoes (addendum G1)",
+    ),
+    "driver_vertical_force_range": Datum(
+        (0.83, 0.33),
+        "",
+        "Worsfold2007",
+        "measured",
+        "range of the vertical force over the whole swing with a driver, metal-spike shoe, "
+        "lead and trail foot, body weights (addendum G3)",
+    ),
+    "peak_vertical_torque": Datum(
+        ((17.0, 19.0), (6.0, 7.0)),
+        "N m",
+        "Worsfold2008",
+        "measured",
+        "peak torque about the vertical axis at the shoe-natural grass interface, lead "
+        "(front) and trail (back) foot, the range over three handicap groups of 8 golfers "
+        "and three clubs (addendum G4, G5)",
+    ),
+    "skilled_weight_shift_groups": Datum(
+        (13.0, 17.0),
+        "",
+        "Okuda2010",
+        "measured",
+        "golfers studied, skilled and low-skilled: the skilled shift their weight to the "
+        "lead foot earlier in the downswing (qualitative; no size read)",
+    ),
+    "cop_style_golfers": Datum(
+        (46.0, 0.96),
+        "",
+        "BallBest2011",
+        "measured",
+        "golfers studied, and the share who used the same centre-of-pressure style with "
+        "every club; two styles, 'Front Foot' and 'Reverse' (qualitative; addendum G8)",
     ),
     "back_and_hip_work_share": Datum(
         (0.718, 0.722, 0.700, 0.687),
