@@ -361,3 +361,26 @@ def test_hold_refuses_a_moving_start_and_bad_levels():
         _timing.optimise_onsets(GOLFER, band=-0.01)
     with pytest.raises(TypeError, match="generators"):
         models.holding_activation(GOLFER, ONSET, q0)
+
+
+def test_a_neighbour_that_never_crosses_stays_put_and_is_dropped():
+    """Newton's steps onto the constraint: a row whose swing never crosses the ball's line
+    (miss 1 m, no slope) must not be divided by its zero slope; it stays where it is,
+    keeps its large miss, and the neighbour search drops it."""
+    from geomotion.models import _onset_certificate
+
+    class Swings:  # miss = t_s - 0.05 for t_s < 0.1; beyond, no crossing at all
+        def gradients(self, Y):
+            crossing = Y[:, 0] < 0.1
+            miss = np.where(crossing, Y[:, 0] - 0.05, 1.0)
+            dm = np.where(crossing[:, None], [[1.0, 0.0]], 0.0)
+            return np.full(len(Y), 30.0), miss, np.zeros_like(Y), dm
+
+    Y = np.array([[0.04, 0.02], [0.2, 0.02]])
+    moved, _, miss = _onset_certificate._onto_constraint(Swings(), Y)
+    assert np.all(np.isfinite(moved))
+    np.testing.assert_allclose(moved[0], [0.05, 0.02], atol=1e-12)
+    np.testing.assert_array_equal(moved[1], Y[1])
+    assert miss[0] == pytest.approx(0.0, abs=1e-12) and miss[1] == 1.0
+    kept, _ = _onset_certificate._neighbours(Swings(), np.array([0.15, 0.02]), [1.0, 0.0])
+    assert len(kept) == 0

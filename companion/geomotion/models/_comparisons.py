@@ -296,8 +296,8 @@ def compare_wrist_gain(speed, speed_without_wrist):
         strength=datum.strength,
         published=f"about {100 * datum.value:.0f} %",
         model=f"{100 * gain:.0f} %",
-        same_quantity="unlike: without the wrist one onset meets one equality (isolated "
-        "swings), with it two onsets trace a curve; their parameters and constraint unknown",
+        same_quantity="unlike: the same measure, but the golfer without the wrist torque "
+        "has other freedoms than theirs, and their parameters and constraint are unknown",
         like=False,
         rule="within half the published gain of it",
         agrees=bool(abs(gain - datum.value) <= 0.5 * datum.value),
@@ -419,7 +419,7 @@ def compare_work_share(work):
         model=f"{100 * share:.1f} %",
         same_quantity="unlike: their share of all joints' work in 3-D; ours the lumped "
         "hub's share of the positive work at the three driven joints (the wrist's includes "
-        "its elastic stops)",
+        "its stops)",
         like=False,
         rule="the largest source, with more than half",
         agrees=bool(work[0] == work.max() and share > 0.5),
@@ -591,7 +591,7 @@ def compare_club_energy(club_energy, work):
         published=f"{100 * low:.1f}-{100 * high:.1f} %",
         model=f"{100 * share:.0f} %",
         same_quantity="unlike: their whole body's work in 3-D (legs included); ours the "
-        "positive work at the three driven joints (the wrist's includes its elastic stops), "
+        "positive work at the three driven joints (the wrist's includes its stops), "
         "the club with the lead hand",
         like=False,
         rule="inside the four golfers' range",

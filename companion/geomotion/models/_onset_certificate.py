@@ -48,13 +48,16 @@ def _first(Y):
 def _onto_constraint(swings, Y, along=None):
     """Rows Y of (shoulder, wrist) onsets moved onto the reach constraint m = 0 by Newton's
     method, along the miss's gradient (or along the unit vector ``along``).  Returns the
-    rows, their speeds and their misses (a row that never crosses keeps a large miss)."""
+    rows, their speeds and their misses (a row that never crosses, where the miss has no
+    slope, stays where it is and keeps a large miss)."""
     for _ in range(6):
         speed, miss, _, dm = swings.gradients(Y)
         if np.all(np.abs(miss) <= 1e-9):
             break
         direction = dm if along is None else np.broadcast_to(along, dm.shape)
-        Y = Y - (miss / np.einsum("ij,ij->i", dm, direction))[:, None] * direction
+        slope = np.einsum("ij,ij->i", dm, direction)
+        step = np.divide(miss, slope, out=np.zeros_like(miss), where=slope != 0.0)
+        Y = Y - step[:, None] * direction
     else:
         speed, miss, _, _ = swings.gradients(Y)
     return Y, speed, miss
