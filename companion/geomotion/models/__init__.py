@@ -61,6 +61,7 @@ from ._comparisons import (
 from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
 from ._downswing_balance import (
     BALANCE_CHOICES,
+    BALANCED_CHOICES,
     WRENCH_GROUPS,
     BalancedDownswing,
     balanced_downswing,
@@ -247,6 +248,7 @@ __all__ = [
     "downswing_feet",
     "WRENCH_GROUPS",
     "BALANCE_CHOICES",
+    "BALANCED_CHOICES",
     "ground_wrench_by_group",
     "support_violation",
     "BalancedDownswing",
