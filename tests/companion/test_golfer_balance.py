@@ -285,10 +285,8 @@ def test_the_rows_follow_their_rules(setting, balanced):
 
 def test_the_free_moment_is_the_moment_about_the_centre_of_pressure(balanced):
     _, feet = balanced
-    from geomotion.models._feet_comparisons import free_moment
-
-    np.testing.assert_allclose(free_moment(feet), _free_moments(feet), atol=1e-9)
-    np.testing.assert_allclose(np.abs(free_moment(feet)).max(axis=0), feet.peak_free_moment)
+    np.testing.assert_allclose(models.free_moment(feet), _free_moments(feet), atol=1e-9)
+    np.testing.assert_allclose(np.abs(models.free_moment(feet)).max(axis=0), feet.peak_free_moment)
 
 
 @pytest.mark.parametrize(
@@ -383,6 +381,7 @@ def test_the_sharing_is_open_and_two_plates_would_close_it(setting, balanced):
             "downswing",
         ),
         (lambda g, d, f: models.cop_style("golfer", f, d), TypeError, "golfer"),
+        (lambda g, d, f: models.free_moment(d), TypeError, "feet"),
         (
             lambda g, d, f: models.support_violation(g, d, friction_coefficient=-1.0),
             ValueError,
@@ -413,3 +412,41 @@ def test_the_search_refuses_bad_budgets(setting):
         models.balanced_downswing(golfer, planar, run, max_evaluations=0)
     with pytest.raises(TypeError, match="friction_coefficient"):
         models.balanced_downswing(golfer, planar, run, friction_coefficient="0.8")
+
+
+# ---------------------------------------------------------------------------
+# The figure
+# ---------------------------------------------------------------------------
+
+
+def test_the_feet_figure_draws_the_certified_loads_and_the_violation(setting, balanced):
+    from geomotion import figures
+
+    golfer, _, _ = setting
+    down, feet = balanced
+    violation = models.support_violation(golfer, down)
+    fig = figures.downswing_feet_figure(golfer, down, feet, violation)
+    ax_f, ax_m, ax_v = fig.axes
+    lines = {line.get_label(): line for line in ax_f.get_lines()}
+    W = _weight(golfer)
+    for k, foot in enumerate(("lead", "trail")):
+        y = lines[f"{foot} foot"].get_ydata()
+        assert np.isnan(y[~feet.feasible]).all()  # nothing drawn where no split exists
+        np.testing.assert_allclose(y[feet.feasible], feet.loads.vertical_force[:, k] / W)
+        published = lines[f"{foot}, published peak {PEAK_VERTICAL[foot]:.2f}"].get_ydata()
+        np.testing.assert_allclose(published, PEAK_VERTICAL[foot])
+    torque = {line.get_label(): line.get_ydata() for line in ax_m.get_lines()}
+    np.testing.assert_allclose(
+        np.nanmax(torque["trail foot"]), np.abs(_free_moments(feet)[:, 1]).max()
+    )
+    np.testing.assert_allclose(ax_v.get_lines()[0].get_ydata(), violation)
+    # One shaded span per run of refused samples, in each panel.
+    runs = np.count_nonzero(np.diff(np.r_[0, (~feet.feasible).astype(int)]) == 1)
+    assert runs == 2  # from the early downswing on, and the last samples before impact
+    for ax in fig.axes:
+        spans = [p for p in ax.patches if p.get_alpha() == pytest.approx(0.13)]
+        assert len(spans) == runs
+    with pytest.raises(TypeError, match="feet"):
+        figures.downswing_feet_figure(golfer, down, None, violation)
+    with pytest.raises(ValueError, match="violation"):
+        figures.downswing_feet_figure(golfer, down, feet, violation[:-1])

@@ -89,6 +89,7 @@ from ._feet_comparisons import (
     compare_peak_vertical,
     compare_vertical_range,
     cop_style,
+    free_moment,
     ground_impulse,
     load_share_indeterminacy,
 )
@@ -256,6 +257,7 @@ __all__ = [
     "compare_peak_vertical",
     "compare_vertical_range",
     "compare_peak_torque",
+    "free_moment",
     "compare_lead_share",
     "compare_cop_style",
     "CopStyle",

@@ -46,6 +46,7 @@ __all__ = [
     "compare_peak_vertical",
     "compare_vertical_range",
     "compare_peak_torque",
+    "free_moment",
     "compare_lead_share",
     "compare_cop_style",
     "CopStyle",
@@ -85,10 +86,34 @@ def _certified(feet):
 
 
 def free_moment(feet):
-    r"""Each foot's free moment :math:`T_z = n_z - (c_xf_y - c_yf_x)` at the certified
-    samples, N m, (m, 2): the moment about the sole's normal through its centre of
-    pressure (0 where a foot is unloaded)."""
-    loads = feet.loads
+    r"""Each foot's free moment at the certified samples (module notes).
+
+    .. math:: T_z = n_z - (c_xf_y - c_yf_x)
+
+    with :math:`(n, f)` the sole wrench about the sole's origin in sole axes and
+    :math:`c` the centre of pressure there: the moment about the sole's normal through
+    its centre of pressure, what a force plate under that foot reports as its free
+    moment.
+
+    Parameters
+    ----------
+    feet : DownswingFeet
+        With at least one certified sample.
+
+    Returns
+    -------
+    (m, 2) ndarray
+        N m, at the m certified samples, lead foot then trail foot (0 where a foot is
+        unloaded).
+
+    Raises
+    ------
+    TypeError
+        If ``feet`` is not a DownswingFeet.
+    ValueError
+        If no sample is certified.
+    """
+    loads = _checked_feet(feet).loads
     cop = np.nan_to_num(loads.cop_sole)
     n, f = loads.wrench_sole[..., :3], loads.wrench_sole[..., 3:]
     return n[..., 2] - (cop[..., 0] * f[..., 1] - cop[..., 1] * f[..., 0])
