@@ -64,6 +64,14 @@ _UNLIKE = (
     "grass platforms and spiked shoes against rigid soles welded to the ground; a mean of "
     "24 golfers against one model golfer"
 )
+# The same for the two qualitative rows, whose studies had other golfers and plates.
+_UNLIKE_OKUDA = (
+    "golfers' weight transfer (13 skilled, 17 low-skilled) against one model golfer "
+    "with rigid soles welded to the ground"
+)
+_UNLIKE_BALL = (
+    "46 golfers on two force plates against one model golfer with rigid soles welded to the ground"
+)
 
 
 def _checked_feet(feet):
@@ -292,7 +300,7 @@ def compare_lead_share(feet, downswing):
         strength=datum.strength,
         published="skilled golfers shift weight to the lead foot earlier (qualitative)",
         model=model,
-        same_quantity=f"a pattern, not a number; {_UNLIKE}",
+        same_quantity=f"a pattern, not a number; {_UNLIKE_OKUDA}",
         like=False,
         rule="lead > trail at every certified sample of the last 20 % (and one exists)",
         agrees=bool(late.any() and (lead_share > 0.5).all()),
@@ -414,7 +422,7 @@ def compare_cop_style(golfer, feet, downswing):
         model=f"{style.style} (y from {y[0] * 100:.1f} cm to at most {y.max() * 100:.1f} cm, "
         f"{y[-1] * 100:.1f} cm at the last of {y.size} certified samples)",
         same_quantity="a pattern of the centre of pressure's path, over the certified "
-        f"samples only; {_UNLIKE}",
+        f"samples only; {_UNLIKE_BALL}",
         like=False,
         rule="the centre of pressure moves toward the target at some point (either style)",
         agrees=forward,
