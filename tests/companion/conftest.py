@@ -180,7 +180,7 @@ def golf_ground(golf_swing):
 
 
 #: Figures that need ``golf_optimum`` (the optimisation, about 15 s once per session).
-SLOW_FIGURES = {"timing_landscape_figure"}
+SLOW_FIGURES = {"timing_landscape_figure", "downswing_feet_figure"}
 #: Explorers that need it.
 SLOW_EXPLORERS = {"onset_explorer"}
 
@@ -217,6 +217,17 @@ def figure_call(name, request, **options):
     if name == "impact_speed_histogram_figure":
         speeds = 30.0 + 5.0 * (1.0 + np.sin(np.arange(200)))  # 200 speeds, m/s, 30-40
         return function(speeds, reference=35.0, **options)
+    if name == "downswing_feet_figure":
+        from geomotion import models
+
+        study = request.getfixturevalue("golf_optimum")
+        golfer = models.golfer()
+        down = models.golfer_downswing(
+            golfer, study.golfer, study.optimum.downswing, **models.BALANCED_CHOICES
+        )
+        feet = models.downswing_feet(golfer, down)
+        violation = models.support_violation(golfer, down)
+        return function(golfer, down, feet, violation, **options)
     if name == "ground_reaction_figure":
         g = request.getfixturevalue("golf_ground")
         data = dict(golfer=g.golfer, driven=g.driven, resultant=g.resultant, friction=g.friction)

@@ -32,6 +32,9 @@ works for all of them):
   onset explorer's frames, :func:`onset_swing_figure`), clubhead speed, the generators'
   work and the energies, grip forces, the timing landscape over the onsets, the
   population histogram, and the 3-D golfer's ground reaction;
+* ``feet.py``: the 3-D golfer's downswing on two planted feet: each foot's vertical force
+  and free moment where a certified split exists, and the support violation
+  (:func:`downswing_feet_figure`);
 * ``animation.py``: the downswing's animation and its offline HTML player;
 * ``numerics.py``: Baumgarte's decay (:func:`baumgarte_figure`) and the step-size
   study (:func:`integrator_study_figure`).
@@ -41,6 +44,7 @@ from . import _style, ground, spatial_algebra
 from ._style import ACCENT, ENERGY, FORCE, METHOD_COLOURS, MOTION, SECOND
 from .animation import offline_animation_html, swing_animation
 from .constrained import circle_acceleration_figure, closed_chain_figure
+from .feet import downswing_feet_figure
 from .geometric_control import CarManoeuvre, car_bracket_figure, car_manoeuvre, phase_loop_figure
 from .golf import (
     clubhead_speed_figure,
@@ -129,6 +133,7 @@ __all__ = [
     "timing_landscape_figure",
     "ground_reaction_figure",
     "impact_speed_histogram_figure",
+    "downswing_feet_figure",
     "swing_animation",
     "offline_animation_html",
 ]

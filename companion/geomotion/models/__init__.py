@@ -61,6 +61,7 @@ from ._comparisons import (
 from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
 from ._downswing_balance import (
     BALANCE_CHOICES,
+    BALANCED_CHOICES,
     WRENCH_GROUPS,
     BalancedDownswing,
     balanced_downswing,
@@ -88,6 +89,7 @@ from ._feet_comparisons import (
     compare_peak_vertical,
     compare_vertical_range,
     cop_style,
+    free_moment,
     ground_impulse,
     load_share_indeterminacy,
 )
@@ -247,6 +249,7 @@ __all__ = [
     "downswing_feet",
     "WRENCH_GROUPS",
     "BALANCE_CHOICES",
+    "BALANCED_CHOICES",
     "ground_wrench_by_group",
     "support_violation",
     "BalancedDownswing",
@@ -254,6 +257,7 @@ __all__ = [
     "compare_peak_vertical",
     "compare_vertical_range",
     "compare_peak_torque",
+    "free_moment",
     "compare_lead_share",
     "compare_cop_style",
     "CopStyle",

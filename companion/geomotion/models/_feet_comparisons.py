@@ -46,6 +46,7 @@ __all__ = [
     "compare_peak_vertical",
     "compare_vertical_range",
     "compare_peak_torque",
+    "free_moment",
     "compare_lead_share",
     "compare_cop_style",
     "CopStyle",
@@ -62,6 +63,14 @@ _LATE = 0.2
 _UNLIKE = (
     "grass platforms and spiked shoes against rigid soles welded to the ground; a mean of "
     "24 golfers against one model golfer"
+)
+# The same for the two qualitative rows, whose studies had other golfers and plates.
+_UNLIKE_OKUDA = (
+    "golfers' weight transfer (13 skilled, 17 low-skilled) against one model golfer "
+    "with rigid soles welded to the ground"
+)
+_UNLIKE_BALL = (
+    "46 golfers on two force plates against one model golfer with rigid soles welded to the ground"
 )
 
 
@@ -85,10 +94,34 @@ def _certified(feet):
 
 
 def free_moment(feet):
-    r"""Each foot's free moment :math:`T_z = n_z - (c_xf_y - c_yf_x)` at the certified
-    samples, N m, (m, 2): the moment about the sole's normal through its centre of
-    pressure (0 where a foot is unloaded)."""
-    loads = feet.loads
+    r"""Each foot's free moment at the certified samples (module notes).
+
+    .. math:: T_z = n_z - (c_xf_y - c_yf_x)
+
+    with :math:`(n, f)` the sole wrench about the sole's origin in sole axes and
+    :math:`c` the centre of pressure there: the moment about the sole's normal through
+    its centre of pressure, what a force plate under that foot reports as its free
+    moment.
+
+    Parameters
+    ----------
+    feet : DownswingFeet
+        With at least one certified sample.
+
+    Returns
+    -------
+    (m, 2) ndarray
+        N m, at the m certified samples, lead foot then trail foot (0 where a foot is
+        unloaded).
+
+    Raises
+    ------
+    TypeError
+        If ``feet`` is not a DownswingFeet.
+    ValueError
+        If no sample is certified.
+    """
+    loads = _checked_feet(feet).loads
     cop = np.nan_to_num(loads.cop_sole)
     n, f = loads.wrench_sole[..., :3], loads.wrench_sole[..., 3:]
     return n[..., 2] - (cop[..., 0] * f[..., 1] - cop[..., 1] * f[..., 0])
@@ -267,7 +300,7 @@ def compare_lead_share(feet, downswing):
         strength=datum.strength,
         published="skilled golfers shift weight to the lead foot earlier (qualitative)",
         model=model,
-        same_quantity=f"a pattern, not a number; {_UNLIKE}",
+        same_quantity=f"a pattern, not a number; {_UNLIKE_OKUDA}",
         like=False,
         rule="lead > trail at every certified sample of the last 20 % (and one exists)",
         agrees=bool(late.any() and (lead_share > 0.5).all()),
@@ -389,7 +422,7 @@ def compare_cop_style(golfer, feet, downswing):
         model=f"{style.style} (y from {y[0] * 100:.1f} cm to at most {y.max() * 100:.1f} cm, "
         f"{y[-1] * 100:.1f} cm at the last of {y.size} certified samples)",
         same_quantity="a pattern of the centre of pressure's path, over the certified "
-        f"samples only; {_UNLIKE}",
+        f"samples only; {_UNLIKE_BALL}",
         like=False,
         rule="the centre of pressure moves toward the target at some point (either style)",
         agrees=forward,
