@@ -45,7 +45,8 @@ NOT_RESULTS = {
         "70": "input: the population's body-mass range; the plane inclination's range",
         "50": "input: the population's plane-inclination range",
         "95": "input: the population's body-mass range",
-        "0.83": "published: the measured head's coefficient of restitution (input)",
+        "0.83": "published: the measured head's coefficient of restitution (input); Worsfold "
+        "et al.'s lead-foot range of vertical force",
         "45.9": "published: the ball's mass (input)",
         "1.87": "published: MacKenzie's rigid-shaft loss (a simulation result)",
         "20.2": "published: Nesbit and Serrano's share of the body's energy at the club",
@@ -53,6 +54,9 @@ NOT_RESULTS = {
         "20": "published: the same share, rounded",
         "27": "published: the same share, rounded",
         "40": "input: the address wrist angle's upper end; published: the low-handicap speeds' lower end",
+        "137": "published: the adults of the trunk-mobility norm (a count)",
+        "0.84": "published: Worsfold et al.'s lead-foot peak vertical force",
+        "0.49": "published: Worsfold et al.'s trail-foot peak vertical force",
     },
     "parallel_mechanisms": {
         "16": "2^4, the Runge-Kutta order asserted in the step-size study",
