@@ -16,23 +16,22 @@ Targets (issue 38, item 6): 200 golfers within 20 min on the 2-core machine (at 
 worker's throughput.  This is a report: it exits with status 0 whether or not the
 targets are met, and prints every missed target at the end.
 
-Measured on the 2-core machine (2026-12-05, 20 golfers, seed 2026, the machine otherwise
-idle, load 1.1-1.9):
+Measured on the 2-core machine (2026-12-05, after the damped stops, the holding
+activations, the contact band and the hub's moment about the plane normal; 20 golfers,
+seed 2026, the machine otherwise idle, load 0.9-1.9):
 
 =========  =======  ============  ==========================
 workers    wall, s  golfers/min   s of a worker per golfer
 =========  =======  ============  ==========================
-1          138.1    8.69          6.9
-2          70.4     17.05         7.0
+1          180.1    6.66          9.0
+2          91.6     13.10         9.2
 =========  =======  ============  ==========================
 
-Two workers: a speed-up of 1.96 over one.  The golfers' own times spread from 4.5 to 16 s
-(median 6.0 s; 18 optima, 1 certificate failed, 1 with no reaching swing).  At this
-cost 200 golfers take about 12 min on the two cores.  With 8 golfers the speed-up was
-1.72: one 13 s golfer left a worker idle at the end, which more golfers average out.
-The full run of ``make population`` (200 golfers, while other work shared the machine):
-1083 s, 10.8 s of a worker per golfer; 158 optima, 31 failed certificates, 11 golfers
-with no reaching swing.
+Two workers: a speed-up of 1.97 over one.  The golfers' own times spread from 2.0 to 14 s
+(median 8.6 s; 18 optima, 1 certificate failed, 1 with no reaching swing).  At this
+cost 200 golfers take about 15.3 min on the two cores.  The full run of ``make
+population`` (200 golfers, while two other jobs shared the machine): 1504 s, 15.0 s of a
+worker per golfer; 169 optima, 12 failed certificates, 19 golfers with no reaching swing.
 """
 
 import argparse
