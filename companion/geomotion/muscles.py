@@ -323,6 +323,15 @@ class TorqueGenerator:
         return self.tau(activation, omega)
 
 
+def _overshoots(limit, q):
+    """(q - q_u)^+ and (q_l - q)^+ of an end stop ``limit`` (a PassiveLimit or a
+    DampedLimit), rad, ``q`` broadcast against every field of the limit."""
+    q = _checked(q=q)["q"]
+    fields = (getattr(limit, name) for name in limit.__dataclass_fields__)
+    _validate.batch_shape(dict(q=q.shape, limit=np.broadcast(*fields).shape))
+    return np.maximum(q - limit.q_max, 0.0), np.maximum(limit.q_min - q, 0.0)
+
+
 @dataclass(frozen=True, eq=False, kw_only=True)
 class PassiveLimit:
     r"""A conservative end stop at the edges of one joint coordinate's range of motion.
@@ -365,12 +374,6 @@ class PassiveLimit:
             raise ValueError(f"q_min, q_max: expected q_min < q_max, got {q_min} and {q_max}")
         _store(self, c)
 
-    def _overshoots(self, q):  # (q - q_u)^+ and (q_l - q)^+, rad
-        q = _checked(q=q)["q"]
-        limit = np.broadcast(self.q_min, self.q_max, self.stiffness).shape
-        _validate.batch_shape(dict(q=q.shape, limit=limit))
-        return np.maximum(q - self.q_max, 0.0), np.maximum(self.q_min - q, 0.0)
-
     def tau(self, q):
         r"""Torque of the stop, :math:`-k\max(q - q_u, 0)^2 + k\max(q_l - q, 0)^2`, N m.
 
@@ -390,7 +393,7 @@ class PassiveLimit:
             Naming the argument: TypeError if ``q`` is not real numbers; ValueError if ``q`` is
             not finite or does not broadcast.
         """
-        above, below = self._overshoots(q)
+        above, below = _overshoots(self, q)
         return self.stiffness * (below * below - above * above)
 
     def potential(self, q):
@@ -411,7 +414,7 @@ class PassiveLimit:
         TypeError, ValueError
             As :meth:`tau`.
         """
-        above, below = self._overshoots(q)
+        above, below = _overshoots(self, q)
         return self.stiffness / 3.0 * (above**3 + below**3)
 
 
@@ -497,12 +500,6 @@ class DampedLimit:
             )
         _store(self, c)
 
-    def _overshoots(self, q):  # x_u, x_l, rad
-        q = _checked(q=q)["q"]
-        fields = (getattr(self, name) for name in self.__dataclass_fields__)
-        _validate.batch_shape(dict(q=q.shape, limit=np.broadcast(*fields).shape))
-        return np.maximum(q - self.q_max, 0.0), np.maximum(self.q_min - q, 0.0)
-
     def elastic_tau(self, q):
         r"""The conservative part :math:`\tau_e = k_1(E(k_2x_l) - E(k_2x_u))`, N m (see the class).
 
@@ -522,7 +519,7 @@ class DampedLimit:
             Naming the argument: TypeError if ``q`` is not real numbers; ValueError if ``q`` is
             not finite or does not broadcast.
         """
-        above, below = self._overshoots(q)
+        above, below = _overshoots(self, q)
         k = self.rate
         return self.scale * (_exp_excess(k * below, 2) - _exp_excess(k * above, 2))
 
@@ -546,7 +543,7 @@ class DampedLimit:
         TypeError, ValueError
             As :meth:`elastic_tau`, for ``q`` and ``v``.
         """
-        above, below = self._overshoots(q)
+        above, below = _overshoots(self, q)
         v = _checked(v=v)["v"]
         return -self.damping * _smoothstep((above + below) / self.damping_angle) * v
 
@@ -590,6 +587,6 @@ class DampedLimit:
         TypeError, ValueError
             As :meth:`elastic_tau`.
         """
-        above, below = self._overshoots(q)
+        above, below = _overshoots(self, q)
         k = self.rate
         return self.scale / k * (_exp_excess(k * above, 3) + _exp_excess(k * below, 3))

@@ -160,8 +160,8 @@ def compare_peak_vertical(feet, *, foot):
         strength=datum.strength,
         published=f"{published:.2f} BW",
         model=f"{model:.2f} BW ({_certified(feet)})",
-        same_quantity=f"the same force in body weights; {_UNLIKE}; the downswing's peak "
-        "against the whole swing's",
+        same_quantity=f"a vertical force in body weights, but the abstract's normalisation is "
+        f"unknown; {_UNLIKE}; the downswing's peak against the whole swing's",
         like=False,
         rule="within 25 % of the published mean",
         agrees=bool(abs(model - published) <= 0.25 * published),
@@ -244,8 +244,9 @@ def compare_peak_torque(feet, *, foot):
         strength=datum.strength,
         published=f"{low:.0f}-{high:.0f} N m",
         model=f"{model:.1f} N m ({_certified(feet)})",
-        same_quantity="the same moment (about the vertical through the foot's centre of "
-        f"pressure); {_UNLIKE}; the downswing against backswing and downswing",
+        same_quantity="ours the moment about the vertical through the foot's centre of "
+        "pressure, theirs a free-moment-like torque at the shoe-turf interface; "
+        f"{_UNLIKE}; the downswing against backswing and downswing",
         like=False,
         rule="within [low / 1.5, 1.5 high]",
         agrees=bool(low / 1.5 <= model <= 1.5 * high),
