@@ -36,6 +36,8 @@ works for all of them):
   and free moment where a certified split exists, and the support violation
   (:func:`downswing_feet_figure`);
 * ``animation.py``: the downswing's animation and its offline HTML player;
+* ``golfer_animation.py``: the 3-D golfer's downswing on two planted feet, animated
+  (:func:`golfer_downswing_animation`);
 * ``numerics.py``: Baumgarte's decay (:func:`baumgarte_figure`) and the step-size
   study (:func:`integrator_study_figure`).
 """
@@ -57,6 +59,7 @@ from .golf import (
     swing_strobe_figure,
     timing_landscape_figure,
 )
+from .golfer_animation import golfer_downswing_animation
 from .ground import center_of_pressure_figure
 from .numerics import (
     baumgarte_figure,
@@ -136,4 +139,5 @@ __all__ = [
     "downswing_feet_figure",
     "swing_animation",
     "offline_animation_html",
+    "golfer_downswing_animation",
 ]
