@@ -159,8 +159,13 @@ def step_activation(t, onset, time_constant, *, initial=0.0):
         finite or in its range, or shapes do not broadcast.
     """
     c = _checked(t=t, onset=onset, time_constant=time_constant, initial=initial)
-    rise = -np.expm1(-np.maximum(c["t"] - c["onset"], 0.0) / c["time_constant"])
-    return c["initial"] + (1.0 - c["initial"]) * rise
+    return _stepped(c["t"], c["onset"], c["time_constant"], c["initial"])
+
+
+def _stepped(t, onset, time_constant, initial):
+    """:func:`step_activation` of checked arrays."""
+    rise = -np.expm1(-np.maximum(t - onset, 0.0) / time_constant)
+    return initial + (1.0 - initial) * rise
 
 
 def integrate_activation(
@@ -291,9 +296,18 @@ class TorqueGenerator:
         c = _checked(activation=activation, omega=omega)
         shapes = {name: array.shape for name, array in c.items()}
         _validate.batch_shape(dict(**shapes, generator=np.broadcast(*fields).shape))
+        return self._torque(c["activation"], c["omega"])
+
+    def _torque(self, activation, omega):
+        """:meth:`tau` of checked arrays."""
         d = self.direction
-        f = _factor(d * c["omega"], self.max_velocity, self.shape, self.slope, self.eccentric_ratio)
-        return d * c["activation"] * self.peak_torque * f
+        f = _factor(d * omega, self.max_velocity, self.shape, self.slope, self.eccentric_ratio)
+        return d * activation * self.peak_torque * f
+
+    def _step_torque(self, t, onset, omega, initial):
+        """:meth:`step_tau` of checked arrays, without the checks: for a caller that
+        checked its inputs once and calls it at every step of an integration."""
+        return self._torque(_stepped(t, onset, self.time_constant, initial), omega)
 
     def step_tau(self, t, onset, omega, *, initial=0.0):
         r"""Torque after a step of excitation at ``onset`` from a held activation, N m.
@@ -329,6 +343,11 @@ def _overshoots(limit, q):
     q = _checked(q=q)["q"]
     fields = (getattr(limit, name) for name in limit.__dataclass_fields__)
     _validate.batch_shape(dict(q=q.shape, limit=np.broadcast(*fields).shape))
+    return _unchecked_overshoots(limit, q)
+
+
+def _unchecked_overshoots(limit, q):
+    """:func:`_overshoots` of a checked ``q``."""
     return np.maximum(q - limit.q_max, 0.0), np.maximum(limit.q_min - q, 0.0)
 
 
@@ -393,8 +412,16 @@ class PassiveLimit:
             Naming the argument: TypeError if ``q`` is not real numbers; ValueError if ``q`` is
             not finite or does not broadcast.
         """
-        above, below = _overshoots(self, q)
+        return self._torque(*_overshoots(self, q))
+
+    def _torque(self, above, below):
+        """:meth:`tau` of the overshoots (q - q_u)^+ and (q_l - q)^+, rad."""
         return self.stiffness * (below * below - above * above)
+
+    def _unchecked_tau(self, q, v):
+        """:meth:`tau` of a checked ``q`` (``v`` unused: the stop is conservative), for a
+        caller that checked its inputs once and calls it at every step of an integration."""
+        return self._torque(*_unchecked_overshoots(self, q))
 
     def potential(self, q):
         r"""Potential energy of the stop, :math:`\tfrac{k}{3}(\max(q - q_u, 0)^3 + \max(q_l - q, 0)^3)`, J.
@@ -519,7 +546,10 @@ class DampedLimit:
             Naming the argument: TypeError if ``q`` is not real numbers; ValueError if ``q`` is
             not finite or does not broadcast.
         """
-        above, below = _overshoots(self, q)
+        return self._elastic(*_overshoots(self, q))
+
+    def _elastic(self, above, below):
+        """:meth:`elastic_tau` of the overshoots (q - q_u)^+ and (q_l - q)^+, rad."""
         k = self.rate
         return self.scale * (_exp_excess(k * below, 2) - _exp_excess(k * above, 2))
 
@@ -544,8 +574,17 @@ class DampedLimit:
             As :meth:`elastic_tau`, for ``q`` and ``v``.
         """
         above, below = _overshoots(self, q)
-        v = _checked(v=v)["v"]
+        return self._damping(above, below, _checked(v=v)["v"])
+
+    def _damping(self, above, below, v):
+        """:meth:`damping_tau` of the overshoots and a checked rate ``v``, rad/s."""
         return -self.damping * _smoothstep((above + below) / self.damping_angle) * v
+
+    def _unchecked_tau(self, q, v):
+        """:meth:`tau` of a checked ``q`` and ``v``, for a caller that checked its inputs
+        once and calls it at every step of an integration."""
+        above, below = _unchecked_overshoots(self, q)
+        return self._elastic(above, below) + self._damping(above, below, v)
 
     def tau(self, q, v):
         r"""The stop's torque :math:`\tau_e + \tau_d`, N m.

@@ -158,3 +158,50 @@ def test_a_generator_holds_its_torque_until_the_onset():
     )
     torque = generator.step_tau(np.array([0.0, 0.049]), 0.05, 0.0, initial=0.25)
     np.testing.assert_allclose(torque, 10.0, rtol=1e-15)
+
+
+@pytest.mark.parametrize("stop", ["damped", "elastic"])
+def test_the_swings_generators_evaluate_the_checked_formulas(stop):
+    """SwingGenerators.__call__ skips the checks at every step; it must give what the
+    checked public methods give, for a batch of two golfers, before and after the
+    onsets, inside the range and past both wrist stops."""
+    from geomotion import models
+
+    generators = models.swing_generators(
+        [[0.0, 0.04, 0.07], [0.01, 0.02, 0.09]],
+        active=[1.0, 1.0, 0.0],
+        hold=[0.3, 0.0, 0.5],
+        stop=stop,
+    )
+    rng = np.random.default_rng(7)
+    t = np.array([[0.0], [0.05], [0.2]])[:, None]  # (3, 1, 1): times, then the batch
+    q = rng.uniform(-2.5, 1.5, (3, 2, 3))  # the wrist past its radial stop (-1.55) and
+    q[0, :, 2], q[1, :, 2] = -1.7, 0.9  # past its ulnar stop (about 0.5) at two times
+    v = rng.uniform(-30.0, 30.0, (3, 2, 3))
+    u = generators(t, q, v)
+    for j, generator in enumerate(generators.generators):
+        expected = generators.active[..., j] * generator.step_tau(
+            t[..., 0], generators.onset[..., j], v[..., j], initial=generators.hold[..., j]
+        )
+        if j == 2:
+            expected = expected + generators.stop_tau(q[..., 2], v[..., 2])
+            assert np.abs(generators.stop_tau(q[:2, :, 2], v[:2, :, 2])).min() > 1.0
+        np.testing.assert_allclose(u[..., j], expected, rtol=1e-14, atol=1e-12)
+
+
+def test_swing_generators_built_directly_are_checked():
+    import dataclasses
+
+    from geomotion import models
+
+    generators = models.swing_generators([0.0, 0.04, 0.07])
+    with pytest.raises(ValueError, match="hold: expected activations in"):
+        dataclasses.replace(generators, hold=np.array([0.0, 1.5, 0.0]))
+    with pytest.raises(ValueError, match="onset"):
+        dataclasses.replace(generators, onset=np.array([0.0, np.nan, 0.0]))
+    with pytest.raises(ValueError, match="onset"):
+        dataclasses.replace(generators, onset=np.zeros(2))
+    with pytest.raises(TypeError, match="wrist_stop: expected a DampedLimit"):
+        dataclasses.replace(generators, wrist_stop=None)
+    with pytest.raises(ValueError, match="hold"):
+        dataclasses.replace(generators, hold=np.full((4, 3), 0.5), onset=np.zeros((2, 3)))

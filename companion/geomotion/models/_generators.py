@@ -116,6 +116,24 @@ class SwingGenerators:
     wrist_stop: object
     hold: np.ndarray = field(default_factory=lambda: frozen(np.zeros(3)))
 
+    def __post_init__(self):
+        # __call__ does not check its fields at every step: check them once here (also
+        # after dataclasses.replace, as simulate_downswing does with ``hold``).
+        onset = _validate.trailing_shape(self.onset, "onset", (3,))
+        hold = _validate.trailing_shape(self.hold, "hold", (3,))
+        if np.any((hold < 0) | (hold > 1)):
+            raise ValueError(f"hold: expected activations in [0, 1], got {self.hold!r}")
+        if not all(isinstance(g, muscles.TorqueGenerator) for g in self.generators):
+            raise TypeError("generators: expected three geomotion.muscles.TorqueGenerator")
+        if not isinstance(self.wrist_stop, (muscles.DampedLimit, muscles.PassiveLimit)):
+            raise TypeError(
+                f"wrist_stop: expected a DampedLimit or a PassiveLimit, got "
+                f"{type(self.wrist_stop).__name__}"
+            )
+        _validate.batch_shape(
+            {"onset": onset.shape[:-1], "hold": hold.shape[:-1], "active": self.active.shape[:-1]}
+        )
+
     def stop_tau(self, q, v):
         """The wrist stops' torque at wrist angle ``q`` (rad) and rate ``v`` (rad/s), N m."""
         if isinstance(self.wrist_stop, muscles.PassiveLimit):
@@ -123,15 +141,21 @@ class SwingGenerators:
         return self.wrist_stop.tau(q, v)
 
     def __call__(self, t, q, v):
-        """u(t, q, v) (..., 3), N m: the inputs of ``simulate_constrained``."""
+        """u(t, q, v) (..., 3), N m: the inputs of ``simulate_constrained``.
+
+        Called at every stage of every step, with the integrator's states (the
+        generators' own fields were checked when they were built): it evaluates the
+        checked formulas of ``step_tau`` and ``stop_tau`` without checking again
+        (tests/companion/test_swing_generators.py compares the two).
+        """
         t = np.asarray(t, dtype=float)
         t = t[..., 0] if t.ndim else t
         columns = [
             self.active[..., j]
-            * g.step_tau(t, self.onset[..., j], v[..., j], initial=self.hold[..., j])
+            * g._step_torque(t, self.onset[..., j], v[..., j], self.hold[..., j])
             for j, g in enumerate(self.generators)
         ]
-        columns[2] = columns[2] + self.stop_tau(q[..., 2], v[..., 2])
+        columns[2] = columns[2] + self.wrist_stop._unchecked_tau(q[..., 2], v[..., 2])
         return np.stack(columns, axis=-1)
 
 
