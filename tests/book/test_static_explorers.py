@@ -94,22 +94,28 @@ ANIMATION_PAGE = "notebooks/golf_downswing.html"
 
 
 @pytest.mark.browser
-def test_the_swing_animation_plays_on_the_page(browser):
-    """matplotlib's player (frames embedded, no CDN): a frame step changes the image."""
+def test_the_swing_animations_play_on_the_page(browser):
+    """matplotlib's players (frames embedded, no CDN), the planar swing's and the 3-D
+    golfer's: in each, a frame step changes its own image and leaves the other's."""
     if not (HTML / ANIMATION_PAGE).is_file():
         pytest.fail(f"{HTML / ANIMATION_PAGE} not found: build the book first (make book)")
     problems = []
     with serve(HTML) as url:
         tab = _open(browser, url, ANIMATION_PAGE, problems)
         try:
-            image = tab.locator("img[id^=_anim_img]")
-            assert image.count() == 1
-            image.scroll_into_view_if_needed()
-            first = image.get_attribute("src")
-            assert first.startswith("data:image/png;base64,")
-            tab.locator("button[title='Next frame']").click()
-            assert image.get_attribute("src") != first, "the frame did not change"
-            assert tab.locator("button[title='Play']").inner_text().strip() == "\u25b6"
+            players = tab.locator("div.animation")
+            assert players.count() == 2
+            images = [players.nth(i).locator("img[id^=_anim_img]") for i in range(2)]
+            for i, image in enumerate(images):
+                image.scroll_into_view_if_needed()
+                before = [other.get_attribute("src") for other in images]
+                assert before[i].startswith("data:image/png;base64,")
+                players.nth(i).locator("button[title='Next frame']").click()
+                after = [other.get_attribute("src") for other in images]
+                assert after[i] != before[i], f"player {i}: the frame did not change"
+                assert after[1 - i] == before[1 - i], f"player {i} moved the other one"
+                play = players.nth(i).locator("button[title='Play']")
+                assert play.inner_text().strip() == "\u25b6"
         finally:
             tab.close()
     assert not problems, "\n".join(problems)
