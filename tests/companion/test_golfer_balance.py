@@ -16,7 +16,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from geomotion import models, tree
+from geomotion import constraints, contact, models, tree
 
 D = np.radians
 #: Addendum section 3, typed from its rows.
@@ -362,6 +362,28 @@ def test_the_sharing_is_open_and_two_plates_would_close_it(setting, balanced):
     assert (low - 1e-9 <= share.chosen).all() and (share.chosen <= high + 1e-9).all()
     assert "two force plates" in share.sensor
     assert 0 < share.least_friction <= feet.friction_coefficient
+    # Each foot's peak over every admissible split: the program's peak is inside, and so
+    # is that of another certified program, whose joints are 10^4 times stronger: the
+    # balance term then picks the split (nearer equal shares), not the legs' torques.
+    model, k = golfer.model, feet.feasible
+    hand, club = golfer.frames["trail grip on hand"], golfer.frames["trail grip on club"]
+    other = contact.contact_inverse_dynamics(
+        model,
+        [golfer.frames["lead sole"], golfer.frames["trail sole"]],
+        down.q[k],
+        down.v[k],
+        down.a[k],
+        feet.friction_coefficient,
+        golfer.sole_outline(),
+        closures=[constraints.frame_closure(model, club.body, club.pose, hand.body, hand.pose)],
+        strength=np.full(model.nv - 6, 1e4),
+    )
+    assert np.abs(other.vertical_force - feet.loads.vertical_force).max() > 10.0  # N
+    for vertical in (feet.loads.vertical_force, other.vertical_force):
+        peak = vertical.max(axis=0) / feet.body_weight
+        assert (share.peak_vertical[:, 0] - 1e-9 <= peak).all()
+        assert (peak <= share.peak_vertical[:, 1] + 1e-9).all()
+    assert (np.diff(share.peak_vertical, axis=1) > 0.05).all()  # open for both feet
 
 
 # ---------------------------------------------------------------------------

@@ -565,6 +565,14 @@ class LoadShare:
     chosen : (m,) ndarray
         The lead foot's vertical force in the quadratic program's answer, body weights
         (inside the range).
+    peak_vertical : (2, 2) ndarray
+        Each foot's (lead, trail) least and largest peak vertical force over the
+        certified samples among every admissible split, body weights: the splits at
+        different samples are independent, so the lead foot's peak ranges over
+        :math:`[\max_t \ell_t, \max_t u_t]` with :math:`[\ell_t, u_t]` its interval at
+        sample :math:`t`, and the trail foot's over :math:`[\max_t (V_t - u_t),
+        \max_t (V_t - \ell_t)]`, :math:`V_t` the vertical resultant.  A verdict on a peak
+        holds for every admissible split only if it holds over the whole interval.
     least_friction : float
         The largest over the certified samples of the least friction coefficient each
         needs (:func:`geomotion.contact.least_friction`); no measured shoe-turf value is
@@ -577,6 +585,7 @@ class LoadShare:
     lead_vertical: np.ndarray
     width: np.ndarray
     chosen: np.ndarray
+    peak_vertical: np.ndarray
     least_friction: float
     sensor: str
 
@@ -622,11 +631,15 @@ def load_share_indeterminacy(golfer, feet, downswing):
     )
     low = np.asarray(share.vertical_force_min, dtype=float) / feet.body_weight
     high = np.asarray(share.vertical_force_max, dtype=float) / feet.body_weight
+    total = feet.loads.vertical_force.sum(axis=1) / feet.body_weight
     return LoadShare(
         t=downswing.t[feet.feasible],
         lead_vertical=np.stack([low, high], axis=-1),
         width=high - low,
         chosen=feet.loads.vertical_force[:, 0] / feet.body_weight,
+        peak_vertical=np.array(
+            [[low.max(), high.max()], [(total - high).max(), (total - low).max()]]
+        ),
         least_friction=float(feet.least_friction[feet.feasible].max()),
         sensor="two force plates, one under each foot (each measures its foot's wrench); "
         "one plate under both feet measures only the resultant",
