@@ -44,8 +44,9 @@ class KinematicSequence:
     r"""Peak angular velocities of trunk, lead arm and club in the plane before impact.
 
     The absolute angles are :math:`\theta_0 = q_0`, :math:`\theta_1 = q_0 + q_1` and
-    :math:`\theta_2 = q_0 + q_1 + q_2`; their rates are read on the run's stored steps up
-    to the step holding impact.
+    :math:`\theta_2 = q_0 + q_1 + q_2`; their rates are read on the run's stored steps
+    before impact and at the located impact itself (never past it: a segment still
+    speeding up at impact peaks there).
 
     Attributes
     ----------
@@ -76,7 +77,7 @@ def _one_swing(downswing):
         )
     if not downswing.impact.crossed:
         raise ValueError("downswing: expected a swing that meets the ball's line, got none")
-    return int(downswing.impact.step) + 1
+    return int(downswing.impact.step)
 
 
 def kinematic_sequence(downswing):
@@ -98,14 +99,16 @@ def kinematic_sequence(downswing):
     ValueError
         If it holds several parameter sets or has no impact.
     """
-    k = _one_swing(downswing)
-    v = downswing.trajectory.v[: k + 1]
-    rates = np.cumsum(v[:, :3], axis=1)  # theta_0, theta_1, theta_2 rates
+    k = _one_swing(downswing)  # t_k <= impact < t_k+1
+    impact = downswing.impact
+    v = np.concatenate([downswing.trajectory.v[: k + 1, :3], impact.v[None, :3]])
+    t = np.append(downswing.trajectory.t[: k + 1], impact.time)
+    rates = np.cumsum(v, axis=1)  # theta_0, theta_1, theta_2 rates
     peak = np.argmax(rates, axis=0)
     return KinematicSequence(
-        peak_time=frozen(downswing.trajectory.t[peak]),
+        peak_time=frozen(t[peak]),
         peak_rate=frozen(rates[peak, np.arange(3)]),
-        impact_time=float(downswing.impact.time),
+        impact_time=float(impact.time),
     )
 
 
@@ -114,8 +117,10 @@ def positive_work(downswing):
 
     .. math:: W_j^+ = \int_0^{t_{imp}} \max(u_j v_j, 0)\,dt
 
-    by the trapezoid rule on the stored steps up to the step holding impact (the wrist's
-    includes its passive stops, which are part of its joint torque).
+    by the trapezoid rule on the stored steps before impact, plus the fraction
+    :math:`(t_{imp} - t_k)/\Delta t` of the positive work over the step
+    :math:`[t_k, t_{k+1}]` that holds impact (the wrist's includes its passive stops,
+    which are part of its joint torque).
 
     Parameters
     ----------
@@ -134,9 +139,11 @@ def positive_work(downswing):
     ValueError
         If it holds several parameter sets or has no impact.
     """
-    k = _one_swing(downswing)
-    increments = np.diff(downswing.joint_work[: k + 1], axis=0)
-    return np.clip(increments, 0.0, None).sum(axis=0)
+    k = _one_swing(downswing)  # t_k <= impact < t_k+1
+    trajectory = downswing.trajectory
+    increments = np.clip(np.diff(downswing.joint_work[: k + 2], axis=0), 0.0, None)
+    share = (float(downswing.impact.time) - trajectory.t[k]) / trajectory.dt
+    return increments[:k].sum(axis=0) + share * increments[k]
 
 
 @dataclass(frozen=True, eq=False)
