@@ -163,7 +163,8 @@ def test_the_transfer_verdict_fails_when_the_arms_have_nothing_to_give(swing):
         (lambda: models.compare_wrist_onset(np.radians(-17.0)), False),
         (lambda: models.compare_work_share([70.0, 20.0, 10.0]), True),
         (lambda: models.compare_work_share([40.0, 45.0, 15.0]), False),  # not the largest
-        (lambda: models.compare_work_share([45.0, 30.0, 25.0]), False),  # under half
+        (lambda: models.compare_work_share([45.0, 30.0, 25.0]), False),  # under the range
+        (lambda: models.compare_work_share([79.0, 15.0, 6.0]), False),  # above it
         (lambda: models.compare_joint_rate(np.radians(900.0), joint="trail elbow extension"), True),
         (
             lambda: models.compare_joint_rate(np.radians(1774.0), joint="trail elbow extension"),

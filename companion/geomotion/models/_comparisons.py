@@ -188,8 +188,8 @@ def compare_shaft_rate(peak_rate, *, group):
         f"peak club angular velocity, {group} professionals",
         keys[group],
         peak_rate,
-        same_quantity="unlike: their 3-D shaft rate is at least our in-plane one, so only a "
-        "shortfall is a disagreement"
+        same_quantity="unlike: their 3-D shaft rate is at least our in-plane one, so a "
+        "shortfall is expected and inconclusive; only an excess would be decisive"
         + ("" if group == "PGA" else "; unlike in sex too (female players, a male model)"),
         like=False,
     )
@@ -421,8 +421,8 @@ def compare_work_share(work):
         "hub's share of the positive work at the three driven joints (the wrist's includes "
         "its stops)",
         like=False,
-        rule="the largest source, with more than half",
-        agrees=bool(work[0] == work.max() and share > 0.5),
+        rule="inside the published range (the largest source, as theirs)",
+        agrees=bool(work[0] == work.max() and low <= share <= high),
     )
 
 
@@ -506,7 +506,7 @@ def compare_transfer(transfer):
     return Comparison(
         quantity=f"passive transfer, every torque off, {', '.join(conditions)}",
         source="White2006",
-        strength="model",
+        strength="mechanism",
         published="the arms' energy passes to the club",
         model=f"club {transfer.club_gain:+.1f} J, arms {transfer.arms_change:+.1f} J",
         same_quantity=same,

@@ -8,7 +8,14 @@ says how the book may use it:
 * ``"rule"``: the equipment rules (USGA/R&A); a bound, not a typical value;
 * ``"trade"``: a manufacturer's or fitter's typical value; only as a labelled typical
   value inside its sensitivity range (``low``, ``high``), which every trade datum has;
-* ``"model"``: a published *simulation* result; a trend to reproduce, not data to fit.
+* ``"model-result"``: an output of a published *simulation*; a trend to reproduce, not
+  data to fit;
+* ``"model-param"``: a value the authors of a published simulation chose for their model;
+  an input to borrow with that label, never a measurement;
+* ``"mechanism"``: a published mechanism to demonstrate under its own conditions (White's
+  double pendulum), not a number.
+
+These are the labels of the golf source notes and their addendum.
 
 The measured driver head (``CLUB_HEAD``), the rules' length limit (``MAX_CLUB_LENGTH``)
 and the club's stated shape (``CLUB_DEFAULTS``) live here too, with the one function that
@@ -36,7 +43,7 @@ __all__ = [
 ]
 
 #: How a number may be used (see the module documentation).
-STRENGTHS = ("measured", "rule", "trade", "model")
+STRENGTHS = ("measured", "rule", "trade", "model-result", "model-param", "mechanism")
 
 #: Bibliography keys (``book/references.bib``) of the golf case study's sources.
 SOURCES = (
@@ -258,7 +265,7 @@ DATA = {
         0.09,
         "",
         "SprigingsNeal2000",
-        "model",
+        "model-result",
         "fractional clubhead-speed gain of a correctly timed active wrist torque (a 44 m/s "
         "swing of a planar torso-arm-club model with muscle-like torque generators)",
     ),
@@ -266,7 +273,7 @@ DATA = {
         np.radians(30.0),
         "rad",
         "SprigingsNeal2000",
-        "model",
+        "model-result",
         "best wrist-torque onset: lead arm about 30 degrees below the horizontal through "
         "the shoulder (44 m/s swing)",
     ),
