@@ -5,7 +5,8 @@ ground_impulse, load_share_indeterminacy).
 
 Independent checks: the groups' shares against the recursive Newton-Euler ground wrench
 and, at rest, against the groups' weights; the support violation's linear program against
-the certified quadratic program (DAQP) sample by sample; the free moment against the
+the certified quadratic program (DAQP) sample by sample; the certified sole wrenches
+against the test's own program over the forces at the sole's corners (vertex_forces.py); the free moment against the
 world wrench moved to the centre of pressure; the impulse against the momentum theorem;
 the verdicts recomputed from the published numbers typed here from the addendum's rows
 (G1, G3, G4, G5).
@@ -15,6 +16,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from vertex_forces import vertex_forces_hold
 
 from geomotion import models, tree
 
@@ -98,6 +100,22 @@ def test_the_violation_agrees_with_the_quadratic_program(setting, default, balan
         violation = models.support_violation(golfer, down)
         assert np.array_equal(violation <= 1e-9, feet.feasible)
         assert feet.feasible.any() and not feet.feasible.all()
+
+
+def test_the_certified_loads_lie_in_the_exact_cone(setting, default, balanced):
+    """Every certified sole wrench of both motions is a sum of forces at the sole's corners,
+    each in the friction pyramid (the test's own vertex-force program, not the program's
+    rows), and the trail foot's last certified one is not inside the cone by a margin: a
+    face of the cone binds there (the friction coefficient ends the certified run)."""
+    golfer, _, _ = setting
+    outline = golfer.sole_outline()
+    for feet in (models.downswing_feet(golfer, default), balanced[1]):
+        mu = feet.friction_coefficient
+        for k, wrenches in enumerate(feet.loads.wrench_sole):
+            for foot, w in enumerate(wrenches):
+                assert vertex_forces_hold(w, outline, mu * (1 + 1e-9)), (k, foot)
+    last = balanced[1].loads.wrench_sole[-1, 1]
+    assert not vertex_forces_hold(last, outline, mu * (1 - 1e-6))
 
 
 def test_a_still_golfer_has_a_margin_and_no_friction_breaks_a_swing(setting, default):

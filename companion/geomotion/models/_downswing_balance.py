@@ -14,13 +14,15 @@ inertia; :func:`ground_wrench_by_group` returns the terms summed over the groups
 
 **The criterion.**  Two planted feet can carry the demand at a sample if some split of
 it into two sole wrenches satisfies every foot's conditions of
-:func:`geomotion.contact.contact_inverse_dynamics`: compression, the inscribed friction
-pyramid, the centre of pressure in the sole, the free moment bounded.  The *support
-violation* (:func:`support_violation`) is the least, over all splits, of the largest
-violation of those rows (forces in N, moment rows over the sole's length), the phase-1
-linear program of the quadratic program's infeasibility diagnosis, here solved at every
-sample and reported in body weights: positive where no split exists, and where one
-exists its negative is the margin by which the worst row is kept.  It is not a
+:func:`geomotion.contact.contact_inverse_dynamics`: compression and the sole's exact
+contact-wrench cone (:func:`geomotion.contact.contact_wrench_cone`: the inscribed
+friction pyramid, the centre of pressure in the sole and the free moment's limit).  The
+*support violation* (:func:`support_violation`) is the least, over all splits, of the
+largest violation of those rows (forces in N, moment rows over the sole's length),
+:func:`geomotion.contact.least_violation`, the phase-1 linear program of the quadratic
+program's infeasibility diagnosis taken on the resultant, here solved at every sample and
+reported in body weights: positive where no split exists, and where one exists its
+negative is the margin by which the worst row is kept.  It is not a
 force-plate output: it says whether, and by how much, the feet can carry the motion, not
 how much they do.
 
@@ -36,9 +38,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
-from scipy.optimize import linprog, minimize
+from scipy.optimize import minimize
 
-from .. import _validate, spatial, tree
+from .. import _validate, contact, spatial, tree
 from ..errors import ConvergenceError
 from ._downswing_feet import FRICTION_COEFFICIENT
 from ._downswing_ranges import _checked_golfer, check_downswing
@@ -122,9 +124,6 @@ BALANCED_CHOICES = MappingProxyType(
     }
 )
 
-#: Faces of the friction pyramid, as contact_inverse_dynamics's default.
-_FACETS = 16
-
 
 def _checked_downswing(golfer, downswing):
     golfer = _checked_golfer(golfer)
@@ -195,31 +194,6 @@ def ground_wrench_by_group(golfer, downswing):
     return MappingProxyType(shares)
 
 
-def _foot_rows(outline, mu):
-    """Rows G of one foot's conditions G w <= 0 on its sole wrench w = (n, f) about the
-    sole origin in sole axes, forces in N and moments over the sole length: the pyramid,
-    compression, the four sides of the (rectangular) sole, the two torsion rows of
-    contact_inverse_dynamics (the free moment about the sole's centre within mu R f_z)."""
-    x0, x1 = outline[:, 0].min(), outline[:, 0].max()
-    y0, y1 = outline[:, 1].min(), outline[:, 1].max()
-    length = x1 - x0
-    centre = outline.mean(axis=0)
-    radius = np.linalg.norm(outline - centre, axis=1).max()
-    alpha = 2 * np.pi * np.arange(_FACETS) / _FACETS
-    rows = [[0, 0, 0, np.cos(x), np.sin(x), -mu * np.cos(np.pi / _FACETS)] for x in alpha]
-    rows.append([0, 0, 0, 0, 0, -1.0])
-    # The centre of pressure (-n_y, n_x)/f_z inside [x0, x1] x [y0, y1].
-    moment_rows = [
-        [0, -1, 0, 0, 0, -x1],
-        [0, 1, 0, 0, 0, x0],
-        [1, 0, 0, 0, 0, -y1],
-        [-1, 0, 0, 0, 0, y0],
-        [0, 0, 1, centre[1], -centre[0], -mu * radius],
-        [0, 0, -1, -centre[1], centre[0], -mu * radius],
-    ]
-    return np.array(rows + [np.array(r) / length for r in moment_rows], dtype=float)
-
-
 def support_violation(golfer, downswing, *, friction_coefficient=FRICTION_COEFFICIENT, hold=()):
     r"""The least largest violation of the feet's conditions at every sample (module notes).
 
@@ -229,14 +203,16 @@ def support_violation(golfer, downswing, *, friction_coefficient=FRICTION_COEFFI
     a linear program (HiGHS) per sample, over the two sole wrenches :math:`w_j` (sole
     axes, about the sole origin) that give the demanded resultant
     :math:`\mathcal F_O` (:func:`ground_wrench`), with :math:`G` the rows of
-    :func:`geomotion.contact.contact_inverse_dynamics` for a rectangular sole: the
-    friction pyramid of 16 faces, compression, the sole's four edges and the free-moment
-    bound (forces in N, moment rows over the sole's length); divided by the weight.
+    :func:`geomotion.contact.contact_inverse_dynamics`: compression and the faces of each
+    sole's contact-wrench cone with the friction pyramid of 16 faces (friction faces in
+    N; the sole's edges and the torsion faces, moments with a unit coefficient of the
+    moment about the normal, over the sole's length from heel to toe), by
+    :func:`geomotion.contact.least_violation`; divided by the weight.
 
     Parameters
     ----------
     golfer : Golfer
-        Its soles are rectangles (:meth:`Golfer.sole_outline`).
+        Its soles are :meth:`Golfer.sole_outline`.
     downswing : GolferDownswing
     friction_coefficient : float, keyword only
         :math:`\mu \ge 0`.
@@ -294,33 +270,11 @@ def _held_groups(hold):
 
 
 def _violation(golfer, wrench, mu):
-    G = _foot_rows(golfer.sole_outline(), mu)
-    soles = golfer.sole_poses()
-    A_eq = np.hstack([spatial.force_transform(T) for T in soles] + [np.zeros((6, 1))])
-    A_ub = np.zeros((2 * len(G), 13))
-    A_ub[: len(G), :6], A_ub[len(G) :, 6:12], A_ub[:, 12] = G, G, -1.0
-    objective = np.r_[np.zeros(12), 1.0]
-    out = np.empty(len(wrench))
-    for k, w in enumerate(wrench):
-        lp = linprog(
-            objective,
-            A_ub=A_ub,
-            b_ub=np.zeros(len(A_ub)),
-            A_eq=A_eq,
-            b_eq=w,
-            bounds=[(None, None)] * 13,
-            method="highs",
-        )
-        if lp.status != 0:
-            raise ConvergenceError(
-                f"support_violation: the phase-1 program stopped at sample {k} ({lp.message})",
-                residual=np.inf,
-                tolerance=0.0,
-                iterations=int(getattr(lp, "nit", 0)),
-                suggestion="a motion of this golfer with finite loads",
-            )
-        out[k] = lp.x[-1]
-    return out
+    """The least largest violation [N] at every sample of ``wrench`` (about the world
+    origin), moment rows over the sole's length from heel to toe."""
+    outline = golfer.sole_outline()
+    length = float(outline[:, 0].max() - outline[:, 0].min())
+    return contact.least_violation(golfer.sole_poses(), wrench, mu, outline, length_scale=length)
 
 
 @dataclass(frozen=True, eq=False)
