@@ -185,7 +185,8 @@ def contact_inverse_dynamics(
     force's pyramid, the centre of pressure or compression conflict by themselves; at
     such a limit the torsion faces through the same vertex forces are active as well, and
     the duals could put the weight on either), so that ``"torsion"`` is named only where
-    the free moment's limit is what no sharing can meet.  No answer is returned
+    the free moment's limit is what no sharing can meet, and then it is (the heaviest
+    torsion face).  No answer is returned
     for an infeasible motion: an error rather than a status flag, as the API convention
     asks (no answer that is not one; a batch's error names its element).
 
@@ -656,7 +657,8 @@ def _diagnosis(program, infeasible, where, labels, facets, V, W, rtol):
     # torsion faces through the same vertex forces are active too, and the phase-1
     # program's duals may put the weight on either.)
     t_base, base = program.least_violation(i, rtol, (family_of >= 0) & (family_of != 3))
-    if t_base > rtol * W:
+    torsion_decides = not t_base > rtol * W
+    if not torsion_decides:
         weights = base
     rows = []
     for j in np.argsort(-weights):
@@ -666,7 +668,10 @@ def _diagnosis(program, infeasible, where, labels, facets, V, W, rtol):
         family = FAMILIES[labels[0][i, foot, row]]
         upper = program.G[i, j, 6 * foot + 2] > 0  # a torsion face bounding n_z above
         rows.append((foot, family, labels[1][i, foot, row], weights[j], upper))
-    foot, family, edge, _, _ = rows[0]
+    # the condition named: the heaviest, a torsion face where those decide
+    foot, family, edge, _, _ = next(
+        (r for r in rows if r[1] == "torsion" or not torsion_decides), rows[0]
+    )
     listing = "; ".join(
         f"foot {k} {_describe(kind, e, upper, facets, V)} (weight {weight:.3g})"
         for k, kind, e, weight, upper in rows
@@ -679,7 +684,7 @@ def _diagnosis(program, infeasible, where, labels, facets, V, W, rtol):
         f"feet's conditions is {t:.4g} N (moment rows over the sole length; "
         f"{max(t_base, 0.0):.4g} N without the torsion faces), with the conditions in "
         f"conflict weighted by the phase-1 program's duals"
-        f"{'' if t_base > rtol * W else ' (the torsion faces decide)'}: {listing}",
+        f"{' (the torsion faces decide)' if torsion_decides else ''}: {listing}",
         sample=where(i),
         samples=tuple(where(j) for j in infeasible),
         foot=int(foot),

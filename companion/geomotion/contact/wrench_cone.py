@@ -75,8 +75,12 @@ class ContactWrenchCone:
         rows :math:`(0, 0, 0, \cos\alpha_j, \sin\alpha_j, -\mu\cos(\pi/N))`
         (dimensionless; the row is in N), support rows :math:`(-n_{e,y}, n_{e,x}, 0, 0,
         0, n_e\cdot p_e)` (inward unit normal :math:`n_e` of edge :math:`e` from vertex
-        :math:`p_e`; a moment, N m) and torsion rows scaled so that their :math:`n_z`
-        coefficient is :math:`\pm 1` (N m; +1 an upper bound on :math:`n_z`).
+        :math:`p_e`; a moment, N m) and torsion rows (a moment, N m) of unit length in
+        the coordinates :math:`(n/\ell, f)`, with :math:`\ell` the polygon's RMS vertex
+        distance from the vertices' mean: a torsion row over :math:`\ell` is the distance
+        [N] of a wrench from the face's plane in those coordinates, as a support row over
+        :math:`\ell` nearly is (its length is 1 to 1.3 for a sole's polygon).  A positive
+        :math:`n_z` coefficient makes a torsion row an upper bound on :math:`n_z`.
     family : tuple of str
         Each row's family: ``"friction"``, ``"support"`` or ``"torsion"``.
     edge : (R,) ndarray of int
@@ -238,10 +242,12 @@ def _foot_rows(mu, vertices, inward, floor, facets):
     r"""Rows :math:`Gw \le h` of every foot's conditions on its sole wrench :math:`w`.
 
     In order: compression :math:`-f_z \le -F_{\min}`; the :math:`N` friction faces; the
-    :math:`V` support edges; the torsion faces of the contact-wrench cone (fewer for a
-    polygon with fewer faces than the batch's largest count: the rest are padding rows
-    :math:`0 \le 0`).  With ``mu`` None (friction without limit) only compression and
-    support: the closure of the cone as :math:`\mu\to\infty`.
+    :math:`V` support edges; the torsion faces of the contact-wrench cone, each of unit
+    length in the coordinates :math:`(n/\ell, f)` (:math:`\ell` the polygon's RMS vertex
+    distance from the vertices' mean; fewer for a polygon with fewer faces than the
+    batch's largest count: the rest are padding rows :math:`0 \le 0`).  With ``mu`` None
+    (friction without limit) only compression and support: the closure of the cone as
+    :math:`\mu\to\infty`.
 
     Parameters: ``mu`` (...) or None, ``vertices`` and ``inward`` (..., V, 2) (as from
     ``_convex_polygon``), broadcasting.  Returns G (..., R, 6), h (..., R), and each row's
@@ -280,7 +286,14 @@ def _foot_rows(mu, vertices, inward, floor, facets):
             continue
         rows = which == d
         t = len(faces)
-        G[rows, 1 + N + V : 1 + N + V + t] = faces[:, 0] + m[rows, None, None] * faces[:, 1]
+        face = faces[:, 0] + m[rows, None, None] * faces[:, 1]
+        # unit length with moments over the polygon's RMS vertex distance ell from c
+        centred = P[rows][0] - P[rows][0].mean(axis=0)
+        ell = np.sqrt(np.mean(np.sum(centred**2, axis=-1)))
+        length = np.hypot(
+            np.linalg.norm(face[..., :3], axis=-1), np.linalg.norm(face[..., 3:], axis=-1) / ell
+        )
+        G[rows, 1 + N + V : 1 + N + V + t] = face / length[..., None]
         family[rows, 1 + N + V : 1 + N + V + t] = 3
         edge[rows, 1 + N + V : 1 + N + V + t] = np.arange(t)
     return (
@@ -295,7 +308,8 @@ def _foot_rows(mu, vertices, inward, floor, facets):
 def _torsion_faces(key, V, facets):
     r"""The torsion faces of the cone of the polygon whose (V, 2) vertices are the bytes
     ``key``: a read-only (T, 2, 6) array of pairs (P, Q), the face at :math:`\mu` being
-    :math:`P + \mu Q` with its :math:`n_z` coefficient :math:`\pm 1` (upper bounds first).
+    :math:`P + \mu Q` (up to a positive factor) with :math:`n_z` coefficient :math:`\pm 1`
+    (upper bounds first).
 
     From qhull's facets of the generators at :math:`\mu = 1` over :math:`f_z`, in
     coordinates centred on the vertices' mean :math:`c` and scaled by their RMS distance
