@@ -95,6 +95,21 @@ def test_the_faces_agree_with_the_vertex_force_program(name, mu, facets):
         assert cone.edge[friction][np.argmax(cone.face[friction] @ w)] == j
 
 
+def test_moving_the_sole_origin_moves_the_cone_as_a_wrench_moves():
+    """The same polygon about another origin: a wrench w about the first origin is
+    w' = (n - d x f, f) about the second (d the second origin in the first's coordinates),
+    so every face h' of the moved polygon's cone is h with h' . w' = h . w (rows in the
+    same order, torsion rows scaled by the polygon alone)."""
+    d = np.array([0.11, -0.03, 0.0])
+    for facets in (4, 16):
+        here = contact.contact_wrench_cone(RECTANGLE, 0.8, cone_facets=facets)
+        there = contact.contact_wrench_cone(RECTANGLE - d[:2], 0.8, cone_facets=facets)
+        move = np.eye(6)
+        move[:3, 3:] = -spatial.skew(d)  # w' = move w
+        np.testing.assert_allclose(there.face @ move, here.face, rtol=0, atol=1e-12)
+        assert there.family == here.family
+
+
 def test_with_no_friction_only_normal_forces_at_the_vertices_are_admissible():
     """mu = 0: the limit of the faces is the cone of normal forces (f_x = f_y = n_z = 0,
     centre of pressure in the polygon)."""

@@ -447,7 +447,8 @@ def least_violation(
     foot :math:`k`'s rows of :func:`load_share_range`: compression :math:`-f_z \le
     -F_{\min}` and the faces of its contact-wrench cone (:func:`contact_wrench_cone`:
     the friction pyramid's faces in N, the support edges and the torsion faces in N m,
-    each torsion face of unit length with moments over the polygon's RMS radius), and
+    each torsion face of unit length with moments about the polygon's centre over its
+    RMS radius), and
     :math:`s_{kr}` = ``length_scale`` :math:`\ell_k` for the rows that are moments, 1
     for the others, so that :math:`t` is in N.  A linear program (HiGHS) per batch
     element: :math:`t > 0` where no admissible distribution exists (the shortfall of the

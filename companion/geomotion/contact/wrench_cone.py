@@ -76,11 +76,14 @@ class ContactWrenchCone:
         (dimensionless; the row is in N), support rows :math:`(-n_{e,y}, n_{e,x}, 0, 0,
         0, n_e\cdot p_e)` (inward unit normal :math:`n_e` of edge :math:`e` from vertex
         :math:`p_e`; a moment, N m) and torsion rows (a moment, N m) of unit length in
-        the coordinates :math:`(n/\ell, f)`, with :math:`\ell` the polygon's RMS vertex
-        distance from the vertices' mean: a torsion row over :math:`\ell` is the distance
-        [N] of a wrench from the face's plane in those coordinates, as a support row over
-        :math:`\ell` nearly is (its length is 1 to 1.3 for a sole's polygon).  A positive
-        :math:`n_z` coefficient makes a torsion row an upper bound on :math:`n_z`.
+        the coordinates :math:`(n_c/\ell, f)`, with :math:`n_c = n - c\times f` the
+        moment about the vertices' mean :math:`c` and :math:`\ell` their RMS distance from
+        it (the polygon's own scale, whatever the sole origin): a torsion row over
+        :math:`\ell` is the distance [N] of a wrench from the face's plane in those
+        coordinates.  A support row over :math:`\ell` has length
+        :math:`\sqrt{1 + d_e^2/\ell^2}` there, :math:`d_e` the edge's distance from
+        :math:`c` (1.06 and 1.37 for the golfer's sole).  A positive :math:`n_z`
+        coefficient makes a torsion row an upper bound on :math:`n_z`.
     family : tuple of str
         Each row's family: ``"friction"``, ``"support"`` or ``"torsion"``.
     edge : (R,) ndarray of int
@@ -243,9 +246,10 @@ def _foot_rows(mu, vertices, inward, floor, facets):
 
     In order: compression :math:`-f_z \le -F_{\min}`; the :math:`N` friction faces; the
     :math:`V` support edges; the torsion faces of the contact-wrench cone, each of unit
-    length in the coordinates :math:`(n/\ell, f)` (:math:`\ell` the polygon's RMS vertex
-    distance from the vertices' mean; fewer for a polygon with fewer faces than the
-    batch's largest count: the rest are padding rows :math:`0 \le 0`).  With ``mu`` None
+    length in the coordinates :math:`(n_c/\ell, f)` (:math:`n_c` the moment about the
+    vertices' mean :math:`c`, :math:`\ell` their RMS distance from it; fewer for a
+    polygon with fewer faces than the batch's largest count: the rest are padding rows
+    :math:`0 \le 0`).  With ``mu`` None
     (friction without limit) only compression and support: the closure of the cone as
     :math:`\mu\to\infty`.
 
@@ -287,11 +291,14 @@ def _foot_rows(mu, vertices, inward, floor, facets):
         rows = which == d
         t = len(faces)
         face = faces[:, 0] + m[rows, None, None] * faces[:, 1]
-        # unit length with moments over the polygon's RMS vertex distance ell from c
-        centred = P[rows][0] - P[rows][0].mean(axis=0)
-        ell = np.sqrt(np.mean(np.sum(centred**2, axis=-1)))
+        # Unit length in (n_c / ell, f), n_c the moment about the vertices' mean c and ell
+        # their RMS distance from it (the polygon's own, whatever the sole origin): as
+        # h_n . n + h_f . f = h_n . n_c + (h_f + h_n x c) . f.
+        c = np.r_[P[rows][0].mean(axis=0), 0.0]
+        ell = np.sqrt(np.mean(np.sum((P[rows][0] - c[:2]) ** 2, axis=-1)))
+        about_c = face[..., 3:] + np.cross(face[..., :3], c)
         length = np.hypot(
-            np.linalg.norm(face[..., :3], axis=-1), np.linalg.norm(face[..., 3:], axis=-1) / ell
+            np.linalg.norm(face[..., :3], axis=-1), np.linalg.norm(about_c, axis=-1) / ell
         )
         G[rows, 1 + N + V : 1 + N + V + t] = face / length[..., None]
         family[rows, 1 + N + V : 1 + N + V + t] = 3
