@@ -74,12 +74,12 @@ class InfeasibleContactError(ValueError):
         The foot of the condition with the heaviest weight in the infeasibility
         certificate of ``sample``.
     family : str
-        Its kind: ``"normal"`` (compression), ``"friction"`` (a face of the friction
-        pyramid), ``"support"`` (an edge of the sole polygon) or ``"torsion"`` (the
-        bound on the free moment).
+        Its kind: ``"normal"`` (compression), or a face of the foot's contact-wrench
+        cone: ``"friction"`` (a face of the friction pyramid), ``"support"`` (an edge of
+        the sole polygon) or ``"torsion"`` (a bound on the free moment).
     edge : int
-        Which facet or polygon edge (0 for ``"normal"``; 0 or 1, the sign, for
-        ``"torsion"``).
+        Which pyramid face, polygon edge or torsion face (its index in
+        :func:`geomotion.contact.contact_wrench_cone`'s order); 0 for ``"normal"``.
     violation : float
         The least largest violation of the feet's conditions at ``sample``, N.
 

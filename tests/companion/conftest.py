@@ -176,6 +176,7 @@ def golf_ground(golf_swing):
     driven = models.drive_golfer(golfer, golf_swing.golfer, golf_swing.downswing, stride=4)
     resultant = models.ground_wrench(golfer, driven.q, driven.v, driven.a)
     friction = contact.least_friction(golfer.sole_poses(), resultant, golfer.sole_outline())
+    friction = friction.friction_coefficient
     return GolfGround(golfer, driven, resultant, friction)
 
 

@@ -225,8 +225,20 @@ def _level_feet(width=0.3):
 def test_least_friction_is_the_tangential_ratio_of_a_centred_load(ratio):
     """Level feet, the load through their midpoint: every foot may take the resultant's
     direction, so the least coefficient is |f_t|/f_z (over cos(pi/16) for the pyramid)."""
-    mu = contact.least_friction(_level_feet(), [0, 0, 0, ratio * 800.0, 0, 800.0], FOOT, rtol=1e-6)
-    assert mu * PYRAMID == pytest.approx(ratio, rel=2e-6)
+    least = contact.least_friction(
+        _level_feet(), [0, 0, 0, ratio * 800.0, 0, 800.0], FOOT, rtol=1e-6
+    )
+    assert least.friction_coefficient * PYRAMID == pytest.approx(ratio, rel=2e-6)
+    # The bracket: infeasible within rtol below, and a distribution at the answer that
+    # carries the resultant with every vertex force in the pyramid (checked here by a
+    # hand decomposition: each foot takes half, at its sole's centre).
+    assert (1 - 1e-6) * least.friction_coefficient <= least.infeasible_coefficient
+    assert least.infeasible_coefficient < least.friction_coefficient
+    np.testing.assert_allclose(
+        contact.foot_resultant(_level_feet(), least.wrench),
+        [0, 0, 0, ratio * 800.0, 0, 800.0],
+        atol=1e-6,
+    )
 
 
 def test_least_friction_agrees_with_load_share_range_on_either_side():
@@ -239,7 +251,7 @@ def test_least_friction_agrees_with_load_share_range_on_either_side():
     )
     for _ in range(4):
         wrench = np.r_[rng.normal(scale=[30.0, 30.0, 20.0]), rng.normal(scale=120.0, size=2), 700.0]
-        mu = float(contact.least_friction(T, wrench, FOOT, rtol=1e-4))
+        mu = float(contact.least_friction(T, wrench, FOOT, rtol=1e-4).friction_coefficient)
         assert np.isfinite(mu) and mu > 0
         above = contact.load_share_range(T, wrench, mu * (1 + 1e-3), FOOT)
         below = contact.load_share_range(T, wrench, mu * (1 - 1e-3), FOOT)
@@ -250,18 +262,23 @@ def test_least_friction_is_infinite_when_no_sharing_exists():
     T = _level_feet()
     pulling = [0, 0, 0, 10.0, 0, -800.0]  # the ground would have to pull
     beyond = [0, -800.0 * 0.5, 0, 0, 0, 800.0]  # centre of pressure 0.5 m ahead of the toes
-    mu = contact.least_friction(T, [pulling, beyond, [0, 0, 0, 0, 0, 800.0]], FOOT)
+    least = contact.least_friction(T, [pulling, beyond, [0, 0, 0, 0, 0, 800.0]], FOOT)
+    mu = least.friction_coefficient
     assert np.isinf(mu[0]) and np.isinf(mu[1])
     assert mu[2] == 0.0  # no tangential load, no friction needed
+    assert np.isnan(least.infeasible_coefficient).all()  # nothing refuted below
+    assert np.isnan(least.wrench[:2]).all() and np.isfinite(least.wrench[2]).all()
 
 
 def test_least_friction_batches_like_single_calls():
     T = _level_feet()
     wrenches = np.array([[0, 10.0, 0, 100.0, 50.0, 700.0], [5.0, 0, 0, -60.0, 0, 600.0]])
     batch = contact.least_friction(T, wrenches, FOOT)
-    assert batch.shape == (2,)
-    for w, mu in zip(wrenches, batch):
-        assert contact.least_friction(T, w, FOOT) == mu
+    assert batch.friction_coefficient.shape == (2,) and batch.wrench.shape == (2, 2, 6)
+    for k, w in enumerate(wrenches):
+        one = contact.least_friction(T, w, FOOT)
+        assert one.friction_coefficient == batch.friction_coefficient[k]
+        assert one.infeasible_coefficient == batch.infeasible_coefficient[k]
 
 
 @pytest.mark.parametrize(
@@ -286,6 +303,7 @@ def test_ground_reaction_figure_draws_its_data_and_refuses_mismatched_shapes(swi
     _, _, golfer, driven = swing
     R = models.ground_wrench(golfer, driven.q, driven.v, driven.a)
     friction = contact.least_friction(golfer.sole_poses(), R, golfer.sole_outline())
+    friction = friction.friction_coefficient
     fig = figures.ground_reaction_figure(
         golfer=golfer, driven=driven, resultant=R, friction=friction
     )

@@ -360,13 +360,16 @@ def test_the_feet_carry_the_centroidal_momentum_rate(swing, feet):
 
 
 def test_where_the_feet_cannot_carry_the_swing(swing, feet):
-    """The program refuses the samples a linear program on the same rows (without the
-    free-moment bound) finds no friction coefficient for; the first refusal comes in the
-    first tenth of the downswing, at a sole's edge (the centre of pressure would have to
-    leave the sole), not at the friction cones."""
+    """The program (DAQP on the contact-wrench cones' faces) certifies exactly the samples
+    whose least friction coefficient, by a linear program over the soles' corner forces
+    (HiGHS), is at most the program's (away from the bisection's 1e-3); the first refusal
+    comes in the first tenth of the downswing, at a sole's edge (the centre of pressure
+    would have to leave the sole), not at the friction cones."""
     golfer, _, _, down = swing
-    least = feet.least_friction
-    assert (least[feet.feasible] <= feet.friction_coefficient).all()
+    least, mu = feet.least_friction, feet.friction_coefficient
+    clear = np.abs(least - mu) > 1e-3 * mu
+    assert np.array_equal(feet.feasible[clear], least[clear] <= mu)
+    assert clear.sum() >= len(least) - 1
     unbounded = ~np.isfinite(least)
     assert not (unbounded & feet.feasible).any()
     assert not feet.feasible.all()

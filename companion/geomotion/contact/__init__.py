@@ -22,8 +22,12 @@ feet on the ground.  This module collects the small computations they need.
   :func:`foot_wrench_family` (every distribution of foot wrenches with that resultant:
   a particular one plus a basis of the :math:`6K - 6` indeterminate directions) and
   :func:`load_share_range` (the range of one foot's vertical load over the admissible
-  distributions, a linear program) and :func:`least_friction` (the least friction
-  coefficient with which any distribution is admissible).
+  distributions, a linear program), :func:`least_friction` (the least friction
+  coefficient with which any distribution is admissible) and :func:`least_violation` (by
+  how much every distribution misses the feet's conditions).
+* The exact conditions of a flat foot -- :func:`contact_wrench_cone` (the wrenches a
+  convex sole polygon can transmit with friction at every point: forces at its vertices
+  in the friction pyramid, in face form, after Caron, Pham and Nakamura 2015).
 * Whole-body inverse dynamics on planted feet -- :func:`contact_inverse_dynamics` (the
   joint torques and foot wrenches of a given motion: a quadratic program per sample,
   solved by DAQP and certified, or the conditions in conflict where none is admissible).
@@ -77,7 +81,14 @@ from .measures import (
     scaled_singular_values,
     twist_row_scale,
 )
-from .sharing import LoadShareRange, least_friction, load_share_range
+from .sharing import (
+    LeastFriction,
+    LoadShareRange,
+    least_friction,
+    least_violation,
+    load_share_range,
+)
+from .wrench_cone import ContactWrenchCone, contact_wrench_cone
 
 __all__ = [
     "CONVENTIONS",
@@ -104,7 +115,11 @@ __all__ = [
     "foot_wrench_family",
     "LoadShareRange",
     "load_share_range",
+    "LeastFriction",
     "least_friction",
+    "least_violation",
+    "ContactWrenchCone",
+    "contact_wrench_cone",
     "ContactInverseDynamics",
     "contact_inverse_dynamics",
 ]

@@ -186,7 +186,8 @@ def foot_contacts(
     :math:`\|(F_x, F_y)\| \le \mu F_z`, centre of pressure in the sole's convex support
     polygon.  The stance is ``feasible`` when every foot is.  As for a single contact,
     a torsional friction limit on the free moment, slip history and deformation are not
-    checked.
+    checked (the exact conditions of a flat sole, the free moment's limit with them, are
+    :func:`contact_wrench_cone`'s).
 
     An unloaded foot (a foot in swing, or one that the model leaves at zero load) is
     reported, not refused: NaN centre of pressure and free moment, ``loaded`` and

@@ -285,7 +285,8 @@ def contact_feasibility(
     * friction: :math:`\|(F_x, F_y)\| \le \mu F_z`;
     * support: the centre of pressure :math:`(-M_y, M_x)/F_z` lies in the convex polygon.
 
-    It does not check a torsional friction limit on the free moment, slip history or
+    It does not check a torsional friction limit on the free moment (the exact conditions
+    of a flat sole with it are :func:`contact_wrench_cone`'s), slip history or
     deformation.  An unloaded wrench (a foot in swing) is reported, not refused: its
     margins are defined and ``compressive`` is False, single or batched, so a time
     series is checked sample by sample as :func:`center_of_pressure` reports it.

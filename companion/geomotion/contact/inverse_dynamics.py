@@ -16,8 +16,8 @@ centroidal momentum minus the weight, :func:`geomotion.models.ground_wrench`).  
 feet share it, and with it the torques, is chosen by a quadratic program
 (:func:`contact_inverse_dynamics`), the task-space inverse-dynamics formulation of
 humanoid control with the motion given.  Sole frames, wrenches and polygons follow
-:mod:`geomotion.contact.feet`; the admissibility rows are those of
-:mod:`geomotion.contact.sharing`.
+:mod:`geomotion.contact.feet`; the admissibility rows are each foot's contact-wrench cone
+(:mod:`geomotion.contact.wrench_cone`), as in :mod:`geomotion.contact.sharing`.
 """
 
 import math
@@ -29,7 +29,8 @@ from .. import _qp, _validate, spatial, tree
 from ..errors import ConvergenceError, InfeasibleContactError
 from .feet import _sole_and_world
 from .ground import _convex_polygon, _noise_floor
-from .sharing import _LP_OPTIMAL, _foot_inequalities, _highs, _row_family
+from .sharing import _LP_OPTIMAL, _highs
+from .wrench_cone import FAMILIES, _foot_rows
 
 
 @dataclass(frozen=True)
@@ -67,9 +68,10 @@ class ContactInverseDynamics:
         does in that row (dimensionless: each row in its own unit; the second part
         keeps a row whose terms all vanish, but for rounding, from counting it).
     violation : (...) ndarray
-        Certificate: the largest violation of a foot's condition (compression, friction
-        facet, support edge), in N (a support row, a moment, over :math:`\ell_k`),
-        relative to the load scale :math:`W`; 0 if none.
+        Certificate: the largest violation of a foot's condition (compression, or a face
+        of its contact-wrench cone: friction, support, torsion), in N (a support or
+        torsion row, a moment, over :math:`\ell_k`), relative to the load scale :math:`W`;
+        0 if none.
     kkt_residual : (...) ndarray
         Certificate, on DAQP's scaled program (dimensionless unknowns and rows of unit
         length, so that norms mix no units): the largest of the stationarity residual
@@ -109,7 +111,6 @@ def contact_inverse_dynamics(
     closures=(),
     min_normal_force=0.0,
     cone_facets=16,
-    torsion=True,
     up=(0.0, 0.0, 1.0),
     rtol=1e-9,
 ):
@@ -137,27 +138,20 @@ def contact_inverse_dynamics(
     \big[J_1^T\ \cdots\ J_g^T\big]_{0:6}\,x`, which fix the contact wrenches' resultant.
 
     **Inequalities**, per foot in sole axes (:func:`load_share_range`'s rows):
-    :math:`f_z \ge F_{\min}`; the friction pyramid of :math:`N` = ``cone_facets`` faces
-    :math:`\cos\alpha_j f_x + \sin\alpha_j f_y \le \mu\cos(\pi/N) f_z`,
-    :math:`\alpha_j = 2\pi j/N`, inscribed in the Coulomb cone (its edges lie on the
-    cone: an admissible answer is admissible for the cone); and the centre of pressure in
-    the convex sole polygon, :math:`n_e\cdot((-n_y, n_x) - f_zp_e) \ge 0` per edge
-    :math:`e` (inward normal :math:`n_e`, vertex :math:`p_e`).  With ``torsion`` (the
-    default), also a bound on the free moment about the sole's centre :math:`c_k` (the
-    mean of its polygon's vertices),
-
-    .. math:: |n_z - c_xf_y + c_yf_x| \le \mu R_kf_z,
-
-    with :math:`R_k` the polygon's largest vertex distance from :math:`c_k`: a *necessary*
-    condition (no traction exceeds :math:`\mu` times its pressure, and none acts farther
-    than :math:`R_k` from :math:`c_k`), so it never excludes an admissible wrench.  The
-    exact yaw bound of a surface contact, the contact-wrench cone (closed form for a
-    rectangle: Caron, Pham and Nakamura 2015), is tighter and is *not* implemented: the
-    free moment of an answer is bounded, not certified admissible.  Without the bound the
-    free moments are limited only by the objective, and feet whose sole normals are not
-    parallel (by a closure residual of 1e-4 rad, say) can turn two huge opposite free
-    moments into a moment about a horizontal axis; ``torsion=False`` gives the rows of
-    :func:`load_share_range` and :func:`least_friction`, whose feasibility they share.
+    :math:`f_z \ge F_{\min}`, and the sole wrench in its contact-wrench cone,
+    :math:`H_kw_k \le 0` (:func:`contact_wrench_cone`): exactly the wrenches of forces at
+    the sole polygon's vertices, each in the friction pyramid of :math:`N` =
+    ``cone_facets`` faces inscribed in the Coulomb cone, :math:`\cos\alpha_j\varphi_x +
+    \sin\alpha_j\varphi_y \le \mu\cos(\pi/N)\varphi_z`, :math:`\alpha_j = 2\pi j/N`
+    (its edges lie on the cone: an admissible answer is admissible for the cone).  Its
+    rows are the pyramid on the foot's force, the centre of pressure in the convex
+    polygon, :math:`n_e\cdot((-n_y, n_x) - f_zp_e) \ge 0` per edge :math:`e` (inward
+    normal :math:`n_e`, vertex :math:`p_e`), and the torsion faces, which bound the free
+    moment as a function of the rest of the wrench (Caron, Pham and Nakamura 2015, in
+    closed form for a rectangle and four faces).  For a rigid flat sole with pointwise
+    Coulomb friction linearised by the pyramid the rows are necessary and sufficient: a
+    certified answer is a wrench some distribution of pressure and traction over the
+    sole produces.
 
     **Objective** (with the factor 1/2 of the book's costs),
 
@@ -180,15 +174,21 @@ def contact_inverse_dynamics(
 
     **No admissible loads**: where DAQP finds the rows incompatible, the first such
     sample is diagnosed by a phase-1 linear program (HiGHS): the least largest violation
-    :math:`t` [N] of the feet's conditions subject to the equalities (support rows
-    divided by :math:`\ell_k`), whose dual weights name the conditions in conflict, and
-    :class:`geomotion.errors.InfeasibleContactError` is raised: it names that sample,
+    :math:`t` [N] of the feet's conditions subject to the equalities (support and torsion
+    rows divided by :math:`\ell_k`), whose dual weights name the conditions in conflict,
+    and :class:`geomotion.errors.InfeasibleContactError` is raised: it names that sample,
     every infeasible sample, and the foot, family (``"normal"``, ``"friction"``,
-    ``"support"``, ``"torsion"``) and edge (facet :math:`j`, polygon edge :math:`e` from
-    vertex :math:`e` to :math:`e + 1`, or 0/1 for the torsion bound's sign) of the
-    heaviest weight.  No answer is returned for an infeasible motion: an error rather than
-    a status flag, as the API convention asks (no answer that is not one; a batch's error
-    names its element).
+    ``"support"``, ``"torsion"``) and edge (pyramid face :math:`j`, polygon edge :math:`e`
+    from vertex :math:`e` to :math:`e + 1`, or the torsion face's index in
+    :func:`contact_wrench_cone`'s order) of the heaviest weight.  The weights are those of
+    the same program without the torsion faces where that one is infeasible too (the
+    force's pyramid, the centre of pressure or compression conflict by themselves; at
+    such a limit the torsion faces through the same vertex forces are active as well, and
+    the duals could put the weight on either), so that ``"torsion"`` is named only where
+    the free moment's limit is what no sharing can meet, and then it is (the heaviest
+    torsion face).  No answer is returned
+    for an infeasible motion: an error rather than a status flag, as the API convention
+    asks (no answer that is not one; a batch's error names its element).
 
     Parameters
     ----------
@@ -224,8 +224,6 @@ def contact_inverse_dynamics(
         :math:`F_{\min} \ge 0` [N], the least normal load of every foot (default 0).
     cone_facets : int
         Faces :math:`N \ge 3` of the friction pyramid (default 16).
-    torsion : bool
-        Whether to bound the free moments (see above; default True).
     up : (3,) array_like
         Upward direction in world axes for ``vertical_force`` (normalized; default +z).
     rtol : float
@@ -242,8 +240,8 @@ def contact_inverse_dynamics(
     ------
     TypeError
         If ``model`` is not a Tree, ``contacts`` or ``closures`` is not a sequence of
-        the kind above, a body index or ``cone_facets`` is not an integer, ``torsion``
-        is not a bool, or an array argument is ``None``.
+        the kind above, a body index or ``cone_facets`` is not an integer, or an array
+        argument is ``None``.
     ValueError
         If body 0 is not a free flyer, a body index is out of range, a pose is not
         rigid, a shape is wrong or batches do not broadcast, ``strength``,
@@ -287,8 +285,6 @@ def contact_inverse_dynamics(
     u = _validate.vector(up, "up", 3)
     if not np.linalg.norm(u) > 0:
         raise ValueError(f"up: expected a non-zero direction, got {u!r}")
-    if not isinstance(torsion, (bool, np.bool_)):
-        raise TypeError(f"torsion: expected True or False, got {torsion!r}")
     rtol = _scalar(rtol, "rtol", _validate.positive)
     if not rtol < 1:
         raise ValueError(f"rtol: expected a value in (0, 1), got {rtol}")
@@ -314,9 +310,7 @@ def contact_inverse_dynamics(
     V = vertices.shape[-2]
     verts, normals = flat(vertices, (K, V, 2)), flat(inward, (K, V, 2))
     mu = flat(per_foot["friction_coefficient"], (K,))
-    G_foot, h_foot = _foot_inequalities(mu, verts, normals, floor, facets)
-    if torsion:
-        G_foot, h_foot = _with_torsion(G_foot, h_foot, mu, verts)
+    G_foot, h_foot, family, edge = _foot_rows(mu, verts, normals, floor, facets)
     program = _Program(
         np.swapaxes(np.concatenate(J, axis=-2), -1, -2),  # (n, nv, 6K + c)
         flat(r, (model.nv,)),
@@ -350,7 +344,7 @@ def contact_inverse_dynamics(
                 suggestion="loads and lengths in consistent units",
             )
     if infeasible:
-        raise _diagnosis(program, infeasible, where, facets, V, W, rtol)
+        raise _diagnosis(program, infeasible, where, (family, edge), facets, V, W, rtol)
     x, *certificate = program.certificate(W)
     worst = np.max(np.stack(certificate), axis=0)
     if np.any(worst > rtol):
@@ -481,22 +475,6 @@ def _sole_lengths(vertices, length_scale):
     return np.sqrt(np.mean(np.sum(centred**2, axis=-1), axis=-1))
 
 
-def _with_torsion(G, h, mu, vertices):
-    r"""The rows of :func:`_foot_inequalities` followed by the two torsion rows
-    :math:`\pm(n_z - c_xf_y + c_yf_x) \le \mu R f_z` of each foot (the free moment about
-    the polygon's centre :math:`c`, :math:`R` its largest vertex distance from it)."""
-    c = vertices.mean(axis=-2)
-    radius = np.linalg.norm(vertices - c[..., None, :], axis=-1).max(axis=-1)
-    rows = np.zeros(G.shape[:-2] + (2, 6))
-    for side, sign in enumerate((1.0, -1.0)):
-        rows[..., side, 2] = sign
-        rows[..., side, 3], rows[..., side, 4] = sign * c[..., 1], -sign * c[..., 0]
-        rows[..., side, 5] = -mu * radius
-    return np.concatenate([G, rows], axis=-2), np.concatenate(
-        [h, np.zeros(h.shape[:-1] + (2,))], -1
-    )
-
-
 # ---------------------------------------------------------------------------
 # The programs
 # ---------------------------------------------------------------------------
@@ -601,25 +579,25 @@ class _Program:
         )
         return x, equation, violation, kkt
 
-    def least_violation(self, i, rtol):
+    def least_violation(self, i, rtol, rows):
         """Phase 1 on sample i: min t s.t. the equalities and every condition row (in N)
-        <= t.  Returns t [N] and the dual weight of each condition row (summing to 1).
+        that ``rows`` (a mask) selects <= t.  Returns t [N] and the dual weight of each
+        condition row (summing to 1; 0 for the rows left out).
 
-        Unknowns that no condition bounds (the free moments, closure multipliers) are
-        eliminated first, with the part of the equalities they can meet: left in, they
-        let the program trade rounding for violation along an unbounded direction (two
-        opposite free moments of 1e11 N m).
+        Unknowns that no condition bounds (the closure multipliers) are eliminated first,
+        with the part of the equalities they can meet: left in, they let the program trade
+        rounding for violation along an unbounded direction.
         """
         KR = self.K * self.R
         G, A, b = (
-            self.G[i] * self.d[i] / self.row_unit[i][:, None],
+            (self.G[i] * self.d[i] / self.row_unit[i][:, None])[rows],
             self.C[i, KR:],
             self.b_max[i, KR:],
         )
         free = ~np.any(G != 0, axis=0)
         U, s, _ = np.linalg.svd(A[:, free])
         keep = U[:, np.sum(s > rtol * s.max(initial=0.0)) :]  # the rows the free ones miss
-        A_ub = np.hstack([G[:, ~free], -np.ones((KR, 1))])
+        A_ub = np.hstack([G[:, ~free], -np.ones((len(G), 1))])
         A_eq = np.hstack([keep.T @ A[:, ~free], np.zeros((keep.shape[1], 1))])
         objective = np.r_[np.zeros(A_ub.shape[1] - 1), 1.0]
         lp = _highs(
@@ -627,7 +605,7 @@ class _Program:
             A_eq,
             keep.T @ b,
             A_ub,
-            self.h[i] / self.row_unit[i],
+            (self.h[i] / self.row_unit[i])[rows],
             "contact_inverse_dynamics",
         )
         if lp.status != _LP_OPTIMAL:
@@ -638,7 +616,9 @@ class _Program:
                 iterations=int(getattr(lp, "nit", 0)),
                 suggestion="loads and lengths in consistent units",
             )
-        return float(lp.x[-1]), -lp.ineqlin.marginals
+        weights = np.zeros(KR)
+        weights[rows] = -lp.ineqlin.marginals
+        return float(lp.x[-1]), weights
 
 
 def _ratio(values, scale):
@@ -655,10 +635,12 @@ _WEIGHT_FLOOR = 1e-6
 _LISTED = 8
 
 
-def _diagnosis(program, infeasible, where, facets, V, W, rtol):
-    """The error for the first infeasible sample, from its phase-1 program."""
+def _diagnosis(program, infeasible, where, labels, facets, V, W, rtol):
+    """The error for the first infeasible sample, from its phase-1 program; ``labels``
+    holds each row's family code and index in its family, (n, K, R) each."""
     i = infeasible[0]
-    t, weights = program.least_violation(i, rtol)
+    family_of = labels[0][i].reshape(-1)  # codes of FAMILIES, -1 for padding
+    t, weights = program.least_violation(i, rtol, family_of >= 0)
     if not t > rtol * W:
         return ConvergenceError(
             f"contact_inverse_dynamics: DAQP found no admissible loads at sample {where(i)}, "
@@ -666,28 +648,43 @@ def _diagnosis(program, infeasible, where, facets, V, W, rtol):
             residual=t,
             tolerance=rtol * W,
             iterations=int(program.iterations[i]),
-            suggestion="torsion=True (free moments without a bound, on soles that are not "
-            "parallel, carry any moment), or a min_normal_force away from a load the motion "
-            "needs exactly",
+            suggestion="a min_normal_force away from a load the motion needs exactly, or "
+            "loads and lengths in consistent units",
         )
+    # Name the conditions without the torsion faces if those alone conflict (the pyramid
+    # on the force, the centre of pressure, compression); the torsion faces only when
+    # they are what makes the rows incompatible.  (At a friction or support limit the
+    # torsion faces through the same vertex forces are active too, and the phase-1
+    # program's duals may put the weight on either.)
+    t_base, base = program.least_violation(i, rtol, (family_of >= 0) & (family_of != 3))
+    torsion_decides = not t_base > rtol * W
+    if not torsion_decides:
+        weights = base
     rows = []
     for j in np.argsort(-weights):
         if not weights[j] > _WEIGHT_FLOOR:
             break
-        foot, (family, edge) = j // program.R, _family(j % program.R, facets, V)
-        rows.append((foot, family, edge, weights[j]))
-    foot, family, edge, _ = rows[0]
+        foot, row = divmod(j, program.R)
+        family = FAMILIES[labels[0][i, foot, row]]
+        upper = program.G[i, j, 6 * foot + 2] > 0  # a torsion face bounding n_z above
+        rows.append((foot, family, labels[1][i, foot, row], weights[j], upper))
+    # the condition named: the heaviest, a torsion face where those decide
+    foot, family, edge, _, _ = next(
+        (r for r in rows if r[1] == "torsion" or not torsion_decides), rows[0]
+    )
     listing = "; ".join(
-        f"foot {k} {_describe(kind, e, facets, V)} (weight {weight:.3g})"
-        for k, kind, e, weight in rows
+        f"foot {k} {_describe(kind, e, upper, facets, V)} (weight {weight:.3g})"
+        for k, kind, e, weight, upper in rows
     )
     others = ", ".join(str(where(j)) for j in infeasible[:_LISTED])
     others += ", ..." if len(infeasible) > _LISTED else ""
     return InfeasibleContactError(
         f"contact_inverse_dynamics: no admissible contact loads at sample {where(i)} "
         f"({len(infeasible)} infeasible: {others}); the least largest violation of the "
-        f"feet's conditions is {t:.4g} N (support rows over the sole length), with the "
-        f"conditions in conflict weighted by the phase-1 program's duals: {listing}",
+        f"feet's conditions is {t:.4g} N (moment rows over the sole length; "
+        f"{max(t_base, 0.0):.4g} N without the torsion faces), with the conditions in "
+        f"conflict weighted by the phase-1 program's duals"
+        f"{' (the torsion faces decide)' if torsion_decides else ''}: {listing}",
         sample=where(i),
         samples=tuple(where(j) for j in infeasible),
         foot=int(foot),
@@ -697,16 +694,12 @@ def _diagnosis(program, infeasible, where, facets, V, W, rtol):
     )
 
 
-def _family(row, facets, V):
-    """Which condition a foot's row is: those of :func:`_row_family`, then ``torsion``."""
-    if row < 1 + facets + V:
-        return _row_family(row, facets)
-    return "torsion", row - 1 - facets - V
-
-
-def _describe(family, edge, facets, V):
+def _describe(family, edge, upper, facets, V):
     if family == "torsion":
-        return f"torsion bound {'+-'[edge]}n_z <= mu f_z R (the free moment about the centre)"
+        return (
+            f"torsion face {edge} (the contact-wrench cone's {'upper' if upper else 'lower'} "
+            f"bound on the moment n_z about the sole normal)"
+        )
     if family == "normal":
         return "normal load (f_z >= min_normal_force)"
     if family == "friction":

@@ -1,15 +1,15 @@
 r"""Sharing a resultant between planted feet: the admissible distributions as linear programs.
 
 Among the distributions of :func:`geomotion.contact.foot_wrench_family` (every set of
-foot wrenches with one resultant), the *admissible* ones keep every foot compressive,
-its centre of pressure on its sole and its force inside the (inscribed pyramid of its)
-friction cone: a convex polyhedron, on which :func:`load_share_range` bounds one foot's
-vertical load and :func:`least_friction` finds the least friction coefficient with which
-the polyhedron is not empty.  Sole frames, wrenches and polygons follow
-:mod:`geomotion.contact.feet`.
+foot wrenches with one resultant), the *admissible* ones keep every foot's wrench in its
+contact-wrench cone (:func:`geomotion.contact.contact_wrench_cone`: forces at the sole's
+vertices, each in the friction pyramid inscribed in the Coulomb cone) and its normal load
+at least :math:`F_{\min}`: a convex polyhedron, on which :func:`load_share_range` bounds
+one foot's vertical load, :func:`least_friction` finds the least friction coefficient with
+which the polyhedron is not empty and :func:`least_violation` measures by how much it is
+empty.  Sole frames, wrenches and polygons follow :mod:`geomotion.contact.feet`.
 """
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +19,7 @@ from .. import _validate
 from ..errors import ConvergenceError
 from .feet import _length_scale, _per_foot, _point, _resultant_map, _sole_poses
 from .ground import _convex_polygon, _noise_floor
+from .wrench_cone import _foot_rows, _pyramid, _vertex_map
 
 
 @dataclass(frozen=True)
@@ -75,43 +76,6 @@ def _highs(objective, A_eq, b_eq, A_ub, b_ub, caller):
     return lp
 
 
-def _foot_inequalities(mu, vertices, inward, floor, facets):
-    """Rows G (..., R, 6), h (..., R) of G w <= h for sole wrenches w = (n, f).
-
-    Compression, the inscribed friction pyramid (none if ``mu`` is None: friction without
-    limit) and the support polygon, all linear in w, in that order (1 + N + V rows, see
-    :func:`_row_family`).  Leading axes of ``mu`` (...) and of ``vertices``, ``inward``
-    (..., V, 2) broadcast.
-    """
-    batch = np.broadcast_shapes(np.shape(mu) if mu is not None else (), vertices.shape[:-2])
-    compression = np.broadcast_to(np.array([0, 0, 0, 0, 0, -1.0]), batch + (1, 6))
-    blocks, bounds = [compression], [np.full(batch + (1,), -floor)]  # -f_z <= -F_min
-    if mu is not None:  # cos(a) f_x + sin(a) f_y - mu cos(pi/N) f_z <= 0
-        angles = 2 * math.pi * np.arange(facets) / facets
-        friction = np.zeros(batch + (facets, 6))
-        friction[..., 3], friction[..., 4] = np.cos(angles), np.sin(angles)
-        friction[..., 5] = -np.asarray(mu)[..., None] * math.cos(math.pi / facets)
-        blocks.append(friction)
-        bounds.append(np.zeros(batch + (facets,)))
-    # -n_e . ((-M_y, M_x) - f_z p_e) <= 0
-    support = np.zeros(batch + vertices.shape[-2:-1] + (6,))
-    support[..., 0], support[..., 1] = -inward[..., 1], inward[..., 0]
-    support[..., 5] = np.einsum("...j,...j->...", inward, vertices)
-    blocks.append(support)
-    bounds.append(np.zeros(support.shape[:-1]))
-    return np.concatenate(blocks, axis=-2), np.concatenate(bounds, axis=-1)
-
-
-def _row_family(row, facets):
-    """Which condition row ``row`` of :func:`_foot_inequalities` (with friction rows) is:
-    ``("normal", 0)``, ``("friction", facet j)`` or ``("support", edge e)``."""
-    if row == 0:
-        return "normal", 0
-    if row <= facets:
-        return "friction", row - 1
-    return "support", row - 1 - facets
-
-
 def load_share_range(
     T_WS,
     resultant,
@@ -127,23 +91,25 @@ def load_share_range(
     r"""Range of one foot's vertical load over every admissible way to share a resultant.
 
     Among the distributions of :func:`foot_wrench_family` (:math:`Aw = \mathcal F_P`),
-    the admissible ones satisfy, for every foot in its sole axes, :math:`f_z \ge
-    F_{\min}`, the friction cone and the support polygon.  The cone is replaced by the
-    inscribed pyramid of ``cone_facets`` = :math:`N` faces,
-
-    .. math:: \cos\alpha_j f_x + \sin\alpha_j f_y \le \mu\cos(\pi/N) f_z,\qquad
-              \alpha_j = 2\pi j/N,
-
-    (its edges lie on the cone, so an admissible answer is admissible for the true cone
-    too, while a tangential load between :math:`\mu\cos(\pi/N)f_z` and :math:`\mu f_z`
-    can be called inadmissible: 1.9 % of :math:`\mu` at the default 16 faces; the range
-    returned is that of the pyramid-admissible set, inside the true one).  The
-    polygon condition :math:`n_e\cdot((-M_y, M_x) - f_z p_e) \ge 0` is linear and exact.
-    The set is then a convex polyhedron, and the least and largest upward force of foot
-    :math:`k`, :math:`u\cdot R_kf_k`, are two linear programs (HiGHS, through
-    ``scipy.optimize.linprog``, on variables scaled by the load and by the feet's
-    length scale of :func:`foot_wrench_family`).  The free moment (torsional friction) is
-    not limited.
+    the admissible ones keep, for every foot in its sole axes, :math:`f_z \ge F_{\min}`
+    and the sole wrench in its contact-wrench cone :math:`H_kw_k \le 0`
+    (:func:`contact_wrench_cone`: the sums of forces at the sole's vertices, each in the
+    pyramid of ``cone_facets`` = :math:`N` faces inscribed in the Coulomb cone,
+    :math:`\cos\alpha_j\varphi_x + \sin\alpha_j\varphi_y \le \mu\cos(\pi/N)\varphi_z`,
+    :math:`\alpha_j = 2\pi j/N`).  Its rows are the pyramid on the foot's force, the
+    centre of pressure in the polygon, :math:`n_e\cdot((-M_y, M_x) - f_z p_e) \ge 0`, and
+    the bounds on the free moment that the two leave (torsion).  The pyramid's edges lie on
+    the Coulomb cone, so an admissible answer is admissible for the true cone too, while a
+    tangential load between :math:`\mu\cos(\pi/N)f_z` and :math:`\mu f_z` can be called
+    inadmissible (1.9 % of :math:`\mu` at the default 16 faces; the range returned is that
+    of the pyramid-admissible set, inside the true one).  The set is a convex polyhedron,
+    and the least and largest upward force of foot :math:`k`, :math:`u\cdot R_kf_k`, are
+    two linear programs (HiGHS, through ``scipy.optimize.linprog``) whose unknowns are the
+    forces at every sole's vertices, each in the pyramid, scaled by the load: the cone's
+    definition, exact for any number of faces (the cone's face form, used by
+    :func:`contact_inverse_dynamics` and :func:`least_violation`, grows with :math:`N^2`).
+    A distribution attaining a bound is checked against the resultant and the pyramid
+    rows before it is returned.
 
     An empty set (no admissible sharing: the resultant needs more friction than the
     feet have, or its centre of pressure lies outside the feet's support) is reported,
@@ -263,6 +229,33 @@ def load_share_range(
     )
 
 
+@dataclass(frozen=True)
+class LeastFriction:
+    r"""Result of :func:`least_friction`, read by name (it does not unpack).
+
+    Attributes
+    ----------
+    friction_coefficient : (...) ndarray or numpy.float64
+        The least coefficient found with which a distribution is admissible,
+        dimensionless: at most ``rtol`` times itself above the least; 0 where no
+        tangential load or free moment is needed, ``inf`` where no coefficient up to
+        ``max_friction`` is enough.
+    infeasible_coefficient : (...) ndarray or numpy.float64
+        The largest coefficient found with which no distribution is admissible (the
+        bisection's lower end), at least ``(1 - rtol) * friction_coefficient``;
+        ``max_friction`` where that is not enough, NaN where the least is 0 or where no
+        distribution exists even with friction without limit.
+    wrench : (..., K, 6) ndarray
+        A distribution admissible at ``friction_coefficient``: sole wrenches about the
+        sole origins in sole axes [N m, N], checked against the resultant and every
+        foot's rows before they are returned; NaN where the coefficient is ``inf``.
+    """
+
+    friction_coefficient: np.ndarray
+    infeasible_coefficient: np.ndarray
+    wrench: np.ndarray
+
+
 def least_friction(
     T_WS,
     resultant,
@@ -278,17 +271,24 @@ def least_friction(
 
     The smallest :math:`\mu` (the same for every foot) for which some distribution of
     :func:`foot_wrench_family` satisfies every foot's conditions of
-    :func:`load_share_range` (compression, the inscribed friction pyramid of
-    ``cone_facets`` faces, the support polygon): the friction the stance needs, found
-    without assuming a friction coefficient.  Feasibility grows with :math:`\mu`, so
-    it is found by bisection on linear-program feasibility (HiGHS), to ``rtol``; the
-    value returned is feasible (at most ``rtol`` above the least).  With the pyramid,
-    the least :math:`\mu` of the true cone is at most :math:`1/\cos(\pi/N)` times
-    smaller (1.9 % at the default 16 faces).
+    :func:`load_share_range`: :math:`f_z \ge F_{\min}` and the sole wrench in its
+    contact-wrench cone (:func:`contact_wrench_cone`), which limits the tangential force
+    and the free moment together.  It is the friction the stance needs, found without
+    assuming a friction coefficient.  The cone grows with :math:`\mu` (its generators are
+    forces at the vertices in a pyramid that grows with :math:`\mu`), so feasibility is
+    monotone and the least is found by bisection on linear-program feasibility (HiGHS,
+    over the forces at the soles' vertices, as :func:`load_share_range`), to ``rtol``:
+    the answer is certified by a distribution admissible at it (``wrench``, checked) and
+    by HiGHS's verdict of infeasibility at ``infeasible_coefficient``, at most ``rtol``
+    times the answer below it.  It is not one linear program: the pyramid's rows
+    :math:`\mu\cos(\pi/N)\varphi_z` are bilinear in :math:`\mu` and the vertex forces
+    :math:`\varphi`.  With the pyramid, the least
+    :math:`\mu` of the true cone is at most :math:`1/\cos(\pi/N)` times smaller (1.9 % at
+    the default 16 faces).
 
     Where no distribution exists even with friction without limit (a foot would have to
     pull, or the resultant's centre of pressure lies beyond what the soles support), or
-    only above ``max_friction``, the result is ``inf``: the stance cannot carry the
+    only above ``max_friction``, the coefficient is ``inf``: the stance cannot carry the
     resultant, whatever the shoes.
 
     Parameters
@@ -312,9 +312,9 @@ def least_friction(
 
     Returns
     -------
-    (...) ndarray or numpy.float64
-        The least coefficient, dimensionless; ``inf`` where no coefficient up to
-        ``max_friction`` lets the feet carry the resultant.
+    LeastFriction
+        ``friction_coefficient`` (...), ``infeasible_coefficient`` (...) and an
+        admissible distribution ``wrench`` (..., K, 6).
 
     Raises
     ------
@@ -325,12 +325,13 @@ def least_friction(
         If ``cone_facets`` is not an integer, or an array argument is ``None`` or holds
         ``None``.
     geomotion.ConvergenceError
-        If HiGHS stops without an answer on a problem it did not find infeasible.
+        If HiGHS stops without an answer on a problem it did not find infeasible, or its
+        admissible distribution fails the check.
 
     Notes
     -----
     **Batches**: leading axes broadcast, and each batch element takes some twenty linear
-    programs (about a millisecond each).
+    programs (a few milliseconds each).
 
     Examples
     --------
@@ -342,9 +343,11 @@ def least_friction(
     >>> from geomotion import contact, spatial
     >>> T_WS = np.stack([spatial.pose(np.eye(3), [0.0, y, 0.0]) for y in (0.15, -0.15)])
     >>> foot = [[-0.125, -0.05], [0.125, -0.05], [0.125, 0.05], [-0.125, 0.05]]
-    >>> mu = contact.least_friction(T_WS, [0, 0, 0, 200.0, 0, 800.0], foot)
-    >>> round(float(mu * np.cos(np.pi / 16)), 3)
+    >>> least = contact.least_friction(T_WS, [0, 0, 0, 200.0, 0, 800.0], foot)
+    >>> round(float(least.friction_coefficient * np.cos(np.pi / 16)), 3)
     0.25
+    >>> bool(least.infeasible_coefficient < least.friction_coefficient)
+    True
     """
     T = _sole_poses(T_WS)
     K = T.shape[-3]
@@ -366,77 +369,306 @@ def least_friction(
     vertices = np.broadcast_to(vertices, batch + (K,) + vertices.shape[-2:])
     inward = np.broadcast_to(inward, batch + (K,) + inward.shape[-2:])
     r = np.broadcast_to(r, batch + (6,))
-    least = np.full(batch, np.inf)
+    least, below = np.full(batch, np.inf), np.full(batch, np.nan)
+    wrench = np.full(batch + (K, 6), np.nan)
     for index in np.ndindex(*batch):
 
         def admissible(mu, i=index):
+            """A checked admissible distribution at mu (None: no limit), or None."""
             coefficients = None if mu is None else np.full(K, mu)
-            program = _stance_program(
-                A[i], r[i], coefficients, vertices[i], inward[i], floor, facets, float(L[i])
+            stance = _Stance(
+                A[i],
+                r[i],
+                coefficients,
+                vertices[i],
+                inward[i],
+                floor,
+                facets,
+                float(L[i]),
+                faces=False,
             )
-            return _has_solution(*program[:4])
+            A_ub, b_ub = stance.inequalities(stance.L)
+            lp = _highs(
+                np.zeros(A_ub.shape[1]), stance.A_eq, stance.b_eq, A_ub, b_ub, "least_friction"
+            )
+            return None if lp.status == _LP_INFEASIBLE else stance.checked(lp.x, "least_friction")
 
-        least[index] = _bisect_friction(admissible, rtol, top)
-    return np.asarray(least)[()]
+        least[index], below[index], wrench[index] = _bisect_friction(admissible, rtol, top, K)
+    return LeastFriction(
+        friction_coefficient=np.asarray(least)[()],
+        infeasible_coefficient=np.asarray(below)[()],
+        wrench=wrench,
+    )
 
 
-def _has_solution(A_eq, b_eq, A_ub, b_ub):
-    """Whether the scaled rows admit a point (a zero-objective HiGHS program)."""
-    lp = _highs(np.zeros(A_eq.shape[1]), A_eq, b_eq, A_ub, b_ub, "least_friction")
-    return lp.status != _LP_INFEASIBLE
-
-
-def _bisect_friction(admissible, rtol, top):
-    """Least mu in (0, top] with ``admissible(mu)`` (monotone), to ``rtol``; inf if none."""
-    if not admissible(None):  # not even with friction without limit
-        return np.inf
-    if admissible(0.0):  # no tangential load needed
-        return 0.0
-    high = 1.0
-    while not admissible(high):
+def _bisect_friction(admissible, rtol, top, K):
+    """Least mu in [0, top] with ``admissible(mu)`` (monotone), to ``rtol``: (mu, the largest
+    mu found inadmissible, the distribution at mu); (inf, top or NaN, NaN) if none."""
+    nothing = np.full((K, 6), np.nan)
+    if admissible(None) is None:  # not even with friction without limit
+        return np.inf, np.nan, nothing
+    found = admissible(0.0)
+    if found is not None:  # no tangential load needed
+        return 0.0, np.nan, found
+    low, high = 0.0, min(1.0, top)
+    found = admissible(high)
+    while found is None:
         if high >= top:
-            return np.inf
-        high = min(2.0 * high, top)
-    low = 0.0 if high == 1.0 else high / 2.0
+            return np.inf, top, nothing
+        low, high = high, min(2.0 * high, top)
+        found = admissible(high)
     while high - low > rtol * high:
         middle = 0.5 * (low + high)
-        if admissible(middle):
-            high = middle
-        else:
+        at_middle = admissible(middle)
+        if at_middle is None:
             low = middle
-    return high
+        else:
+            high, found = middle, at_middle
+    return high, low, found
 
 
-def _stance_program(A, r, mu, vertices, inward, floor, facets, L):
+def least_violation(
+    T_WS,
+    resultant,
+    friction_coefficient,
+    support_polygon,
+    *,
+    point=None,
+    min_normal_force=0.0,
+    cone_facets=16,
+    length_scale=None,
+):
+    r"""By how much the feet fail to share a resultant: the least largest violation of
+    their conditions over every distribution.
+
+    .. math:: t = \min_{w:\ Aw = \mathcal F_P}\ \max_{k,\,r}\ \frac{(G_kw_k - h_k)_r}{s_{kr}}
+
+    over the distributions of :func:`foot_wrench_family`, with :math:`G_kw_k \le h_k`
+    foot :math:`k`'s rows of :func:`load_share_range`: compression :math:`-f_z \le
+    -F_{\min}` and the faces of its contact-wrench cone (:func:`contact_wrench_cone`:
+    the friction pyramid's faces in N, the support edges and the torsion faces in N m,
+    each torsion face of unit length with moments about the polygon's centre over its
+    RMS radius), and
+    :math:`s_{kr}` = ``length_scale`` :math:`\ell_k` for the rows that are moments, 1
+    for the others, so that :math:`t` is in N.  A linear program (HiGHS) per batch
+    element: :math:`t > 0` where no admissible distribution exists (the shortfall of the
+    worst row at the best distribution), :math:`t \le 0` where one does, its magnitude
+    the margin by which the worst row is kept.  It is the phase-1 program of
+    :func:`contact_inverse_dynamics`'s diagnosis, taken on the resultant alone; with the
+    same :math:`\ell_k` they agree on which resultants the feet can carry.
+
+    Parameters
+    ----------
+    T_WS : (..., K, 4, 4) array_like
+        Pose of each sole frame in the world (see :func:`foot_contacts`).
+    resultant : (..., 6) array_like
+        Ground wrench on the body :math:`(n_P, f)` [N m, N] about ``point``, world axes.
+    friction_coefficient : array_like
+        :math:`\mu \ge 0`, a scalar or per foot (..., K), as in :func:`foot_contacts`.
+    support_polygon : (..., V, 2) or (..., K, V, 2) array_like
+        Convex support polygons [m] in the sole planes, as in :func:`foot_contacts`.
+    point : (..., 3) array_like, optional
+        World point [m] of the resultant's moment; the world origin if omitted.
+    min_normal_force : float
+        :math:`F_{\min}` [N], >= 0 (default 0).
+    cone_facets : int
+        Faces :math:`N \ge 3` of the friction pyramid (default 16).
+    length_scale : array_like, optional
+        :math:`\ell_k > 0` [m], a scalar or per foot (..., K); default each polygon's RMS
+        distance of its vertices from their mean (as :func:`contact_inverse_dynamics`).
+
+    Returns
+    -------
+    (...) ndarray or numpy.float64
+        :math:`t` [N].
+
+    Raises
+    ------
+    ValueError
+        If an argument is invalid as in :func:`load_share_range`, or ``length_scale`` is
+        not positive or does not broadcast.
+    TypeError
+        If ``cone_facets`` is not an integer, or an array argument is ``None`` or holds
+        ``None``.
+    geomotion.ConvergenceError
+        If HiGHS stops without an answer, or its answer fails the check.
+
+    Notes
+    -----
+    **Batches**: leading axes broadcast; one linear program per batch element (a few
+    milliseconds).
+
+    Examples
+    --------
+    Two level feet 0.3 m apart carry 800 N through their midpoint with a margin; a
+    resultant whose centre of pressure is 0.3 m ahead of the toes is refused:
+
+    >>> import numpy as np
+    >>> from geomotion import contact, spatial
+    >>> T_WS = np.stack([spatial.pose(np.eye(3), [0.0, y, 0.0]) for y in (0.15, -0.15)])
+    >>> foot = [[-0.125, -0.05], [0.125, -0.05], [0.125, 0.05], [-0.125, 0.05]]
+    >>> t = contact.least_violation(T_WS, [[0, 0, 0, 0, 0, 800.0], [0, -340, 0, 0, 0, 800]],
+    ...                             0.8, foot)
+    >>> bool(t[0] < 0 < t[1])
+    True
+    """
+    T = _sole_poses(T_WS)
+    K = T.shape[-3]
+    r = _validate.trailing_shape(resultant, "resultant", (6,))
+    mu = _validate.nonnegative(friction_coefficient, "friction_coefficient")
+    vertices, inward = _convex_polygon(support_polygon)
+    p = _point(point)
+    floor = _noise_floor(min_normal_force)
+    facets = _validate.count(cone_facets, "cone_facets", minimum=3, whole_floats=False)
+    if length_scale is None:
+        centred = vertices - vertices.mean(axis=-2, keepdims=True)
+        ell = np.sqrt(np.mean(np.sum(centred**2, axis=-1), axis=-1))
+    else:
+        ell = _validate.positive(length_scale, "length_scale")
+    feet = _per_foot(
+        K,
+        T,
+        friction_coefficient=(mu, 0),
+        support_polygon=(vertices, 2),
+        length_scale=(ell, 0),
+    )
+    batch = _validate.batch_shape(
+        {
+            "T_WS, friction_coefficient, support_polygon, length_scale": feet[:-1],
+            "resultant": r.shape[:-1],
+            "point": p.shape[:-1],
+        }
+    )
+    A = np.broadcast_to(_resultant_map(T, p), batch + (6, 6 * K))
+    L = _length_scale(T, None, batch)
+    mu = np.broadcast_to(mu, batch + (K,))
+    ell = np.broadcast_to(ell, batch + (K,))
+    vertices = np.broadcast_to(vertices, batch + (K,) + vertices.shape[-2:])
+    inward = np.broadcast_to(inward, batch + (K,) + inward.shape[-2:])
+    r = np.broadcast_to(r, batch + (6,))
+    out = np.empty(batch)
+    for index in np.ndindex(*batch):
+        stance = _Stance(
+            A[index],
+            r[index],
+            mu[index],
+            vertices[index],
+            inward[index],
+            floor,
+            facets,
+            float(L[index]),
+            faces=True,
+        )
+        G, h = stance.inequalities(ell[index][stance.foot])  # rows in N / force_scale
+        rows = G.shape[0]
+        lp = _highs(
+            np.r_[np.zeros(6 * K), 1.0],
+            np.hstack([stance.A_eq, np.zeros((6, 1))]),
+            stance.b_eq,
+            np.hstack([G, -np.ones((rows, 1))]),
+            h,
+            "least_violation",
+        )
+        if lp.status != _LP_OPTIMAL:
+            raise ConvergenceError(
+                f"least_violation: the linear program stopped at batch element {index} "
+                f"({lp.message})",
+                residual=np.inf,
+                tolerance=0.0,
+                iterations=int(getattr(lp, "nit", 0)),
+                suggestion="a resultant and polygons in consistent units",
+            )
+        y = stance.corrected(lp.x[:-1], "least_violation")
+        t = float(np.max(G @ y - h))  # the worst row of the corrected distribution
+        if not abs(t - lp.x[-1]) <= 1e-6 * max(1.0, abs(t)):
+            raise _check_error("least_violation", f"its worst row {t:.6g} is not its t", t)
+        out[index] = t * stance.force_scale
+    return np.asarray(out)[()]
+
+
+class _Stance:
     """The admissible set of one batch element as scaled linear-program rows.
 
-    Returns (A_eq, b_eq, A_ub, b_ub, column, force_scale): the distribution is
-    ``w = column * y`` for LP variables y; ``mu`` holds one coefficient per foot, or is
-    None for friction without limit.
+    ``faces``: the unknowns are the sole wrenches, ``w = M y``, M = diag(L, L, L, 1, 1, 1)
+    times ``force_scale`` per foot, with the rows of :func:`_foot_rows` (compression, the
+    contact-wrench cone's faces); otherwise the unknowns are the forces at every sole
+    vertex (the cone's definition, exact for any number of pyramid faces), ``phi = M y``,
+    M = ``force_scale``, with each vertex force in the pyramid and ``phi_z >= 0``, and each
+    foot's normal load at least the floor; the wrenches are ``w = B phi``
+    (:func:`_vertex_map`).  ``mu`` None: friction without limit (no friction or torsion
+    rows).  ``A_eq y = b_eq`` is the resultant over (L, 1) times ``force_scale``; ``G`` and
+    ``h`` the rows on the physical unknowns, ``foot`` each row's foot and ``moment``
+    whether it is a moment.
     """
-    K = vertices.shape[0]
-    force_scale = max(np.linalg.norm(r[3:]), np.linalg.norm(r[:3]) / L, floor)
-    if force_scale == 0:
-        force_scale = 1.0
-    column = np.tile(np.r_[L, L, L, 1.0, 1.0, 1.0], K) * force_scale  # w = column * y
-    row = np.r_[L, L, L, 1.0, 1.0, 1.0] * force_scale
-    blocks, h = [], []
-    for j in range(K):
-        G, g = _foot_inequalities(
-            None if mu is None else mu[j], vertices[j], inward[j], floor, facets
-        )
-        block = np.zeros((G.shape[0], 6 * K))
-        block[:, 6 * j : 6 * j + 6] = G
-        scale = np.where(np.any(G[:, :3] != 0, axis=1), L, 1.0) * force_scale
-        blocks.append(block * column / scale[:, None])
-        h.append(g / scale)
-    return (
-        A * column / row[:, None],
-        r / row,
-        np.concatenate(blocks),
-        np.concatenate(h),
-        column,
-        force_scale,
+
+    def __init__(self, A, r, mu, vertices, inward, floor, facets, L, *, faces):
+        K, V = vertices.shape[:2]
+        force_scale = max(np.linalg.norm(r[3:]), np.linalg.norm(r[:3]) / L, floor)
+        self.force_scale = force_scale if force_scale > 0 else 1.0
+        self.L = L
+        row = np.r_[L, L, L, 1.0, 1.0, 1.0] * self.force_scale
+        blocks, h, foot = [], [], []
+        if faces:
+            self.M = np.diag(np.tile(np.r_[L, L, L, 1.0, 1.0, 1.0], K) * self.force_scale)
+            self.to_wrench = np.eye(6 * K)
+            for j in range(K):
+                G, g, _, _ = _foot_rows(
+                    None if mu is None else mu[j], vertices[j], inward[j], floor, facets
+                )
+                blocks.append(np.kron(np.eye(K)[j], G))
+                h.append(g)
+                foot.append(np.full(G.shape[0], j))
+        else:
+            self.M = np.eye(3 * V * K) * self.force_scale
+            self.to_wrench = np.zeros((6 * K, 3 * V * K))
+            for j in range(K):
+                self.to_wrench[6 * j : 6 * j + 6, 3 * V * j : 3 * V * (j + 1)] = _vertex_map(
+                    vertices[j]
+                )
+                pyramid = _pyramid(None if mu is None else mu[j], facets)
+                rows = np.kron(np.eye(V), pyramid)  # each vertex force in the pyramid
+                load = np.tile([0.0, 0.0, -1.0], V)[None]  # the foot's normal load
+                blocks.append(np.kron(np.eye(K)[j], np.concatenate([rows, load])))
+                h.append(np.r_[np.zeros(len(rows)), -floor])
+                foot.append(np.full(len(rows) + 1, j))
+        self.A_eq = A @ self.to_wrench @ self.M / row[:, None]
+        self.b_eq = r / row
+        self.G, self.h, self.foot = np.concatenate(blocks), np.concatenate(h), np.concatenate(foot)
+        moments = (self.G.reshape(len(self.G), K, -1)[..., :3] != 0).any(axis=(1, 2))
+        self.moment = moments if faces else np.zeros(len(self.G), dtype=bool)
+
+    def inequalities(self, length):
+        """(A_ub, b_ub) on y: every row over ``force_scale`` and, if a moment, over
+        ``length`` (a scalar or per row), so that a row is a force in units of the load."""
+        scale = np.where(self.moment, length, 1.0) * self.force_scale
+        return self.G @ self.M / scale[:, None], self.h / scale
+
+    def corrected(self, y, caller):
+        """y moved onto the equalities (least squares), checked there to rounding."""
+        y = y + np.linalg.lstsq(self.A_eq, self.b_eq - self.A_eq @ y, rcond=None)[0]
+        residual = float(np.abs(self.A_eq @ y - self.b_eq).max())
+        if not residual <= 1e-9:
+            raise _check_error(caller, f"its resultant misses by {residual:.3g}", residual)
+        return y
+
+    def checked(self, y, caller):
+        """The sole wrenches (K, 6) of y, checked: the resultant to rounding, every row to
+        HiGHS's tolerance (1e-6 of the load, moments over L)."""
+        y = self.corrected(y, caller)
+        A_ub, b_ub = self.inequalities(self.L)
+        worst = float(np.max(A_ub @ y - b_ub))
+        if not worst <= 1e-6:
+            raise _check_error(caller, f"a foot's row is violated by {worst:.3g}", worst)
+        return (self.to_wrench @ self.M @ y).reshape(-1, 6)
+
+
+def _check_error(caller, what, residual):
+    return ConvergenceError(
+        f"{caller}: HiGHS's answer fails its check: {what}",
+        residual=residual,
+        tolerance=1e-6,
+        iterations=0,
+        suggestion="a resultant and polygons in consistent units",
     )
 
 
@@ -447,22 +679,25 @@ def _share_extremes(A, r, R, u, k, mu, vertices, inward, floor, facets, L):
     w NaN when unbounded.
     """
     K = R.shape[0]
-    A_eq, b_eq, A_ub, b_ub, column, force_scale = _stance_program(
-        A, r, mu, vertices, inward, floor, facets, L
-    )
+    stance = _Stance(A, r, mu, vertices, inward, floor, facets, L, faces=False)
+    A_ub, b_ub = stance.inequalities(L)
     objective = np.zeros(6 * K)
     objective[6 * k + 3 : 6 * k + 6] = R[k].T @ u  # u . R_k f_k
     result = {}
     for side, sign in (("min", 1.0), ("max", -1.0)):
         lp = _highs(
-            sign * objective * column / force_scale, A_eq, b_eq, A_ub, b_ub, "load_share_range"
+            sign * objective @ stance.to_wrench @ stance.M / stance.force_scale,
+            stance.A_eq,
+            stance.b_eq,
+            A_ub,
+            b_ub,
+            "load_share_range",
         )
         if lp.status == _LP_INFEASIBLE:
             return None
         if lp.status == _LP_UNBOUNDED:
             result[side] = (-sign * np.inf, np.full((K, 6), np.nan))
             continue
-        w = column * lp.x
-        w = w + column * np.linalg.lstsq(A_eq, b_eq - A_eq @ lp.x, rcond=None)[0]
-        result[side] = (float(objective @ w), w.reshape(K, 6))
+        w = stance.checked(lp.x, "load_share_range")
+        result[side] = (float(objective @ w.reshape(-1)), w)
     return result

@@ -57,8 +57,11 @@ class DownswingFeet:
         Largest magnitude of each foot's moment about the vertical axis through its centre
         of pressure (the free moment), N m, over the feasible samples (NaN if none).
     least_friction : (n,) ndarray
-        The least :math:`\mu` at which each sample's loads are admissible
-        (:func:`geomotion.contact.least_friction`; inf where no coefficient is enough).
+        The least :math:`\mu` with which some sharing of each sample's ground wrench
+        between the feet keeps both soles' wrenches in their contact-wrench cones (the
+        friction pyramid and the free moment's limit together;
+        :func:`geomotion.contact.least_friction`, to a relative 1e-3 above the least;
+        inf where no coefficient is enough).
     resultant_error : float
         Largest difference between the feet's total wrench and the ground wrench the
         motion requires (:func:`ground_wrench`, the rate of the spatial momentum minus
@@ -95,8 +98,9 @@ def downswing_feet(golfer, downswing, *, friction_coefficient=FRICTION_COEFFICIE
     The program is :func:`geomotion.contact.contact_inverse_dynamics`.  Contacts: the
     ``"lead sole"`` and ``"trail sole"`` frames, each sole the golfer's own outline
     (:meth:`Golfer.sole_outline`), friction pyramids of 16 faces with coefficient
-    ``friction_coefficient``, the free moment bounded (``torsion``); closures: the trail
-    hand welded to the club (as :func:`golfer_downswing` holds it).  The objective is the
+    ``friction_coefficient``, each sole's wrench in its exact contact-wrench cone
+    (:func:`geomotion.contact.contact_wrench_cone`, which bounds the free moment); closures:
+    the trail hand welded to the club (as :func:`golfer_downswing` holds it).  The objective is the
     package's default (every joint strength 1, balance 1).  Infeasible samples are
     located by the error the program raises and dropped; the rest are solved and
     certified together.
@@ -179,6 +183,7 @@ def downswing_feet(golfer, downswing, *, friction_coefficient=FRICTION_COEFFICIE
             max(loads.equation_residual.max(), loads.violation.max(), loads.kkt_residual.max())
         )
     least = contact.least_friction(golfer.sole_poses(), wrench, golfer.sole_outline())
+    least = least.friction_coefficient
     return DownswingFeet(
         friction_coefficient=float(mu),
         feasible=feasible,

@@ -575,8 +575,8 @@ class LoadShare:
         holds for every admissible split only if it holds over the whole interval.
     least_friction : float
         The largest over the certified samples of the least friction coefficient each
-        needs (:func:`geomotion.contact.least_friction`); no measured shoe-turf value is
-        in the golf source notes to hold it against.
+        needs, the free moment's limit included (:func:`geomotion.contact.least_friction`);
+        no measured shoe-turf value is in the golf source notes to hold it against.
     sensor : str
         What would resolve the sharing.
     """
@@ -594,8 +594,9 @@ def load_share_indeterminacy(golfer, feet, downswing):
     r"""How far the two feet's sharing of the load is indeterminate along the downswing.
 
     At each certified sample the resultant :math:`\mathcal F_O` fixes six numbers of the
-    twelve in the two sole wrenches; the admissible splits (compression, friction at the
-    coefficient of ``feet``, centres of pressure in the soles) leave the lead foot's
+    twelve in the two sole wrenches; the admissible splits (each sole's wrench in its
+    contact-wrench cone at the coefficient of ``feet``: friction, the centre of pressure in
+    the sole and the free moment's limit together) leave the lead foot's
     vertical force anywhere in an interval (two linear programs,
     :func:`geomotion.contact.load_share_range`).  The quadratic program picks one split
     by its objective, not by anything measured.  One force plate under each foot
