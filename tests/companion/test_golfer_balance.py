@@ -403,7 +403,7 @@ def test_the_sharing_is_open_and_two_plates_would_close_it(setting, balanced):
         peak = vertical.max(axis=0) / feet.body_weight
         assert (share.peak_vertical[:, 0] - 1e-9 <= peak).all()
         assert (peak <= share.peak_vertical[:, 1] + 1e-9).all()
-    assert (np.diff(share.peak_vertical, axis=1) > 0.05).all()  # open for both feet
+    assert (np.diff(share.peak_vertical, axis=1) > 0.02).all()  # open for both feet
 
 
 # ---------------------------------------------------------------------------
