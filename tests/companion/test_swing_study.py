@@ -296,12 +296,13 @@ def test_a_swing_without_impact_has_no_sequence_and_a_transfer_refuses_bad_steps
 
 
 @pytest.mark.slow
-def test_a_weaker_golfer_flips_the_verdicts_that_should_flip():
+def test_weaker_and_stronger_golfers_flip_the_verdicts_that_should_flip():
     """Every generator 20 % weaker, onsets re-optimised: the peak club rate leaves the LPGA
-    band it was inside, the speed stays below the low-handicap range, and the sequence,
-    the tempo and the work share keep their verdicts."""
+    band it was inside, the speed stays below the low-handicap range, and the sequence and
+    the tempo keep their verdicts.  Every generator 50 % stronger: the speed enters the
+    low-handicap range (40.2 m/s), the rest keep theirs."""
     rows = {}
-    for name, scale in (("stated", 1.0), ("weaker", 0.8)):
+    for name, scale in (("stated", 1.0), ("weaker", 0.8), ("stronger", 1.5)):
         peaks = scale * np.array(models.GENERATOR_DEFAULTS["peak_torque"])
         optimum = models.optimise_onsets(GOLFER, peak_torque=peaks)
         sequence = models.kinematic_sequence(optimum.downswing)
@@ -313,3 +314,4 @@ def test_a_weaker_golfer_flips_the_verdicts_that_should_flip():
         ]
     assert rows["stated"] == [False, True, True, True]
     assert rows["weaker"] == [False, False, True, True]
+    assert rows["stronger"] == [True, True, True, True]
