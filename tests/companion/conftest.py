@@ -15,7 +15,8 @@ No profile has a deadline: a test's time is no part of what it checks.
 
 Also session fixtures: the explorers' static blocks, drawn once (``explorer_build``), and
 the chapter-3 data the golf figures and the onset explorer draw (``golf_swing``,
-``golf_optimum``, ``golf_ground``; ``figure_call`` draws any figure with the data it takes).
+``golf_optimum``, ``golf_ground``, the 3-D downswing and its ground wrench; ``figure_call``
+draws any figure with the data it takes).
 """
 
 import dataclasses
@@ -139,11 +140,12 @@ class GolfOptimum:
 
 @dataclasses.dataclass(frozen=True)
 class GolfGround:
-    """The 3-D golfer (weld grip) driven through ``GolfSwing``'s run every 4 ms, its ground
-    wrench and least friction: the arguments of ``figures.ground_reaction_figure``."""
+    """The 3-D golfer's downswing with every choice at its default (built on
+    ``golf_optimum``'s swing), the ground wrench it demands and the least friction of each
+    sample."""
 
     golfer: object
-    driven: object
+    downswing: object
     resultant: object
     friction: object
 
@@ -169,15 +171,14 @@ def golf_optimum():
 
 
 @pytest.fixture(scope="session")
-def golf_ground(golf_swing):
+def golf_ground(golf_optimum):
     from geomotion import contact, models
 
-    golfer = models.golfer(trail_grip="weld")
-    driven = models.drive_golfer(golfer, golf_swing.golfer, golf_swing.downswing, stride=4)
-    resultant = models.ground_wrench(golfer, driven.q, driven.v, driven.a)
+    golfer = models.golfer()
+    down = models.golfer_downswing(golfer, golf_optimum.golfer, golf_optimum.optimum.downswing)
+    resultant = models.ground_wrench(golfer, down.q, down.v, down.a)
     friction = contact.least_friction(golfer.sole_poses(), resultant, golfer.sole_outline())
-    friction = friction.friction_coefficient
-    return GolfGround(golfer, driven, resultant, friction)
+    return GolfGround(golfer, down, resultant, friction.friction_coefficient)
 
 
 #: Figures that need ``golf_optimum`` (the optimisation, about 15 s once per session).
@@ -229,8 +230,4 @@ def figure_call(name, request, **options):
         feet = models.downswing_feet(golfer, down)
         violation = models.support_violation(golfer, down)
         return function(golfer, down, feet, violation, **options)
-    if name == "ground_reaction_figure":
-        g = request.getfixturevalue("golf_ground")
-        data = dict(golfer=g.golfer, driven=g.driven, resultant=g.resultant, friction=g.friction)
-        return function(**data, **options)
     return function(**options)

@@ -38,7 +38,6 @@ __all__ = [
     "onset_grid",
     "timing_landscape_figure",
     "impact_speed_histogram_figure",
-    "ground_reaction_figure",
 ]
 
 _BODY_COLOURS = (ACCENT, MOTION, FORCE, SECOND, SECOND)
@@ -655,95 +654,4 @@ def impact_speed_histogram_figure(speeds, *, reference=None):
         ax.set_xlabel("clubhead speed at impact (m/s)")
         ax.set_ylabel("parameter sets")
         ax.legend(fontsize=8)
-    return fig
-
-
-def ground_reaction_figure(*, golfer, driven, resultant, friction):
-    r"""Figure: what the ground must supply to the 3-D golfer's prescribed downswing.
-
-    Three panels over the samples of ``driven`` (the least-energy motion of
-    :func:`geomotion.models.drive_golfer`): (a) the ground's resultant force, its
-    vertical component and the magnitude of its horizontal part, against the golfer's
-    weight; (b) a top view of the two planted soles (``golfer.sole_outline()`` at
-    ``golfer.sole_poses()``) and the resultant's centre of pressure on the ground,
-    :math:`(-n_y, n_x)/f_z` about the world origin; (c) the least friction coefficient
-    with which the feet can share the resultant (``friction``, from
-    :func:`geomotion.contact.least_friction`).  Samples where no sharing exists
-    (``friction`` infinite) are shaded in (a) and (c) and drawn hollow in (b).
-
-    Parameters
-    ----------
-    golfer : geomotion.models.Golfer, keyword only
-        The 3-D golfer (e.g. ``models.golfer(trail_grip="weld")``).
-    driven : geomotion.models.DrivenSwing, keyword only
-        Its prescribed downswing (:func:`geomotion.models.drive_golfer`).
-    resultant : (n, 6) array_like, keyword only
-        Ground wrench about the world origin, world axes [N m, N]
-        (:func:`geomotion.models.ground_wrench`).
-    friction : (n,) array_like, keyword only
-        Least friction coefficient per sample (``inf`` where none suffices).
-
-    **Batches**: none; one call draws one figure.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        If ``resultant`` or ``friction`` does not hold one entry per sample of ``driven``.
-    """
-    t = np.asarray(driven.t)
-    F = np.asarray(resultant, dtype=float)
-    mu = np.asarray(friction, dtype=float)
-    if F.shape != t.shape + (6,) or mu.shape != t.shape:
-        raise ValueError(
-            f"resultant, friction: expected shapes {t.shape + (6,)} and {t.shape} (one per "
-            f"sample of driven), got {F.shape} and {mu.shape}"
-        )
-    weight = golfer.model.masses.sum() * 9.81
-    held = np.isfinite(mu)
-    cop = np.stack([-F[:, 1] / F[:, 5], F[:, 0] / F[:, 5]], axis=-1)
-    with style_context():
-        fig = new_figure((BOOK_WIDTH, 5.6))
-        top, bottom = fig.subfigures(2, 1, height_ratios=(1.0, 1.0))
-        ax_force, ax_cop = top.subplots(1, 2, width_ratios=(1.4, 1.0))
-        ax_mu = bottom.subplots()
-        ax_force.plot(t, F[:, 5], color=FORCE, label="vertical $f_z$")
-        ax_force.plot(t, np.hypot(F[:, 3], F[:, 4]), color=MOTION, label="horizontal $|f_{xy}|$")
-        ax_force.axhline(weight, color=ACCENT, linestyle="--", linewidth=0.8, label="weight")
-        ax_force.set_xlabel("time (s)")
-        ax_force.set_ylabel("ground force (N)")
-        ax_force.set_title("(a) resultant force", fontsize=9)
-        ax_force.legend(fontsize=7)
-        for pose in golfer.sole_poses():
-            corners = np.c_[golfer.sole_outline(), np.zeros(4), np.ones(4)] @ pose.T
-            outline = np.vstack([corners, corners[:1]])
-            ax_cop.plot(outline[:, 1], outline[:, 0], color="black", linewidth=1.0)
-        ax_cop.plot(cop[held, 1], cop[held, 0], ".", color=FORCE, markersize=3, label="held")
-        ax_cop.plot(
-            cop[~held, 1],
-            cop[~held, 0],
-            "o",
-            mfc="none",
-            color=SECOND,
-            markersize=3,
-            label="no sharing",
-        )
-        ax_cop.set_xlim(0.5, -0.5)
-        ax_cop.set_ylim(-0.3, 1.2)
-        ax_cop.set_aspect("equal")
-        ax_cop.set_xlabel("y (m), target on the left")
-        ax_cop.set_ylabel("x, towards the ball (m)")
-        ax_cop.set_title("(b) centre of pressure", fontsize=9)
-        ax_cop.legend(fontsize=7, loc="lower left")
-        ax_mu.plot(t[held], mu[held], color=MOTION)
-        ax_mu.set_xlim(t[0], t[-1])
-        ax_mu.set_xlabel("time from the top of the backswing (s)")
-        ax_mu.set_ylabel("least friction coefficient")
-        ax_mu.set_title("(c) friction the planted stance needs", fontsize=9)
-        for ax in (ax_force, ax_mu):
-            if np.any(~held):
-                ax.axvspan(t[~held][0], t[-1], color=SECOND, alpha=0.15, linewidth=0)
     return fig

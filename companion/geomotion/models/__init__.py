@@ -27,7 +27,7 @@ reaching the ball), ``_timing`` (the onsets that maximise clubhead speed at impa
 published results),
 ``_population`` (the swing study's population, a golfer at a time), ``_population_run``
 (the population on ``dask.distributed`` and its results file; ``make population``),
-``_driven_swing`` (the 3-D golfer driven through a planar swing), ``_golfer_downswing``
+``_ground_wrench`` (the ground's resultant wrench on the 3-D golfer), ``_golfer_downswing``
 (the 3-D golfer's downswing inside published ranges), ``_downswing_ranges`` (its angles,
 published ranges and limit check), ``_downswing_motion`` (its trunk and lead-arm
 profiles), ``_downswing_feet`` (its loads on two planted feet), ``_downswing_balance``
@@ -78,7 +78,6 @@ from ._downswing_ranges import (
     check_downswing,
     swing_angles,
 )
-from ._driven_swing import DrivenSwing, drive_golfer, ground_wrench
 from ._feet_comparisons import (
     CopStyle,
     GroundImpulse,
@@ -117,6 +116,7 @@ from ._golfer_limits import (
     check_golfer_limits,
     golfer_angles,
 )
+from ._ground_wrench import ground_wrench
 from ._impact import (
     ADDRESS_WRIST_ANGLE,
     ADDRESS_WRIST_RANGE,
@@ -230,8 +230,6 @@ __all__ = [
     "Population",
     "run_population",
     "read_population",
-    "DrivenSwing",
-    "drive_golfer",
     "ground_wrench",
     "Target",
     "DOWNSWING_TARGETS",

@@ -44,8 +44,8 @@ from .. import _validate, contact, spatial, tree
 from ..errors import ConvergenceError
 from ._downswing_feet import FRICTION_COEFFICIENT
 from ._downswing_ranges import _checked_golfer, check_downswing
-from ._driven_swing import ground_wrench
 from ._golfer_downswing import DOWNSWING_CHOICES, GolferDownswing, golfer_downswing
+from ._ground_wrench import ground_wrench
 from ._shared import frozen
 
 __all__ = [

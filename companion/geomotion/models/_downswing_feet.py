@@ -16,8 +16,8 @@ import numpy as np
 from .. import constraints, contact
 from ..errors import InfeasibleContactError
 from ._downswing_ranges import _checked_golfer
-from ._driven_swing import ground_wrench
 from ._golfer_downswing import GolferDownswing
+from ._ground_wrench import ground_wrench
 from ._shared import frozen
 
 __all__ = ["FRICTION_COEFFICIENT", "DownswingFeet", "downswing_feet"]

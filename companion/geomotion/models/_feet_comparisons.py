@@ -39,7 +39,7 @@ from .. import contact, spatial, tree
 from ._comparisons import Comparison
 from ._downswing_balance import _checked_downswing
 from ._downswing_feet import DownswingFeet
-from ._driven_swing import ground_wrench
+from ._ground_wrench import ground_wrench
 from .golf_data import DATA
 
 __all__ = [

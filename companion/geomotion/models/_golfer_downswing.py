@@ -27,8 +27,8 @@ from ..errors import ConvergenceError
 from ._downswing import Downswing
 from ._downswing_motion import _LeadArm, _Trunk
 from ._downswing_ranges import DOWNSWING_TARGETS, SwingAngles, _checked_golfer, _zyx, swing_angles
-from ._driven_swing import _swing_plane
 from ._golfer_limits import _trunk_cardan, golfer_angles
+from ._ground_wrench import _swing_plane
 from ._shared import frozen, limb_columns, quaternion, set_joint, solve_posture, weld_to_ground
 from ._swing_profiles import (
     _CARDAN,
@@ -107,8 +107,9 @@ class GolferDownswing:
     choices : mapping of str to float
         The modelling choices used (``DOWNSWING_CHOICES``'s names; angles in rad).
     plane : (4, 4) ndarray
-        The swing plane's frame (as :class:`DrivenSwing`'s): x along the target line,
-        z its normal, m.
+        The swing plane's frame in the world: x along the target line, y from the ball
+        towards the mid-shoulder point, z their cross product (the hub axis), placed so
+        that the planar face centre at impact falls on the 3-D face centre at address, m.
     impact_velocity : (3,) ndarray
         The face centre's velocity at impact, m/s, world: ``planar_velocity`` without its
         component along the shaft, at the planar speed (see :func:`golfer_downswing`).
@@ -414,7 +415,7 @@ def golfer_downswing(
     centre on the ball and the face square to the target as at address, the shaft's
     lean in the face's plane free, the trail hand on the club.  The face centre's
     velocity at impact: the planar optimum's (speed and direction in the plane, carried
-    into the world by :func:`drive_golfer`'s plane :math:`F`), less its component along
+    into the world by the swing plane's frame :math:`F`, ``plane``), less its component along
     the 3-D shaft, at the planar speed (``_impact_velocity``: the planar path
     descends 20 deg through the ball with the hands 0.4 m ahead of it, which the 3-D
     arms cannot reach; ``direction_change`` reports the difference); the arms' rates
@@ -592,7 +593,7 @@ def _duration(impact, duration):
 
 
 def _impact_planar(planar, impact, golfer):
-    r"""The swing plane :math:`F` (:func:`drive_golfer`'s) and the planar face centre's
+    r"""The swing plane :math:`F` (``GolferDownswing.plane``) and the planar face centre's
     velocity at impact carried into it, :math:`F\dot c` (m/s, world)."""
     plane = _swing_plane(golfer, planar, np.asarray(impact.q))
     return plane, plane[:3, :2] @ np.asarray(impact.clubhead_velocity)
