@@ -15,7 +15,6 @@ from .. import models, tree
 from ._style import (
     ACCENT,
     BOOK_WIDTH,
-    ENERGY,
     FORCE,
     MOTION,
     SECOND,
@@ -55,7 +54,7 @@ _VIEWS = (
 )
 
 #: The colours of the ground's force on each foot.
-_FORCE_COLOURS = (("lead", FORCE), ("trail", ENERGY))
+_FORCE_COLOURS = (("lead", MOTION), ("trail", FORCE))  # as in downswing_feet_figure
 
 #: Length [m] of the arrow of a force of one body weight.
 _WEIGHT_ARROW = 0.5
@@ -114,7 +113,8 @@ def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
     trail arm purple, club black, from the butt to the face centre), both soles, the ball
     (the face centre's position at impact), and, at each sample where ``feet``
     certified loads, the ground's force on each foot as a line from its centre of
-    pressure, 0.5 m long per body weight (lead foot red, trail foot green).  The title
+    pressure, 0.5 m long per body weight (lead foot blue, trail foot red, as in
+    :func:`geomotion.figures.downswing_feet_figure`).  The title
     gives the time from the top and says where no admissible split exists.  The frames
     are 649 px wide, like the static figures.
 

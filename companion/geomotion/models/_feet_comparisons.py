@@ -335,9 +335,12 @@ class CopStyle:
         The feet's combined centre of pressure along the target line (world y, m, from
         the stance's centre; the lead foot is at +y).
     style : str
-        ``"front foot"`` if the centre of pressure is at its most forward (within
-        ``tolerance``) at the last certified sample, ``"reverse"`` if it has moved back
-        from its most forward position by more than ``tolerance`` there.
+        Both of Ball & Best's styles first move the centre of pressure towards the
+        target: ``"front foot"`` if it moved forward of where it started by more than
+        ``tolerance`` and is at its most forward (within ``tolerance``) at the last
+        certified sample; ``"reverse"`` if it moved forward so and then back from its
+        most forward position by more than ``tolerance``; ``"neither"`` if it never
+        moved forward by more than ``tolerance``.
     tolerance : float
         m: a tenth of the distance between the soles' origins.
     """
@@ -381,7 +384,12 @@ def cop_style(golfer, feet, downswing):
     along = (fz * y).sum(axis=1) / fz.sum(axis=1)
     soles = golfer.sole_poses()
     tolerance = 0.1 * float(np.linalg.norm(soles[0, :3, 3] - soles[1, :3, 3]))
-    style = "front foot" if along[-1] >= along.max() - tolerance else "reverse"
+    if along.max() - along[0] <= tolerance:
+        style = "neither"
+    elif along[-1] >= along.max() - tolerance:
+        style = "front foot"
+    else:
+        style = "reverse"
     return CopStyle(
         t=downswing.t[feet.feasible], along_target=along, style=style, tolerance=tolerance
     )
