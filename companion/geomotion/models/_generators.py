@@ -123,8 +123,11 @@ class SwingGenerators:
         hold = _validate.trailing_shape(self.hold, "hold", (3,))
         if np.any((hold < 0) | (hold > 1)):
             raise ValueError(f"hold: expected activations in [0, 1], got {self.hold!r}")
-        if not all(isinstance(g, muscles.TorqueGenerator) for g in self.generators):
-            raise TypeError("generators: expected three geomotion.muscles.TorqueGenerator")
+        if len(self.generators) != 3 or not all(
+            isinstance(g, muscles.TorqueGenerator) for g in self.generators
+        ):
+            kinds = [type(g).__name__ for g in self.generators]
+            raise TypeError(f"generators: expected three muscles.TorqueGenerator, got {kinds}")
         if not isinstance(self.wrist_stop, (muscles.DampedLimit, muscles.PassiveLimit)):
             raise TypeError(
                 f"wrist_stop: expected a DampedLimit or a PassiveLimit, got "
@@ -146,7 +149,7 @@ class SwingGenerators:
         Called at every stage of every step, with the integrator's states (the
         generators' own fields were checked when they were built): it evaluates the
         checked formulas of ``step_tau`` and ``stop_tau`` without checking again
-        (tests/companion/test_swing_generators.py compares the two).
+        (tests/companion/test_muscles_damped.py compares the two).
         """
         t = np.asarray(t, dtype=float)
         t = t[..., 0] if t.ndim else t
