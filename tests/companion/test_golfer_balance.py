@@ -106,7 +106,8 @@ def test_the_certified_loads_lie_in_the_exact_cone(setting, default, balanced):
     """Every certified sole wrench of both motions is a sum of forces at the sole's corners,
     each in the friction pyramid (the test's own vertex-force program, not the program's
     rows), and the trail foot's last certified one is not inside the cone by a margin: a
-    face of the cone binds there (the friction coefficient ends the certified run)."""
+    face of the cone binds there (the friction coefficient decides whether that sample
+    is carried; the next one is refused whatever the coefficient)."""
     golfer, _, _ = setting
     outline = golfer.sole_outline()
     for feet in (models.downswing_feet(golfer, default), balanced[1]):

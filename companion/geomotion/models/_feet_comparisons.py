@@ -245,8 +245,10 @@ def compare_peak_torque(feet, *, foot):
         published=f"{low:.0f}-{high:.0f} N m",
         model=f"{model:.1f} N m ({_certified(feet)})",
         same_quantity="ours the moment about the vertical through the foot's centre of "
-        "pressure, theirs a free-moment-like torque at the shoe-turf interface; "
-        f"{_UNLIKE}; the downswing against backswing and downswing",
+        "pressure, theirs a free-moment-like torque at the shoe-turf interface; grass "
+        "platforms and spiked shoes against rigid soles welded to the ground; the range of "
+        "three handicap groups' means (8 golfers each) against one model golfer; the "
+        "downswing against backswing and downswing",
         like=False,
         rule="within [low / 1.5, 1.5 high]",
         agrees=bool(low / 1.5 <= model <= 1.5 * high),
