@@ -239,7 +239,7 @@ def test_run_population_on_a_local_cluster_matches_optimise_golfer(tmp_path):
     path = tmp_path / "population.csv"
     with (
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
@@ -291,7 +291,7 @@ def test_two_workers_compile_the_kernels_at_once_without_clashing(tmp_path):
     env = {"NUMBA_CACHE_DIR": str(tmp_path), "OPENBLAS_NUM_THREADS": "1"}
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, env=env
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", env=env
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

@@ -174,7 +174,9 @@ def run_population(count, *, rng=2026, client=None, path=None):
                     n_workers=os.cpu_count(),
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    # Any free port for the scheduler's HTTP server: with None it still
+                    # binds 8787, and warns if another cluster holds that port.
+                    dashboard_address=":0",
                     env={"OPENBLAS_NUM_THREADS": "1"},
                 )
             )
