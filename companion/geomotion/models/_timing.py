@@ -280,40 +280,59 @@ def _grid_starts(swings):
     return starts, float(speed)
 
 
+#: SLSQP's unit of the onsets, s.  Its first step takes the identity for the Hessian of
+#: the speed over 50 m/s: in seconds that is a curvature of 50 (m/s)/s^2, while the
+#: speed's curvature along the reach constraint is 10^2-10^4 (m/s)/s^2, so the first step
+#: ran 0.1-0.4 s to the bounds' corners, where the clubhead often never crosses the
+#: ball's line (speed 0, miss 1 m, no gradient), and SLSQP either ended off the band or
+#: stopped after a backtracked short step (a false convergence by ``ftol``).  In units of
+#: 0.1 s the identity is a curvature of 5000 (m/s)/s^2: the first step is of the
+#: optimum's own scale.
+_SLSQP_UNIT = 0.1
+
+
 def _slsqp_optima(swings, starts):
-    """SLSQP from each start: the optima that reach the ball (speed, onsets), and the misses."""
-    scale_s, scale_m = 50.0, 1.0  # m/s and m: the objective's and constraint's units
-    fun = lambda x: -swings.values_and_gradients(x)[0] / scale_s  # noqa: E731
-    jac = lambda x: -swings.values_and_gradients(x)[2] / scale_s  # noqa: E731
-    miss = lambda x: swings.values_and_gradients(x)[1] / scale_m  # noqa: E731
-    dmiss = lambda x: swings.values_and_gradients(x)[3][None, :] / scale_m  # noqa: E731
+    """SLSQP from each start, over the onsets in units of ``_SLSQP_UNIT``: the optima that
+    reach the ball (speed, onsets), and the misses."""
+    unit, scale_s, scale_m = _SLSQP_UNIT, 50.0, 1.0  # s, m/s and m: the problem's units
+    at = lambda y: swings.values_and_gradients(y * unit)  # noqa: E731
+    fun = lambda y: -at(y)[0] / scale_s  # noqa: E731
+    jac = lambda y: -at(y)[2] * unit / scale_s  # noqa: E731
+    miss = lambda y: at(y)[1] / scale_m  # noqa: E731
+    dmiss = lambda y: at(y)[3][None, :] * unit / scale_m  # noqa: E731
     band = swings.band / scale_m
     if band == 0.0:
-        constraints = [{"type": "eq", "fun": lambda x: np.atleast_1d(miss(x)), "jac": dmiss}]
+        constraints = [{"type": "eq", "fun": lambda y: np.atleast_1d(miss(y)), "jac": dmiss}]
     else:  # |m| <= band as two inequalities
         constraints = [
             {
                 "type": "ineq",
-                "fun": lambda x: np.atleast_1d(band - miss(x)),
-                "jac": lambda x: -dmiss(x),
+                "fun": lambda y: np.atleast_1d(band - miss(y)),
+                "jac": lambda y: -dmiss(y),
             },
-            {"type": "ineq", "fun": lambda x: np.atleast_1d(band + miss(x)), "jac": dmiss},
+            {"type": "ineq", "fun": lambda y: np.atleast_1d(band + miss(y)), "jac": dmiss},
         ]
-    found, misses = [], []
-    for x0 in starts:
+
+    def slsqp(x0, ftol, maxiter):
         result = optimize.minimize(
             fun,
-            x0,
+            x0 / unit,
             jac=jac,
             method="SLSQP",
-            bounds=[ONSET_BOUNDS] * starts.shape[1],
+            bounds=[(ONSET_BOUNDS[0] / unit, ONSET_BOUNDS[1] / unit)] * starts.shape[1],
             constraints=constraints,
-            options={"ftol": 1e-4, "maxiter": 20},  # 5e-3 m/s: above the speed's noise
+            options={"ftol": ftol, "maxiter": maxiter},
         )
-        speed, m = swings.values_and_gradients(result.x)[:2]
-        misses.append(max(abs(m) - swings.band, 0.0))
-        if abs(m) <= swings.band + 1e-4:
-            found.append((speed, result.x))
+        x = np.clip(result.x * unit, *ONSET_BOUNDS)  # 3.0 * 0.1 is 0.30000000000000004
+        speed, m = swings.values_and_gradients(x)[:2]
+        return x, speed, max(abs(m) - swings.band, 0.0)
+
+    found, misses = [], []
+    for x0 in starts:
+        x, speed, beyond = slsqp(x0, 1e-4, 20)  # ftol 5e-3 m/s: above the speed's noise
+        misses.append(beyond)
+        if beyond <= 1e-4:
+            found.append((speed, x))
     return found, misses
 
 
@@ -403,8 +422,8 @@ def optimise_onsets(
     The optimum sits on an edge (:math:`m = \pm b`, the constraint active) or inside the
     band; each case has its certificate (below).  With the wrist: a 21 x 21 grid of
     onsets 20 ms apart over the bounds (one batched run) brackets the reaching swings
-    along the wrist onset; the fastest starts SLSQP (``scipy.optimize.minimize``), with
-    gradients by central differences (step 0.2 ms, every perturbed run in one batched
+    along the wrist onset; the fastest starts SLSQP (``scipy.optimize.minimize``, over the
+    onsets in units of 0.1 s), with gradients by central differences (step 0.2 ms, every perturbed run in one batched
     simulation; for a band, :math:`|m| \le b` as two inequalities, the grid's start the
     fastest swing bracketed on an edge or lying inside).  The speed is continuous but
     has kinks where two generators tie for first (the swing starts with the first), so

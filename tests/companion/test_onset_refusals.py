@@ -1,0 +1,107 @@
+"""Why optimise_onsets refused golfers of the population, and the defects that made it.
+
+Each case is a golfer of the population's draw (``draw_golfers(200)``, seed 2026) that the
+run of 7ea4fc8 refused, or a constructed case.  Every claim is checked against runs of the
+simulation made here (re-runs of the returned onsets, steps along the reach constraint),
+not against the optimiser's own certificate.
+"""
+
+import numpy as np
+import pytest
+
+from geomotion import models
+from geomotion.models import _population, _timing
+
+
+@pytest.fixture(scope="module")
+def draws():
+    return models.draw_golfers(200)
+
+
+def _optimise(draw):
+    """optimise_onsets as optimise_golfer calls it."""
+    return _timing.optimise_onsets(
+        draw.golfer(),
+        ball=draw.ball(),
+        top=draw.top(),
+        dt=_population._DT,
+        band=draw.impact_band,
+        **draw.generator_options(),
+    )
+
+
+def _swings(draw):
+    """The draw's swings, run in batches (speed, miss and their differences)."""
+    golfer = draw.golfer()
+    return _timing._Swings(
+        golfer,
+        True,
+        draw.generator_options(),
+        draw.ball(),
+        _population._DT,
+        golfer.top_of_backswing(**draw.top()),
+        band=draw.impact_band,
+    )
+
+
+def _rerun(draw, optimum):
+    """The returned onsets run again alone: (crossed, speed, miss)."""
+    generators = models.swing_generators(
+        optimum.onset - optimum.onset.min(), **draw.generator_options()
+    )
+    golfer = draw.golfer()
+    impact = models.simulate_downswing(
+        golfer,
+        generators,
+        ball=draw.ball(),
+        q0=golfer.top_of_backswing(**draw.top()),
+        dt=_population._DT,
+        band=draw.impact_band,
+    ).impact
+    return bool(impact.crossed), float(impact.speed), float(impact.miss)
+
+
+def _along_the_edge(swings, x, edge, delta):
+    """The swing ``delta`` s from x along the edge's tangent, moved back onto the edge by
+    Newton steps in the wrist onset (or the shoulder's where the wrist barely moves the
+    miss): its speed and miss from the edge."""
+    swings = swings.shifted(edge)
+    dm = swings.values_and_gradients(x)[3]
+    y = x + delta * np.array([dm[1], -dm[0]]) / np.linalg.norm(dm)
+    k = int(np.argmax(np.abs(dm)))
+    for _ in range(5):
+        _, miss, _, dm_y = swings.values_and_gradients(y)
+        y[k] -= miss / dm_y[k]
+    return swings.values_and_gradients(y)[:2]
+
+
+def _check_reaching_maximum(draw, optimum):
+    """The optimum, run again, reaches the band at its speed, and no reaching swing 2 ms
+    either side of it (along its edge, or along each onset inside the band) is faster."""
+    crossed, speed, miss = _rerun(draw, optimum)
+    assert crossed and abs(miss) <= draw.impact_band + 1e-4
+    assert speed == pytest.approx(optimum.speed, abs=1e-6)
+    swings, x = _swings(draw), optimum.onset[1:]
+    if optimum.edge is not None:
+        for delta in (-2e-3, 2e-3):
+            other, off = _along_the_edge(swings, x, optimum.edge, delta)
+            assert abs(off) < 1e-6
+            assert other < optimum.speed
+    else:
+        steps = 2e-3 * np.vstack([np.eye(2), -np.eye(2)])
+        speeds, misses = swings.speed_and_miss(x + steps)
+        assert np.all((speeds < optimum.speed) | (np.abs(misses) > draw.impact_band))
+
+
+@pytest.mark.slow
+def test_slsqp_over_onsets_in_tenths_of_a_second_reaches_the_band(draws):
+    """Golfer 92: the 20 ms grid brackets reaching swings, but SLSQP over the onsets in
+    seconds took its first step to the wrist's bound (0.3 s, 280 mm over the ball) and
+    ended 55 mm beyond the band after its 20 iterations: "no reaching swing".  Over onsets
+    in units of 0.1 s its first step is of the optimum's scale, and it reaches."""
+    draw = draws[92]
+    assert draw.index == 92
+    optimum = _optimise(draw)
+    _check_reaching_maximum(draw, optimum)
+    # the fixed search beats the grid's fastest bracketed swing, as the certificate asks
+    assert optimum.speed >= optimum.grid_speed - 0.1
