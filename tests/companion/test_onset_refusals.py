@@ -105,3 +105,16 @@ def test_slsqp_over_onsets_in_tenths_of_a_second_reaches_the_band(draws):
     _check_reaching_maximum(draw, optimum)
     # the fixed search beats the grid's fastest bracketed swing, as the certificate asks
     assert optimum.speed >= optimum.grid_speed - 0.1
+
+
+@pytest.mark.slow
+def test_an_answer_that_still_climbs_is_polished_before_it_is_certified(draws):
+    """Golfer 8: SLSQP stopped by its ftol (a step gaining less than 5 mm/s) inside the
+    band, 3 mm below the face centre with the speed's gradient at 4.5 (m/s)/s; taken for
+    a climb towards an edge, the answer was moved 13 mm onto the band's upper edge, where
+    the speed still rose 16 (m/s)/s along it: "certificate failed".  Polished by SLSQP
+    from there, it is a maximum inside the band."""
+    draw = draws[8]
+    optimum = _optimise(draw)
+    assert optimum.edge is None and optimum.multiplier == 0.0
+    _check_reaching_maximum(draw, optimum)

@@ -175,6 +175,18 @@ def _edge(swings, x):
     return None
 
 
+def _climb(swings, x):
+    """The speed's slope at x that a certificate needs below ``_SLOPE``, (m/s)/s: along the
+    constraint on an edge of the band (:func:`_stationarity` from that edge), the
+    gradient's norm over the onsets off their bounds inside it."""
+    edge = _edge(swings, x)
+    if edge is not None:
+        return _stationarity(swings.shifted(edge), x)[4]
+    ds = swings.values_and_gradients(x)[2]
+    free = (x > ONSET_BOUNDS[0] + 1e-6) & (x < ONSET_BOUNDS[1] - 1e-6)
+    return float(np.linalg.norm(ds[free]))
+
+
 def _inward_slope(swings, x, speed, dm, edge):
     """The speed's slope, (m/s)/s, from the optimum x on an edge to the swing whose miss
     is 1 mm inside the band (first order, along the miss's gradient dm)."""

@@ -17,7 +17,7 @@ from ..errors import ConvergenceError
 from ._downswing import simulate_downswing
 from ._generators import swing_generators
 from ._impact import IMPACT_BAND, Impact, ball_at_address, contact_band
-from ._onset_certificate import _STEP, ONSET_BOUNDS, _certified_band
+from ._onset_certificate import _SLOPE, _STEP, ONSET_BOUNDS, _certified_band, _climb
 from ._shared import frozen
 from .swing import TOP_RANGES, SwingPlaneGolfer
 
@@ -289,6 +289,11 @@ def _grid_starts(swings):
 #: 0.1 s the identity is a curvature of 5000 (m/s)/s^2: the first step is of the
 #: optimum's own scale.
 _SLSQP_UNIT = 0.1
+#: SLSQP's ``ftol`` when it polishes an answer it stopped short of an optimum (5e-5 m/s).
+#: Its own ``ftol`` of 1e-4 stops it once a step gains less than 5 mm/s; the certificate
+#: wants the speed's slope below 1 (m/s)/s, within about 0.2 mm/s of the maximum (for the
+#: curvature above), which the two Newton steps of the settling cannot always reach.
+_POLISH_FTOL = 1e-6
 
 
 def _slsqp_optima(swings, starts):
@@ -330,6 +335,10 @@ def _slsqp_optima(swings, starts):
     found, misses = [], []
     for x0 in starts:
         x, speed, beyond = slsqp(x0, 1e-4, 20)  # ftol 5e-3 m/s: above the speed's noise
+        if beyond <= 1e-4 and _climb(swings, x) > _SLOPE:  # stopped short: polish it
+            polished = slsqp(x, _POLISH_FTOL, 10)
+            if polished[2] <= 1e-4 and polished[1] >= speed:
+                x, speed, beyond = polished
         misses.append(beyond)
         if beyond <= 1e-4:
             found.append((speed, x))
@@ -423,19 +432,20 @@ def optimise_onsets(
     band; each case has its certificate (below).  With the wrist: a 21 x 21 grid of
     onsets 20 ms apart over the bounds (one batched run) brackets the reaching swings
     along the wrist onset; the fastest starts SLSQP (``scipy.optimize.minimize``, over the
-    onsets in units of 0.1 s), with gradients by central differences (step 0.2 ms, every perturbed run in one batched
-    simulation; for a band, :math:`|m| \le b` as two inequalities, the grid's start the
-    fastest swing bracketed on an edge or lying inside).  The speed is continuous but
-    has kinks where two generators tie for first (the swing starts with the first), so
+    onsets in units of 0.1 s), with gradients by central differences (step 0.2 ms, every
+    perturbed run in one batched simulation; for a band, :math:`|m| \le b` as two
+    inequalities, the grid's start the fastest swing bracketed on an edge or lying inside;
+    an answer whose speed still climbs, along the constraint or inside the band, is
+    polished by SLSQP from there with ``ftol`` 1e-6).  The speed is continuous but has
+    kinks where two generators tie for first (the swing starts with the first), so
     SLSQP's answer is then settled: moved onto the kink its neighbours along the
     constraint straddle, or else improved by at most two Newton steps along the
-    constraint.  Without ``wrist`` the wrist generator
-    is off and only :math:`t_s` is free: every root of :math:`m \mp b` bracketed on a 5 ms
-    grid over the bounds is refined by Brent's method (``scipy.optimize.brentq``), every
-    local maximum of the speed inside the band by a bounded scalar search, and the
-    fastest is returned (a jump of :math:`m` where a crossing appears or vanishes is not
-    a root).  Before returning, the best optimum is certified: the reach constraint holds
-    to 0.1 mm; it is not
+    constraint.  Without ``wrist`` the wrist generator is off and only :math:`t_s` is
+    free: every root of :math:`m \mp b` bracketed on a 5 ms grid over the bounds is
+    refined by Brent's method (``scipy.optimize.brentq``), every local maximum of the
+    speed inside the band by a bounded scalar search, and the fastest is returned (a jump
+    of :math:`m` where a crossing appears or vanishes is not a root).  Before returning,
+    the best optimum is certified: the reach constraint holds to 0.1 mm; it is not
     slower than any reaching swing the grid brackets (by 0.1 m/s); with the wrist, no
     reaching swing 1 ms away along the constraint is faster by more than 1 mm/s; and
     at a smooth optimum the speed's slope along the constraint is below 1 (m/s)/s and
