@@ -9,7 +9,7 @@ not against the optimiser's own certificate.
 import numpy as np
 import pytest
 
-from geomotion import models
+from geomotion import ConvergenceError, models
 from geomotion.models import _population, _timing
 
 
@@ -118,3 +118,39 @@ def test_an_answer_that_still_climbs_is_polished_before_it_is_certified(draws):
     optimum = _optimise(draw)
     assert optimum.edge is None and optimum.multiplier == 0.0
     _check_reaching_maximum(draw, optimum)
+
+
+class _Paraboloid(_timing._Swings):
+    """Constructed swings: the speed a paraboloid with its maximum, 40 m/s, at onsets
+    (50, 100) ms, with a ripple of 1e-6 m/s (the simulated speed's noise floor) and
+    ``step`` m/s more beyond a shoulder onset of 50.15 ms; the miss 10 mm per 1 s of
+    shoulder onset, 0 at the maximum, inside a 20 mm band."""
+
+    def __init__(self, step=0.0):
+        super().__init__(None, True, {}, np.zeros(2), 2e-3, band=0.02)
+        self.step = step
+
+    def speed_and_miss(self, X):
+        X = np.atleast_2d(X)
+        speed = 40.0 - 500.0 * ((X[:, 0] - 0.05) ** 2 + (X[:, 1] - 0.1) ** 2)
+        speed = speed + 1e-6 * np.sin(X[:, 0] / 7e-6) + self.step * (X[:, 0] > 0.05015)
+        return speed, 0.01 * (X[:, 0] - 0.05) - self.offset
+
+
+def test_an_interior_maximum_is_certified_where_its_gradient_vanishes():
+    """At an interior maximum the central differences give a gradient of the noise's
+    size (here up to 1e-2 (m/s)/s), and their difference between steps over that
+    gradient's norm is noise over noise: the check refused every well-converged interior
+    optimum.  Held against the slope bound instead, it passes; a gradient that a jump of
+    the speed inside the difference step changes by 0.5 (m/s)/s is still refused."""
+    from geomotion.models import _onset_certificate
+
+    x = np.array([0.05, 0.1])
+    certificate = _onset_certificate._certified_band(_Paraboloid(), x, 40.0)
+    assert certificate["edge"] is None and certificate["kink"] is None
+    assert certificate["speed"] == pytest.approx(40.0, abs=1e-6)
+    assert certificate["gradient_error"] < 5e-2 and certificate["tangent_slope"] < 1e-2
+    # a 0.2 mm/s jump 0.15 ms from x: inside the 0.2 ms step (2e-4 m/s over 0.4 ms, a
+    # difference of 0.5 (m/s)/s), outside the 0.1 ms one (0)
+    with pytest.raises(ConvergenceError, match="certificate \\(gradient error 0.5 of 0.05\\)"):
+        _onset_certificate._certified_band(_Paraboloid(step=2e-4), x, 40.0)

@@ -257,7 +257,8 @@ def _certified_inside(swings, x, grid_speed):
     """The certificate of an optimum x inside the band (the constraint inactive, so the
     multiplier is 0): no slower than the grid's fastest (0.1 m/s), no swing 1 ms away
     along an onset faster by more than ``_SLOPE`` x 1 ms, and at a smooth optimum the
-    speed's gradient below ``_SLOPE`` (its steps h and h/2 agreeing to 5e-2); at a kink
+    speed's gradient below ``_SLOPE`` (its steps h and h/2 agreeing to 5e-2 of the
+    gradient's norm or of ``_SLOPE``, whichever is larger); at a kink
     (the neighbours straddle a tie of two generators) x is moved to the fastest swing on
     the tie's line, where the slope along the line must be below ``_SLOPE``."""
     Y, speeds = _axis_neighbours(swings, x)
@@ -277,9 +278,12 @@ def _certified_inside(swings, x, grid_speed):
     slope = error = kkt = None
     if kink is None:
         slope = float(np.linalg.norm(ds[free]))
-        kkt = slope / float(np.linalg.norm(ds))
+        kkt = slope / float(np.linalg.norm(ds)) if slope > 0.0 else 0.0  # 0/0 at a maximum
         error = float(np.max(np.abs(ds - swings.values_and_gradients(x, _STEP / 2)[2])))
-        error /= float(np.linalg.norm(ds))
+        # over the gradient's norm, or over _SLOPE where the gradient is smaller: at an
+        # interior maximum the gradient vanishes, and what the check needs is that its
+        # error is small against the bound the gradient is held to
+        error /= max(float(np.linalg.norm(ds)), _SLOPE)
         checks |= {"gradient": (slope, _SLOPE), "gradient error": (error, 5e-2)}
     else:
         along = _kink_line(kink)

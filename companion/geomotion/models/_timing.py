@@ -58,7 +58,9 @@ class TimingOptimum:
         many mm/s at first order.  None at a kink.
     gradient_error : float or None
         Largest difference between the central-difference gradients at steps h and h/2,
-        over the gradient's norm: their truncation error.  None at a kink.
+        over the gradient's norm (inside the band: over the norm or 1 (m/s)/s, whichever
+        is larger, since the gradient vanishes at an interior maximum): their truncation
+        error.  None at a kink.
     kink : tuple of str or None
         At a kink optimum, the two generators that switch on together (for example
         ``("hub", "wrist")``): the swing starts with whichever switches on first, so the
