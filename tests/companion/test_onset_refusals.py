@@ -154,3 +154,25 @@ def test_an_interior_maximum_is_certified_where_its_gradient_vanishes():
     # difference of 0.5 (m/s)/s), outside the 0.1 ms one (0)
     with pytest.raises(ConvergenceError, match="certificate \\(gradient error 0.5 of 0.05\\)"):
         _onset_certificate._certified_band(_Paraboloid(step=2e-4), x, 40.0)
+
+
+@pytest.mark.slow
+def test_a_kink_beside_the_maximum_is_not_taken_for_it(draws):
+    """Golfer 55: SLSQP's answer lies 0.9 ms from the line where the shoulder and the
+    wrist tie for first (before the hub), so its neighbours 1 ms along the constraint
+    straddle that kink, and the answer was moved onto it; but the maximum lies on the
+    smooth piece beside the kink, and from the kink the speed still rose 2.4 (m/s)/s
+    towards it: "certificate failed".  The kink is taken only where it is faster."""
+    draw = draws[55]
+    optimum = _optimise(draw)
+    assert optimum.kink is None and optimum.edge is not None
+    _check_reaching_maximum(draw, optimum)
+    # the tie on the same edge, found here: onsets (t, t), Newton steps in t
+    swings = _swings(draw).shifted(optimum.edge)
+    tie = np.full(2, optimum.onset[1])
+    for _ in range(5):
+        _, miss, _, dm = swings.values_and_gradients(tie)
+        tie -= miss / dm.sum()
+    speed, miss = swings.values_and_gradients(tie)[:2]
+    assert abs(miss) < 1e-6 and tie[0] < 0.0  # both before the hub
+    assert speed < optimum.speed - 1e-3

@@ -111,14 +111,18 @@ def _settled(swings, x):
     neighbours along the constraint (rows and speeds; None after a move onto a kink).
 
     x's neighbours along the constraint decide: if the generator that switches on first
-    differs between them, x is moved onto that kink (the line where the two tie);
-    otherwise Newton's steps along the constraint (at most two) settle x while the
-    speed's slope along the constraint is above ``_SLOPE``."""
+    differs between them, x is moved onto that kink (the line where the two tie) unless
+    x is faster than the kink (then the maximum lies on the smooth piece beside the kink,
+    and x stays); otherwise Newton's steps along the constraint (at most two) settle x
+    while the speed's slope along the constraint is above ``_SLOPE``."""
     for step in range(3):
         Y, speeds = _neighbours(swings, x, swings.values_and_gradients(x)[3])
         kink = _kink_between(Y)
         if kink is not None:
-            return _onto_kink(swings, x, kink), kink, None
+            on_kink = _onto_kink(swings, x, kink)
+            if swings.values_and_gradients(on_kink)[0] >= swings.values_and_gradients(x)[0]:
+                return on_kink, kink, None
+            return x, None, (Y, speeds)  # no Newton step through neighbours across a kink
         if step == 2 or _stationarity(swings, x)[4] <= _SLOPE or len(Y) < 2:
             return x, None, (Y, speeds)
         x = _parabola_step(swings, x, swings.values_and_gradients(x)[0], Y, speeds)
