@@ -6,6 +6,8 @@ simulation made here (re-runs of the returned onsets, steps along the reach cons
 not against the optimiser's own certificate.
 """
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -63,15 +65,13 @@ def _rerun(draw, optimum):
 
 def _along_the_edge(swings, x, edge, delta):
     """The swing ``delta`` s from x along the edge's tangent, moved back onto the edge by
-    Newton steps in the wrist onset (or the shoulder's where the wrist barely moves the
-    miss): its speed and miss from the edge."""
+    Newton steps along the miss's gradient: its speed and miss from the edge."""
     swings = swings.shifted(edge)
     dm = swings.values_and_gradients(x)[3]
     y = x + delta * np.array([dm[1], -dm[0]]) / np.linalg.norm(dm)
-    k = int(np.argmax(np.abs(dm)))
-    for _ in range(5):
+    for _ in range(10):
         _, miss, _, dm_y = swings.values_and_gradients(y)
-        y[k] -= miss / dm_y[k]
+        y = y - miss * dm_y / (dm_y @ dm_y)
     return swings.values_and_gradients(y)[:2]
 
 
@@ -127,7 +127,8 @@ class _Paraboloid(_timing._Swings):
     shoulder onset, 0 at the maximum, inside a 20 mm band."""
 
     def __init__(self, step=0.0):
-        super().__init__(None, True, {}, np.zeros(2), 2e-3, band=0.02)
+        # a step of 2.4 ms puts no stage time (a multiple of 1.2 ms) within 0.2 ms of x
+        super().__init__(None, True, {}, np.zeros(2), 2.4e-3, band=0.02)
         self.step = step
 
     def speed_and_miss(self, X):
@@ -152,7 +153,9 @@ def test_an_interior_maximum_is_certified_where_its_gradient_vanishes():
     assert certificate["gradient_error"] < 5e-2 and certificate["tangent_slope"] < 1e-2
     # a 0.2 mm/s jump 0.15 ms from x: inside the 0.2 ms step (2e-4 m/s over 0.4 ms, a
     # difference of 0.5 (m/s)/s), outside the 0.1 ms one (0)
-    with pytest.raises(ConvergenceError, match="certificate \\(gradient error 0.5 of 0.05\\)"):
+    with pytest.raises(
+        ConvergenceError, match="certificate \\(gradient error 0.5 of 0.05; not smooth\\)"
+    ):
         _onset_certificate._certified_band(_Paraboloid(step=2e-4), x, 40.0)
 
 
@@ -176,3 +179,90 @@ def test_a_kink_beside_the_maximum_is_not_taken_for_it(draws):
     speed, miss = swings.values_and_gradients(tie)[:2]
     assert abs(miss) < 1e-6 and tie[0] < 0.0  # both before the hub
     assert speed < optimum.speed - 1e-3
+
+
+@pytest.mark.slow
+def test_an_unreachable_ball_is_refused_with_its_lowest_pass(draws):
+    """Golfer 5: no swing over the onset box passes within its 8.9 mm band.  The refusal
+    names the lowest pass its search found, 29 mm over the ball's centre; no swing of an
+    independent 10 ms grid over the box passes within the band, and the lowest of them
+    passes within 1 mm of the search's."""
+    draw = draws[5]
+    with pytest.raises(ConvergenceError) as refused:
+        _optimise(draw)
+    error = refused.value
+    assert error.reason == "unreachable" and not error.reaching
+    assert draw.impact_band + 0.015 < error.lowest_pass < 0.035
+    grid = np.linspace(-0.1, 0.3, 41)
+    S, W = np.meshgrid(grid, grid, indexing="ij")
+    impact = _swings(draw).run(np.column_stack([S.ravel(), W.ravel()]))
+    crossing = np.asarray(impact.miss)[np.asarray(impact.crossed)]
+    assert crossing.size > 800  # most of the box crosses the ball's line
+    assert crossing.min() > draw.impact_band and error.lowest_pass > draw.impact_band
+    assert abs(crossing.min() - error.lowest_pass) < 1e-3
+
+
+@pytest.mark.slow
+def test_a_reaching_island_between_grid_points_is_found(draws):
+    """Golfer 110: the swings that pass within its 3.5 mm band form an island a few ms
+    wide, between the 20 ms grid's points, and no grid pair brackets it: "no reaching
+    swing".  The lowest-pass search (zooming grids from the grid's nearest passes) finds
+    the island and SLSQP the fastest swing on its edge."""
+    draw = draws[110]
+    swings = _swings(draw)
+    grid = np.linspace(-0.1, 0.3, 21)
+    S, W = np.meshgrid(grid, grid, indexing="ij")
+    impact = swings.run(np.column_stack([S.ravel(), W.ravel()])).reshaped(S.shape)
+    miss = np.where(impact.crossed, impact.miss, np.nan)
+    assert np.nanmin(np.abs(miss)) > draw.impact_band  # no grid swing inside the band
+    for level in (-draw.impact_band, draw.impact_band):  # and no bracket along the wrist
+        assert not np.isfinite(_timing.bracket_reaching(impact, grid, level=level).fastest)
+    optimum = _optimise(draw)
+    _check_reaching_maximum(draw, optimum)
+
+
+@pytest.mark.slow
+def test_an_answer_on_a_stage_kink_is_refused_as_one(draws):
+    """Golfer 28: the answer's shoulder onset lies 0.06 ms from a stage time of the
+    fixed-step integrator (1 ms apart on the run's clock, which starts at the hub's
+    onset): the speed's slope along the shoulder onset jumps there, so the central
+    differences at 0.2 and 0.1 ms disagree and the smooth certificate cannot hold.  The
+    refusal says so; the jump is measured here by a 0.1 ms scan."""
+    draw = draws[28]
+    with pytest.raises(ConvergenceError) as refused:
+        _optimise(draw)
+    assert refused.value.reason == "stage kink" and refused.value.reaching
+    shoulder, wrist = (float(v) for v in str(refused.value).split("[")[1].split("]")[0].split(","))
+    assert 0.0 < shoulder and 0.0 < wrist  # the hub first: the clock starts at 0
+    stage = round(shoulder / 1e-3) * 1e-3  # the nearest multiple of dt/2
+    assert abs(shoulder - stage) < 2e-4
+    scan = stage + np.arange(-0.9, 1.0, 0.1) * 1e-3
+    speed, _ = _swings(draw).speed_and_miss(np.column_stack([scan, np.full(scan.size, wrist)]))
+    slope = np.diff(speed) / 1e-4
+    before, after = slope[:8], slope[10:]  # pieces each side of the stage time
+    assert np.ptp(before) < 1.0 and np.ptp(after) < 1.0  # smooth on each piece
+    assert abs(np.mean(after) - np.mean(before)) > 3.0  # (m/s)/s: the kink
+
+
+@pytest.mark.slow
+def test_an_answer_beside_a_lost_crossing_is_refused_as_one(draws):
+    """Golfer 31: its reaching swings form an island (its lowest pass 4.6 mm under a
+    6.6 mm band) that the 20 ms grid missed and the lowest-pass search finds; SLSQP's
+    answer on it lies within the difference step (0.2 ms) of onsets whose clubhead never
+    crosses the ball's line, where the miss and the speed jump: the gradients are void
+    and no certificate can hold.  Checked here: one of the four swings 0.2 ms from the
+    refused onsets, run alone, has no impact."""
+    draw = draws[31]
+    with pytest.raises(ConvergenceError) as refused:
+        _optimise(draw)
+    assert refused.value.reason == "crossing lost" and refused.value.reaching
+    x = np.array([float(v) for v in str(refused.value).split("[")[1].split("]")[0].split(",")])
+    crossed = []
+    for step in 2e-4 * np.vstack([np.eye(2), -np.eye(2)]):
+        onset = np.array([0.0, *(x + step)])
+        optimum = SimpleNamespace(onset=onset, speed=None)
+        crossed.append(_rerun(draw, optimum)[0])
+    assert not all(crossed)
+    crossing = SimpleNamespace(onset=np.array([0.0, *x]), speed=None)
+    hit, _, miss = _rerun(draw, crossing)
+    assert hit and abs(miss) <= draw.impact_band + 1e-4  # the answer itself reaches

@@ -5,7 +5,8 @@ that runs rows of onsets: ``speed_and_miss``, ``gradients``, ``values_and_gradie
 ``band``, ``shifted``), the functions here settle it (onto a kink, or by Newton steps
 along the reach constraint) and certify it, on an edge of the contact band (the
 equality :math:`m = \pm b`, or :math:`m = 0` for point contact) or inside it; a failed
-check raises :class:`geomotion.ConvergenceError` naming it.
+check raises :class:`OnsetRefusal` (a :class:`geomotion.ConvergenceError`) naming it and
+its cause (``REFUSAL_REASONS``).
 """
 
 import numpy as np
@@ -18,6 +19,76 @@ from ._shared import frozen
 #: from 0.1 s before the hub to 0.3 s after, wider than the downswing).
 ONSET_BOUNDS = (-0.1, 0.3)
 _STEP = 2e-4  # s, central-difference step of the onset gradients
+
+#: Why :func:`geomotion.models.optimise_onsets` refused a golfer: the ``reason`` of an
+#: :class:`OnsetRefusal`.  The first two mean no reaching swing was found, the others
+#: that the answer failed its certificate (or its re-run).
+REFUSAL_REASONS = {
+    "unreachable": "no swing passes within the band: the lowest pass found over the onsets "
+    "(the grid's nearest passes refined by zooming grids down to 0.02 ms) lies outside it",
+    "search": "a swing within the band exists (the lowest-pass search found one) but SLSQP "
+    "from every start ended outside the band",
+    "shortfall": "the answer is slower than the grid's fastest reaching swing by over 0.1 m/s",
+    "crossing lost": "a swing of the difference stencil (0.2 ms from the answer) never "
+    "crosses the ball's line: the miss and the speed jump there, and the gradients are void",
+    "no neighbour": "no swing 1 ms away along the constraint could be moved onto it: the "
+    "one-sided slopes of the certificate cannot be measured",
+    "stage kink": "an onset lies within the difference step (0.2 ms) of a stage time of the "
+    "fixed-step integrator (a multiple of dt/2 after the first onset), where the simulated "
+    "speed has a kink: the smooth certificate's slopes and gradients do not hold there",
+    "tie kink": "at a tie of two generators the neighbours do not straddle it or the speed "
+    "climbs along the tie's line",
+    "inactive edge": "on an edge of the band the speed climbs into the band",
+    "not smooth": "the gradients at steps 0.2 and 0.1 ms disagree, with no stage time inside",
+    "not settled": "the speed still climbs along the constraint or inside the band",
+    "request": "the returned swing, run again, misses the band or the certified speed",
+}
+_NO_REACH = ("unreachable", "search")
+
+
+class OnsetRefusal(ConvergenceError):
+    """A :class:`geomotion.ConvergenceError` of :func:`geomotion.models.optimise_onsets`
+    that names its cause.
+
+    Parameters
+    ----------
+    message : str
+    reason : str, keyword only
+        A key of ``REFUSAL_REASONS``.
+    lowest_pass : None or float, keyword only
+        For no reaching swing: the miss of the pass nearest the ball's centre that the
+        search found, m (positive over the ball); None otherwise.
+    **details
+        ``residual``, ``tolerance``, ``iterations`` and ``suggestion`` of ConvergenceError.
+
+    Attributes
+    ----------
+    reason : str
+    lowest_pass : float or None
+    reaching : bool
+        False if no reaching swing was found (``reason`` "unreachable" or "search"), True
+        if an answer failed its certificate.
+    """
+
+    def __init__(self, message, *, reason, lowest_pass=None, **details):
+        if reason not in REFUSAL_REASONS:
+            raise ValueError(f"reason: expected a key of REFUSAL_REASONS, got {reason!r}")
+        super().__init__(message, **details)
+        self.reason = reason
+        self.lowest_pass = None if lowest_pass is None else float(lowest_pass)
+        self.reaching = reason not in _NO_REACH
+
+
+def _on_stage_kink(swings, x):
+    """Whether an onset of x other than the first lies within the difference step
+    ``_STEP`` of a stage time of the run (a multiple of dt/2 on its clock, which starts at
+    the first onset): the fixed-step integrator samples the activation's step there, so
+    the speed has a kink inside the difference stencil."""
+    clock = np.concatenate([[0.0], x])
+    clock = clock - clock.min()
+    half = swings.dt / 2
+    near = np.abs(clock - half * np.round(clock / half)) < _STEP
+    return bool(np.any(near & (clock > 0.0)))
 
 
 def _stationarity(swings, x):
@@ -157,7 +228,7 @@ def _certified(swings, x, grid_speed):
         multiplier = float(ds @ along / (dm @ along))
         kkt = slope = error = None
         checks["kink crossed"] = (float(_kink_between(Y) != kink), 0.0)
-    _fail_unless(x, checks)
+    _fail_unless(swings, x, checks)
     return {
         "onsets": x,
         "speed": float(speed),
@@ -211,21 +282,52 @@ def _certified_edge(swings, x, grid_speed, edge):
         inward = _inward_slope(swings, x, certificate["speed"], dm, edge)
         sign = np.sign(edge) * certificate["multiplier"]
         _fail_unless(
-            x, {"inward slope": (inward, _SLOPE), "multiplier into the band": (-sign, 0.0)}
+            swings, x, {"inward slope": (inward, _SLOPE), "multiplier into the band": (-sign, 0.0)}
         )
     return certificate | {"edge": edge}
 
 
-def _fail_unless(x, checks):
-    """Raise ConvergenceError naming every check (value, bound) with value > bound."""
-    failed = [
-        f"{name} {value:.2g} of {bound:g}"
-        for name, (value, bound) in checks.items()
-        if not value <= bound
-    ]
+_SMOOTH_CHECKS = {"steepest neighbour slope", "slope along the constraint", "gradient"}
+_SMOOTH_CHECKS |= {"gradient error"}
+
+
+def _reason(checks, failed, stage, crossing_lost):
+    """The key of ``REFUSAL_REASONS`` for the failed checks (names ``failed`` of the
+    ``checks``, name to (value, bound)); ``stage``: an onset lies on a stage kink
+    (:func:`_on_stage_kink`); ``crossing_lost``: a swing of the difference stencil never
+    crosses the ball's line."""
+    if "shortfall" in failed:
+        return "shortfall"
+    if crossing_lost:
+        return "crossing lost"
+    if checks.get("steepest neighbour slope", (0.0,))[0] == np.inf:  # no neighbour reaches
+        return "no neighbour"
+    if stage and failed & _SMOOTH_CHECKS:
+        return "stage kink"
+    if failed & {"kink crossed", "slope along the kink"}:
+        return "tie kink"
+    if failed & {"inward slope", "multiplier into the band"}:
+        return "inactive edge"
+    return "not smooth" if failed == {"gradient error"} else "not settled"
+
+
+def _fail_unless(swings, x, checks):
+    """Raise OnsetRefusal naming every check (value, bound) with value > bound, and the
+    cause (:func:`_reason`)."""
+    failed = {name for name, (value, bound) in checks.items() if not value <= bound}
     if failed:
-        raise ConvergenceError(
-            f"optimise_onsets at {np.asarray(x).tolist()} s: certificate ({', '.join(failed)})",
+        listed = ", ".join(
+            f"{name} {value:.2g} of {bound:g}"
+            for name, (value, bound) in checks.items()
+            if name in failed
+        )
+        x = np.asarray(x, dtype=float)
+        stencil = x + _STEP * np.vstack([np.eye(len(x)), -np.eye(len(x))])
+        lost = bool(np.any(swings.speed_and_miss(stencil)[0] == 0.0))  # 0: no crossing
+        reason = _reason(checks, failed, _on_stage_kink(swings, x), lost)
+        raise OnsetRefusal(
+            f"optimise_onsets at {x.tolist()} s: certificate ({listed}; {reason})",
+            reason=reason,
             residual=len(failed) + 1.0,
             tolerance=1.0,
             iterations=20,
@@ -294,7 +396,7 @@ def _certified_inside(swings, x, grid_speed):
         h = _NEIGHBOUR * along
         ahead, behind = swings.speed_and_miss(np.vstack([x + h, x - h]))[0]
         checks["slope along the kink"] = (abs(ahead - behind) / (2 * _NEIGHBOUR), _SLOPE)
-    _fail_unless(x, checks)
+    _fail_unless(swings, x, checks)
     return {
         "onsets": x,
         "speed": float(speed),

@@ -13,11 +13,17 @@ import numpy as np
 from scipy import optimize
 
 from .. import _validate
-from ..errors import ConvergenceError
 from ._downswing import simulate_downswing
 from ._generators import swing_generators
 from ._impact import IMPACT_BAND, Impact, ball_at_address, contact_band
-from ._onset_certificate import _SLOPE, _STEP, ONSET_BOUNDS, _certified_band, _climb
+from ._onset_certificate import (
+    _SLOPE,
+    _STEP,
+    ONSET_BOUNDS,
+    OnsetRefusal,
+    _certified_band,
+    _climb,
+)
 from ._shared import frozen
 from .swing import TOP_RANGES, SwingPlaneGolfer
 
@@ -259,27 +265,85 @@ def bracket_reaching(impact, values, *, level=0.0):
     return ReachBrackets(speed=frozen(speeds), position=frozen(position), fastest=fastest)
 
 
-def _grid_starts(swings):
-    """The fastest swing within the contact band that the onset grid gives: bracketed on
+def _grid_starts(swings, count=3):
+    """The fastest swings within the contact band that the onset grid gives: bracketed on
     an edge (:func:`bracket_reaching` at miss +-band; at the face centre for point
-    contact) or a grid swing inside the band.  Returns its onsets as one row (none if
-    the grid has none) and its speed (-inf if none)."""
+    contact) or grid swings inside the band.  Returns the onsets of up to ``count`` of
+    them, fastest first and at least one grid step apart (rows; none if the grid has
+    none), the fastest's speed (-inf if none) and the grid's impacts (21 x 21)."""
     S, W = np.meshgrid(_GRID, _GRID, indexing="ij")
     impact = swings.run(np.column_stack([S.ravel(), W.ravel()])).reshaped(S.shape)
     band = swings.band
-    found = []
+    speeds, onsets = [], []
     for level in {-band, band}:
         reach = bracket_reaching(impact, _GRID, level=level)
-        i, j = np.unravel_index(np.argmax(reach.speed), reach.speed.shape)
-        found.append((reach.speed[i, j], [_GRID[i], reach.position[i, j]]))
-    inside = impact.crossed & (np.abs(impact.miss) < band)
-    if inside.any():
-        speed = np.where(inside, impact.speed, -np.inf)
-        i, j = np.unravel_index(np.argmax(speed), speed.shape)
-        found.append((speed[i, j], [_GRID[i], _GRID[j]]))
-    speed, start = max(found, key=lambda f: f[0])
-    starts = np.array([start]) if np.isfinite(speed) else np.empty((0, 2))
-    return starts, float(speed)
+        i, j = np.nonzero(np.isfinite(reach.speed))
+        speeds.append(reach.speed[i, j])
+        onsets.append(np.column_stack([_GRID[i], reach.position[i, j]]))
+    i, j = np.nonzero(impact.crossed & (np.abs(impact.miss) < band))
+    speeds.append(impact.speed[i, j])
+    onsets.append(np.column_stack([_GRID[i], _GRID[j]]))
+    speeds, onsets = np.concatenate(speeds), np.concatenate(onsets)
+    starts = []
+    for k in np.argsort(-speeds, kind="stable"):
+        if all(np.max(np.abs(onsets[k] - start)) >= _GRID[1] - _GRID[0] for start in starts):
+            starts.append(onsets[k])
+        if len(starts) == count:
+            break
+    fastest = float(speeds.max()) if speeds.size else -np.inf
+    return np.array(starts).reshape(-1, 2), fastest, impact
+
+
+def _lowest_pass(swings, impact):
+    """The pass nearest the ball's centre: the five grid swings (``impact``, over
+    ``_GRID`` x ``_GRID``) whose clubheads cross the ball's line with the smallest
+    :math:`|m|`, each refined by zooming grids (9 x 9 over +-20 ms, then +-5, 1.25,
+    0.31 and 0.08 ms around the five best so far; all in one batched run per level),
+    stopping once a pass lies inside the band.  Returns its onsets and miss (m), or
+    (None, inf) if no grid swing crosses."""
+    S, W = np.meshgrid(_GRID, _GRID, indexing="ij")
+    X = np.column_stack([S.ravel(), W.ravel()])
+    distance = np.where(impact.crossed, np.abs(impact.miss), np.inf).ravel()
+    miss = impact.miss.ravel()
+    if not np.isfinite(distance).any():
+        return None, np.inf
+    offsets = np.linspace(-1.0, 1.0, 9)
+    square = np.stack(np.meshgrid(offsets, offsets, indexing="ij"), -1).reshape(-1, 2)
+    half = _GRID[1] - _GRID[0]
+    for _ in range(5):
+        best = np.argsort(distance, kind="stable")[:5]
+        best = best[np.isfinite(distance[best])]
+        if distance[best[0]] < swings.band:
+            break
+        Y = np.clip((X[best][:, None, :] + half * square).reshape(-1, 2), *ONSET_BOUNDS)
+        found = swings.run(Y)
+        X = np.vstack([X[best], Y])
+        distance = np.concatenate(
+            [distance[best], np.where(found.crossed, np.abs(found.miss), np.inf)]
+        )
+        miss = np.concatenate([miss[best], found.miss])
+        half /= 4
+    k = int(np.argmin(distance))
+    return X[k], float(miss[k])
+
+
+def _search_from_grid(swings, starts, impact):
+    """SLSQP from the grid's starts in turn until one reaches the ball; if none does, from
+    the lowest pass (:func:`_lowest_pass`) when it lies inside the band.  Returns the
+    optima found (as :func:`_slsqp_optima`), the misses beyond the band and the lowest
+    pass's miss (m; None if a grid start reached)."""
+    misses = []
+    for start in starts:
+        found, beyond = _slsqp_optima(swings, start[None, :])
+        misses += beyond
+        if found:
+            return found, misses, None
+    onsets, lowest = _lowest_pass(swings, impact)
+    misses.append(max(abs(lowest) - swings.band, 0.0))
+    if abs(lowest) < swings.band:
+        found, beyond = _slsqp_optima(swings, onsets[None, :])
+        return found, misses + beyond, lowest
+    return [], misses, lowest
 
 
 #: SLSQP's unit of the onsets, s.  Its first step takes the identity for the Hessian of
@@ -535,21 +599,25 @@ def optimise_onsets(
         options = {"top_wrist_cock": top["wrist_cock"], **options}
     q0 = golfer.top_of_backswing(**top)
     swings = _Swings(golfer, wrist, options, ball, dt, q0, hold=hold, band=band)
-    grid_speed = None
-    if wrist:
-        grid_starts, grid_speed = _grid_starts(swings)
-        starts = grid_starts if starts is None else starts
+    grid_speed, lowest = None, None
+    if wrist and starts is None:
+        grid_starts, grid_speed, grid = _grid_starts(swings)
+        found, misses, lowest = _search_from_grid(swings, grid_starts, grid)
+        where = "from the onset grid"
+    elif wrist:
+        grid_speed = _grid_starts(swings)[1]
         found, misses = _slsqp_optima(swings, starts) if len(starts) else ([], [np.inf])
+        where = f"from starts {starts.tolist()} s"
     else:
         found, misses = _reaching_onsets(swings)
+        where = "on the onset grid"
     if not found:
-        where = (
-            "on the onset grid"
-            if starts is None or not len(starts)
-            else f"from starts {starts.tolist()} s"
-        )
-        raise ConvergenceError(
-            f"optimise_onsets {where}: no swing reaching the ball (miss m)",
+        unreachable = lowest is not None and abs(lowest) >= band
+        passing = "" if lowest is None else f", the lowest pass found {1e3 * lowest:.1f} mm"
+        raise OnsetRefusal(
+            f"optimise_onsets {where}: no swing reaching the ball (miss m{passing})",
+            reason="unreachable" if unreachable or not wrist else "search",
+            lowest_pass=lowest,
             residual=float(min(misses)),
             tolerance=1e-4,
             iterations=20,
@@ -591,22 +659,24 @@ def optimise_onsets(
 
 
 def _checked_against_request(impact, x, band, speed):
-    """Raise ConvergenceError unless the returned swing crosses the ball's line within
+    """Raise OnsetRefusal (reason "request") unless the returned swing crosses the ball's line within
     the band (0.1 mm) at the certified ``speed`` (1e-6 m/s)."""
     miss = float(impact.miss)
     if not (bool(impact.crossed) and abs(miss) <= band + 1e-4):
-        raise ConvergenceError(
+        raise OnsetRefusal(
             f"optimise_onsets at {x.tolist()} s: the returned swing misses the band "
             f"(miss {miss:.3g} m, band {band:g} m)",
+            reason="request",
             residual=abs(miss) - band,
             tolerance=1e-4,
             iterations=20,
             suggestion="a smaller simulation step dt",
         )
     if abs(float(impact.speed) - speed) > 1e-6:
-        raise ConvergenceError(
+        raise OnsetRefusal(
             f"optimise_onsets at {x.tolist()} s: the returned swing's speed "
             f"{float(impact.speed):.9g} m/s is not the certified {speed:.9g} m/s",
+            reason="request",
             residual=abs(float(impact.speed) - speed),
             tolerance=1e-6,
             iterations=20,
