@@ -505,11 +505,15 @@ def optimise_onsets(
     polished by SLSQP from there with ``ftol`` 1e-6).  The speed is continuous but has
     kinks where two generators tie for first (the swing starts with the first), so
     SLSQP's answer is then settled: moved onto the kink its neighbours along the
-    constraint straddle, or else improved by at most two Newton steps along the
-    constraint.  Without ``wrist`` the wrist generator is off and only :math:`t_s` is
-    free: every root of :math:`m \mp b` bracketed on a 5 ms grid over the bounds is
-    refined by Brent's method (``scipy.optimize.brentq``), every local maximum of the
-    speed inside the band by a bounded scalar search, and the fastest is returned (a jump
+    constraint straddle (where the kink is not slower than the answer), or else improved
+    by at most two Newton steps along the constraint.  If SLSQP from the grid's fastest
+    start ends outside the band, it starts again from the grid's next two, then from the
+    lowest pass (the grid's nearest passes refined by zooming grids); if that lies
+    outside the band too, no swing reaches and the refusal gives it.  Without ``wrist``
+    the wrist generator is off and only :math:`t_s` is free: every root of
+    :math:`m \mp b` bracketed on a 5 ms grid over the bounds is refined by Brent's method
+    (``scipy.optimize.brentq``), every local maximum of the speed inside the band by a
+    bounded scalar search, and the fastest is returned (a jump
     of :math:`m` where a crossing appears or vanishes is not a root).  Before returning,
     the best optimum is certified: the reach constraint holds to 0.1 mm; it is not
     slower than any reaching swing the grid brackets (by 0.1 m/s); with the wrist, no
@@ -571,7 +575,11 @@ def optimise_onsets(
         axis.
     geomotion.ConvergenceError
         If no start converges to a swing that reaches the ball, or the best optimum fails
-        its certificate (the message gives the residuals).
+        its certificate (the message gives the residuals): an ``OnsetRefusal``
+        (:mod:`geomotion.models._onset_certificate`) whose ``reason`` names the cause (a
+        key of its ``REFUSAL_REASONS``), whose ``reaching`` says whether a reaching swing
+        was found, and whose ``lowest_pass`` is, without one, the miss of the nearest
+        pass found (m).
     """
     if not isinstance(golfer, SwingPlaneGolfer):
         raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
@@ -659,8 +667,8 @@ def optimise_onsets(
 
 
 def _checked_against_request(impact, x, band, speed):
-    """Raise OnsetRefusal (reason "request") unless the returned swing crosses the ball's line within
-    the band (0.1 mm) at the certified ``speed`` (1e-6 m/s)."""
+    """Raise OnsetRefusal (reason "request") unless the returned swing crosses the ball's
+    line within the band (0.1 mm) at the certified ``speed`` (1e-6 m/s)."""
     miss = float(impact.miss)
     if not (bool(impact.crossed) and abs(miss) <= band + 1e-4):
         raise OnsetRefusal(
