@@ -353,7 +353,8 @@ def _search_from_grid(swings, starts, impact):
 #: ball's line (speed 0, miss 1 m, no gradient), and SLSQP either ended off the band or
 #: stopped after a backtracked short step (a false convergence by ``ftol``).  In units of
 #: 0.1 s the identity is a curvature of 5000 (m/s)/s^2: the first step is of the
-#: optimum's own scale.
+#: optimum's own scale.  The unit of the second attempt only: the first keeps seconds,
+#: so that every answer the earlier versions certified stays as it was, to the bit.
 _SLSQP_UNIT = 0.1
 #: SLSQP's ``ftol`` when it polishes an answer it stopped short of an optimum (5e-5 m/s).
 #: Its own ``ftol`` of 1e-4 stops it once a step gains less than 5 mm/s; the certificate
@@ -362,10 +363,13 @@ _SLSQP_UNIT = 0.1
 _POLISH_FTOL = 1e-6
 
 
-def _slsqp_optima(swings, starts):
-    """SLSQP from each start, over the onsets in units of ``_SLSQP_UNIT``: the optima that
-    reach the ball (speed, onsets), and the misses."""
-    unit, scale_s, scale_m = _SLSQP_UNIT, 50.0, 1.0  # s, m/s and m: the problem's units
+def _slsqp_optima(swings, starts, *, repaired=True):
+    """SLSQP from each start: the optima that reach the ball (speed, onsets), and the
+    misses.  ``repaired``: over the onsets in units of ``_SLSQP_UNIT``, an answer that
+    still climbs polished (``_POLISH_FTOL``); else over onsets in seconds, unpolished
+    (the first attempt of :func:`optimise_onsets`, as its earlier versions searched)."""
+    unit = _SLSQP_UNIT if repaired else 1.0
+    scale_s, scale_m = 50.0, 1.0  # m/s and m: the objective's and constraint's units
     at = lambda y: swings.values_and_gradients(y * unit)  # noqa: E731
     fun = lambda y: -at(y)[0] / scale_s  # noqa: E731
     jac = lambda y: -at(y)[2] * unit / scale_s  # noqa: E731
@@ -401,7 +405,7 @@ def _slsqp_optima(swings, starts):
     found, misses = [], []
     for x0 in starts:
         x, speed, beyond = slsqp(x0, 1e-4, 20)  # ftol 5e-3 m/s: above the speed's noise
-        if beyond <= 1e-4 and _climb(swings, x) > _SLOPE:  # stopped short: polish it
+        if repaired and beyond <= 1e-4 and _climb(swings, x) > _SLOPE:  # stopped short
             polished = slsqp(x, _POLISH_FTOL, 10)
             if polished[2] <= 1e-4 and polished[1] >= speed:
                 x, speed, beyond = polished
@@ -498,17 +502,19 @@ def optimise_onsets(
     band; each case has its certificate (below).  With the wrist: a 21 x 21 grid of
     onsets 20 ms apart over the bounds (one batched run) brackets the reaching swings
     along the wrist onset; the fastest starts SLSQP (``scipy.optimize.minimize``, over the
-    onsets in units of 0.1 s), with gradients by central differences (step 0.2 ms, every
+    onsets in seconds), with gradients by central differences (step 0.2 ms, every
     perturbed run in one batched simulation; for a band, :math:`|m| \le b` as two
-    inequalities, the grid's start the fastest swing bracketed on an edge or lying inside;
-    an answer whose speed still climbs, along the constraint or inside the band, is
-    polished by SLSQP from there with ``ftol`` 1e-6).  The speed is continuous but has
-    kinks where two generators tie for first (the swing starts with the first), so
-    SLSQP's answer is then settled: moved onto the kink its neighbours along the
-    constraint straddle (where the kink is not slower than the answer), or else improved
-    by at most two Newton steps along the constraint.  If SLSQP from the grid's fastest
-    start ends outside the band, it starts again from the grid's next two, then from the
-    lowest pass (the grid's nearest passes refined by zooming grids); if that lies
+    inequalities, the grid's start the fastest swing bracketed on an edge or lying
+    inside).  The speed is continuous but has kinks where two generators tie for first
+    (the swing starts with the first), so SLSQP's answer is then settled: moved onto the
+    kink its neighbours along the constraint straddle (where the kink is not slower than
+    the answer), or else improved by at most two Newton steps along the constraint.
+    Where that first attempt finds no reaching swing or its answer fails the certificate
+    (below), a second one searches again: SLSQP over the onsets in units of 0.1 s (in
+    seconds its first step can run to the bounds' corners, where no swing crosses the
+    ball's line), an answer whose speed still climbs polished by SLSQP with ``ftol``
+    1e-6, from the grid's fastest start, then its next two, then the lowest pass (the
+    grid's nearest passes refined by zooming grids); if the lowest pass lies
     outside the band too, no swing reaches and the refusal gives it.  Without ``wrist``
     the wrist generator is off and only :math:`t_s` is free: every root of
     :math:`m \mp b` bracketed on a 5 ms grid over the bounds is refined by Brent's method
@@ -607,42 +613,49 @@ def optimise_onsets(
         options = {"top_wrist_cock": top["wrist_cock"], **options}
     q0 = golfer.top_of_backswing(**top)
     swings = _Swings(golfer, wrist, options, ball, dt, q0, hold=hold, band=band)
-    grid_speed, lowest = None, None
+    grid_speed = None
     if wrist and starts is None:
         grid_starts, grid_speed, grid = _grid_starts(swings)
-        found, misses, lowest = _search_from_grid(swings, grid_starts, grid)
         where = "from the onset grid"
+        attempts = (
+            lambda: (*_slsqp_optima(swings, grid_starts[:1], repaired=False), None),
+            lambda: _search_from_grid(swings, grid_starts, grid),
+        )
     elif wrist:
         grid_speed = _grid_starts(swings)[1]
-        found, misses = _slsqp_optima(swings, starts) if len(starts) else ([], [np.inf])
         where = f"from starts {starts.tolist()} s"
-    else:
-        found, misses = _reaching_onsets(swings)
-        where = "on the onset grid"
-    if not found:
-        unreachable = lowest is not None and abs(lowest) >= band
-        passing = "" if lowest is None else f", the lowest pass found {1e3 * lowest:.1f} mm"
-        raise OnsetRefusal(
-            f"optimise_onsets {where}: no swing reaching the ball (miss m{passing})",
-            reason="unreachable" if unreachable or not wrist else "search",
-            lowest_pass=lowest,
-            residual=float(min(misses)),
-            tolerance=1e-4,
-            iterations=20,
-            suggestion="other starts, or check that the ball is within the golfer's reach",
+        attempts = tuple(
+            lambda repaired=repaired: (*_slsqp_optima(swings, starts, repaired=repaired), None)
+            for repaired in (False, True)
         )
-    speeds = np.array([f[0] for f in found])
-    onsets = np.array([f[1] for f in found])
-    x = onsets[np.argmax(speeds)]
-    certificate = _certified_band(swings, x, grid_speed)
-    x = certificate.pop("onsets")
-    onset = np.zeros(3)
-    onset[1 : 1 + n] = x
-    clock = onset - onset.min()  # the run starts at the earliest onset
-    active = (1.0, 1.0, 1.0 if wrist else 0.0)
-    generators = swing_generators(clock, active=active, **options)
-    final = simulate_downswing(golfer, generators, ball=ball, q0=q0, dt=dt, hold=hold, band=band)
-    _checked_against_request(final.impact, x, band, certificate["speed"])
+    else:
+        where = "on the onset grid"
+        attempts = (lambda: (*_reaching_onsets(swings), None),)
+    refusal = None
+    for attempt in attempts:
+        found, misses, lowest = attempt()
+        try:
+            if not found:
+                _no_reaching_swing(where, misses, lowest, band, wrist)
+            speeds = np.array([f[0] for f in found])
+            onsets = np.array([f[1] for f in found])
+            certificate = _certified_band(swings, onsets[np.argmax(speeds)], grid_speed)
+            x = certificate.pop("onsets")
+            onset = np.zeros(3)
+            onset[1 : 1 + n] = x
+            clock = onset - onset.min()  # the run starts at the earliest onset
+            active = (1.0, 1.0, 1.0 if wrist else 0.0)
+            generators = swing_generators(clock, active=active, **options)
+            final = simulate_downswing(
+                golfer, generators, ball=ball, q0=q0, dt=dt, hold=hold, band=band
+            )
+            _checked_against_request(final.impact, x, band, certificate["speed"])
+            break
+        except OnsetRefusal as error:  # the next attempt; a found swing's refusal prevails
+            if refusal is None or error.reaching or not refusal.reaching:
+                refusal = error
+    else:
+        raise refusal
     arm_angle = None
     if wrist:
         run = final.trajectory
@@ -663,6 +676,22 @@ def optimise_onsets(
         grid_speed=grid_speed,
         band=band,
         holding=final.holding,
+    )
+
+
+def _no_reaching_swing(where, misses, lowest, band, wrist):
+    """Raise the OnsetRefusal of a search ``where`` that found no reaching swing: its
+    misses beyond the band (m) and the lowest pass found (m, or None)."""
+    unreachable = lowest is not None and abs(lowest) >= band
+    passing = "" if lowest is None else f", the lowest pass found {1e3 * lowest:.1f} mm"
+    raise OnsetRefusal(
+        f"optimise_onsets {where}: no swing reaching the ball (miss m{passing})",
+        reason="unreachable" if unreachable or not wrist else "search",
+        lowest_pass=lowest,
+        residual=float(min(misses, default=np.inf)),
+        tolerance=1e-4,
+        iterations=20,
+        suggestion="other starts, or check that the ball is within the golfer's reach",
     )
 
 
