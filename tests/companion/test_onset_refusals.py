@@ -165,7 +165,8 @@ def test_a_kink_beside_the_maximum_is_not_taken_for_it(draws):
     wrist tie for first (before the hub), so its neighbours 1 ms along the constraint
     straddle that kink, and the answer was moved onto it; but the maximum lies on the
     smooth piece beside the kink, and from the kink the speed still rose 2.4 (m/s)/s
-    towards it: "certificate failed".  The kink is taken only where it is faster."""
+    towards it: "certificate failed".  Where the kink fails its certificate, the answer
+    beside it is certified as a smooth maximum."""
     draw = draws[55]
     optimum = _optimise(draw)
     assert optimum.kink is None and optimum.edge is not None

@@ -182,18 +182,14 @@ def _settled(swings, x):
     neighbours along the constraint (rows and speeds; None after a move onto a kink).
 
     x's neighbours along the constraint decide: if the generator that switches on first
-    differs between them, x is moved onto that kink (the line where the two tie) unless
-    x is faster than the kink (then the maximum lies on the smooth piece beside the kink,
-    and x stays); otherwise Newton's steps along the constraint (at most two) settle x
-    while the speed's slope along the constraint is above ``_SLOPE``."""
+    differs between them, x is moved onto that kink (the line where the two tie);
+    otherwise Newton's steps along the constraint (at most two) settle x while the
+    speed's slope along the constraint is above ``_SLOPE``."""
     for step in range(3):
         Y, speeds = _neighbours(swings, x, swings.values_and_gradients(x)[3])
         kink = _kink_between(Y)
         if kink is not None:
-            on_kink = _onto_kink(swings, x, kink)
-            if swings.values_and_gradients(on_kink)[0] >= swings.values_and_gradients(x)[0]:
-                return on_kink, kink, None
-            return x, None, (Y, speeds)  # no Newton step through neighbours across a kink
+            return _onto_kink(swings, x, kink), kink, None
         if step == 2 or _stationarity(swings, x)[4] <= _SLOPE or len(Y) < 2:
             return x, None, (Y, speeds)
         x = _parabola_step(swings, x, swings.values_and_gradients(x)[0], Y, speeds)
@@ -208,10 +204,26 @@ def _certified(swings, x, grid_speed):
     by more than ``_SLOPE`` x 1 ms.  At a smooth optimum the speed's slope along the
     constraint is below ``_SLOPE`` and the gradients at steps h and h/2 agree to 5e-2; at
     a kink (``kink``) no gradient exists and the neighbours must lie on both sides of
-    it, so that their slopes are its one-sided derivatives.
+    it, so that their slopes are its one-sided derivatives.  Where the kink that x's
+    neighbours straddle fails its certificate, the maximum may lie on the smooth piece
+    beside it: x itself, unmoved, is then certified as a smooth optimum.
     """
+    if len(x) != 2:
+        return _certificate_at(swings, x, None, None, grid_speed)
+    settled, kink, neighbours = _settled(swings, x)
+    try:
+        return _certificate_at(swings, settled, kink, neighbours, grid_speed)
+    except OnsetRefusal:
+        if kink is None:
+            raise
+    Y, speeds = _neighbours(swings, x, swings.values_and_gradients(x)[3])
+    return _certificate_at(swings, x, None, (Y, speeds), grid_speed)
+
+
+def _certificate_at(swings, x, kink, neighbours, grid_speed):
+    """The checks of :func:`_certified` at x, settled, on the ``kink`` (or None) with its
+    ``neighbours`` (rows and speeds, or None to find them)."""
     wrist = len(x) == 2
-    x, kink, neighbours = _settled(swings, x) if wrist else (x, None, None)
     speed, ds, dm, multiplier, slope, kkt = _stationarity(swings, x)
     checks = {"shortfall": (0.0 if grid_speed is None else grid_speed - speed, 0.1)}
     slopes = np.empty(0)

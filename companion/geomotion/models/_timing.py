@@ -507,8 +507,9 @@ def optimise_onsets(
     inequalities, the grid's start the fastest swing bracketed on an edge or lying
     inside).  The speed is continuous but has kinks where two generators tie for first
     (the swing starts with the first), so SLSQP's answer is then settled: moved onto the
-    kink its neighbours along the constraint straddle (where the kink is not slower than
-    the answer), or else improved by at most two Newton steps along the constraint.
+    kink its neighbours along the constraint straddle (and if the kink fails its
+    certificate, the answer beside it is certified as a smooth optimum), or else improved
+    by at most two Newton steps along the constraint.
     Where that first attempt finds no reaching swing or its answer fails the certificate
     (below), a second one searches again: SLSQP over the onsets in units of 0.1 s (in
     seconds its first step can run to the bounds' corners, where no swing crosses the
