@@ -13,6 +13,7 @@ import pytest
 from geomotion import ConvergenceError, models
 from geomotion.models import _population, _population_run
 from geomotion.models._generators import GENERATOR_RANGES
+from geomotion.models._onset_certificate import OnsetRefusal
 from geomotion.models._population import COLUMNS, POPULATION_STUDY_RANGES, RESULT_COLUMNS
 from geomotion.models.swing import TOP_RANGES
 
@@ -79,18 +80,58 @@ def test_draws_are_reproducible_inside_their_ranges_and_male():
     ],
 )
 def test_a_failed_search_gives_empty_results(monkeypatch, tmp_path, message, status):
+    """A ConvergenceError that names no reason: its status by its message, "unclassified"."""
     failing, calls = _failing(message)
     monkeypatch.setattr(_population, "optimise_onsets", failing)
     draw = models.draw_golfers(1, rng=3)[0]
     row = models.optimise_golfer(draw)
     assert tuple(row) == COLUMNS
     assert row["status"] == status
+    assert row["reason"] == "unclassified" and row["lowest_pass"] is None
     assert all(row[name] is None for name in RESULT_COLUMNS)
     # one search, with the draw's generators
     assert len(calls) == 1 and calls[0]["peak_torque"] == draw.generator_options()["peak_torque"]
     back = models.read_population(_population_file(tmp_path, [row]))
     assert back.rows == (row,)
     assert np.isnan(back.column("speed")).all()
+
+
+@pytest.mark.parametrize(
+    ("reason", "lowest_pass", "status"),
+    [
+        ("unreachable", 0.0293, "no reaching swing"),
+        ("search", 0.004, "no reaching swing"),
+        ("stage kink", None, "certificate failed"),
+        ("crossing lost", None, "certificate failed"),
+        ("request", None, "certificate failed"),
+    ],
+)
+def test_a_refusal_records_its_reason(monkeypatch, tmp_path, reason, lowest_pass, status):
+    """An OnsetRefusal's reason decides the status (whatever its message says) and lands
+    in the row with its lowest pass; the file reads it back."""
+
+    def refusing(golfer, **options):
+        raise OnsetRefusal(
+            "optimise_onsets: a message naming neither",
+            reason=reason,
+            lowest_pass=lowest_pass,
+            residual=1.0,
+            tolerance=1e-4,
+            iterations=20,
+            suggestion="",
+        )
+
+    monkeypatch.setattr(_population, "optimise_onsets", refusing)
+    row = models.optimise_golfer(models.draw_golfers(1, rng=3)[0])
+    assert (row["status"], row["reason"], row["lowest_pass"]) == (status, reason, lowest_pass)
+    assert all(row[name] is None for name in RESULT_COLUMNS)
+    back = models.read_population(_population_file(tmp_path, [row]))
+    assert back.rows == (row,)
+    assert np.array_equal(
+        back.column("lowest_pass"), [np.nan if lowest_pass is None else lowest_pass], equal_nan=True
+    )
+    with pytest.raises(ValueError, match="reason: expected a key of REFUSAL_REASONS"):
+        OnsetRefusal("", reason="tired", residual=1, tolerance=1, iterations=1, suggestion="")
 
 
 def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
@@ -119,6 +160,7 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     monkeypatch.setattr(_population, "optimise_onsets", lambda golfer, **options: optimum)
     row = models.optimise_golfer(draw)
     expected = {"status": "optimum", "shoulder_onset": 0.02, "wrist_onset": 0.07}
+    expected |= {"reason": None, "lowest_pass": None}
     expected |= {"speed": 41.0, "impact_time": 0.1, "miss": 1.1, "path_angle": 2.1}
     expected |= {"shaft_lean": 3.1, "lead_arm_below_horizontal": 4.1}
     expected |= {"shaft_angular_velocity": 5.1, "wrist_onset_arm_angle": 0.5}
@@ -155,7 +197,7 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     header += "hub_peak,shoulder_peak,wrist_peak,arm_max_velocity,shape,time_constant,"
     header += "ulnar_range,stop_angle,top_hub_turn,top_lead_arm_above_horizontal,"
     header += "top_wrist_cock,stop_rate,stop_damping,damping_angle,impact_band,"
-    header += "status,shoulder_onset,wrist_onset,speed,"
+    header += "status,reason,lowest_pass,shoulder_onset,wrist_onset,speed,"
     header += "impact_time,miss,path_angle,shaft_lean,lead_arm_below_horizontal,"
     header += "shaft_angular_velocity,wrist_onset_arm_angle,at_kink,steepest_neighbour_slope,"
     header += "kkt_residual,tangent_slope,gradient_error,peak_club_rate,trunk_peak_lead,"
@@ -188,8 +230,13 @@ def test_read_population_rejects_what_run_population_never_writes(monkeypatch, t
     bad = {
         "metadata": text.replace("# rng:", "# seed:"),
         "columns": text.replace("shoulder_onset,wrist_onset", "wrist_onset,shoulder_onset"),
-        "with results": text.replace("no reaching swing,,", "no reaching swing,0.1,"),
+        "with results": text.replace("unclassified,,,", "unclassified,,0.1,"),
         "status": text.replace("no reaching swing", "optimum", 1),
+        "no reason": text.replace("no reaching swing,unclassified", "no reaching swing,", 1),
+        "a reason": text.replace("no reaching swing,unclassified", "no reaching swing,tired", 1),
+        "lowest pass": text.replace(
+            "no reaching swing,unclassified,", "certificate failed,unclassified,0.01", 1
+        ),
         "increasing": text.replace("\n1,male", "\n0,male"),
         "rows": text.replace("# count: 2", "# count: 3"),
         "numbers": text.replace("\n1,male,1.", "\n1,male,tall"),

@@ -5,7 +5,8 @@ that runs rows of onsets: ``speed_and_miss``, ``gradients``, ``values_and_gradie
 ``band``, ``shifted``), the functions here settle it (onto a kink, or by Newton steps
 along the reach constraint) and certify it, on an edge of the contact band (the
 equality :math:`m = \pm b`, or :math:`m = 0` for point contact) or inside it; a failed
-check raises :class:`geomotion.ConvergenceError` naming it.
+check raises :class:`OnsetRefusal` (a :class:`geomotion.ConvergenceError`) naming it and
+its cause (``REFUSAL_REASONS``).
 """
 
 import numpy as np
@@ -18,6 +19,76 @@ from ._shared import frozen
 #: from 0.1 s before the hub to 0.3 s after, wider than the downswing).
 ONSET_BOUNDS = (-0.1, 0.3)
 _STEP = 2e-4  # s, central-difference step of the onset gradients
+
+#: Why :func:`geomotion.models.optimise_onsets` refused a golfer: the ``reason`` of an
+#: :class:`OnsetRefusal`.  The first two mean no reaching swing was found, the others
+#: that the answer failed its certificate (or its re-run).
+REFUSAL_REASONS = {
+    "unreachable": "no swing passes within the band: the lowest pass found over the onsets "
+    "(the grid's nearest passes refined by zooming grids down to 0.02 ms) lies outside it",
+    "search": "a swing within the band exists (the lowest-pass search found one) but SLSQP "
+    "from every start ended outside the band",
+    "shortfall": "the answer is slower than the grid's fastest reaching swing by over 0.1 m/s",
+    "crossing lost": "a swing of the difference stencil (0.2 ms from the answer) never "
+    "crosses the ball's line: the miss and the speed jump there, and the gradients are void",
+    "no neighbour": "no swing 1 ms away along the constraint could be moved onto it: the "
+    "one-sided slopes of the certificate cannot be measured",
+    "stage kink": "an onset lies within the difference step (0.2 ms) of a stage time of the "
+    "fixed-step integrator (a multiple of dt/2 after the first onset), where the simulated "
+    "speed has a kink: the smooth certificate's slopes and gradients do not hold there",
+    "tie kink": "at a tie of two generators the neighbours do not straddle it or the speed "
+    "climbs along the tie's line",
+    "inactive edge": "on an edge of the band the speed climbs into the band",
+    "not smooth": "the gradients at steps 0.2 and 0.1 ms disagree, with no stage time inside",
+    "not settled": "the speed still climbs along the constraint or inside the band",
+    "request": "the returned swing, run again, misses the band or the certified speed",
+}
+_NO_REACH = ("unreachable", "search")
+
+
+class OnsetRefusal(ConvergenceError):
+    """A :class:`geomotion.ConvergenceError` of :func:`geomotion.models.optimise_onsets`
+    that names its cause.
+
+    Parameters
+    ----------
+    message : str
+    reason : str, keyword only
+        A key of ``REFUSAL_REASONS``.
+    lowest_pass : None or float, keyword only
+        For no reaching swing: the miss of the pass nearest the ball's centre that the
+        search found, m (positive over the ball); None otherwise.
+    **details
+        ``residual``, ``tolerance``, ``iterations`` and ``suggestion`` of ConvergenceError.
+
+    Attributes
+    ----------
+    reason : str
+    lowest_pass : float or None
+    reaching : bool
+        False if no reaching swing was found (``reason`` "unreachable" or "search"), True
+        if an answer failed its certificate.
+    """
+
+    def __init__(self, message, *, reason, lowest_pass=None, **details):
+        if reason not in REFUSAL_REASONS:
+            raise ValueError(f"reason: expected a key of REFUSAL_REASONS, got {reason!r}")
+        super().__init__(message, **details)
+        self.reason = reason
+        self.lowest_pass = None if lowest_pass is None else float(lowest_pass)
+        self.reaching = reason not in _NO_REACH
+
+
+def _on_stage_kink(swings, x):
+    """Whether an onset of x other than the first lies within the difference step
+    ``_STEP`` of a stage time of the run (a multiple of dt/2 on its clock, which starts at
+    the first onset): the fixed-step integrator samples the activation's step there, so
+    the speed has a kink inside the difference stencil."""
+    clock = np.concatenate([[0.0], x])
+    clock = clock - clock.min()
+    half = swings.dt / 2
+    near = np.abs(clock - half * np.round(clock / half)) < _STEP
+    return bool(np.any(near & (clock > 0.0)))
 
 
 def _stationarity(swings, x):
@@ -133,10 +204,26 @@ def _certified(swings, x, grid_speed):
     by more than ``_SLOPE`` x 1 ms.  At a smooth optimum the speed's slope along the
     constraint is below ``_SLOPE`` and the gradients at steps h and h/2 agree to 5e-2; at
     a kink (``kink``) no gradient exists and the neighbours must lie on both sides of
-    it, so that their slopes are its one-sided derivatives.
+    it, so that their slopes are its one-sided derivatives.  Where the kink that x's
+    neighbours straddle fails its certificate, the maximum may lie on the smooth piece
+    beside it: x itself, unmoved, is then certified as a smooth optimum.
     """
+    if len(x) != 2:
+        return _certificate_at(swings, x, None, None, grid_speed)
+    settled, kink, neighbours = _settled(swings, x)
+    try:
+        return _certificate_at(swings, settled, kink, neighbours, grid_speed)
+    except OnsetRefusal:
+        if kink is None:
+            raise
+    Y, speeds = _neighbours(swings, x, swings.values_and_gradients(x)[3])
+    return _certificate_at(swings, x, None, (Y, speeds), grid_speed)
+
+
+def _certificate_at(swings, x, kink, neighbours, grid_speed):
+    """The checks of :func:`_certified` at x, settled, on the ``kink`` (or None) with its
+    ``neighbours`` (rows and speeds, or None to find them)."""
     wrist = len(x) == 2
-    x, kink, neighbours = _settled(swings, x) if wrist else (x, None, None)
     speed, ds, dm, multiplier, slope, kkt = _stationarity(swings, x)
     checks = {"shortfall": (0.0 if grid_speed is None else grid_speed - speed, 0.1)}
     slopes = np.empty(0)
@@ -153,7 +240,7 @@ def _certified(swings, x, grid_speed):
         multiplier = float(ds @ along / (dm @ along))
         kkt = slope = error = None
         checks["kink crossed"] = (float(_kink_between(Y) != kink), 0.0)
-    _fail_unless(x, checks)
+    _fail_unless(swings, x, checks)
     return {
         "onsets": x,
         "speed": float(speed),
@@ -173,6 +260,18 @@ def _edge(swings, x):
     if swings.band == 0.0 or abs(miss) > swings.band - 1e-4:
         return float(np.copysign(swings.band, miss))
     return None
+
+
+def _climb(swings, x):
+    """The speed's slope at x that a certificate needs below ``_SLOPE``, (m/s)/s: along the
+    constraint on an edge of the band (:func:`_stationarity` from that edge), the
+    gradient's norm over the onsets off their bounds inside it."""
+    edge = _edge(swings, x)
+    if edge is not None:
+        return _stationarity(swings.shifted(edge), x)[4]
+    ds = swings.values_and_gradients(x)[2]
+    free = (x > ONSET_BOUNDS[0] + 1e-6) & (x < ONSET_BOUNDS[1] - 1e-6)
+    return float(np.linalg.norm(ds[free]))
 
 
 def _inward_slope(swings, x, speed, dm, edge):
@@ -195,21 +294,52 @@ def _certified_edge(swings, x, grid_speed, edge):
         inward = _inward_slope(swings, x, certificate["speed"], dm, edge)
         sign = np.sign(edge) * certificate["multiplier"]
         _fail_unless(
-            x, {"inward slope": (inward, _SLOPE), "multiplier into the band": (-sign, 0.0)}
+            swings, x, {"inward slope": (inward, _SLOPE), "multiplier into the band": (-sign, 0.0)}
         )
     return certificate | {"edge": edge}
 
 
-def _fail_unless(x, checks):
-    """Raise ConvergenceError naming every check (value, bound) with value > bound."""
-    failed = [
-        f"{name} {value:.2g} of {bound:g}"
-        for name, (value, bound) in checks.items()
-        if not value <= bound
-    ]
+_SMOOTH_CHECKS = {"steepest neighbour slope", "slope along the constraint", "gradient"}
+_SMOOTH_CHECKS |= {"gradient error"}
+
+
+def _reason(checks, failed, stage, crossing_lost):
+    """The key of ``REFUSAL_REASONS`` for the failed checks (names ``failed`` of the
+    ``checks``, name to (value, bound)); ``stage``: an onset lies on a stage kink
+    (:func:`_on_stage_kink`); ``crossing_lost``: a swing of the difference stencil never
+    crosses the ball's line."""
+    if "shortfall" in failed:
+        return "shortfall"
+    if crossing_lost:
+        return "crossing lost"
+    if checks.get("steepest neighbour slope", (0.0,))[0] == np.inf:  # no neighbour reaches
+        return "no neighbour"
+    if stage and failed & _SMOOTH_CHECKS:
+        return "stage kink"
+    if failed & {"kink crossed", "slope along the kink"}:
+        return "tie kink"
+    if failed & {"inward slope", "multiplier into the band"}:
+        return "inactive edge"
+    return "not smooth" if failed == {"gradient error"} else "not settled"
+
+
+def _fail_unless(swings, x, checks):
+    """Raise OnsetRefusal naming every check (value, bound) with value > bound, and the
+    cause (:func:`_reason`)."""
+    failed = {name for name, (value, bound) in checks.items() if not value <= bound}
     if failed:
-        raise ConvergenceError(
-            f"optimise_onsets at {np.asarray(x).tolist()} s: certificate ({', '.join(failed)})",
+        listed = ", ".join(
+            f"{name} {value:.2g} of {bound:g}"
+            for name, (value, bound) in checks.items()
+            if name in failed
+        )
+        x = np.asarray(x, dtype=float)
+        stencil = x + _STEP * np.vstack([np.eye(len(x)), -np.eye(len(x))])
+        lost = bool(np.any(swings.speed_and_miss(stencil)[0] == 0.0))  # 0: no crossing
+        reason = _reason(checks, failed, _on_stage_kink(swings, x), lost)
+        raise OnsetRefusal(
+            f"optimise_onsets at {x.tolist()} s: certificate ({listed}; {reason})",
+            reason=reason,
             residual=len(failed) + 1.0,
             tolerance=1.0,
             iterations=20,
@@ -245,7 +375,8 @@ def _certified_inside(swings, x, grid_speed):
     """The certificate of an optimum x inside the band (the constraint inactive, so the
     multiplier is 0): no slower than the grid's fastest (0.1 m/s), no swing 1 ms away
     along an onset faster by more than ``_SLOPE`` x 1 ms, and at a smooth optimum the
-    speed's gradient below ``_SLOPE`` (its steps h and h/2 agreeing to 5e-2); at a kink
+    speed's gradient below ``_SLOPE`` (its steps h and h/2 agreeing to 5e-2 of the
+    gradient's norm or of ``_SLOPE``, whichever is larger); at a kink
     (the neighbours straddle a tie of two generators) x is moved to the fastest swing on
     the tie's line, where the slope along the line must be below ``_SLOPE``."""
     Y, speeds = _axis_neighbours(swings, x)
@@ -265,16 +396,19 @@ def _certified_inside(swings, x, grid_speed):
     slope = error = kkt = None
     if kink is None:
         slope = float(np.linalg.norm(ds[free]))
-        kkt = slope / float(np.linalg.norm(ds))
+        kkt = slope / float(np.linalg.norm(ds)) if slope > 0.0 else 0.0  # 0/0 at a maximum
         error = float(np.max(np.abs(ds - swings.values_and_gradients(x, _STEP / 2)[2])))
-        error /= float(np.linalg.norm(ds))
+        # over the gradient's norm, or over _SLOPE where the gradient is smaller: at an
+        # interior maximum the gradient vanishes, and what the check needs is that its
+        # error is small against the bound the gradient is held to
+        error /= max(float(np.linalg.norm(ds)), _SLOPE)
         checks |= {"gradient": (slope, _SLOPE), "gradient error": (error, 5e-2)}
     else:
         along = _kink_line(kink)
         h = _NEIGHBOUR * along
         ahead, behind = swings.speed_and_miss(np.vstack([x + h, x - h]))[0]
         checks["slope along the kink"] = (abs(ahead - behind) / (2 * _NEIGHBOUR), _SLOPE)
-    _fail_unless(x, checks)
+    _fail_unless(swings, x, checks)
     return {
         "onsets": x,
         "speed": float(speed),

@@ -30,6 +30,7 @@ from ._club import driver
 from ._downswing import simulate_downswing
 from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, swing_generators
 from ._impact import ADDRESS_WRIST_RANGE, IMPACT_BAND_RANGE, ball_at_address
+from ._onset_certificate import REFUSAL_REASONS
 from ._swing_study import kinematic_sequence, positive_work
 from ._timing import optimise_onsets
 from .golf_data import DATA
@@ -86,6 +87,9 @@ _DT = 2e-3  # s: optimise_onsets' default simulation step, used by the fixed-ons
 SMOOTH_CERTIFICATE = ("kkt_residual", "tangent_slope", "gradient_error")
 #: Statuses of a row: an optimum, or the ConvergenceError that stopped the search.
 STATUSES = ("optimum", "no reaching swing", "certificate failed")
+#: The ``reason`` of a row that is not an optimum: why optimise_onsets refused it (the keys
+#: of ``REFUSAL_REASONS``), or "unclassified" for a ConvergenceError that names none.
+REASONS = (*REFUSAL_REASONS, "unclassified")
 PARAMETER_COLUMNS = ("index", "sex", *POPULATION_STUDY_RANGES)
 RESULT_COLUMNS = (
     *("shoulder_onset", "wrist_onset", "speed", "impact_time", "miss", "path_angle"),
@@ -95,7 +99,7 @@ RESULT_COLUMNS = (
     *("peak_club_rate", "trunk_peak_lead", "proximal_to_distal", "hub_work_share"),
     *(f"{quantity}_{head}" for head in _HEADS for quantity in ("speed", "miss")),
 )
-COLUMNS = (*PARAMETER_COLUMNS, "status", *RESULT_COLUMNS, "wall_time")
+COLUMNS = (*PARAMETER_COLUMNS, "status", "reason", "lowest_pass", *RESULT_COLUMNS, "wall_time")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,7 +283,11 @@ def optimise_golfer(draw):
     dict
         ``COLUMNS`` to values: the draw's parameters and ``sex`` ("male"); ``status``
         ("optimum", or "no reaching swing" / "certificate failed" when the search raised
-        ConvergenceError, and then every result is None, never a number); onsets (s),
+        ConvergenceError, and then every result is None, never a number); ``reason``
+        (None for an optimum; else a key of ``REFUSAL_REASONS``, from the error's
+        ``reason``, or "unclassified" for a ConvergenceError without one, whose status
+        then follows its message); ``lowest_pass`` (m: for no reaching swing, the miss of
+        the pass nearest the ball's centre the search found; else None); onsets (s),
         speed (m/s), impact time (s), miss (m), path angle, shaft lean, lead arm below the
         horizontal (rad), shaft angular velocity at impact (rad/s), wrist-onset arm angle
         (rad), the certificate (``at_kink``, 1.0 at a kink and 0.0 at a smooth optimum;
@@ -302,12 +310,19 @@ def optimise_golfer(draw):
         )
     start = time.perf_counter()
     row = {"index": draw.index, "sex": "male", **dataclasses.asdict(draw)}
-    row.update(dict.fromkeys(RESULT_COLUMNS))
+    row.update(dict.fromkeys(("reason", "lowest_pass", *RESULT_COLUMNS)))
     try:
         options = dict(ball=draw.ball(), top=draw.top(), dt=_DT, band=draw.impact_band)
         optimum = optimise_onsets(draw.golfer(), **options, **draw.generator_options())
     except ConvergenceError as error:
-        row["status"] = "certificate failed" if "certificate" in str(error) else "no reaching swing"
+        reason = getattr(error, "reason", None)
+        if reason is None:  # a ConvergenceError from elsewhere: its status by its message
+            failed = "certificate" in str(error)
+            row.update(reason="unclassified", lowest_pass=None)
+        else:
+            failed = error.reaching
+            row.update(reason=reason, lowest_pass=error.lowest_pass)
+        row["status"] = "certificate failed" if failed else "no reaching swing"
         row["wall_time"] = time.perf_counter() - start
         return {name: row[name] for name in COLUMNS}
     impact = optimum.impact

@@ -31,6 +31,7 @@ from ._population import (
     COLUMNS,
     HEAD_MASSES,
     POPULATION_STUDY_RANGES,
+    REASONS,
     RESULT_COLUMNS,
     SMOOTH_CERTIFICATE,
     STATUSES,
@@ -51,7 +52,8 @@ class Population:
     ----------
     rows : tuple of dict
         One per golfer, sorted by index: ``COLUMNS`` to values (int ``index``, str
-        ``sex`` and ``status``, floats, None for an empty result).
+        ``sex``, ``status`` and ``reason`` (None for an optimum), floats, None for an
+        empty result).
     metadata : dict of str to str
         ``geomotion_version``, ``git_commit``, ``date``, ``rng`` (the seed), ``count``,
         ``dask_version``, ``workers`` and ``wall_time`` (s).
@@ -76,7 +78,7 @@ class Population:
         ValueError
             If ``name`` is not a numeric column.
         """
-        if name not in COLUMNS or name in ("sex", "status"):
+        if name not in COLUMNS or name in ("sex", "status", "reason"):
             raise ValueError(f"name: expected a numeric column of COLUMNS, got {name!r}")
         return np.array([np.nan if r[name] is None else r[name] for r in self.rows])
 
@@ -220,15 +222,23 @@ def _parsed(row, path, line):
     values = dict(zip(COLUMNS, row, strict=True))
     if values["sex"] != "male" or values["status"] not in STATUSES:
         raise ValueError(f"{where}: expected sex 'male' and a status among {STATUSES}, got {row}")
-    parsed = {"sex": "male", "status": values["status"]}
+    optimum = values["status"] == "optimum"
+    if (values["reason"] != "") if optimum else (values["reason"] not in REASONS):
+        raise ValueError(
+            f"{where}: expected no reason for an optimum, else a reason among {REASONS}, "
+            f"got status {values['status']!r} with reason {values['reason']!r}"
+        )
+    parsed = {"sex": "male", "status": values["status"], "reason": values["reason"] or None}
     try:
         parsed["index"] = int(values["index"])
         for name in (*POPULATION_STUDY_RANGES, "wall_time"):
             parsed[name] = float(values[name])
-        for name in RESULT_COLUMNS:
+        for name in ("lowest_pass", *RESULT_COLUMNS):
             parsed[name] = float(values[name]) if values[name] else None
     except ValueError as error:
         raise ValueError(f"{where}: expected numbers, got {row} ({error})") from None
+    if parsed["lowest_pass"] is not None and values["status"] != "no reaching swing":
+        raise ValueError(f"{where}: a lowest pass with status {values['status']!r}")
     empty = [name for name in RESULT_COLUMNS if parsed[name] is None]
     optional = _HEAD_COLUMNS + (SMOOTH_CERTIFICATE if parsed["at_kink"] == 1.0 else ())
     required = [name for name in empty if name not in optional]
@@ -259,8 +269,9 @@ def read_population(path):
     ValueError
         If the file is not such a file (naming the path and the problem): metadata
         missing, other columns, a non-numeric value, a result for a failed golfer or
-        none for an optimum, indices not increasing, or a row count other than the
-        metadata's.
+        none for an optimum, a reason for an optimum or none (or an unknown one) for a
+        failed golfer, a lowest pass for a golfer that reached, indices not increasing,
+        or a row count other than the metadata's.
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path: expected a str or a path, got {type(path).__name__}")

@@ -13,11 +13,17 @@ import numpy as np
 from scipy import optimize
 
 from .. import _validate
-from ..errors import ConvergenceError
 from ._downswing import simulate_downswing
 from ._generators import swing_generators
 from ._impact import IMPACT_BAND, Impact, ball_at_address, contact_band
-from ._onset_certificate import _STEP, ONSET_BOUNDS, _certified_band
+from ._onset_certificate import (
+    _SLOPE,
+    _STEP,
+    ONSET_BOUNDS,
+    OnsetRefusal,
+    _certified_band,
+    _climb,
+)
 from ._shared import frozen
 from .swing import TOP_RANGES, SwingPlaneGolfer
 
@@ -58,7 +64,9 @@ class TimingOptimum:
         many mm/s at first order.  None at a kink.
     gradient_error : float or None
         Largest difference between the central-difference gradients at steps h and h/2,
-        over the gradient's norm: their truncation error.  None at a kink.
+        over the gradient's norm (inside the band: over the norm or 1 (m/s)/s, whichever
+        is larger, since the gradient vanishes at an interior maximum): their truncation
+        error.  None at a kink.
     kink : tuple of str or None
         At a kink optimum, the two generators that switch on together (for example
         ``("hub", "wrist")``): the swing starts with whichever switches on first, so the
@@ -257,63 +265,153 @@ def bracket_reaching(impact, values, *, level=0.0):
     return ReachBrackets(speed=frozen(speeds), position=frozen(position), fastest=fastest)
 
 
-def _grid_starts(swings):
-    """The fastest swing within the contact band that the onset grid gives: bracketed on
+def _grid_starts(swings, count=3):
+    """The fastest swings within the contact band that the onset grid gives: bracketed on
     an edge (:func:`bracket_reaching` at miss +-band; at the face centre for point
-    contact) or a grid swing inside the band.  Returns its onsets as one row (none if
-    the grid has none) and its speed (-inf if none)."""
+    contact) or grid swings inside the band.  Returns the onsets of up to ``count`` of
+    them, fastest first and at least one grid step apart (rows; none if the grid has
+    none), the fastest's speed (-inf if none) and the grid's impacts (21 x 21)."""
     S, W = np.meshgrid(_GRID, _GRID, indexing="ij")
     impact = swings.run(np.column_stack([S.ravel(), W.ravel()])).reshaped(S.shape)
     band = swings.band
-    found = []
+    speeds, onsets = [], []
     for level in {-band, band}:
         reach = bracket_reaching(impact, _GRID, level=level)
-        i, j = np.unravel_index(np.argmax(reach.speed), reach.speed.shape)
-        found.append((reach.speed[i, j], [_GRID[i], reach.position[i, j]]))
-    inside = impact.crossed & (np.abs(impact.miss) < band)
-    if inside.any():
-        speed = np.where(inside, impact.speed, -np.inf)
-        i, j = np.unravel_index(np.argmax(speed), speed.shape)
-        found.append((speed[i, j], [_GRID[i], _GRID[j]]))
-    speed, start = max(found, key=lambda f: f[0])
-    starts = np.array([start]) if np.isfinite(speed) else np.empty((0, 2))
-    return starts, float(speed)
+        i, j = np.nonzero(np.isfinite(reach.speed))
+        speeds.append(reach.speed[i, j])
+        onsets.append(np.column_stack([_GRID[i], reach.position[i, j]]))
+    i, j = np.nonzero(impact.crossed & (np.abs(impact.miss) < band))
+    speeds.append(impact.speed[i, j])
+    onsets.append(np.column_stack([_GRID[i], _GRID[j]]))
+    speeds, onsets = np.concatenate(speeds), np.concatenate(onsets)
+    starts = []
+    for k in np.argsort(-speeds, kind="stable"):
+        if all(np.max(np.abs(onsets[k] - start)) >= _GRID[1] - _GRID[0] for start in starts):
+            starts.append(onsets[k])
+        if len(starts) == count:
+            break
+    fastest = float(speeds.max()) if speeds.size else -np.inf
+    return np.array(starts).reshape(-1, 2), fastest, impact
 
 
-def _slsqp_optima(swings, starts):
-    """SLSQP from each start: the optima that reach the ball (speed, onsets), and the misses."""
+def _lowest_pass(swings, impact):
+    """The pass nearest the ball's centre: the five grid swings (``impact``, over
+    ``_GRID`` x ``_GRID``) whose clubheads cross the ball's line with the smallest
+    :math:`|m|`, each refined by zooming grids (9 x 9 over +-20 ms, then +-5, 1.25,
+    0.31 and 0.08 ms around the five best so far; all in one batched run per level),
+    stopping once a pass lies inside the band.  Returns its onsets and miss (m), or
+    (None, inf) if no grid swing crosses."""
+    S, W = np.meshgrid(_GRID, _GRID, indexing="ij")
+    X = np.column_stack([S.ravel(), W.ravel()])
+    distance = np.where(impact.crossed, np.abs(impact.miss), np.inf).ravel()
+    miss = impact.miss.ravel()
+    if not np.isfinite(distance).any():
+        return None, np.inf
+    offsets = np.linspace(-1.0, 1.0, 9)
+    square = np.stack(np.meshgrid(offsets, offsets, indexing="ij"), -1).reshape(-1, 2)
+    half = _GRID[1] - _GRID[0]
+    for _ in range(5):
+        best = np.argsort(distance, kind="stable")[:5]
+        best = best[np.isfinite(distance[best])]
+        if distance[best[0]] < swings.band:
+            break
+        Y = np.clip((X[best][:, None, :] + half * square).reshape(-1, 2), *ONSET_BOUNDS)
+        found = swings.run(Y)
+        X = np.vstack([X[best], Y])
+        distance = np.concatenate(
+            [distance[best], np.where(found.crossed, np.abs(found.miss), np.inf)]
+        )
+        miss = np.concatenate([miss[best], found.miss])
+        half /= 4
+    k = int(np.argmin(distance))
+    return X[k], float(miss[k])
+
+
+def _search_from_grid(swings, starts, impact):
+    """SLSQP from the grid's starts in turn until one reaches the ball; if none does, from
+    the lowest pass (:func:`_lowest_pass`) when it lies inside the band.  Returns the
+    optima found (as :func:`_slsqp_optima`), the misses beyond the band and the lowest
+    pass's miss (m; None if a grid start reached)."""
+    misses = []
+    for start in starts:
+        found, beyond = _slsqp_optima(swings, start[None, :])
+        misses += beyond
+        if found:
+            return found, misses, None
+    onsets, lowest = _lowest_pass(swings, impact)
+    misses.append(max(abs(lowest) - swings.band, 0.0))
+    if abs(lowest) < swings.band:
+        found, beyond = _slsqp_optima(swings, onsets[None, :])
+        return found, misses + beyond, lowest
+    return [], misses, lowest
+
+
+#: SLSQP's unit of the onsets, s.  Its first step takes the identity for the Hessian of
+#: the speed over 50 m/s: in seconds that is a curvature of 50 (m/s)/s^2, while the
+#: speed's curvature along the reach constraint is 10^2-10^4 (m/s)/s^2, so the first step
+#: ran 0.1-0.4 s to the bounds' corners, where the clubhead often never crosses the
+#: ball's line (speed 0, miss 1 m, no gradient), and SLSQP either ended off the band or
+#: stopped after a backtracked short step (a false convergence by ``ftol``).  In units of
+#: 0.1 s the identity is a curvature of 5000 (m/s)/s^2: the first step is of the
+#: optimum's own scale.  The unit of the second attempt only: the first keeps seconds,
+#: so that every answer the earlier versions certified stays as it was, to the bit.
+_SLSQP_UNIT = 0.1
+#: SLSQP's ``ftol`` when it polishes an answer it stopped short of an optimum (5e-5 m/s).
+#: Its own ``ftol`` of 1e-4 stops it once a step gains less than 5 mm/s; the certificate
+#: wants the speed's slope below 1 (m/s)/s, within about 0.2 mm/s of the maximum (for the
+#: curvature above), which the two Newton steps of the settling cannot always reach.
+_POLISH_FTOL = 1e-6
+
+
+def _slsqp_optima(swings, starts, *, repaired=True):
+    """SLSQP from each start: the optima that reach the ball (speed, onsets), and the
+    misses.  ``repaired``: over the onsets in units of ``_SLSQP_UNIT``, an answer that
+    still climbs polished (``_POLISH_FTOL``); else over onsets in seconds, unpolished
+    (the first attempt of :func:`optimise_onsets`, as its earlier versions searched)."""
+    unit = _SLSQP_UNIT if repaired else 1.0
     scale_s, scale_m = 50.0, 1.0  # m/s and m: the objective's and constraint's units
-    fun = lambda x: -swings.values_and_gradients(x)[0] / scale_s  # noqa: E731
-    jac = lambda x: -swings.values_and_gradients(x)[2] / scale_s  # noqa: E731
-    miss = lambda x: swings.values_and_gradients(x)[1] / scale_m  # noqa: E731
-    dmiss = lambda x: swings.values_and_gradients(x)[3][None, :] / scale_m  # noqa: E731
+    at = lambda y: swings.values_and_gradients(y * unit)  # noqa: E731
+    fun = lambda y: -at(y)[0] / scale_s  # noqa: E731
+    jac = lambda y: -at(y)[2] * unit / scale_s  # noqa: E731
+    miss = lambda y: at(y)[1] / scale_m  # noqa: E731
+    dmiss = lambda y: at(y)[3][None, :] * unit / scale_m  # noqa: E731
     band = swings.band / scale_m
     if band == 0.0:
-        constraints = [{"type": "eq", "fun": lambda x: np.atleast_1d(miss(x)), "jac": dmiss}]
+        constraints = [{"type": "eq", "fun": lambda y: np.atleast_1d(miss(y)), "jac": dmiss}]
     else:  # |m| <= band as two inequalities
         constraints = [
             {
                 "type": "ineq",
-                "fun": lambda x: np.atleast_1d(band - miss(x)),
-                "jac": lambda x: -dmiss(x),
+                "fun": lambda y: np.atleast_1d(band - miss(y)),
+                "jac": lambda y: -dmiss(y),
             },
-            {"type": "ineq", "fun": lambda x: np.atleast_1d(band + miss(x)), "jac": dmiss},
+            {"type": "ineq", "fun": lambda y: np.atleast_1d(band + miss(y)), "jac": dmiss},
         ]
-    found, misses = [], []
-    for x0 in starts:
+
+    def slsqp(x0, ftol, maxiter):
         result = optimize.minimize(
             fun,
-            x0,
+            x0 / unit,
             jac=jac,
             method="SLSQP",
-            bounds=[ONSET_BOUNDS] * starts.shape[1],
+            bounds=[(ONSET_BOUNDS[0] / unit, ONSET_BOUNDS[1] / unit)] * starts.shape[1],
             constraints=constraints,
-            options={"ftol": 1e-4, "maxiter": 20},  # 5e-3 m/s: above the speed's noise
+            options={"ftol": ftol, "maxiter": maxiter},
         )
-        speed, m = swings.values_and_gradients(result.x)[:2]
-        misses.append(max(abs(m) - swings.band, 0.0))
-        if abs(m) <= swings.band + 1e-4:
-            found.append((speed, result.x))
+        x = np.clip(result.x * unit, *ONSET_BOUNDS)  # 3.0 * 0.1 is 0.30000000000000004
+        speed, m = swings.values_and_gradients(x)[:2]
+        return x, speed, max(abs(m) - swings.band, 0.0)
+
+    found, misses = [], []
+    for x0 in starts:
+        x, speed, beyond = slsqp(x0, 1e-4, 20)  # ftol 5e-3 m/s: above the speed's noise
+        if repaired and beyond <= 1e-4 and _climb(swings, x) > _SLOPE:  # stopped short
+            polished = slsqp(x, _POLISH_FTOL, 10)
+            if polished[2] <= 1e-4 and polished[1] >= speed:
+                x, speed, beyond = polished
+        misses.append(beyond)
+        if beyond <= 1e-4:
+            found.append((speed, x))
     return found, misses
 
 
@@ -403,20 +501,28 @@ def optimise_onsets(
     The optimum sits on an edge (:math:`m = \pm b`, the constraint active) or inside the
     band; each case has its certificate (below).  With the wrist: a 21 x 21 grid of
     onsets 20 ms apart over the bounds (one batched run) brackets the reaching swings
-    along the wrist onset; the fastest starts SLSQP (``scipy.optimize.minimize``), with
-    gradients by central differences (step 0.2 ms, every perturbed run in one batched
-    simulation; for a band, :math:`|m| \le b` as two inequalities, the grid's start the
-    fastest swing bracketed on an edge or lying inside).  The speed is continuous but
-    has kinks where two generators tie for first (the swing starts with the first), so
-    SLSQP's answer is then settled: moved onto the kink its neighbours along the
-    constraint straddle, or else improved by at most two Newton steps along the
-    constraint.  Without ``wrist`` the wrist generator
-    is off and only :math:`t_s` is free: every root of :math:`m \mp b` bracketed on a 5 ms
-    grid over the bounds is refined by Brent's method (``scipy.optimize.brentq``), every
-    local maximum of the speed inside the band by a bounded scalar search, and the
-    fastest is returned (a jump of :math:`m` where a crossing appears or vanishes is not
-    a root).  Before returning, the best optimum is certified: the reach constraint holds
-    to 0.1 mm; it is not
+    along the wrist onset; the fastest starts SLSQP (``scipy.optimize.minimize``, over the
+    onsets in seconds), with gradients by central differences (step 0.2 ms, every
+    perturbed run in one batched simulation; for a band, :math:`|m| \le b` as two
+    inequalities, the grid's start the fastest swing bracketed on an edge or lying
+    inside).  The speed is continuous but has kinks where two generators tie for first
+    (the swing starts with the first), so SLSQP's answer is then settled: moved onto the
+    kink its neighbours along the constraint straddle (and if the kink fails its
+    certificate, the answer beside it is certified as a smooth optimum), or else improved
+    by at most two Newton steps along the constraint.
+    Where that first attempt finds no reaching swing or its answer fails the certificate
+    (below), a second one searches again: SLSQP over the onsets in units of 0.1 s (in
+    seconds its first step can run to the bounds' corners, where no swing crosses the
+    ball's line), an answer whose speed still climbs polished by SLSQP with ``ftol``
+    1e-6, from the grid's fastest start, then its next two, then the lowest pass (the
+    grid's nearest passes refined by zooming grids); if the lowest pass lies
+    outside the band too, no swing reaches and the refusal gives it.  Without ``wrist``
+    the wrist generator is off and only :math:`t_s` is free: every root of
+    :math:`m \mp b` bracketed on a 5 ms grid over the bounds is refined by Brent's method
+    (``scipy.optimize.brentq``), every local maximum of the speed inside the band by a
+    bounded scalar search, and the fastest is returned (a jump
+    of :math:`m` where a crossing appears or vanishes is not a root).  Before returning,
+    the best optimum is certified: the reach constraint holds to 0.1 mm; it is not
     slower than any reaching swing the grid brackets (by 0.1 m/s); with the wrist, no
     reaching swing 1 ms away along the constraint is faster by more than 1 mm/s; and
     at a smooth optimum the speed's slope along the constraint is below 1 (m/s)/s and
@@ -476,7 +582,11 @@ def optimise_onsets(
         axis.
     geomotion.ConvergenceError
         If no start converges to a swing that reaches the ball, or the best optimum fails
-        its certificate (the message gives the residuals).
+        its certificate (the message gives the residuals): an ``OnsetRefusal``
+        (:mod:`geomotion.models._onset_certificate`) whose ``reason`` names the cause (a
+        key of its ``REFUSAL_REASONS``), whose ``reaching`` says whether a reaching swing
+        was found, and whose ``lowest_pass`` is, without one, the miss of the nearest
+        pass found (m).
     """
     if not isinstance(golfer, SwingPlaneGolfer):
         raise TypeError(f"golfer: expected a SwingPlaneGolfer, got {type(golfer).__name__}")
@@ -505,37 +615,48 @@ def optimise_onsets(
     q0 = golfer.top_of_backswing(**top)
     swings = _Swings(golfer, wrist, options, ball, dt, q0, hold=hold, band=band)
     grid_speed = None
-    if wrist:
-        grid_starts, grid_speed = _grid_starts(swings)
-        starts = grid_starts if starts is None else starts
-        found, misses = _slsqp_optima(swings, starts) if len(starts) else ([], [np.inf])
+    if wrist and starts is None:
+        grid_starts, grid_speed, grid = _grid_starts(swings)
+        where = "from the onset grid"
+        attempts = (
+            lambda: (*_slsqp_optima(swings, grid_starts[:1], repaired=False), None),
+            lambda: _search_from_grid(swings, grid_starts, grid),
+        )
+    elif wrist:
+        grid_speed = _grid_starts(swings)[1]
+        where = f"from starts {starts.tolist()} s"
+        attempts = tuple(
+            lambda repaired=repaired: (*_slsqp_optima(swings, starts, repaired=repaired), None)
+            for repaired in (False, True)
+        )
     else:
-        found, misses = _reaching_onsets(swings)
-    if not found:
-        where = (
-            "on the onset grid"
-            if starts is None or not len(starts)
-            else f"from starts {starts.tolist()} s"
-        )
-        raise ConvergenceError(
-            f"optimise_onsets {where}: no swing reaching the ball (miss m)",
-            residual=float(min(misses)),
-            tolerance=1e-4,
-            iterations=20,
-            suggestion="other starts, or check that the ball is within the golfer's reach",
-        )
-    speeds = np.array([f[0] for f in found])
-    onsets = np.array([f[1] for f in found])
-    x = onsets[np.argmax(speeds)]
-    certificate = _certified_band(swings, x, grid_speed)
-    x = certificate.pop("onsets")
-    onset = np.zeros(3)
-    onset[1 : 1 + n] = x
-    clock = onset - onset.min()  # the run starts at the earliest onset
-    active = (1.0, 1.0, 1.0 if wrist else 0.0)
-    generators = swing_generators(clock, active=active, **options)
-    final = simulate_downswing(golfer, generators, ball=ball, q0=q0, dt=dt, hold=hold, band=band)
-    _checked_against_request(final.impact, x, band, certificate["speed"])
+        where = "on the onset grid"
+        attempts = (lambda: (*_reaching_onsets(swings), None),)
+    refusal = None
+    for attempt in attempts:
+        found, misses, lowest = attempt()
+        try:
+            if not found:
+                _no_reaching_swing(where, misses, lowest, band, wrist)
+            speeds = np.array([f[0] for f in found])
+            onsets = np.array([f[1] for f in found])
+            certificate = _certified_band(swings, onsets[np.argmax(speeds)], grid_speed)
+            x = certificate.pop("onsets")
+            onset = np.zeros(3)
+            onset[1 : 1 + n] = x
+            clock = onset - onset.min()  # the run starts at the earliest onset
+            active = (1.0, 1.0, 1.0 if wrist else 0.0)
+            generators = swing_generators(clock, active=active, **options)
+            final = simulate_downswing(
+                golfer, generators, ball=ball, q0=q0, dt=dt, hold=hold, band=band
+            )
+            _checked_against_request(final.impact, x, band, certificate["speed"])
+            break
+        except OnsetRefusal as error:  # the next attempt; a found swing's refusal prevails
+            if refusal is None or error.reaching or not refusal.reaching:
+                refusal = error
+    else:
+        raise refusal
     arm_angle = None
     if wrist:
         run = final.trajectory
@@ -559,23 +680,41 @@ def optimise_onsets(
     )
 
 
+def _no_reaching_swing(where, misses, lowest, band, wrist):
+    """Raise the OnsetRefusal of a search ``where`` that found no reaching swing: its
+    misses beyond the band (m) and the lowest pass found (m, or None)."""
+    unreachable = lowest is not None and abs(lowest) >= band
+    passing = "" if lowest is None else f", the lowest pass found {1e3 * lowest:.1f} mm"
+    raise OnsetRefusal(
+        f"optimise_onsets {where}: no swing reaching the ball (miss m{passing})",
+        reason="unreachable" if unreachable or not wrist else "search",
+        lowest_pass=lowest,
+        residual=float(min(misses, default=np.inf)),
+        tolerance=1e-4,
+        iterations=20,
+        suggestion="other starts, or check that the ball is within the golfer's reach",
+    )
+
+
 def _checked_against_request(impact, x, band, speed):
-    """Raise ConvergenceError unless the returned swing crosses the ball's line within
-    the band (0.1 mm) at the certified ``speed`` (1e-6 m/s)."""
+    """Raise OnsetRefusal (reason "request") unless the returned swing crosses the ball's
+    line within the band (0.1 mm) at the certified ``speed`` (1e-6 m/s)."""
     miss = float(impact.miss)
     if not (bool(impact.crossed) and abs(miss) <= band + 1e-4):
-        raise ConvergenceError(
+        raise OnsetRefusal(
             f"optimise_onsets at {x.tolist()} s: the returned swing misses the band "
             f"(miss {miss:.3g} m, band {band:g} m)",
+            reason="request",
             residual=abs(miss) - band,
             tolerance=1e-4,
             iterations=20,
             suggestion="a smaller simulation step dt",
         )
     if abs(float(impact.speed) - speed) > 1e-6:
-        raise ConvergenceError(
+        raise OnsetRefusal(
             f"optimise_onsets at {x.tolist()} s: the returned swing's speed "
             f"{float(impact.speed):.9g} m/s is not the certified {speed:.9g} m/s",
+            reason="request",
             residual=abs(float(impact.speed) - speed),
             tolerance=1e-6,
             iterations=20,
