@@ -123,9 +123,9 @@ serve:
 # layer of TEST_LAYERS, in that order, as soon as its core is free; the book tests that
 # read _build wait for the build (CHANGELOG 2.0.0 gives the times measured in a fresh
 # clone, serial and in two streams).  The companion tests marked slow (each more than
-# about 5 s alone: a 10^4-step run, two subprocesses that compile a kernel) are a layer
-# of their own, the last of TEST_LAYERS: about 15 s that end whichever stream is free
-# first, instead of lengthening the first job (the companion layer, about 90 s).  Each
+# about 5 s alone: optimisations, searches, a cluster) are the last two layers of
+# TEST_LAYERS, one for each stream (below), instead of lengthening the first job (the
+# companion layer, about 3 min).  Each
 # layer's output is printed whole when it ends (--output-sync), so the logs do not
 # interleave; --keep-going still runs every layer whose prerequisites passed, so one run
 # reports every failing layer, and make test fails if any layer fails.
@@ -137,7 +137,7 @@ test: $(TEST_STAMP) kernels
 	@$(MAKE) --no-print-directory --keep-going $(TEST_LAYERS)
 
 TEST_LAYERS = test-companion test-book-build test-notebooks test-notebooks-second-isa \
-	test-book-built test-book-runs test-book-lab test-companion-slow
+	test-book-built test-book-runs test-book-lab test-companion-slow test-companion-slow-onsets
 
 # The slow book tests that read nothing under _build may run while the book builds, as
 # two jobs, so that each core's last job is short: the notebook runs of the kernel and
@@ -157,9 +157,19 @@ test-companion: $(TEST_STAMP) kernels
 	@echo "=== [1/4] companion tests and the docstring examples: pytest tests/companion -m 'not slow' --doctest-modules companion/geomotion ==="
 	MPLBACKEND=Agg $(PYTEST) tests/companion -m "not slow" --doctest-modules companion/geomotion
 
+# The slow companion tests are two layers of about 2.7 min each, so that they end the two
+# streams together instead of one stream alone (5.4 min on one core while the other idled):
+# the optimiser's own (SLOW_ONSET_TESTS) and every other slow test, a new file included.
+SLOW_ONSET_TESTS = tests/companion/test_onset_refusals.py tests/companion/test_swing_impact.py \
+	tests/companion/test_timing_figures.py tests/companion/test_kernel_cache.py
+
 test-companion-slow: $(TEST_STAMP) kernels
-	@echo "=== [1/4] companion tests, the slow ones: pytest tests/companion -m slow ==="
-	MPLBACKEND=Agg $(PYTEST) tests/companion -m slow
+	@echo "=== [1/4] companion tests, the slow ones: pytest tests/companion -m slow (but the onset search's) ==="
+	MPLBACKEND=Agg $(PYTEST) tests/companion -m slow $(addprefix --ignore=,$(SLOW_ONSET_TESTS))
+
+test-companion-slow-onsets: $(TEST_STAMP) kernels
+	@echo "=== [1/4] companion tests, the onset search's slow ones: pytest -m slow $(SLOW_ONSET_TESTS) ==="
+	MPLBACKEND=Agg $(PYTEST) $(SLOW_ONSET_TESTS) -m slow
 
 # nbval compares every stored output; notebooks/nbval-sanitize.cfg replaces the bytes of
 # embedded pictures (and the animation's random element ids) before comparing.
