@@ -27,6 +27,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 NOT_RESULTS = {
     "golf_downswing": {
         "1.80": "input: the stated golfer's height",
+        "6.2": "published: Montgomery et al.'s increase of trunk rotation (R7)",
         "80": "input: the stated golfer's mass",
         "44": "published: the swing speed of Sprigings and Neal's study",
         "30": "published: Sprigings and Neal's best onset; input: the address wrist angle",

@@ -29,6 +29,7 @@ TILT_TOP = (31.0, 4.0)  # K8, PGA
 ADDUCTION_TOP = (125.0, 6.0)  # K4
 RADIAL, ULNAR = 20.0, 30.0  # R1, R2 (AAOS)
 R6_MEAN, R6_SD, R7_GAIN = 41.93, 3.35, 0.19  # R6 (right), R7
+R7_ABSOLUTE, R7_INCLINATION, K8_TILT = 6.2, 45.0, 31.0  # deg: R7's +6.2 deg at 45 deg; K8
 
 
 @pytest.fixture(scope="module")
@@ -148,6 +149,21 @@ def test_keyframes_are_inside_the_published_ranges(swing):
     assert down.t[np.argmax(separation)] < 0.5 * down.t[-1]  # K16: early in the downswing
     # At impact the pelvis leads the thorax by less than at the top.
     assert 0.0 < separation[-1] < separation[0] - 15.0
+
+
+def test_the_trunk_bounds_readings_follow_the_addendum_rows():
+    """Each reading of R6 and R7 recomputed from the rows' numbers; the applied bound is
+    the first and the largest, so the other readings can only tighten the check."""
+    upper = R6_MEAN + 2 * R6_SD
+    expected = [
+        upper * (1 + R7_GAIN),
+        upper + R7_ABSOLUTE,
+        upper * (1 + R7_GAIN * K8_TILT / R7_INCLINATION),
+    ]
+    readings = np.degrees(list(models.TRUNK_ROTATION_READINGS.values()))
+    np.testing.assert_allclose(readings, expected, rtol=1e-12)
+    assert readings[0] == np.degrees(models.TRUNK_ROTATION_BOUND) == readings.max()
+    np.testing.assert_allclose(readings, [57.87, 54.83, 55.00], atol=0.005)
 
 
 def test_every_sample_is_within_the_limits(swing):

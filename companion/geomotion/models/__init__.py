@@ -72,6 +72,7 @@ from ._downswing_feet import FRICTION_COEFFICIENT, DownswingFeet, downswing_feet
 from ._downswing_ranges import (
     DOWNSWING_TARGETS,
     TRUNK_ROTATION_BOUND,
+    TRUNK_ROTATION_READINGS,
     DownswingCheck,
     SwingAngles,
     Target,
@@ -234,6 +235,7 @@ __all__ = [
     "Target",
     "DOWNSWING_TARGETS",
     "TRUNK_ROTATION_BOUND",
+    "TRUNK_ROTATION_READINGS",
     "SwingAngles",
     "swing_angles",
     "DownswingCheck",

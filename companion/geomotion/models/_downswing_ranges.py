@@ -45,7 +45,10 @@ normal adults lie if the spread is normal), increased by R7's 19 % for a trunk i
 45 deg forward as a golfer's is.  R7's standing value is not R6's (module notes of
 ``_golfer_limits``), so carrying its ratio over is our choice, stated here; R6's mean
 itself is still checked (``DownswingCheck.limits``) and its excess reported, not
-hidden.  The trunk's flexion and side bend relative to the pelvis, the hips, knees,
+hidden.  The two sources allow other readings (``TRUNK_ROTATION_READINGS``): R7's
+increase added as its absolute 6.2 deg instead of its 19 %, 54.8 deg, or its 19 %
+scaled linearly to the 31 deg of K8's forward tilt (0 % standing, 19 % at 45 deg),
+55.0 deg.  The trunk's flexion and side bend relative to the pelvis, the hips, knees,
 elbows and wrist flexion have no sourced limit in the addendum and are not checked.
 """
 
@@ -63,6 +66,7 @@ __all__ = [
     "Target",
     "DOWNSWING_TARGETS",
     "TRUNK_ROTATION_BOUND",
+    "TRUNK_ROTATION_READINGS",
     "SwingAngles",
     "swing_angles",
     "DownswingCheck",
@@ -121,6 +125,18 @@ DOWNSWING_TARGETS = MappingProxyType(
 #: standard deviations, 41.93 + 2 x 3.35 deg, times 1.19, R7's increase in a golfer's
 #: forward inclination (module notes).
 TRUNK_ROTATION_BOUND = float(_D((41.93 + 2 * 3.35) * 1.19))
+#: Readings of R6 and R7 that give the trunk-rotation bound, rad, by name: the one applied
+#: (``TRUNK_ROTATION_BOUND``), R7's increase as its absolute +6.2 deg at 45 deg forward
+#: inclination, and its 19 % scaled linearly to K8's 31 deg forward tilt, 1 + 0.19 x
+#: 31/45 (module notes).  Only the first is checked; the others say how much the verdict
+#: rests on the reading.
+TRUNK_ROTATION_READINGS = MappingProxyType(
+    {
+        "+19 % at 45 deg inclination": TRUNK_ROTATION_BOUND,
+        "+6.2 deg at 45 deg inclination": float(_D(41.93 + 2 * 3.35 + 6.2)),
+        "+19 % scaled to a 31 deg tilt": float(_D((41.93 + 2 * 3.35) * (1 + 0.19 * 31 / 45))),
+    }
+)
 
 
 @dataclass(frozen=True, eq=False)
