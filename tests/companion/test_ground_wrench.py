@@ -53,6 +53,28 @@ def test_sole_outline_and_poses(golf_ground):
     assert soles[0, 1, 3] > 0 > soles[1, 1, 3]  # the lead foot on the target side
 
 
+def test_sole_corners_are_the_outline_on_the_ground_where_the_feet_stand(golf_ground):
+    """Independent of the poses' algebra: a flat rectangle of the foot's length and width on
+    the ground, its heel-to-toe edges along each sole's own x axis (the lead foot's turned
+    out from the trail foot's), and its centre where the outline's centre maps."""
+    golfer = golf_ground.golfer
+    L = golfer.parameters["lengths"]
+    corners = golfer.sole_corners()
+    assert corners.shape == (2, 4, 3)
+    assert np.abs(corners[..., 2]).max() < 1e-12  # on the ground
+    heel_to_toe = corners[:, 1] - corners[:, 0]  # outline order: heel, toe, toe, heel
+    across = corners[:, 3] - corners[:, 0]
+    np.testing.assert_allclose(np.linalg.norm(heel_to_toe, axis=1), L["foot"], rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(across, axis=1), L["foot_width"], rtol=1e-12)
+    np.testing.assert_allclose(np.sum(heel_to_toe * across, axis=1), 0.0, atol=1e-12)
+    poses = golfer.sole_poses()
+    np.testing.assert_allclose(heel_to_toe / L["foot"], poses[:, :3, 0], atol=1e-12)
+    centre = poses[:, :3, :3] @ np.r_[golfer.sole_outline().mean(axis=0), 0.0] + poses[:, :3, 3]
+    np.testing.assert_allclose(corners.mean(axis=1), centre, atol=1e-12)
+    lead, trail = (np.arctan2(d[1], d[0]) for d in heel_to_toe)
+    assert abs(lead) > abs(trail) + np.radians(10)
+
+
 def test_ground_wrench_refuses_a_tree():
     with pytest.raises(TypeError, match="^golfer: expected a models.Golfer"):
         models.ground_wrench(models.two_link_teaching_arm(), [0.0, 0.0], [0.0, 0.0], [0.0, 0.0])

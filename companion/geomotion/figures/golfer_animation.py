@@ -77,9 +77,8 @@ def _origins(golfer, q):
 
 def _sole_outlines(golfer):
     """Each planted sole's outline in world coordinates, closed: (2, 5, 3), m."""
-    corners = np.c_[golfer.sole_outline(), np.zeros(4), np.ones(4)]
-    closed = np.r_[corners, corners[:1]]
-    return np.stack([(T @ closed.T).T[:, :3] for T in golfer.sole_poses()])
+    corners = golfer.sole_corners()
+    return np.concatenate([corners, corners[:, :1]], axis=1)
 
 
 def _check(golfer, downswing, feet, stride):

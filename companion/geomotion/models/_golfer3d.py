@@ -147,6 +147,20 @@ class Golfer:
             [self.frames[f"{s} sole"].world_pose(self.model, self.q0) for s in ("lead", "trail")]
         )
 
+    def sole_corners(self):
+        r"""The corners of each planted sole's outline in the world, m: :meth:`sole_outline`
+        at height 0 in each sole's frame, mapped by :meth:`sole_poses`,
+        :math:`p_0 = R_{0,k}\,(x, y, 0) + o_{0,k}`.
+
+        Returns
+        -------
+        (2, 4, 3) ndarray
+            Lead sole first; corners in :meth:`sole_outline`'s order (heel, toe, toe, heel).
+        """
+        corners = np.c_[self.sole_outline(), np.zeros(4)]
+        poses = self.sole_poses()
+        return np.einsum("kij,vj->kvi", poses[:, :3, :3], corners) + poses[:, None, :3, 3]
+
     def grip_components(self):
         """Components of the trail grip closure: (3, 4, 5) for a point grip, 0-5 for a weld.
 
