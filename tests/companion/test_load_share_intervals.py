@@ -1,5 +1,6 @@
-"""The feet's rows over every admissible split (models.LoadShare.vertical_range and
-lead_share).
+"""The feet's rows over every admissible split, and positive controls of their rules
+(models.LoadShare.vertical_range and lead_share; compare_peak_vertical,
+compare_peak_torque and compare_lead_share).
 
 Independent checks: the range's bounds against every corner of the box of per-sample
 intervals (the range, max - min, is convex, so its largest is at a corner) and against
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 from strategies import examples
 
-from geomotion import models
+from geomotion import contact, models
 from geomotion.models import _feet_comparisons
 from geomotion.models.golf_data import DATA
 
@@ -224,3 +225,147 @@ def test_no_late_sample_has_no_share(chapter):
     assert restricted.lead_share is None
     assert not models.compare_lead_share(fewer, down).agrees
     np.testing.assert_allclose(restricted.lead_vertical, share.lead_vertical[early], atol=TOL)
+
+
+# ---------------------------------------------------------------------------
+# Positive controls: each rule can say yes
+# ---------------------------------------------------------------------------
+
+
+def _reshared(golfer, down, feet, lead, trail):
+    """``feet`` with each foot's certified wrench scaled by its own positive factor at
+    each sample (``lead``, ``trail``: scalars or (m,)).
+
+    Not the loads of any motion computed here: the chapter's motion has no admissible
+    split that agrees with these rows (test_the_verdicts_over_every_admissible_split), so
+    an agreeing DownswingFeet of it would lie.  Instead each foot keeps its wrench's
+    direction and centre of pressure, so it stays in its contact-wrench cone (a cone;
+    checked here), and only the two feet's sum changes: the resultant is the new sum,
+    ``resultant_error`` says how far it is from the motion's ground wrench, and what
+    the program computed and no longer holds (joint torques, multipliers, residuals,
+    the certificate) is NaN.  The rules read each foot's loads only, so this is what
+    they test.
+    """
+    loads, m = feet.loads, feet.loads.vertical_force.shape[0]
+    factor = np.stack(
+        [np.broadcast_to(np.asarray(f, dtype=float), (m,)) for f in (lead, trail)], -1
+    )
+    assert (factor > 0).all()
+    nan = {
+        name: np.full(np.shape(getattr(loads, name)), np.nan)
+        for name in ("tau", "multiplier", "equation_residual", "violation", "kkt_residual")
+    }
+    world = loads.wrench_world * factor[..., None]
+    new = dataclasses.replace(
+        loads,
+        wrench_sole=loads.wrench_sole * factor[..., None],
+        wrench_world=world,
+        resultant=world.sum(axis=1),
+        normal_force=loads.normal_force * factor,
+        vertical_force=loads.vertical_force * factor,
+        **nan,
+    )
+    cone = contact.contact_wrench_cone(golfer.sole_outline(), feet.friction_coefficient)
+    assert (new.wrench_sole @ cone.face.T <= 1e-9 * feet.body_weight).all()
+    weight = feet.body_weight
+    k = feet.feasible
+    demand = models.ground_wrench(golfer, down.q[k], down.v[k], down.a[k])
+    cop = np.nan_to_num(new.cop_world)
+    free = (world[..., :3] - np.cross(cop, world[..., 3:]))[..., 2]  # n_c = n_O - c x f
+    return dataclasses.replace(
+        feet,
+        loads=new,
+        peak_vertical=new.vertical_force.max(axis=0) / weight,
+        peak_free_moment=np.abs(free).max(axis=0),
+        resultant_error=float(np.abs((new.resultant - demand) / weight).max()),
+        certificate=np.nan,
+    )
+
+
+def _shared(feet, share):
+    """Per-sample factors giving the lead foot ``share`` (scalar or (m,)) of the feet's
+    vertical load and the trail foot the rest: the vertical sum is kept."""
+    vertical = feet.loads.vertical_force
+    assert (vertical > 0).all()  # both feet loaded, so a factor exists
+    total = vertical.sum(axis=1)
+    return share * total / vertical[:, 0], (1.0 - share) * total / vertical[:, 1]
+
+
+#: A relative step either side of a rule's edge.
+STEP = 1e-6
+
+
+def test_the_peak_vertical_rule_says_yes_inside_its_band(chapter):
+    """The chapter's feet re-shared (_reshared: no admissible split of its motion
+    agrees) so that the lead foot peaks at the published mean, just inside and just
+    outside each edge of the rule's band."""
+    golfer, down, feet, _, _ = chapter
+    published = DATA["driver_peak_vertical_force"].value[0]  # lead foot, BW
+    band = (0.75 * published, 1.25 * published)  # "within 25 % of the published mean"
+    largest = (feet.loads.vertical_force.sum(axis=1) / feet.body_weight).max()
+    verdicts = []
+    for target in (
+        published,
+        band[0] * (1 + STEP),
+        band[0] * (1 - STEP),
+        band[1] * (1 - STEP),
+        band[1] * (1 + STEP),
+    ):
+        # A constant lead share puts the lead foot's peak where the vertical sum peaks.
+        other = _reshared(golfer, down, feet, *_shared(feet, target / largest))
+        assert other.peak_vertical[0] == pytest.approx(target, rel=1e-12)
+        assert other.resultant_error > 0.01  # not this motion's loads (docstring)
+        verdicts.append(models.compare_peak_vertical(other, foot="lead").agrees)
+    assert verdicts == [True, True, False, True, False]
+
+
+def test_the_peak_torque_rule_says_yes_inside_its_band(chapter):
+    """The trail foot's wrench scaled (_reshared) so that its peak free moment is the
+    middle of the published range, just inside and just outside each widened edge."""
+    golfer, down, feet, _, _ = chapter
+    low, high = DATA["peak_vertical_torque"].value[1]  # trail foot, N m
+    band = (low / 1.5, 1.5 * high)  # "within [low / 1.5, 1.5 high]"
+    peak = feet.peak_free_moment[1]
+    verdicts = []
+    for target in (
+        (low + high) / 2,
+        band[0] * (1 + STEP),
+        band[0] * (1 - STEP),
+        band[1] * (1 - STEP),
+        band[1] * (1 + STEP),
+    ):
+        other = _reshared(golfer, down, feet, 1.0, target / peak)
+        assert other.peak_free_moment[1] == pytest.approx(target, rel=1e-9)
+        row = models.compare_peak_torque(other, foot="trail")
+        assert f"{target:.1f} N m" in row.model
+        verdicts.append(row.agrees)
+    assert verdicts == [True, True, False, True, False]
+    assert not models.compare_peak_torque(feet, foot="trail").agrees  # the chapter's
+
+
+def test_the_lead_share_rule_says_yes_when_the_lead_foot_carries_more(chapter):
+    """The late samples re-shared (_reshared: the lead share's admissible interval is
+    below one half) to 0.6 with the vertical sum kept, the last one also just either
+    side of one half, or at 0.3."""
+    golfer, down, feet, share, _ = chapter
+    late = share.t >= (1.0 - LATE) * down.t[-1]
+    assert late.sum() >= 2
+
+    def verdict(last):
+        # 0.6 at the late samples but the last, ``last`` there; the earlier as they are.
+        ratio = feet.loads.vertical_force[:, 0] / feet.loads.vertical_force.sum(axis=1)
+        target = np.where(late, 0.6, ratio)
+        target[-1] = last
+        other = _reshared(golfer, down, feet, *_shared(feet, target))
+        vertical = other.loads.vertical_force[late]
+        np.testing.assert_allclose(vertical[:, 0] / vertical.sum(axis=1), target[late])
+        return models.compare_lead_share(other, down).agrees
+
+    # "lead > trail at every certified sample of the last 20 %": the edge is one half.
+    assert [verdict(s) for s in (0.6, 0.5 * (1 + STEP), 0.5 * (1 - STEP), 0.3)] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert share.t[-1] >= (1.0 - LATE) * down.t[-1]  # the edited sample is a late one
