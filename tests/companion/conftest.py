@@ -15,7 +15,8 @@ No profile has a deadline: a test's time is no part of what it checks.
 
 Also session fixtures: the explorers' static blocks, drawn once (``explorer_build``), and
 the chapter-3 data the golf figures and the onset explorer draw (``golf_swing``,
-``golf_optimum``, ``golf_ground``, the 3-D downswing and its ground wrench; ``figure_call``
+``golf_optimum``, ``golf_ground``, the 3-D downswing and its ground wrench,
+``golf_balanced``, the balanced one and its feet's loads; ``figure_call``
 draws any figure with the data it takes).
 """
 
@@ -179,6 +180,27 @@ def golf_ground(golf_optimum):
     resultant = models.ground_wrench(golfer, down.q, down.v, down.a)
     friction = contact.least_friction(golfer.sole_poses(), resultant, golfer.sole_outline())
     return GolfGround(golfer, down, resultant, friction.friction_coefficient)
+
+
+@dataclasses.dataclass(frozen=True)
+class GolfBalanced:
+    """The chapter's balanced 3-D downswing (``models.BALANCED_CHOICES``, built on
+    ``golf_optimum``'s swing) and its feet's certified loads."""
+
+    golfer: object
+    downswing: object
+    feet: object
+
+
+@pytest.fixture(scope="session")
+def golf_balanced(golf_optimum):
+    from geomotion import models
+
+    golfer = models.golfer()
+    down = models.golfer_downswing(
+        golfer, golf_optimum.golfer, golf_optimum.optimum.downswing, **models.BALANCED_CHOICES
+    )
+    return GolfBalanced(golfer, down, models.downswing_feet(golfer, down))
 
 
 #: Figures that need ``golf_optimum`` (the optimisation, about 15 s once per session).

@@ -583,6 +583,32 @@ class LoadShare:
         sample :math:`t`, and the trail foot's over :math:`[\max_t (V_t - u_t),
         \max_t (V_t - \ell_t)]`, :math:`V_t` the vertical resultant.  A verdict on a peak
         holds for every admissible split only if it holds over the whole interval.
+    vertical_range : (2, 2) ndarray
+        Each foot's (lead, trail) least and largest range of the vertical force (largest
+        minus least over the certified samples, the quantity of
+        :func:`compare_vertical_range`) among every admissible split, body weights.  With
+        the force :math:`x_t` free in :math:`[\ell_t, u_t]` at each of the :math:`m`
+        samples independently, the range :math:`R = \max_t x_t - \min_t x_t` lies in
+
+        .. math:: \Bigl[\max\bigl(0, \max_t \ell_t - \min_t u_t\bigr),\;
+                  \max_{s \ne t} (u_s - \ell_t)\Bigr]
+
+        (0 and 0 if :math:`m = 1`).  Least: :math:`\max_t x_t \ge \max_t \ell_t` and
+        :math:`\min_t x_t \le \min_t u_t`, and :math:`x_t = \min(\max_s \ell_s, u_t)`
+        attains it.  Largest: :math:`R = x_s - x_t \le u_s - \ell_t` for some
+        :math:`s \ne t` (or 0), and :math:`x_s = u_s`, :math:`x_t = \ell_t` attains it.
+        This is :math:`\max_t u_t - \min_t \ell_t` unless one sample alone holds both
+        extremes, which one force cannot take at once.  The trail foot's intervals are
+        :math:`[V_t - u_t, V_t - \ell_t]`.
+    lead_share : (2,) ndarray or None
+        The lead foot's least and largest share of the vertical load,
+        :math:`x_t / V_t`, at any certified sample of the last 20 % of the downswing
+        (those of :func:`compare_lead_share`) among every admissible split:
+        :math:`[\min_t \ell_t / V_t, \max_t u_t / V_t]`, dimensionless.  If the largest
+        is at most 0.5, no admissible split puts more load on the lead foot at any of
+        these samples (that rule's verdict is "no" for every split); if the least
+        exceeds 0.5, every split does.  None if no certified sample lies in that window
+        (there is no share to bound; ``compare_lead_share`` then says "no" too).
     least_friction : float
         The largest over the certified samples of the least friction coefficient each
         needs, the free moment's limit included (:func:`geomotion.contact.least_friction`);
@@ -596,8 +622,26 @@ class LoadShare:
     width: np.ndarray
     chosen: np.ndarray
     peak_vertical: np.ndarray
+    vertical_range: np.ndarray
+    lead_share: object
     least_friction: float
     sensor: str
+
+
+def _range_bounds(low, high):
+    """Least and largest of max(x) - min(x) over x_t in [low_t, high_t] (LoadShare)."""
+    if low.size < 2:
+        return np.zeros(2)
+    pairs = high[:, None] - low[None, :]
+    np.fill_diagonal(pairs, -np.inf)  # one sample cannot sit at both of its ends
+    return np.array([max(0.0, low.max() - high.min()), pairs.max()])
+
+
+def _share_bounds(low, high, total, late):
+    """Least and largest lead share over the late samples (LoadShare), or None."""
+    if not late.any():
+        return None
+    return np.array([(low[late] / total[late]).min(), (high[late] / total[late]).max()])
 
 
 def load_share_indeterminacy(golfer, feet, downswing):
@@ -611,7 +655,12 @@ def load_share_indeterminacy(golfer, feet, downswing):
     :func:`geomotion.contact.load_share_range`).  The quadratic program picks one split
     by its objective, not by anything measured.  One force plate under each foot
     measures each foot's wrench and so resolves it; a single plate under both feet
-    measures only the resultant, which the motion already fixes.
+    measures only the resultant, which the motion already fixes.  From the intervals
+    follow, exactly, each foot's least and largest peak and range of the vertical force
+    and the lead foot's least and largest late share over every admissible split (the
+    splits at different samples being independent): the verdicts of
+    :func:`compare_peak_vertical`, :func:`compare_vertical_range` and
+    :func:`compare_lead_share` for every split, not the program's alone.
 
     Parameters
     ----------
@@ -643,6 +692,7 @@ def load_share_indeterminacy(golfer, feet, downswing):
     low = np.asarray(share.vertical_force_min, dtype=float) / feet.body_weight
     high = np.asarray(share.vertical_force_max, dtype=float) / feet.body_weight
     total = feet.loads.vertical_force.sum(axis=1) / feet.body_weight
+    late = _late(feet, downswing)
     return LoadShare(
         t=downswing.t[feet.feasible],
         lead_vertical=np.stack([low, high], axis=-1),
@@ -651,6 +701,10 @@ def load_share_indeterminacy(golfer, feet, downswing):
         peak_vertical=np.array(
             [[low.max(), high.max()], [(total - high).max(), (total - low).max()]]
         ),
+        vertical_range=np.stack(
+            [_range_bounds(low, high), _range_bounds(total - high, total - low)]
+        ),
+        lead_share=_share_bounds(low, high, total, late),
         least_friction=float(feet.least_friction[feet.feasible].max()),
         sensor="two force plates, one under each foot (each measures its foot's wrench); "
         "one plate under both feet measures only the resultant",
