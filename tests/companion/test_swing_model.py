@@ -361,3 +361,24 @@ def test_a_repeated_golfer_is_the_same_set_in_every_row():
         batch.repeated(2)
     with pytest.raises(ValueError, match="count"):
         golfer.repeated(0)
+
+
+def test_a_crossing_after_the_horizon_is_no_impact(golf_optimum):
+    """The stated optimum crosses the ball's line at 273 ms: run for the default horizon it
+    is an impact; cut off 10 ms before its crossing it is not, and the run stops at the
+    horizon, DOWNSWING_HORIZON by default."""
+    optimum = golf_optimum.optimum
+    options = dict(
+        ball=models.ball_at_address(golf_optimum.golfer),
+        dt=2e-3,
+        band=models.IMPACT_BAND,
+    )
+    full = models.simulate_downswing(golf_optimum.golfer, optimum.generators, **options)
+    crossing = float(full.impact.time)
+    assert bool(full.impact.crossed) and crossing == pytest.approx(optimum.impact.time, abs=1e-9)
+    assert full.trajectory.t[-1] == pytest.approx(models.DOWNSWING_HORIZON, abs=1e-12)
+    cut = models.simulate_downswing(
+        golf_optimum.golfer, optimum.generators, t_max=crossing - 0.01, **options
+    )
+    assert not bool(cut.impact.crossed)
+    assert cut.trajectory.t[-1] < crossing

@@ -210,6 +210,36 @@ def test_the_trunk_peak_rule_reads_the_peak_against_impact(swing):
         models.compare_trunk_peak(sequence, step=0.0)
 
 
+#: Vena et al. (2011), addendum row K17: the left arm's peak at 100 % of the downswing.
+VENA_LEFT_ARM = 1.0
+
+
+@pytest.mark.parametrize(
+    ("fraction", "expected"), [(VENA_LEFT_ARM, True), (0.96, True), (0.94, False), (0.5, False)]
+)
+def test_the_arm_timing_rule_reads_the_arm_peak_as_a_fraction_of_the_downswing(
+    swing, fraction, expected
+):
+    """The lead arm (the second peak, not the trunk's or the club's) at a given fraction of
+    the time from the top to impact; the trunk and club peaks moved away from it."""
+    _, run = swing
+    impact = models.kinematic_sequence(run).impact_time
+    sequence = models.KinematicSequence(
+        peak_time=np.array([0.1, fraction, 0.2]) * impact,
+        peak_rate=np.ones(3),
+        impact_time=impact,
+    )
+    row = models.compare_arm_peak_timing(sequence)
+    assert row.agrees is expected
+    assert row.model == f"{100 * fraction:.0f} %" and row.published.startswith("100 %")
+
+
+def test_the_arm_timing_rule_refuses_what_is_not_a_sequence(swing):
+    _, run = swing
+    with pytest.raises(TypeError, match="^sequence: expected a KinematicSequence"):
+        models.compare_arm_peak_timing(run)
+
+
 def test_the_ball_speed_of_a_point_mass_collision_by_hand():
     # (1 + e) M v / (M + m), e = 0.83, m = 45.9 g: 1.83 x 0.2 x 40 / 0.2459
     assert models.ball_speed(40.0, 0.2) == pytest.approx(1.83 * 0.2 * 40.0 / 0.2459, rel=1e-12)

@@ -44,6 +44,7 @@ from ._club import Club, driver
 from ._comparisons import (
     Comparison,
     ball_speed,
+    compare_arm_peak_timing,
     compare_ball_speed,
     compare_club_energy,
     compare_joint_rate,
@@ -58,7 +59,13 @@ from ._comparisons import (
     compare_wrist_gain,
     compare_wrist_onset,
 )
-from ._downswing import Downswing, GripLoads, grip_loads, simulate_downswing
+from ._downswing import (
+    DOWNSWING_HORIZON,
+    Downswing,
+    GripLoads,
+    grip_loads,
+    simulate_downswing,
+)
 from ._downswing_balance import (
     BALANCE_CHOICES,
     BALANCED_CHOICES,
@@ -185,6 +192,7 @@ __all__ = [
     "swing_plane_golfer",
     "Downswing",
     "simulate_downswing",
+    "DOWNSWING_HORIZON",
     "GripLoads",
     "grip_loads",
     "ADDRESS_WRIST_ANGLE",
@@ -214,6 +222,7 @@ __all__ = [
     "compare_shaft_rate",
     "compare_sequence",
     "compare_trunk_peak",
+    "compare_arm_peak_timing",
     "compare_wrist_gain",
     "compare_wrist_onset",
     "compare_trend",

@@ -22,7 +22,7 @@ from ._generators import Holding, SwingGenerators, holding_activation
 from ._impact import IMPACT_BAND, Impact, ball_at_address, locate_impact
 from .swing import INPUT_MATRIX, SwingPlaneGolfer
 
-__all__ = ["Downswing", "simulate_downswing", "GripLoads", "grip_loads"]
+__all__ = ["DOWNSWING_HORIZON", "Downswing", "simulate_downswing", "GripLoads", "grip_loads"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +74,12 @@ def _cumulative_trapezoid(values, dt):
     return np.concatenate([np.zeros_like(values[:1]), np.cumsum(steps, axis=0)])
 
 
+#: The simulated time of every downswing, s (``simulate_downswing``'s ``t_max``, which
+#: :func:`geomotion.models.optimise_onsets` and the population keep): a swing whose
+#: clubhead crosses the ball's line later is not an impact, and counts as not reaching.
+DOWNSWING_HORIZON = 0.4
+
+
 def simulate_downswing(
     golfer,
     generators,
@@ -82,7 +88,7 @@ def simulate_downswing(
     q0=None,
     v0=None,
     dt=1e-3,
-    t_max=0.4,
+    t_max=DOWNSWING_HORIZON,
     method="projection",
     hold=True,
     band=IMPACT_BAND,
@@ -119,7 +125,7 @@ def simulate_downswing(
         ``q0`` and generators whose onsets are shifted by the branch time, a run branched
         from a state of another run (time restarts at 0).
     dt, t_max : float, keyword only
-        Step and simulated time, s; default 1 ms and 0.4 s.
+        Step and simulated time, s; default 1 ms and ``DOWNSWING_HORIZON`` (0.4 s).
     method : str, keyword only
         Passed to ``simulate_constrained``; default "projection".
     hold : bool, keyword only

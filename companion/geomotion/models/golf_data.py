@@ -309,6 +309,23 @@ DATA = {
         "peak club-shaft angular velocity in the downswing, mean and standard deviation "
         "(2049 +/- 512 deg/s), 25 LPGA professionals, 240 Hz",
     ),
+    "screw_axis_peak_timing": Datum(
+        (0.682, 0.728, 1.0),
+        "",
+        "Vena2011",
+        "measured",
+        "time of the peak angular velocity as a fraction of the downswing, pelvis, shoulders "
+        "and left (lead) arm, instantaneous-screw-axis method, one subject's trials (SDs "
+        "0.032, 0.017, 0.0: screw_axis_peak_timing_sd); only 2 of 5 subjects showed the "
+        "proximal-to-distal order",
+    ),
+    "screw_axis_peak_timing_sd": Datum(
+        (0.032, 0.017, 0.0),
+        "",
+        "Vena2011",
+        "measured",
+        "standard deviations of screw_axis_peak_timing over one subject's trials",
+    ),
     "tempo_downswing_time": Datum(
         8 / 30,
         "s",
