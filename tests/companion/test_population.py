@@ -53,6 +53,14 @@ def test_draws_are_reproducible_inside_their_ranges_and_male():
     assert POPULATION_STUDY_RANGES["body_mass"] == (70.0, 95.0)
     for name, limits in GENERATOR_RANGES.items():  # every generator range, as stated there
         assert POPULATION_STUDY_RANGES[name] == limits, name
+    # the hub's maximum rate, drawn from a stream of its own, reaches the hub's generator
+    # and leaves every other parameter as one uniform draw over the other ranges gives it
+    assert draws[3].generator_options()["max_velocity"][0] == draws[3].hub_max_velocity
+    others = [name for name in POPULATION_STUDY_RANGES if name != "hub_max_velocity"]
+    limits = np.array([POPULATION_STUDY_RANGES[name] for name in others])
+    expected = np.random.default_rng(7).uniform(limits[:, 0], limits[:, 1], size=(40, len(others)))
+    drawn = np.array([[getattr(d, name) for name in others] for d in draws])
+    assert np.array_equal(drawn, expected)
     golfer = draws[3].golfer()
     assert golfer.parameters["sex"] == "male"
     assert golfer.parameters["height"] == draws[3].height
@@ -194,7 +202,7 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     header = "index,sex,height,body_mass,upper_arm_scale,forearm_scale,hand_scale,palm_scale,"
     header += "shoulder_width_scale,trunk_scale,head_mass,shaft_mass,grip_mass,club_length,"
     header += "plane_inclination,trunk_tilt,address_wrist_angle,"
-    header += "hub_peak,shoulder_peak,wrist_peak,arm_max_velocity,shape,time_constant,"
+    header += "hub_peak,hub_max_velocity,shoulder_peak,wrist_peak,arm_max_velocity,shape,time_constant,"
     header += "ulnar_range,stop_angle,top_hub_turn,top_lead_arm_above_horizontal,"
     header += "top_wrist_cock,stop_rate,stop_damping,damping_angle,impact_band,"
     header += "status,reason,lowest_pass,shoulder_onset,wrist_onset,speed,"

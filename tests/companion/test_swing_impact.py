@@ -234,7 +234,9 @@ def test_an_optimum_on_a_kink_is_certified_by_its_one_sided_slopes():
     from geomotion.models import _population
 
     now_draw = models.draw_golfers(12)[11]
-    draw = dataclasses.replace(now_draw, trunk_tilt=now_draw.plane_inclination)
+    draw = dataclasses.replace(
+        now_draw, trunk_tilt=now_draw.plane_inclination, hub_max_velocity=30.0
+    )
     golfer = draw.golfer()
     options = {**draw.generator_options(), "stop": "elastic"}
     earlier = dict(hold=False, band=0.0)

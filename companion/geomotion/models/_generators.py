@@ -13,7 +13,10 @@ Parameters and their sources (``GENERATOR_DEFAULTS``; the ranges are
 * hub: peak 200 N m and :math:`\omega_{max}` = 30 rad/s, the torso generator of MacKenzie
   & Sprigings as stated by McNally & McPhee (2018) (model-param; the 200 N m derived from
   their pelvis 250 N m "25 % greater than the torso"); the hub lumps the hips with the
-  trunk, so its peak is varied from the torso's 200 to the pelvis's 250 N m;
+  trunk, so its peak is varied from the torso's 200 to the pelvis's 250 N m, and its
+  :math:`\omega_{max}` from the torso's 30 rad/s to 60 rad/s, the two in series (their
+  pelvis's is "equal to that of the torso", and the rates of a chain add), an upper
+  bound, not a measurement;
 * eccentric slope factor 2 and eccentric ratio 1.5: as in McNally & McPhee (2018)
   (model-param);
 * lead shoulder and lead wrist peaks, every :math:`\omega_{max}` but the hub's, the
@@ -63,6 +66,7 @@ GENERATOR_DEFAULTS = {
 #: The ranges over which every conclusion is checked.
 GENERATOR_RANGES = {
     "hub_peak": (200.0, 250.0),
+    "hub_max_velocity": (30.0, 60.0),
     "shoulder_peak": (60.0, 150.0),
     "wrist_peak": (15.0, 45.0),
     "arm_max_velocity": (20.0, 50.0),

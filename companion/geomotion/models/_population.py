@@ -28,7 +28,7 @@ from .. import _validate
 from ..errors import ConvergenceError
 from ._club import driver
 from ._downswing import simulate_downswing
-from ._generators import GENERATOR_DEFAULTS, GENERATOR_RANGES, swing_generators
+from ._generators import GENERATOR_RANGES, swing_generators
 from ._impact import ADDRESS_WRIST_RANGE, IMPACT_BAND_RANGE, ball_at_address
 from ._onset_certificate import REFUSAL_REASONS
 from ._swing_study import kinematic_sequence, positive_work
@@ -62,6 +62,8 @@ POPULATION_STUDY_RANGES = {
     "address_wrist_angle": ADDRESS_WRIST_RANGE,  # rad; the ball's place (modelling choice)
     # generators (GENERATOR_RANGES; sources in geomotion.models._timing)
     "hub_peak": GENERATOR_RANGES["hub_peak"],  # N m; torso 200 to pelvis 250 (model-param)
+    # rad/s; torso 30 to torso and pelvis in series, 60 (model-param; its own stream)
+    "hub_max_velocity": GENERATOR_RANGES["hub_max_velocity"],
     "shoulder_peak": GENERATOR_RANGES["shoulder_peak"],  # N m; modelling choice
     "wrist_peak": GENERATOR_RANGES["wrist_peak"],  # N m; modelling choice
     "arm_max_velocity": GENERATOR_RANGES["arm_max_velocity"],  # rad/s, shoulder and wrist; choice
@@ -77,6 +79,9 @@ POPULATION_STUDY_RANGES = {
     "damping_angle": GENERATOR_RANGES["damping_angle"],  # rad; modelling choice
     "impact_band": IMPACT_BAND_RANGE,  # m; modelling choice (0: point contact)
 }
+
+#: The ranges drawn from a stream of their own (:func:`draw_golfers`).
+_OWN_STREAM = ("hub_max_velocity",)
 
 #: The two heads of the fixed-onset runs, kg: MacKenzie et al.'s (2015) lightest and heaviest.
 HEAD_MASSES = (min(DATA["mackenzie_head_masses"].value), max(DATA["mackenzie_head_masses"].value))
@@ -118,7 +123,7 @@ class GolferDraw:
         (``address_wrist_angle``, rad, :func:`geomotion.models.ball_at_address`), the
         driver's parts (:func:`geomotion.models.driver`),
         the generators (:func:`geomotion.models.swing_generators`; ``arm_max_velocity``
-        is the shoulder's and the wrist's, the hub's stays 30 rad/s) and the top of the
+        is the shoulder's and the wrist's, ``hub_max_velocity`` the hub's) and the top of the
         backswing (``top_*``, the keys of ``TOP_RANGES``; the radial wrist stop follows
         ``top_wrist_cock``).
     """
@@ -140,6 +145,7 @@ class GolferDraw:
     trunk_tilt: float
     address_wrist_angle: float
     hub_peak: float
+    hub_max_velocity: float
     shoulder_peak: float
     wrist_peak: float
     arm_max_velocity: float
@@ -193,10 +199,9 @@ class GolferDraw:
         -------
         dict
         """
-        hub_velocity = GENERATOR_DEFAULTS["max_velocity"][0]
         return {
             "peak_torque": (self.hub_peak, self.shoulder_peak, self.wrist_peak),
-            "max_velocity": (hub_velocity, self.arm_max_velocity, self.arm_max_velocity),
+            "max_velocity": (self.hub_max_velocity, self.arm_max_velocity, self.arm_max_velocity),
             "shape": self.shape,
             "time_constant": self.time_constant,
             "ulnar_range": self.ulnar_range,
@@ -234,7 +239,10 @@ def draw_golfers(count, *, rng=2026):
     """``count`` golfers drawn uniformly and independently over ``POPULATION_STUDY_RANGES``.
 
     Golfer by golfer, each draws every range in the order of ``POPULATION_STUDY_RANGES``,
-    so the first k golfers of a larger draw with the same seed are the k-golfer draw.
+    so the first k golfers of a larger draw with the same seed are the k-golfer draw.  The
+    ranges added after the study's first runs (``_OWN_STREAM``: the hub's maximum rate)
+    are drawn the same way from a stream of their own (``rng.spawn``), which leaves every
+    other parameter of golfer k what earlier versions drew.
 
     Parameters
     ----------
@@ -254,13 +262,19 @@ def draw_golfers(count, *, rng=2026):
     """
     count = _validate.count(count, "count", minimum=1, whole_floats=False)
     rng = np.random.default_rng(rng)
-    ranges = np.array(list(POPULATION_STUDY_RANGES.values()))
-    values = rng.uniform(ranges[:, 0], ranges[:, 1], size=(count, len(ranges)))
-    names = list(POPULATION_STUDY_RANGES)
+    own = rng.spawn(1)[0]
+    names = [name for name in POPULATION_STUDY_RANGES if name not in _OWN_STREAM]
+    values = np.hstack([_uniform(rng, names, count), _uniform(own, _OWN_STREAM, count)])
     return tuple(
-        GolferDraw(index=i, **dict(zip(names, map(float, row), strict=True)))
+        GolferDraw(index=i, **dict(zip([*names, *_OWN_STREAM], map(float, row), strict=True)))
         for i, row in enumerate(values)
     )
+
+
+def _uniform(rng, names, count):
+    """``count`` rows of draws over the ranges of ``names``, golfer by golfer."""
+    ranges = np.array([POPULATION_STUDY_RANGES[name] for name in names]).reshape(-1, 2)
+    return rng.uniform(ranges[:, 0], ranges[:, 1], size=(count, len(names)))
 
 
 def optimise_golfer(draw):
