@@ -202,7 +202,9 @@ def test_an_optimum_fills_its_columns(monkeypatch, tmp_path):
     header = "index,sex,height,body_mass,upper_arm_scale,forearm_scale,hand_scale,palm_scale,"
     header += "shoulder_width_scale,trunk_scale,head_mass,shaft_mass,grip_mass,club_length,"
     header += "plane_inclination,trunk_tilt,address_wrist_angle,"
-    header += "hub_peak,hub_max_velocity,shoulder_peak,wrist_peak,arm_max_velocity,shape,time_constant,"
+    header += (
+        "hub_peak,hub_max_velocity,shoulder_peak,wrist_peak,arm_max_velocity,shape,time_constant,"
+    )
     header += "ulnar_range,stop_angle,top_hub_turn,top_lead_arm_above_horizontal,"
     header += "top_wrist_cock,stop_rate,stop_damping,damping_angle,impact_band,"
     header += "status,reason,lowest_pass,shoulder_onset,wrist_onset,speed,"
