@@ -251,5 +251,6 @@ def figure_call(name, request, **options):
         )
         feet = models.downswing_feet(golfer, down)
         violation = models.support_violation(golfer, down)
-        return function(golfer, down, feet, violation, **options)
+        share = models.load_share_indeterminacy(golfer, feet, down)
+        return function(golfer, down, feet, violation, share=share, **options)
     return function(**options)

@@ -470,16 +470,31 @@ def test_the_feet_figure_draws_the_certified_loads_and_the_violation(setting, ba
     golfer, _, _ = setting
     down, feet = balanced
     violation = models.support_violation(golfer, down)
-    fig = figures.downswing_feet_figure(golfer, down, feet, violation)
+    share = models.load_share_indeterminacy(golfer, feet, down)
+    fig = figures.downswing_feet_figure(golfer, down, feet, violation, share=share)
     ax_f, ax_m, ax_v = fig.axes
     lines = {line.get_label(): line for line in ax_f.get_lines()}
     W = _weight(golfer)
+    edges = {}
     for k, foot in enumerate(("lead", "trail")):
         y = lines[f"{foot} foot"].get_ydata()
         assert np.isnan(y[~feet.feasible]).all()  # nothing drawn where no split exists
         np.testing.assert_allclose(y[feet.feasible], feet.loads.vertical_force[:, k] / W)
-        published = lines[f"{foot}, published peak {PEAK_VERTICAL[foot]:.2f}"].get_ydata()
-        np.testing.assert_allclose(published, PEAK_VERTICAL[foot])
+        label = f"{foot}, published peak {PEAK_VERTICAL[foot]:.2f} (units unclear)"
+        np.testing.assert_allclose(lines[label].get_ydata(), PEAK_VERTICAL[foot])
+        # the band of every admissible split: its edges hold the program's split, and
+        # the two feet's edges add up to the vertical resultant
+        band = next(
+            c for c in ax_f.collections if c.get_label() == f"{foot}, every admissible split"
+        )
+        low, high = _band_edges(band, down.t[feet.feasible] * 1e3)
+        chosen = feet.loads.vertical_force[:, k] / W
+        assert np.all(low <= chosen + 1e-9) and np.all(chosen <= high + 1e-9)
+        edges[foot] = (low, high)
+    total = feet.loads.vertical_force.sum(axis=1) / W
+    np.testing.assert_allclose(edges["lead"][0] + edges["trail"][1], total, atol=1e-9)
+    np.testing.assert_allclose(edges["lead"][1] + edges["trail"][0], total, atol=1e-9)
+    np.testing.assert_allclose(edges["lead"][1], share.lead_vertical[:, 1], atol=1e-12)
     torque = {line.get_label(): line.get_ydata() for line in ax_m.get_lines()}
     np.testing.assert_allclose(
         np.nanmax(torque["trail foot"]), np.abs(_free_moments(feet)[:, 1]).max()
@@ -492,6 +507,19 @@ def test_the_feet_figure_draws_the_certified_loads_and_the_violation(setting, ba
         spans = [p for p in ax.patches if p.get_alpha() == pytest.approx(0.13)]
         assert len(spans) == runs
     with pytest.raises(TypeError, match="feet"):
-        figures.downswing_feet_figure(golfer, down, None, violation)
+        figures.downswing_feet_figure(golfer, down, None, violation, share=share)
     with pytest.raises(ValueError, match="violation"):
-        figures.downswing_feet_figure(golfer, down, feet, violation[:-1])
+        figures.downswing_feet_figure(golfer, down, feet, violation[:-1], share=share)
+    with pytest.raises(TypeError, match="^share: expected a models.LoadShare"):
+        figures.downswing_feet_figure(golfer, down, feet, violation, share=None)
+
+
+def _band_edges(band, x):
+    """The lower and upper edges of a fill_between band at the abscissae ``x``."""
+    vertices = np.concatenate([path.vertices for path in band.get_paths()])
+    low, high = [], []
+    for xi in x:
+        y = vertices[np.isclose(vertices[:, 0], xi), 1]
+        low.append(y.min())
+        high.append(y.max())
+    return np.array(low), np.array(high)

@@ -49,12 +49,14 @@ def _shade(ax, t, refused, *, label):
         )
 
 
-def downswing_feet_figure(golfer, downswing, feet, violation):
+def downswing_feet_figure(golfer, downswing, feet, violation, *, share):
     r"""Figure: the feet's loads along the 3-D downswing, where two planted feet carry it.
 
     Three panels against time from the top of the backswing: (a) the vertical force
-    under each foot in body weights at the certified samples, with Worsfold, Smith &
-    Dyson's (2007) mean peaks with a driver as dashed lines; (b) the magnitude of each
+    under each foot in body weights at the certified samples, the quadratic program's
+    split as dots and the interval every admissible split allows as a band (``share``),
+    with Worsfold, Smith & Dyson's (2007) mean peaks with a driver as dashed lines (their
+    normalisation is unknown: the legend says so); (b) the magnitude of each
     foot's free moment (:func:`geomotion.models.free_moment`), N m, with Worsfold et
     al.'s (2008) ranges of the peak torque as bands; (c) the support violation
     (:func:`geomotion.models.support_violation`), body weights, positive where no
@@ -74,6 +76,10 @@ def downswing_feet_figure(golfer, downswing, feet, violation):
         sample.
     violation : (n,) array_like
         :func:`geomotion.models.support_violation` of that motion, body weights.
+    share : geomotion.models.LoadShare, keyword only
+        :func:`geomotion.models.load_share_indeterminacy` of ``feet``: the lead foot's least
+        and largest vertical force at each certified sample (the trail foot's are the
+        vertical resultant less them).
 
     Returns
     -------
@@ -82,10 +88,11 @@ def downswing_feet_figure(golfer, downswing, feet, violation):
     Raises
     ------
     TypeError
-        If ``golfer``, ``downswing`` or ``feet`` has the wrong type.
+        If ``golfer``, ``downswing``, ``feet`` or ``share`` has the wrong type.
     ValueError
         If ``feet`` has no certified sample or does not have one entry per sample of
-        ``downswing``, or ``violation`` is not n finite values.
+        ``downswing``, ``violation`` is not n finite values, or ``share`` does not have
+        one interval per certified sample.
     """
     if not isinstance(golfer, models.Golfer):
         raise TypeError(f"golfer: expected a models.Golfer, got {type(golfer).__name__}")
@@ -107,8 +114,17 @@ def downswing_feet_figure(golfer, downswing, feet, violation):
             f"violation: expected {t.size} finite values (body weights), one per sample of "
             f"downswing, got shape {violation.shape}"
         )
+    if not isinstance(share, models.LoadShare):
+        raise TypeError(f"share: expected a models.LoadShare, got {type(share).__name__}")
+    if share.lead_vertical.shape != (int(feet.feasible.sum()), 2):
+        raise ValueError(
+            f"share: expected one interval per certified sample of feet "
+            f"({int(feet.feasible.sum())}), got shape {share.lead_vertical.shape}"
+        )
     refused = ~feet.feasible
     vertical = feet.loads.vertical_force / feet.body_weight
+    total = vertical.sum(axis=1)
+    bands = (share.lead_vertical, total[:, None] - share.lead_vertical[:, ::-1])
     free = np.abs(models.free_moment(feet))
     peaks = DATA["driver_peak_vertical_force"].value
     torques = DATA["peak_vertical_torque"].value
@@ -125,12 +141,21 @@ def downswing_feet_figure(golfer, downswing, feet, violation):
                 markersize=4,
                 label=f"{foot} foot",
             )
+            ax_f.fill_between(
+                ms,
+                _on_certified(t, feet.feasible, bands[k][:, 0]),
+                _on_certified(t, feet.feasible, bands[k][:, 1]),
+                color=colour,
+                alpha=0.2,
+                linewidth=0,
+                label=f"{foot}, every admissible split",
+            )
             ax_f.axhline(
                 peaks[k],
                 color=colour,
                 linestyle="--",
                 linewidth=1.0,
-                label=f"{foot}, published peak {fmt(peaks[k], '.2f')}",
+                label=f"{foot}, published peak {fmt(peaks[k], '.2f')} (units unclear)",
             )
             ax_m.plot(
                 ms,
@@ -156,7 +181,7 @@ def downswing_feet_figure(golfer, downswing, feet, violation):
         ax_f.set_ylabel("vertical force (BW)")
         ax_f.set_title("(a) vertical force under each foot, certified samples", fontsize=9.5)
         ax_f.legend(fontsize=7.5, ncol=2, loc="upper left")
-        ax_f.set_ylim(0.0, max(1.05 * np.nanmax(vertical), 1.0) * 1.35)
+        ax_f.set_ylim(0.0, max(1.05 * np.nanmax(vertical), 1.0) * 1.6)
         ax_m.set_ylabel("|free moment| (N m)")
         ax_m.set_title("(b) free moment under each foot", fontsize=9.5)
         ax_m.legend(fontsize=7.5, ncol=2, loc="upper left")
