@@ -17,7 +17,8 @@ def three_d(golf_optimum):
     down = models.golfer_downswing(
         golfer, golf_optimum.golfer, golf_optimum.optimum.downswing, **models.BALANCED_CHOICES
     )
-    return golfer, down, models.downswing_feet(golfer, down)
+    demand = models.ground_wrench(golfer, down.q, down.v, down.a)
+    return golfer, down, models.downswing_feet(golfer, down), demand
 
 
 def _animation(*args, **options):
@@ -34,10 +35,10 @@ def _lines(fig, label):
 
 
 def test_every_stride_th_sample_and_impact_is_a_frame(three_d):
-    golfer, down, feet = three_d
+    golfer, down, feet, demand = three_d
     n = down.t.size  # 61: samples 0, 3, ..., 60, then nothing more (60 is the last)
     for stride, count in ((1, n), (3, 21), (7, 10)):  # 0..56 by 7, then impact (60)
-        animation = _animation(golfer, down, feet, stride=stride)
+        animation = _animation(golfer, down, feet, demand=demand, stride=stride)
         assert len(list(animation.new_frame_seq())) == count
     animation._func(count - 1)
     assert animation._fig._suptitle.get_text().startswith(f"t = {1e3 * down.t[-1]:.0f} ms")
@@ -45,8 +46,8 @@ def test_every_stride_th_sample_and_impact_is_a_frame(three_d):
 
 
 def test_the_drawn_golfer_is_the_motion_and_the_feet_stay_planted(three_d):
-    golfer, down, feet = three_d
-    animation = _animation(golfer, down, feet, stride=1)
+    golfer, down, feet, demand = three_d
+    animation = _animation(golfer, down, feet, demand=demand, stride=1)
     fig = animation._fig
     face_on, down_the_line = fig.axes
     lead_arm = _lines(fig, "lead arm")
@@ -75,8 +76,8 @@ def test_the_drawn_golfer_is_the_motion_and_the_feet_stay_planted(three_d):
 
 
 def test_force_arrows_only_where_the_feet_were_certified(three_d):
-    golfer, down, feet = three_d
-    animation = _animation(golfer, down, feet, stride=1)
+    golfer, down, feet, demand = three_d
+    animation = _animation(golfer, down, feet, demand=demand, stride=1)
     fig = animation._fig
     weight = feet.body_weight
     certified = np.flatnonzero(feet.feasible)
@@ -99,8 +100,8 @@ def test_force_arrows_only_where_the_feet_were_certified(three_d):
 
 
 def test_one_layout_for_every_frame_and_legible_frames(three_d):
-    golfer, down, feet = three_d
-    animation = _animation(golfer, down, feet, stride=6)
+    golfer, down, feet, demand = three_d
+    animation = _animation(golfer, down, feet, demand=demand, stride=6)
     fig = animation._fig
     positions = set()
     for i in range(len(list(animation.new_frame_seq()))):
@@ -117,19 +118,46 @@ def test_one_layout_for_every_frame_and_legible_frames(three_d):
 
 
 def test_bad_input_is_refused_with_its_name(three_d):
-    golfer, down, feet = three_d
+    golfer, down, feet, demand = three_d
     with pytest.raises(TypeError, match="golfer: expected a models.Golfer"):
-        figures.golfer_downswing_animation(models.swing_plane_golfer(), down, feet)
+        figures.golfer_downswing_animation(models.swing_plane_golfer(), down, feet, demand=demand)
     with pytest.raises(TypeError, match="downswing: expected a models.GolferDownswing"):
-        figures.golfer_downswing_animation(golfer, feet, feet)
+        figures.golfer_downswing_animation(golfer, feet, feet, demand=demand)
     with pytest.raises(TypeError, match="feet: expected a models.DownswingFeet"):
-        figures.golfer_downswing_animation(golfer, down, down)
+        figures.golfer_downswing_animation(golfer, down, down, demand=demand)
     for stride in (0, -2):
         with pytest.raises(ValueError, match="stride: expected a positive integer"):
-            figures.golfer_downswing_animation(golfer, down, feet, stride=stride)
+            figures.golfer_downswing_animation(golfer, down, feet, demand=demand, stride=stride)
     for stride in (1.0, True, "2"):
         with pytest.raises(TypeError, match="stride: expected a positive integer"):
-            figures.golfer_downswing_animation(golfer, down, feet, stride=stride)
+            figures.golfer_downswing_animation(golfer, down, feet, demand=demand, stride=stride)
     fewer = dataclasses.replace(feet, feasible=feet.feasible[:-1])
     with pytest.raises(ValueError, match=r"feet: expected the loads of downswing \(61 samples"):
-        figures.golfer_downswing_animation(golfer, down, fewer)
+        figures.golfer_downswing_animation(golfer, down, fewer, demand=demand)
+    with pytest.raises(ValueError, match=r"demand: expected the ground's resultant"):
+        figures.golfer_downswing_animation(golfer, down, feet, demand=demand[:-1])
+    falling = demand.copy()
+    falling[5, 5] = -1.0
+    with pytest.raises(ValueError, match="demand: expected a resultant that pushes up"):
+        figures.golfer_downswing_animation(golfer, down, feet, demand=falling)
+
+
+def test_the_demands_centre_of_pressure_where_no_split_exists(three_d):
+    """In a refused frame a cross on the ground where the resultant's moment about it has
+    no horizontal part (p x f = n in x and y: checked by the cross product, not by the
+    formula drawn); in a certified frame none."""
+    golfer, down, feet, demand = three_d
+    animation = _animation(golfer, down, feet, demand=demand, stride=1)
+    fig = animation._fig
+    face_on, down_the_line = _lines(fig, "demand's centre of pressure")
+    refused = np.flatnonzero(~feet.feasible)
+    for i in refused[:: max(1, refused.size // 5)]:
+        animation._func(i)
+        (y, z_face), (x, z_line) = face_on.get_xydata()[0], down_the_line.get_xydata()[0]
+        assert z_face == z_line == 0.0
+        p = np.array([x, y, 0.0])
+        moment = np.cross(p, demand[i, 3:])
+        np.testing.assert_allclose(moment[:2], demand[i, :2], rtol=1e-9, atol=1e-9)
+    for i in np.flatnonzero(feet.feasible)[::4]:
+        animation._func(i)
+        assert np.isnan(face_on.get_xydata()).all()

@@ -3,7 +3,8 @@ r"""Chapter 3's animation of the 3-D golfer's downswing on two planted feet.
 :func:`golfer_downswing_animation` draws the 3-D golfer (:func:`geomotion.models.golfer`)
 as a stick figure at the samples of a :class:`geomotion.models.GolferDownswing`, with the
 ground's force on each foot at its centre of pressure where
-:func:`geomotion.models.downswing_feet` certified an admissible split; played with
+:func:`geomotion.models.downswing_feet` certified an admissible split, and elsewhere the
+centre of pressure that the whole demand would need; played with
 :func:`geomotion.figures.offline_animation_html` it needs no kernel and no outside request.
 It draws the data it is given and runs no model.
 """
@@ -81,7 +82,7 @@ def _sole_outlines(golfer):
     return np.concatenate([corners, corners[:, :1]], axis=1)
 
 
-def _check(golfer, downswing, feet, stride):
+def _check(golfer, downswing, feet, stride, demand):
     if not isinstance(golfer, models.Golfer):
         raise TypeError(f"golfer: expected a models.Golfer, got {type(golfer).__name__}")
     if not isinstance(downswing, models.GolferDownswing):
@@ -95,13 +96,29 @@ def _check(golfer, downswing, feet, stride):
             f"feet: expected the loads of downswing ({downswing.t.size} samples), got "
             f"{feet.feasible.size} samples"
         )
+    demand = np.asarray(demand, dtype=float)
+    if demand.shape != (downswing.t.size, 6) or not np.isfinite(demand).all():
+        raise ValueError(
+            f"demand: expected the ground's resultant wrench at each of the "
+            f"{downswing.t.size} samples, ({downswing.t.size}, 6) finite, got shape "
+            f"{demand.shape}"
+        )
+    if (demand[:, 5] <= 0.0).any():
+        raise ValueError("demand: expected a resultant that pushes up (f_z > 0) at every sample")
     if isinstance(stride, bool) or not isinstance(stride, (int, np.integer)):
         raise TypeError(f"stride: expected a positive integer, got {stride!r}")
     if stride < 1:
         raise ValueError(f"stride: expected a positive integer, got {stride}")
 
 
-def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
+def _demanded_cop(demand):
+    """The centre of pressure of the ground's resultant wrench (about the world origin,
+    ``(n, f)``) on the ground plane z = 0: :math:`(-n_y, n_x, 0)/f_z`, (n, 3), m."""
+    n, f_z = demand[:, :3], demand[:, 5]
+    return np.column_stack([-n[:, 1] / f_z, n[:, 0] / f_z, np.zeros(len(f_z))])
+
+
+def golfer_downswing_animation(golfer, downswing, feet, *, demand, stride=2):
     r"""An animation of the 3-D downswing with the ground's force on each foot.
 
     One frame every ``stride`` samples of ``downswing`` and always its last (impact),
@@ -113,8 +130,11 @@ def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
     (the face centre's position at impact), and, at each sample where ``feet``
     certified loads, the ground's force on each foot as a line from its centre of
     pressure, 0.5 m long per body weight (lead foot blue, trail foot red, as in
-    :func:`geomotion.figures.downswing_feet_figure`).  The title
-    gives the time from the top and says where no admissible split exists.  The frames
+    :func:`geomotion.figures.downswing_feet_figure`); where no admissible split exists,
+    a cross on the ground instead, at the centre of pressure of the whole demand
+    (``demand``: :math:`(-n_y, n_x)/f_z` about the world origin), which may lie far from
+    the soles.  The title gives the time from the top and says where no admissible split
+    exists.  The frames
     are 649 px wide, like the static figures.
 
     Parameters
@@ -126,6 +146,9 @@ def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
     feet : geomotion.models.DownswingFeet
         :func:`geomotion.models.downswing_feet` of that motion (n samples; the arrows are
         drawn where it certified loads).
+    demand : (n, 6) array_like, keyword only
+        The ground's resultant wrench on the golfer about the world origin at each
+        sample, N m and N (:func:`geomotion.models.ground_wrench`), upwards.
     stride : int, keyword only
         Samples between frames, at least 1 (default 2); frames play at 20 per second.
 
@@ -138,10 +161,10 @@ def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
     TypeError
         If an argument has the wrong type.
     ValueError
-        If ``feet`` does not have one entry per sample of ``downswing``, or ``stride``
-        is below 1.
+        If ``feet`` or ``demand`` does not have one entry per sample of ``downswing``,
+        ``demand`` does not push up at every sample, or ``stride`` is below 1.
     """
-    _check(golfer, downswing, feet, stride)
+    _check(golfer, downswing, feet, stride, demand)
     n = downswing.t.size
     shown = np.unique(np.r_[np.arange(0, n, stride), n - 1])
     points = _origins(golfer, downswing.q[shown])
@@ -153,9 +176,11 @@ def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
         force = feet.loads.wrench_world[..., 3:] / feet.body_weight
         arrows[feet.feasible] = np.stack([tail, tail + _WEIGHT_ARROW * force], axis=-2)
     arrows = arrows[shown]
+    cop = _demanded_cop(np.asarray(demand, dtype=float))[shown]
+    cop[np.isin(shown, np.flatnonzero(feet.feasible))] = np.nan  # only where refused
     everything = np.concatenate(
         [np.concatenate(list(points.values())), soles.reshape(-1, 3), ball[None]]
-        + [arrows[np.isfinite(arrows)].reshape(-1, 3)]
+        + [arrows[np.isfinite(arrows)].reshape(-1, 3), cop[np.isfinite(cop[:, 0])]]
     )
     low, high = everything.min(axis=0) - 0.05, everything.max(axis=0) + 0.05
     # The same width in both views, so that on equal axes they are the same height.
@@ -190,6 +215,10 @@ def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
                     [], [], color=colour, linewidth=1.6, label=f"ground on {foot} foot"
                 )
                 drawn.append(line)
+            (mark,) = ax.plot(
+                [], [], "x", color=FORCE, markersize=7, label="demand's centre of pressure"
+            )
+            drawn.append(mark)
             artists.append((axis, drawn))
         views[0].set_ylabel("z, up (m)")
         title = fig.suptitle("")
@@ -200,7 +229,7 @@ def golfer_downswing_animation(golfer, downswing, feet, *, stride=2):
     def frame(i):
         for axis, drawn in artists:
             segments = [np.array([points[name][i] for name in c]) for c in chains]
-            for line, xyz in zip(drawn, segments + list(arrows[i])):
+            for line, xyz in zip(drawn, segments + list(arrows[i]) + [cop[i][None]]):
                 line.set_data(xyz[:, axis], xyz[:, 2])
         carried = np.isfinite(arrows[i]).all()
         title.set_text(
