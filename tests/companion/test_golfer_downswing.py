@@ -423,3 +423,50 @@ def test_downswing_feet_refuses_bad_friction(swing):
         models.downswing_feet(golfer, down, friction_coefficient=-0.1)
     with pytest.raises(TypeError, match="friction_coefficient"):
         models.downswing_feet(golfer, down, friction_coefficient="0.8")
+
+
+def test_the_swing_rates_against_differences_of_the_motion(swing, golf_optimum):
+    """The shaft's angular velocity against the rate of its direction, |de/dt| = |omega x e|
+    (central differences of the shaft's unit vector on a motion sampled every 1.1 ms), and
+    the elbow's extension against differences of its flexion."""
+    golfer, planar, optimum, _ = swing
+    fine = models.golfer_downswing(golfer, planar, optimum.downswing, samples=241)
+    rates = models.swing_rates(golfer, fine)
+    head = golfer.frames["clubhead"].world_pose(golfer.model, fine.q)[:, :3, 3]
+    butt = golfer.frames["club butt"].world_pose(golfer.model, fine.q)[:, :3, 3]
+    e = (head - butt) / np.linalg.norm(head - butt, axis=1, keepdims=True)
+    dt = np.diff(fine.t)
+    turning = np.linalg.norm(e[2:] - e[:-2], axis=1) / (dt[1:] + dt[:-1])
+    shaft = rates.shaft_angular_velocity[1:-1]
+    assert np.abs(turning - shaft).max() < 1e-3 * shaft.max()
+    elbow = fine.q[:, golfer.model.q_start[golfer.bodies["trail forearm"]]]
+    extension = -(elbow[2:] - elbow[:-2]) / (dt[1:] + dt[:-1])
+    rate = rates.trail_elbow_extension_rate[1:-1]
+    assert np.abs(extension - rate).max() < 1e-3 * np.abs(rate).max()
+    assert np.degrees(rate.max()) > 500.0  # the elbow extends in the downswing
+    # the turn rates: the vertical component of skew(dR/dt R^T), by central differences
+    poses = tree.forward_kinematics(golfer.model, fine.q)
+    for body, turn in (
+        ("pelvis", rates.pelvis_turn_rate),
+        ("thorax", rates.thorax_turn_rate),
+    ):
+        R = poses[:, golfer.bodies[body], :3, :3]
+        dR = (R[2:] - R[:-2]) / (dt[1:] + dt[:-1])[:, None, None]
+        spin = dR @ np.swapaxes(R[1:-1], -1, -2)
+        np.testing.assert_allclose(spin[:, 1, 0], turn[1:-1], atol=2e-3 * np.abs(turn).max())
+    with pytest.raises(TypeError, match="^downswing: expected a models.GolferDownswing"):
+        models.swing_rates(golfer, optimum.downswing)
+
+
+def test_the_3d_rate_rows_say_what_they_compare():
+    row = models.compare_shaft_rate(np.radians(2413.0), group="PGA", motion="3-D")
+    assert row.agrees and not row.like and "prescribed" in row.same_quantity
+    assert not models.compare_shaft_rate(np.radians(1900.0), group="PGA", motion="3-D").agrees
+    elbow = models.compare_joint_rate(
+        np.radians(854.0), joint="trail elbow extension", motion="3-D"
+    )
+    assert elbow.agrees and "prescribed" in elbow.same_quantity
+    with pytest.raises(ValueError, match="motion: expected 'planar' or '3-D'"):
+        models.compare_shaft_rate(1.0, group="PGA", motion="3d")
+    with pytest.raises(ValueError, match="joint: the 3-D motion has the trail elbow only"):
+        models.compare_joint_rate(1.0, joint="lead wrist", motion="3-D")

@@ -82,9 +82,11 @@ from ._downswing_ranges import (
     TRUNK_ROTATION_READINGS,
     DownswingCheck,
     SwingAngles,
+    SwingRates,
     Target,
     check_downswing,
     swing_angles,
+    swing_rates,
 )
 from ._feet_comparisons import (
     CopStyle,
@@ -247,6 +249,8 @@ __all__ = [
     "TRUNK_ROTATION_READINGS",
     "SwingAngles",
     "swing_angles",
+    "SwingRates",
+    "swing_rates",
     "DownswingCheck",
     "check_downswing",
     "DOWNSWING_CHOICES",

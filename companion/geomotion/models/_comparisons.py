@@ -164,7 +164,14 @@ def compare_speed(speed):
     )
 
 
-def compare_shaft_rate(peak_rate, *, group):
+#: What the 3-D golfer's rates are (``motion="3-D"`` of the rate comparisons).
+_PRESCRIBED = (
+    "unlike: a 3-D rate, but of a motion prescribed through published angles at the planar "
+    "optimum's clubhead speed, not one the model's muscles produce"
+)
+
+
+def compare_shaft_rate(peak_rate, *, group, motion="planar"):
     """Peak club angular velocity, rad/s, against Zheng et al.'s professionals.
 
     Parameters
@@ -173,6 +180,9 @@ def compare_shaft_rate(peak_rate, *, group):
         rad/s.
     group : {"PGA", "LPGA"}, keyword only
         Zheng et al. (2008a) male or (2008b) female professionals.
+    motion : {"planar", "3-D"}, keyword only
+        Whose rate: the planar model's in-plane rate (default), or the 3-D golfer's
+        shaft angular velocity (:func:`geomotion.models.swing_rates`).
 
     Returns
     -------
@@ -181,18 +191,24 @@ def compare_shaft_rate(peak_rate, *, group):
     Raises
     ------
     ValueError
-        If ``peak_rate`` is not a finite number or ``group`` is unknown.
+        If ``peak_rate`` is not a finite number, or ``group`` or ``motion`` is unknown.
     """
     peak_rate = _finite(peak_rate, "peak_rate")
     keys = {"PGA": "pga_shaft_angular_velocity", "LPGA": "lpga_shaft_angular_velocity"}
     if group not in keys:
         raise ValueError(f"group: expected 'PGA' or 'LPGA', got {group!r}")
+    sameness = {
+        "planar": "unlike: their 3-D shaft rate is at least our in-plane one, so a "
+        "shortfall is expected and inconclusive; only an excess would be decisive",
+        "3-D": _PRESCRIBED,
+    }
+    if motion not in sameness:
+        raise ValueError(f"motion: expected 'planar' or '3-D', got {motion!r}")
     return _rate_row(
         f"peak club angular velocity, {group} professionals",
         keys[group],
         peak_rate,
-        same_quantity="unlike: their 3-D shaft rate is at least our in-plane one, so a "
-        "shortfall is expected and inconclusive; only an excess would be decisive"
+        same_quantity=sameness[motion]
         + ("" if group == "PGA" else "; unlike in sex too (female players, a male model)"),
         like=False,
     )
@@ -559,7 +575,7 @@ def compare_transfer(transfer):
     )
 
 
-def compare_joint_rate(peak_rate, *, joint):
+def compare_joint_rate(peak_rate, *, joint, motion="planar"):
     """A joint's peak rate in the downswing, rad/s, against Zheng et al.'s (2008a) male
     professionals.
 
@@ -568,6 +584,9 @@ def compare_joint_rate(peak_rate, *, joint):
     peak_rate : float
         rad/s.
     joint : {"trail elbow extension", "lead wrist"}, keyword only
+    motion : {"planar", "3-D"}, keyword only
+        Whose rate: the planar model's hinge (default) or the 3-D golfer's joint
+        (:func:`geomotion.models.swing_rates`; the trail elbow only).
 
     Returns
     -------
@@ -576,9 +595,12 @@ def compare_joint_rate(peak_rate, *, joint):
     Raises
     ------
     ValueError
-        If ``peak_rate`` is not a finite number or ``joint`` is unknown.
+        If ``peak_rate`` is not a finite number, ``joint`` or ``motion`` is unknown, or
+        the 3-D motion is asked for the lead wrist.
     """
     peak_rate = _finite(peak_rate, "peak_rate")
+    if motion not in ("planar", "3-D"):
+        raise ValueError(f"motion: expected 'planar' or '3-D', got {motion!r}")
     keys = {
         "trail elbow extension": (
             "pga_trail_elbow_extension_rate",
@@ -596,6 +618,10 @@ def compare_joint_rate(peak_rate, *, joint):
     if joint not in keys:
         raise ValueError(f"joint: expected one of {tuple(keys)}, got {joint!r}")
     key, like, sameness = keys[joint]
+    if motion == "3-D":
+        if joint != "trail elbow extension":
+            raise ValueError(f"joint: the 3-D motion has the trail elbow only, got {joint!r}")
+        sameness = _PRESCRIBED + "; the elbow's own hinge"
     return _rate_row(
         f"peak {joint} rate, PGA professionals", key, peak_rate, same_quantity=sameness, like=like
     )

@@ -69,6 +69,8 @@ __all__ = [
     "TRUNK_ROTATION_READINGS",
     "SwingAngles",
     "swing_angles",
+    "SwingRates",
+    "swing_rates",
     "DownswingCheck",
     "check_downswing",
 ]
@@ -233,6 +235,88 @@ def swing_angles(golfer, q):
 # ---------------------------------------------------------------------------
 # The check
 # ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class SwingRates:
+    r"""The rates of the 3-D downswing that Zheng et al. (2008a) measured
+    (:func:`swing_rates`), rad/s, each (n,).
+
+    Attributes
+    ----------
+    shaft_angular_velocity : ndarray
+        :math:`|\omega - (\omega\cdot e)\,e|`: the club's angular velocity in the world
+        without its spin about the shaft, :math:`e` the unit vector from the butt to the
+        face centre.
+    trail_elbow_extension_rate : ndarray
+        :math:`-\dot q_e`, the trail elbow's flexion rate negated (extension > 0).
+    pelvis_turn_rate, thorax_turn_rate : ndarray
+        The vertical component of each body's angular velocity in the world, positive
+        turning open (towards the target, as ``SwingAngles``' headings).
+    """
+
+    shaft_angular_velocity: np.ndarray
+    trail_elbow_extension_rate: np.ndarray
+    pelvis_turn_rate: np.ndarray
+    thorax_turn_rate: np.ndarray
+
+    def __post_init__(self):
+        for name in self.__dataclass_fields__:
+            object.__setattr__(self, name, frozen(getattr(self, name)))
+
+
+def swing_rates(golfer, downswing):
+    r"""The club shaft's angular velocity and the trail elbow's extension rate along a 3-D
+    downswing (:class:`SwingRates`).
+
+    .. math:: \omega_0 = R_{0,c}\,\omega_c,\qquad
+              |\omega_0 - (\omega_0\cdot e)\,e|,\qquad
+              e = \frac{p_{head} - p_{butt}}{|p_{head} - p_{butt}|}
+
+    with :math:`\omega_c` the club body's angular velocity in its own axes
+    (:func:`geomotion.tree.frame_kinematics`).
+
+    Parameters
+    ----------
+    golfer : Golfer
+    downswing : GolferDownswing
+        A motion of ``golfer``, n samples.
+
+    Returns
+    -------
+    SwingRates
+        rad/s.
+
+    Raises
+    ------
+    TypeError
+        If ``golfer`` is not a Golfer or ``downswing`` not a GolferDownswing.
+    """
+    from ._golfer_downswing import GolferDownswing
+
+    golfer = _checked_golfer(golfer)
+    if not isinstance(downswing, GolferDownswing):
+        raise TypeError(
+            f"downswing: expected a models.GolferDownswing, got {type(downswing).__name__}"
+        )
+    model, q, v = golfer.model, downswing.q, downswing.v
+
+    def world_angular_velocity(body):
+        kin = tree.frame_kinematics(model, q, v, golfer.bodies[body], np.eye(4), reference="local")
+        return np.einsum("nij,nj->ni", kin.pose[:, :3, :3], kin.velocity[:, :3])
+
+    omega = world_angular_velocity("lead hand and club")
+    shaft = golfer.frames["clubhead"].world_pose(model, q)[:, :3, 3]
+    shaft = shaft - golfer.frames["club butt"].world_pose(model, q)[:, :3, 3]
+    e = shaft / np.linalg.norm(shaft, axis=1, keepdims=True)
+    across = omega - np.sum(omega * e, axis=1, keepdims=True) * e
+    elbow = golfer.bodies["trail forearm"]
+    return SwingRates(
+        shaft_angular_velocity=np.linalg.norm(across, axis=1),
+        trail_elbow_extension_rate=-v[:, model.v_start[elbow]],
+        pelvis_turn_rate=world_angular_velocity("pelvis")[:, 2],
+        thorax_turn_rate=world_angular_velocity("thorax")[:, 2],
+    )
 
 
 @dataclass(frozen=True, eq=False)
