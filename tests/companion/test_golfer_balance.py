@@ -339,10 +339,14 @@ def test_perturbations_flip_what_they_should(setting, balanced, change, flips):
     moved_feet = models.downswing_feet(other, moved)
     after = {name: row.agrees for name, row in _rows(other, moved_feet, moved).items()}
     assert {name for name in before if before[name] != after[name]} == flips
-    # What must not flip: the model loads its trail foot toward impact, and where its
-    # centre of pressure moves forward first it comes back ("reverse", never "front
-    # foot"), whatever is perturbed.
-    assert not after["lead share"]
+    # What must not flip: where a certified sample lies in the last fifth of the swing,
+    # the model loads its trail foot more there (where none does, the row's "no" is for
+    # want of a sample and says nothing); and where its centre of pressure moves forward
+    # first it comes back ("reverse", never "front foot"), whatever is perturbed.
+    late = moved.t[moved_feet.feasible] >= 0.8 * moved.t[-1]
+    if late.any():
+        vertical = moved_feet.loads.vertical_force[late]
+        assert (vertical[:, 1] > vertical[:, 0]).all() and not after["lead share"]
     style = models.cop_style(other, moved_feet, moved).style
     assert style == ("reverse" if after["cop style"] else "neither")
 

@@ -270,3 +270,23 @@ def test_an_answer_beside_a_lost_crossing_is_refused_as_one(draws):
     crossing = SimpleNamespace(onset=np.array([0.0, *x]), speed=None)
     hit, _, miss = _rerun(draw, crossing)
     assert hit and abs(miss) <= draw.impact_band + 1e-4  # the answer itself reaches
+
+
+@pytest.mark.parametrize(
+    ("stencil_speed", "reason"), [(30.0, "not smooth"), (0.0, "crossing lost")]
+)
+def test_an_undefined_miss_gradient_is_refused_not_followed(stencil_speed, reason):
+    """Where the miss has no gradient (a NaN or zero difference), the constraint has no
+    tangent: the neighbours along it cannot be found, and the answer is refused with its
+    reason instead of NaN onsets reaching the simulation (a population golfer of the
+    hub-rate run crashed the study that way)."""
+    from geomotion.models import _onset_certificate as certificate
+
+    swings = SimpleNamespace(
+        dt=2e-3,
+        speed_and_miss=lambda Y: (np.full(len(Y), stencil_speed), np.zeros(len(Y))),
+    )
+    for dm in (np.array([np.nan, np.nan]), np.zeros(2)):
+        with pytest.raises(certificate.OnsetRefusal) as refused:
+            certificate._neighbours(swings, np.array([0.05, 0.05]), dm)
+        assert refused.value.reason == reason and refused.value.reaching

@@ -39,7 +39,8 @@ REFUSAL_REASONS = {
     "tie kink": "at a tie of two generators the neighbours do not straddle it or the speed "
     "climbs along the tie's line",
     "inactive edge": "on an edge of the band the speed climbs into the band",
-    "not smooth": "the gradients at steps 0.2 and 0.1 ms disagree, with no stage time inside",
+    "not smooth": "the gradients at steps 0.2 and 0.1 ms disagree, with no stage time inside, "
+    "or the miss has no gradient there (the constraint has no tangent)",
     "not settled": "the speed still climbs along the constraint or inside the band",
     "request": "the returned swing, run again, misses the band or the certified speed",
 }
@@ -136,8 +137,12 @@ def _onto_constraint(swings, Y, along=None):
 
 def _neighbours(swings, x, dm):
     """The reaching swings 1 ms either side of x along the constraint's tangent (the
-    normal to the miss's gradient dm), inside the bounds: their onsets (rows) and speeds."""
-    tangent = np.array([dm[1], -dm[0]]) / np.linalg.norm(dm)
+    normal to the miss's gradient dm), inside the bounds: their onsets (rows) and speeds.
+    Without a finite, nonzero dm the constraint has no tangent at x: refused."""
+    norm = float(np.linalg.norm(dm))
+    if not (np.isfinite(norm) and norm > 0.0):
+        _fail_unless(swings, x, {"miss gradient undefined": (1.0, 0.0)})
+    tangent = np.array([dm[1], -dm[0]]) / norm
     Y, speed, miss = _onto_constraint(swings, x + np.outer([-1.0, 1.0], _NEIGHBOUR * tangent))
     keep = (np.abs(miss) <= 1e-4) & np.all((Y >= ONSET_BOUNDS[0]) & (Y <= ONSET_BOUNDS[1]), 1)
     return Y[keep], speed[keep]
@@ -312,6 +317,8 @@ def _reason(checks, failed, stage, crossing_lost):
         return "shortfall"
     if crossing_lost:
         return "crossing lost"
+    if "miss gradient undefined" in failed:
+        return "not smooth"
     if checks.get("steepest neighbour slope", (0.0,))[0] == np.inf:  # no neighbour reaches
         return "no neighbour"
     if stage and failed & _SMOOTH_CHECKS:
