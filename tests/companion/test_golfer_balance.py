@@ -527,3 +527,14 @@ def _band_edges(band, x):
         low.append(y.min())
         high.append(y.max())
     return np.array(low), np.array(high)
+
+
+def test_compare_feet_gives_the_eight_rows_in_the_tables_order(setting, balanced):
+    golfer, _, _ = setting
+    down, feet = balanced
+    rows = models.compare_feet(golfer, feet, down)
+    one_by_one = list(_rows(golfer, feet, down).values())
+    assert [r.quantity for r in rows] == [r.quantity for r in one_by_one]
+    assert [(r.model, r.agrees) for r in rows] == [(r.model, r.agrees) for r in one_by_one]
+    with pytest.raises(TypeError, match="feet"):
+        models.compare_feet(golfer, down, down)

@@ -48,6 +48,7 @@ __all__ = [
     "compare_peak_torque",
     "free_moment",
     "compare_lead_share",
+    "compare_feet",
     "compare_cop_style",
     "CopStyle",
     "cop_style",
@@ -307,6 +308,45 @@ def compare_lead_share(feet, downswing):
         like=False,
         rule="lead > trail at every certified sample of the last 20 % (and one exists)",
         agrees=bool(late.any() and (lead_share > 0.5).all()),
+    )
+
+
+def compare_feet(golfer, feet, downswing):
+    """The eight force-plate rows of one motion, in the chapter's order: for the lead and
+    then the trail foot :func:`compare_peak_vertical`, :func:`compare_vertical_range` and
+    :func:`compare_peak_torque`, then :func:`compare_lead_share` and
+    :func:`compare_cop_style`.
+
+    Parameters
+    ----------
+    golfer : Golfer
+    feet : DownswingFeet
+        With at least one certified sample.
+    downswing : GolferDownswing
+        The motion ``feet`` was computed on.
+
+    Returns
+    -------
+    tuple of Comparison
+
+    Raises
+    ------
+    TypeError
+        If an argument has the wrong type.
+    ValueError
+        If no sample is certified or the arguments do not match.
+    """
+    rows = []
+    for foot in ("lead", "trail"):
+        rows += [
+            compare_peak_vertical(feet, foot=foot),
+            compare_vertical_range(feet, foot=foot),
+            compare_peak_torque(feet, foot=foot),
+        ]
+    return (
+        *rows,
+        compare_lead_share(feet, downswing),
+        compare_cop_style(golfer, feet, downswing),
     )
 
 
