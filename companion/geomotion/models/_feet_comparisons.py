@@ -327,7 +327,7 @@ def compare_feet(golfer, feet, downswing):
 
     Returns
     -------
-    tuple of Comparison
+    list of Comparison
 
     Raises
     ------
@@ -343,11 +343,10 @@ def compare_feet(golfer, feet, downswing):
             compare_vertical_range(feet, foot=foot),
             compare_peak_torque(feet, foot=foot),
         ]
-    return (
-        *rows,
+    return rows + [
         compare_lead_share(feet, downswing),
         compare_cop_style(golfer, feet, downswing),
-    )
+    ]
 
 
 def _matched(feet, downswing):

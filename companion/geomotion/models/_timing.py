@@ -583,7 +583,7 @@ def optimise_onsets(
     geomotion.ConvergenceError
         If no start converges to a swing that reaches the ball, or the best optimum fails
         its certificate (the message gives the residuals): an ``OnsetRefusal``
-        (:mod:`geomotion.models._onset_certificate`) whose ``reason`` names the cause (a
+        (``geomotion.models._onset_certificate``) whose ``reason`` names the cause (a
         key of its ``REFUSAL_REASONS``), whose ``reaching`` says whether a reaching swing
         was found, and whose ``lowest_pass`` is, without one, the miss of the nearest
         pass found (m).
