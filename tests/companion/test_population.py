@@ -313,8 +313,11 @@ def test_run_population_on_a_local_cluster_matches_optimise_golfer(tmp_path):
         direct = models.optimise_golfer(draw)
         assert row["status"] == direct["status"] == "optimum"
         assert back.draw(row["index"]) == draw
-        for name in RESULT_COLUMNS:
-            assert row[name] == pytest.approx(direct[name], rel=1e-9, abs=1e-12), name
+        for name in RESULT_COLUMNS:  # None where the optimum has no such number (a kink)
+            if direct[name] is None:
+                assert row[name] is None, name
+            else:
+                assert row[name] == pytest.approx(direct[name], rel=1e-9, abs=1e-12), name
         # a certified optimum that reaches the ball, inside the onsets' bounds
         assert 20 < row["speed"] < 70 and abs(row["miss"]) <= row["impact_band"] + 1e-4
         assert 0.15 < row["impact_time"] < 0.4
@@ -330,8 +333,21 @@ def test_run_population_on_a_local_cluster_matches_optimise_golfer(tmp_path):
         rerun = models.simulate_downswing(draw.golfer(), generators, ball=ball, q0=q0, dt=2e-3)
         rerun = rerun.impact
         assert rerun.speed == pytest.approx(row["speed"], abs=1e-9)
-        # the fixed-onset runs: the heavier head is slower (MacKenzie et al. 2015's trend)
-        assert row["speed_head_200"] < row["speed_head_174"] < 1.1 * row["speed"]
+        # the fixed-onset runs, again one by one: the drawn golfer with each head, the
+        # row's onsets kept (a trend across heads is not asserted: a few golfers buck it)
+        for mass in (0.174, 0.200):
+            golfer = draw.golfer(head_mass=mass)
+            again = models.simulate_downswing(
+                golfer,
+                generators,
+                ball=ball,
+                q0=golfer.top_of_backswing(**draw.top()),
+                dt=2e-3,
+                band=draw.impact_band,
+            ).impact
+            name = f"head_{round(1000 * mass)}"
+            assert again.speed == pytest.approx(row[f"speed_{name}"], rel=1e-9)
+            assert again.miss == pytest.approx(row[f"miss_{name}"], abs=1e-9)
 
 
 @pytest.mark.slow
