@@ -214,6 +214,11 @@ def compare_shaft_rate(peak_rate, *, group, motion="planar"):
     )
 
 
+def _checked_sequence(sequence):
+    if not isinstance(sequence, KinematicSequence):
+        raise TypeError(f"sequence: expected a KinematicSequence, got {type(sequence).__name__}")
+
+
 def compare_sequence(sequence):
     """Order of the peaks before impact against the kinematic-sequence findings.
 
@@ -230,8 +235,7 @@ def compare_sequence(sequence):
     TypeError
         If ``sequence`` is not a KinematicSequence.
     """
-    if not isinstance(sequence, KinematicSequence):
-        raise TypeError(f"sequence: expected a KinematicSequence, got {type(sequence).__name__}")
+    _checked_sequence(sequence)
     times = ", ".join(f"{name} {1e3 * t:.0f} ms" for name, t in zip(SEGMENTS, sequence.peak_time))
     return Comparison(
         quantity="order of peak angular velocities",
@@ -269,8 +273,7 @@ def compare_trunk_peak(sequence, *, step):
     ValueError
         If ``step`` is not positive.
     """
-    if not isinstance(sequence, KinematicSequence):
-        raise TypeError(f"sequence: expected a KinematicSequence, got {type(sequence).__name__}")
+    _checked_sequence(sequence)
     step = float(_validate.positive(step, "step"))
     lead = sequence.impact_time - sequence.peak_time[0]
     return Comparison(
@@ -308,8 +311,7 @@ def compare_arm_peak_timing(sequence):
     TypeError
         If ``sequence`` is not a KinematicSequence.
     """
-    if not isinstance(sequence, KinematicSequence):
-        raise TypeError(f"sequence: expected a KinematicSequence, got {type(sequence).__name__}")
+    _checked_sequence(sequence)
     datum = DATA["screw_axis_peak_timing"]
     published = datum.value[2]  # pelvis, shoulders, left arm
     fraction = sequence.peak_time[SEGMENTS.index("lead arm")] / sequence.impact_time

@@ -291,14 +291,12 @@ def swing_rates(golfer, downswing):
     ------
     TypeError
         If ``golfer`` is not a Golfer or ``downswing`` not a GolferDownswing.
+    ValueError
+        If ``downswing`` is not a motion of ``golfer``.
     """
-    from ._golfer_downswing import GolferDownswing
+    from ._downswing_balance import _checked_downswing  # it imports this module
 
-    golfer = _checked_golfer(golfer)
-    if not isinstance(downswing, GolferDownswing):
-        raise TypeError(
-            f"downswing: expected a models.GolferDownswing, got {type(downswing).__name__}"
-        )
+    golfer = _checked_downswing(golfer, downswing)
     model, q, v = golfer.model, downswing.q, downswing.v
 
     def world_angular_velocity(body):
